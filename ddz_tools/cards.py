@@ -1,0 +1,315 @@
+"""Cards: notation, packed hands and the user-facing :class:`Hand`.
+
+Ranks and notation
+------------------
+Suits never matter in Dou Dizhu, so a hand is a multiset of 15 ranks, low to
+high ``3 4 5 6 7 8 9 T J Q K A 2 X D`` (``X`` small joker, ``D`` big joker).
+Rank indices run 0 (``3``) to 14 (``D``).  The canonical text of a hand or play
+lists its ranks sorted low to high with no separators (``33456789TJQKA22XD``).
+The parser also takes ``10`` for ``T``, lower case, spaces and commas, and the
+aliases ``B`` (black = small joker) and ``R`` (red = big joker).
+
+Packed layout
+-------------
+A packed hand is one non-negative Python / int64 integer holding the count of
+each rank in 4 bits::
+
+    bits 4r .. 4r+3  = number of cards of rank r   (r = 0 for "3" ... 14 for "D")
+
+so 15 ranks use the low 60 bits.  Adding two disjoint hands is ``a + b``,
+playing cards is ``hand - play`` (for ``play`` contained in ``hand``), and the
+integer is its own exact hash key.  ``card_count`` is a sum of nibbles.  A
+packed value is legal when every nibble of ranks 0..12 is at most 4 and the two
+joker nibbles are at most 1 (:func:`is_valid_packed`, O(1) with the nibble
+trick below).
+
+Card ids
+--------
+Botzone numbers the 54 physical cards 0..53: ``id // 4`` is the rank index for
+ids 0..51, 52 is the small joker and 53 the big one.  DouZero uses the ints
+3..14 for 3..A, 17 for 2, 20 and 30 for the jokers.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from .errors import CardError
+
+RANKS = "3456789TJQKA2XD"
+NUM_RANKS = 15
+RANK_2 = 12
+RANK_A = 11
+RANK_X = 13  # small (black) joker
+RANK_D = 14  # big (red) joker
+
+NIBBLE = 0xF
+#: 1 in the low bit of every rank's nibble.
+ONES = sum(1 << (4 * r) for r in range(NUM_RANKS))
+#: The full 54-card deck, packed.
+FULL_DECK = 4 * sum(1 << (4 * r) for r in range(13)) + (1 << (4 * RANK_X)) + (1 << (4 * RANK_D))
+_THREES = 3 * ONES
+_EIGHTS = 8 * ONES
+_LIMIT = 1 << (4 * NUM_RANKS)
+
+_ALIASES = {"B": "X", "R": "D"}
+_RANK_OF_CHAR = {c: i for i, c in enumerate(RANKS)}
+
+
+def rank_bit(rank: int) -> int:
+    """The packed value of one card of ``rank``."""
+    return 1 << (4 * rank)
+
+
+def count_of(packed: int, rank: int) -> int:
+    """How many cards of ``rank`` the packed hand holds."""
+    return (packed >> (4 * rank)) & NIBBLE
+
+
+def counts_of(packed: int) -> list[int]:
+    """The 15 rank counts of a packed hand, rank 3 first."""
+    return [(packed >> (4 * r)) & NIBBLE for r in range(NUM_RANKS)]
+
+
+def pack_counts(counts: Iterable[int]) -> int:
+    """Pack a sequence of up to 15 rank counts (no validation)."""
+    packed = 0
+    for r, c in enumerate(counts):
+        packed |= c << (4 * r)
+    return packed
+
+
+def card_count(packed: int) -> int:
+    """Number of cards in a packed hand."""
+    return sum(counts_of(packed))
+
+
+def is_valid_packed(packed: int) -> bool:
+    """True when ``packed`` is a legal card multiset (<= 4 per rank, <= 1 per joker).
+
+    A nibble n is at most 4 exactly when neither n nor n + 3 has its bit 3 set;
+    adding 3 to every nibble at once cannot carry out of a nibble <= 12, and a
+    nibble >= 8 is caught by the first term before any carry matters.
+    """
+    if not isinstance(packed, int) or packed < 0 or packed >= _LIMIT:
+        return False
+    if ((packed + _THREES) | packed) & _EIGHTS:
+        return False
+    return count_of(packed, RANK_X) <= 1 and count_of(packed, RANK_D) <= 1
+
+
+def _check_packed(packed: int, what: str) -> None:
+    for r in range(NUM_RANKS):
+        c = count_of(packed, r)
+        limit = 1 if r >= RANK_X else 4
+        if c > limit:
+            name = {RANK_X: "small jokers", RANK_D: "big jokers"}.get(r, f"{RANKS[r]}s")
+            raise CardError(f"{what} has {c} {name}; at most {limit} exist")
+
+
+def parse_cards(text: str) -> int:
+    """Parse card text into a packed hand.
+
+    >>> format_cards(parse_cards("10 j q k a, 2 b r"))
+    'TJQKA2XD'
+    >>> parse_cards("33333")
+    Traceback (most recent call last):
+    ...
+    ddz_tools.errors.CardError: '33333' has 5 3s; at most 4 exist
+    """
+    if not isinstance(text, str):
+        raise CardError(f"cards must be text, not {type(text).__name__}")
+    packed = 0
+    i = 0
+    n = len(text)
+    upper = text.upper()
+    while i < n:
+        ch = upper[i]
+        if ch in " ,\t":
+            i += 1
+            continue
+        if ch == "1" and i + 1 < n and upper[i + 1] == "0":
+            ch = "T"
+            i += 1
+        ch = _ALIASES.get(ch, ch)
+        rank = _RANK_OF_CHAR.get(ch)
+        if rank is None:
+            raise CardError(f"{text!r}: unknown card character {text[i]!r} (use 3456789TJQKA2XD)")
+        packed += 1 << (4 * rank)
+        if (packed >> (4 * rank)) & NIBBLE > (1 if rank >= RANK_X else 4):
+            _check_packed(packed, repr(text))
+        i += 1
+    return packed
+
+
+def format_cards(packed: int) -> str:
+    """Canonical text of a packed hand: ranks low to high, no separators."""
+    return "".join(RANKS[r] * ((packed >> (4 * r)) & NIBBLE) for r in range(NUM_RANKS))
+
+
+# Card ids ------------------------------------------------------------------
+
+
+def rank_of_card_id(card_id: int) -> int:
+    """Rank index of a Botzone card id (0..53)."""
+    if not isinstance(card_id, int) or isinstance(card_id, bool) or not 0 <= card_id <= 53:
+        raise CardError(f"card id {card_id!r} is out of range 0..53")
+    if card_id >= 52:
+        return RANK_X + (card_id - 52)
+    return card_id // 4
+
+
+def pack_card_ids(ids: Iterable[int]) -> int:
+    """Pack Botzone card ids (0..53), rejecting repeats."""
+    seen = set()
+    packed = 0
+    for cid in ids:
+        if cid in seen:
+            raise CardError(f"card id {cid} appears twice")
+        seen.add(cid)
+        packed += 1 << (4 * rank_of_card_id(cid))
+    return packed
+
+
+_DOUZERO_TO_RANK = {v: i for i, v in enumerate([3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30])}
+_RANK_TO_DOUZERO = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30]
+
+
+def pack_douzero(values: Iterable[int]) -> int:
+    """Pack a list of DouZero card ints (3..14, 17, 20, 30)."""
+    packed = 0
+    for v in values:
+        rank = _DOUZERO_TO_RANK.get(v) if isinstance(v, int) and not isinstance(v, bool) else None
+        if rank is None:
+            raise CardError(f"{v!r} is not a DouZero card value (3..14, 17, 20, 30)")
+        packed += 1 << (4 * rank)
+    _check_packed(packed, "DouZero card list")
+    return packed
+
+
+def douzero_values(packed: int) -> list[int]:
+    """The DouZero ints of a packed hand, sorted."""
+    out = []
+    for r in range(NUM_RANKS):
+        out.extend([_RANK_TO_DOUZERO[r]] * count_of(packed, r))
+    return out
+
+
+# The user-facing class -----------------------------------------------------
+
+
+class Hand:
+    """An immutable multiset of cards, wrapping a packed int.
+
+    >>> h = Hand.parse("3 3 4 5 X D")
+    >>> str(h), len(h), "X" in h, h.packed == Hand(h.packed).packed
+    ('3345XD', 6, True, True)
+    >>> str(h - Hand("33"))
+    '45XD'
+    >>> Hand("345") | Hand("56")
+    Hand('3456')
+    """
+
+    __slots__ = ("_packed",)
+
+    def __init__(self, cards: "Hand | int | str | Iterable[str]" = 0):
+        if isinstance(cards, Hand):
+            packed = cards._packed
+        elif isinstance(cards, int) and not isinstance(cards, bool):
+            if not is_valid_packed(cards):
+                raise CardError(f"{cards:#x} is not a legal packed hand")
+            packed = cards
+        elif isinstance(cards, str):
+            packed = parse_cards(cards)
+        else:
+            packed = parse_cards("".join(cards))
+        self._packed = packed
+
+    @classmethod
+    def parse(cls, text: str) -> "Hand":
+        """Parse card text (see :func:`parse_cards`)."""
+        return cls(parse_cards(text))
+
+    @classmethod
+    def from_card_ids(cls, ids: Iterable[int]) -> "Hand":
+        """Hand from Botzone card ids 0..53."""
+        return cls(pack_card_ids(ids))
+
+    @property
+    def packed(self) -> int:
+        """The packed-int form used by the kernels."""
+        return self._packed
+
+    def count(self, rank: "int | str") -> int:
+        """Number of cards of a rank (index 0..14 or a rank character)."""
+        if isinstance(rank, str):
+            r = _RANK_OF_CHAR.get(_ALIASES.get(rank.upper(), rank.upper()))
+            if r is None:
+                raise CardError(f"unknown rank {rank!r}")
+            rank = r
+        return count_of(self._packed, rank)
+
+    def counts(self) -> list[int]:
+        """The 15 rank counts, rank 3 first."""
+        return counts_of(self._packed)
+
+    def __len__(self) -> int:
+        return card_count(self._packed)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(format_cards(self._packed))
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, Hand):
+            return item <= self
+        if isinstance(item, str):
+            try:
+                return Hand.parse(item) <= self
+            except CardError:
+                return False
+        return False
+
+    def __bool__(self) -> bool:
+        return self._packed != 0
+
+    # Multiset operators: | is the union (max of counts), & the intersection
+    # (min), + the sum, - the difference (clipped at zero).
+    def _combine(self, other: object, op) -> "Hand":
+        if not isinstance(other, Hand):
+            other = Hand(other)  # type: ignore[arg-type]
+        a, b = counts_of(self._packed), counts_of(other._packed)
+        return Hand(pack_counts(op(x, y) for x, y in zip(a, b)))
+
+    def __or__(self, other):
+        return self._combine(other, max)
+
+    def __and__(self, other):
+        return self._combine(other, min)
+
+    def __add__(self, other):
+        return self._combine(other, lambda x, y: x + y)
+
+    def __sub__(self, other):
+        return self._combine(other, lambda x, y: max(0, x - y))
+
+    def __le__(self, other) -> bool:
+        if not isinstance(other, Hand):
+            other = Hand(other)
+        return all(x <= y for x, y in zip(counts_of(self._packed), counts_of(other._packed)))
+
+    def __ge__(self, other) -> bool:
+        if not isinstance(other, Hand):
+            other = Hand(other)
+        return other <= self
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hand) and other._packed == self._packed
+
+    def __hash__(self) -> int:
+        return hash(self._packed)
+
+    def __str__(self) -> str:
+        return format_cards(self._packed)
+
+    def __repr__(self) -> str:
+        return f"Hand({format_cards(self._packed)!r})"

@@ -1,0 +1,90 @@
+"""The ``ddz`` command line: a thin layer over the library.
+
+Each command lives in its own module and is imported only when it runs, so
+``ddz moves`` does not pay for loading the solver.  Errors are mapped to exit
+codes here, in one place: a :class:`~ddz_tools.errors.DdzError` (or an
+unreadable file) becomes ``error: ...`` on stderr and exit code 2, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from ..errors import DdzError
+
+#: command name -> (module, attribute, one-line help)
+COMMANDS = {
+    "moves": ("ddz_tools.cli.moves", "moves", "List the legal plays of a hand, as leads or answers."),
+    "classify": ("ddz_tools.cli.moves", "classify", "Name the combination(s) a set of cards forms."),
+    "decompose": ("ddz_tools.cli.decompose", "decompose", "Split a hand into the fewest plays."),
+    "solve": ("ddz_tools.cli.solve", "solve", "Solve an open-hand endgame exactly."),
+    "simulate": ("ddz_tools.cli.simulate", "simulate", "Play seeded self-play games and record them."),
+    "replay": ("ddz_tools.cli.simulate", "replay", "Validate and score recorded games."),
+    "bid": ("ddz_tools.cli.bid", "bid", "Should this hand bid? Monte Carlo verdict per bid."),
+    "analyze": ("ddz_tools.cli.analyze", "analyze", "Check, score and find mistakes in recorded games."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported on first use."""
+
+    def list_commands(self, ctx):
+        return [name for name, (mod, _, _) in COMMANDS.items() if importlib.util.find_spec(mod) is not None]
+
+    def get_command(self, ctx, name):
+        entry = COMMANDS.get(name)
+        if entry is None:
+            return None
+        try:
+            module = importlib.import_module(entry[0])
+        except ModuleNotFoundError as exc:
+            if exc.name == entry[0]:
+                return None
+            raise
+        return getattr(module, entry[1])
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ddz-tools", prog_name="ddz")
+def cli():
+    """ddz-tools: Dou Dizhu move generator, hand decomposer, endgame solver,
+    bid evaluator and game analyser.
+
+    Every command takes --rules (a preset: standard, douzero, encyclopedia,
+    with optional overrides such as standard,four_with_one=on) and
+    --format json for scripts.
+    """
+
+
+def main(argv=None) -> None:
+    """Entry point of the ``ddz`` console script."""
+    try:
+        rv = cli.main(args=argv, prog_name="ddz", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        rv = exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        rv = exc.exit_code
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("error: interrupted", err=True)
+        rv = 130
+    except DdzError as exc:
+        click.echo(f"error: {exc}", err=True)
+        rv = 2
+    except BrokenPipeError:
+        rv = 0
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"error: {where}{exc.strerror or exc}", err=True)
+        rv = 2
+    sys.exit(rv if isinstance(rv, int) else 0)

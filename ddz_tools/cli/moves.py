@@ -1,0 +1,116 @@
+"""``ddz moves`` and ``ddz classify``."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..cards import format_cards, parse_cards
+from ..errors import DdzError, PlayError
+from ..movegen import generate
+from ..rules import TYPE_NAMES, Play, classify as classify_cards
+from .options import emit_json, file_option, format_option, print_table, read_lines, rules_option
+
+
+def _moves_result(hand_text: str, after: "Play | None", rules) -> dict:
+    hand = parse_cards(hand_text)
+    moves = generate(hand, after, rules)
+    return {
+        "hand": format_cards(hand),
+        "rules": rules.describe(),
+        "after": after.notation() if after is not None else None,
+        "count": len(moves),
+        "plays": [p.to_dict() for p in moves],
+    }
+
+
+def _print_moves_table(res: dict) -> None:
+    groups: dict = {}
+    for p in res["plays"]:
+        groups.setdefault(p["type"], []).append(p["notation"])
+    order = {name: i for i, name in enumerate(TYPE_NAMES)}
+    rows = [(t, len(v), " ".join(v)) for t, v in sorted(groups.items(), key=lambda kv: order[kv[0]])]
+    after = f" answering {res['after']}" if res["after"] else " (leads)"
+    click.echo(f"hand {res['hand']}{after}, rules {res['rules']}: {res['count']} plays"
+               + (" (pass is also legal)" if res["after"] else ""))
+    if rows:
+        from tabulate import tabulate
+        click.echo(tabulate(rows, headers=["type", "count", "plays"], maxcolwidths=[None, None, 72]))
+
+
+@click.command()
+@click.argument("hand", required=False)
+@click.option("--after", "after", default=None, help="The play to answer (e.g. 77, 333444-56); omit to lead.")
+@rules_option
+@format_option()
+@file_option
+def moves(hand, after, rules, fmt, file):
+    """List every legal play of HAND: leads, or answers to --after.
+
+    \b
+    Examples:
+      $ ddz moves 3334445556667779XD
+      $ ddz moves 3456789TJQKA2XD --after 34567
+      $ ddz moves 33334444 --rules douzero --format json
+      $ ddz moves --file hands.txt --format json
+    """
+    if (hand is None) == (file is None):
+        raise click.UsageError("give a HAND or --file (one hand per line), not both")
+    prev = Play.parse(after, rules) if after is not None else None
+    if prev is not None and prev.is_pass:
+        raise PlayError("--after must be a play, not a pass")
+    if file is None:
+        res = _moves_result(hand, prev, rules)
+        emit_json(res) if fmt == "json" else _print_moves_table(res)
+        return 0
+    failed = 0
+    for lineno, text in read_lines(file):
+        try:
+            res = _moves_result(text, prev, rules)
+        except DdzError as exc:
+            failed += 1
+            click.echo(f"error: {file}:{lineno}: {exc}", err=True)
+            continue
+        if fmt == "json":
+            emit_json(res)
+        else:
+            _print_moves_table(res)
+            click.echo()
+    if failed:
+        click.echo(f"{failed} line(s) skipped", err=True)
+        return 1
+    return 0
+
+
+@click.command()
+@click.argument("play")
+@rules_option
+@format_option()
+def classify(play, rules, fmt):
+    """Name every combination that the cards of PLAY form.
+
+    A multiset may have several readings (under douzero, 333444555666 is an
+    airplane and two airplanes with solo wings); each is listed.
+
+    \b
+    Examples:
+      $ ddz classify 333444-56
+      $ ddz classify 333444555666 --rules douzero --format json
+    """
+    text = play.replace("-", "")
+    found = classify_cards(text, rules)
+    res = {"cards": format_cards(parse_cards(text)), "rules": rules.describe(),
+           "readings": [p.to_dict() for p in found]}
+    if fmt == "json":
+        emit_json(res)
+    else:
+        if not found:
+            click.echo(f"{res['cards']} is not a legal play under {res['rules']} rules")
+        else:
+            print_table([(p["notation"], p["type"], p["main"], p["length"]) for p in res["readings"]],
+                        ["play", "type", "main rank", "length"],
+                        title=f"{res['cards']} under {res['rules']} rules:")
+    if not found:
+        return 1
+    return 0

@@ -1,0 +1,107 @@
+"""Options and output helpers shared by every command (defined once here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import click
+from tabulate import tabulate
+
+from ..errors import DdzError
+from ..rules import Rules
+
+
+def _parse_rules(ctx, param, value):
+    try:
+        return Rules.parse(value)
+    except DdzError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+rules_option = click.option(
+    "--rules", "rules", default="standard", show_default=True, callback=_parse_rules,
+    help="Rules preset (standard, douzero, encyclopedia) with optional overrides, "
+         "e.g. 'standard,four_with_one=on'.")
+
+
+def format_option(*choices: str):
+    choices = choices or ("table", "json")
+    return click.option("--format", "fmt", type=click.Choice(choices), default=choices[0],
+                        show_default=True, help="Output format; json prints one object per line.")
+
+
+seed_option = click.option("--seed", type=int, default=0, show_default=True,
+                           help="Random seed; the same seed gives the same output.")
+workers_option = click.option("--workers", type=click.IntRange(min=1), default=None,
+                              help="Worker processes (default: all cores).")
+file_option = click.option("--file", "file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+                           help="Read one input per line from this file ('-' for stdin).")
+
+
+def default_workers(workers: "int | None") -> int:
+    return workers or os.cpu_count() or 1
+
+
+def emit_json(obj) -> None:
+    """One compact JSON object on its own line of stdout."""
+    sys.stdout.write(json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n")
+
+
+def print_table(rows, headers, title: "str | None" = None) -> None:
+    if title:
+        click.echo(title)
+    click.echo(tabulate(rows, headers=headers, tablefmt="simple"))
+
+
+def read_lines(path: str):
+    """Yield (line number, stripped text) of non-blank, non-# lines of a file or stdin."""
+    stream = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    try:
+        for i, line in enumerate(stream, 1):
+            text = line.strip()
+            if text and not text.startswith("#"):
+                yield i, text
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+
+
+class Progress:
+    """A progress line on stderr (only when stderr is a terminal, or DDZ_PROGRESS=1).
+
+    Call it as ``progress(done, total)``; it redraws at most ten times a second.
+    """
+
+    def __init__(self, label: str, enabled: "bool | None" = None):
+        if enabled is None:
+            enabled = sys.stderr.isatty() or os.environ.get("DDZ_PROGRESS") == "1"
+        self.enabled = enabled
+        self.label = label
+        self.start = time.perf_counter()
+        self._last = 0.0
+
+    def __call__(self, done: int, total: "int | None" = None) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if now - self._last < 0.1 and done != total:
+            return
+        self._last = now
+        rate = done / max(now - self.start, 1e-9)
+        if total:
+            width = 30
+            filled = int(width * done / total)
+            bar = "#" * filled + "." * (width - filled)
+            msg = f"\r{self.label} [{bar}] {done}/{total} {rate:,.0f}/s"
+        else:
+            msg = f"\r{self.label} {done} {rate:,.0f}/s"
+        sys.stderr.write(msg)
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()

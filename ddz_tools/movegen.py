@@ -1,0 +1,371 @@
+"""Move generation: every legal play of a hand, as a lead or as an answer.
+
+Public functions validate and convert their input and call one kernel:
+
+* :func:`generate` -> :class:`Moves` (two int64 arrays, ``cards`` and
+  ``kinds``, see :mod:`ddz_tools.rules` for the encoding) -- the fast path;
+* :func:`legal_plays` -> ``list[Play]`` -- convenient, slower.
+
+The kernels (``_gen_into`` and friends) are shared by the decomposer, the
+solver, the game engine and the policies, so every tool plays by the same
+generator and the same rule flags.
+
+Kernel contract: ``_gen_into(hand, flags, prev_kind, out_cards, out_kinds)``
+writes the plays into the two buffers and returns how many there are; when
+that is more than the buffers hold, the extra plays are counted but not
+written, and the caller retries with bigger buffers.  ``prev_kind == 0``
+asks for every lead; otherwise the answers to that play (same type and
+length with a higher main rank, then bombs and the rocket).  Pass is never
+generated: it is always legal when answering and never when leading.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+from .cards import Hand, is_valid_packed, parse_cards
+from .errors import CardError, PlayError
+from .rules import (
+    F_CHAINS_WITH_TWO,
+    F_FOUR_WITH_ONE,
+    F_JOKERS_AS_KICKERS,
+    F_JOKERS_IN_FOUR_TWO,
+    F_KICKERS_DISTINCT,
+    T_AIRPLANE,
+    T_AIRPLANE_PAIR,
+    T_AIRPLANE_SOLO,
+    T_BOMB,
+    T_CHAIN,
+    T_FOUR_PAIR,
+    T_FOUR_SOLO,
+    T_FOUR_TWO_PAIR,
+    T_FOUR_TWO_SOLO,
+    T_PAIR,
+    T_PAIR_CHAIN,
+    T_ROCKET,
+    T_SOLO,
+    T_TRIO,
+    T_TRIO_PAIR,
+    T_TRIO_SOLO,
+    Play,
+    Rules,
+)
+
+#: Buffer size that holds every play of any 20-card hand seen in testing;
+#: the wrapper grows it when a hand needs more.
+DEFAULT_CAPACITY = 4096
+
+
+@kernel
+def _emit(out_cards, out_kinds, n, cards, kind):
+    if n < out_cards.shape[0]:
+        out_cards[n] = cards
+        out_kinds[n] = kind
+    return n + 1
+
+
+@kernel
+def _kickers(body, kind, cnt, ex_lo, ex_hi, nk, pair, distinct, jokers, out_cards, out_kinds, n):
+    """Emit ``body`` plus every legal kicker set of ``nk`` solos or pairs.
+
+    Ranks ``ex_lo..ex_hi`` (the body) are excluded.  ``jokers``: 0 = no joker
+    may be a kicker, 1 = at most one, 2 = both.  Kicker sets are enumerated as
+    multisets (counts per rank), so each appears once.
+    """
+    cand = np.empty(15, np.int64)
+    av = np.empty(15, np.int64)
+    m = 0
+    top = 12 if (pair or jokers == 0) else 14
+    for r in range(top + 1):
+        if ex_lo <= r <= ex_hi:
+            continue
+        c = (cnt >> (4 * r)) & 15
+        if pair:
+            if c >= 2:
+                cand[m] = r
+                av[m] = 1
+                m += 1
+        elif c >= 1:
+            cand[m] = r
+            av[m] = 1 if distinct else c
+            m += 1
+    if m == 0:
+        return n
+    unit = 2 if pair else 1
+    suf = np.zeros(m + 1, np.int64)
+    for j in range(m - 1, -1, -1):
+        suf[j] = suf[j + 1] + av[j]
+    if suf[0] < nk:
+        return n
+    both_jokers_banned = (not pair) and jokers == 1 and m >= 2 and cand[m - 1] == 14 and cand[m - 2] == 13
+    t = np.zeros(m, np.int64)
+    rem = nk
+    i = 0
+    cur = body
+    while True:
+        while i < m and rem > 0:
+            take = av[i] if av[i] < rem else rem
+            t[i] = take
+            rem -= take
+            cur += take * (unit << (4 * cand[i]))
+            i += 1
+        if rem == 0:
+            if not (both_jokers_banned and t[m - 1] > 0 and t[m - 2] > 0):
+                n = _emit(out_cards, out_kinds, n, cur, kind)
+        # Step back to the last position that can give one unit to later ones.
+        j = i - 1
+        while j >= 0:
+            if t[j] > 0 and suf[j + 1] >= rem + 1:
+                t[j] -= 1
+                cur -= unit << (4 * cand[j])
+                rem += 1
+                i = j + 1
+                break
+            rem += t[j]
+            cur -= t[j] * (unit << (4 * cand[j]))
+            t[j] = 0
+            j -= 1
+        if j < 0:
+            break
+    return n
+
+
+@kernel
+def _gen_into(hand, flags, prev_kind, out_cards, out_kinds):
+    """All leads (``prev_kind == 0``) or all answers of ``hand``; see module doc."""
+    n = 0
+    lead = prev_kind == 0
+    pt = prev_kind & 31
+    pm = (prev_kind >> 5) & 15
+    pl = prev_kind >> 9
+    if pt == T_ROCKET:
+        return 0
+    lo = 0 if lead else pm + 1
+    distinct = (flags & F_KICKERS_DISTINCT) != 0
+    j2 = 2 if (flags & F_JOKERS_AS_KICKERS) != 0 else 1
+    j42 = j2 if (flags & F_JOKERS_IN_FOUR_TWO) != 0 else 0
+    top_chain = 12 if (flags & F_CHAINS_WITH_TWO) != 0 else 11
+
+    # Solos, pairs, trios and trios with a kicker.
+    if lead or pt == T_SOLO:
+        for r in range(lo, 15):
+            if (hand >> (4 * r)) & 15:
+                n = _emit(out_cards, out_kinds, n, 1 << (4 * r), T_SOLO | (r << 5) | (1 << 9))
+    if lead or pt == T_PAIR:
+        for r in range(lo, 13):
+            if (hand >> (4 * r)) & 15 >= 2:
+                n = _emit(out_cards, out_kinds, n, 2 << (4 * r), T_PAIR | (r << 5) | (1 << 9))
+    if lead or pt == T_TRIO or pt == T_TRIO_SOLO or pt == T_TRIO_PAIR:
+        for r in range(lo, 13):
+            if (hand >> (4 * r)) & 15 >= 3:
+                body = 3 << (4 * r)
+                if lead or pt == T_TRIO:
+                    n = _emit(out_cards, out_kinds, n, body, T_TRIO | (r << 5) | (1 << 9))
+                if lead or pt == T_TRIO_SOLO:
+                    kind = T_TRIO_SOLO | (r << 5) | (1 << 9)
+                    for k in range(15):
+                        if k != r and (hand >> (4 * k)) & 15:
+                            n = _emit(out_cards, out_kinds, n, body + (1 << (4 * k)), kind)
+                if lead or pt == T_TRIO_PAIR:
+                    kind = T_TRIO_PAIR | (r << 5) | (1 << 9)
+                    for k in range(13):
+                        if k != r and (hand >> (4 * k)) & 15 >= 2:
+                            n = _emit(out_cards, out_kinds, n, body + (2 << (4 * k)), kind)
+
+    # Chains of singles (5..12, up to A) and pair chains (3..10 pairs).
+    if lead or pt == T_CHAIN:
+        for s in range(0, 8):
+            cards = 0
+            for e in range(s, 12):
+                if (hand >> (4 * e)) & 15 == 0:
+                    break
+                cards += 1 << (4 * e)
+                ln = e - s + 1
+                if ln >= 5 and (lead or (ln == pl and e > pm)):
+                    n = _emit(out_cards, out_kinds, n, cards, T_CHAIN | (e << 5) | (ln << 9))
+    if lead or pt == T_PAIR_CHAIN:
+        for s in range(0, top_chain - 1):
+            cards = 0
+            for e in range(s, min(top_chain + 1, s + 10)):
+                if (hand >> (4 * e)) & 15 < 2:
+                    break
+                cards += 2 << (4 * e)
+                ln = e - s + 1
+                if ln >= 3 and (lead or (ln == pl and e > pm)):
+                    n = _emit(out_cards, out_kinds, n, cards, T_PAIR_CHAIN | (e << 5) | (ln << 9))
+
+    # Airplanes: k consecutive trios, bare or with k solo or k pair wings.
+    if lead or pt == T_AIRPLANE or pt == T_AIRPLANE_SOLO or pt == T_AIRPLANE_PAIR:
+        for s in range(0, top_chain):
+            body = 0
+            for e in range(s, min(top_chain + 1, s + 6)):
+                if (hand >> (4 * e)) & 15 < 3:
+                    break
+                body += 3 << (4 * e)
+                ln = e - s + 1
+                if ln < 2:
+                    continue
+                if not lead and (ln != pl or e <= pm):
+                    continue
+                if lead or pt == T_AIRPLANE:
+                    n = _emit(out_cards, out_kinds, n, body, T_AIRPLANE | (e << 5) | (ln << 9))
+                if ln <= 5 and (lead or pt == T_AIRPLANE_SOLO):
+                    n = _kickers(body, T_AIRPLANE_SOLO | (e << 5) | (ln << 9), hand, s, e, ln,
+                                 False, distinct, j2, out_cards, out_kinds, n)
+                if ln <= 4 and (lead or pt == T_AIRPLANE_PAIR):
+                    n = _kickers(body, T_AIRPLANE_PAIR | (e << 5) | (ln << 9), hand, s, e, ln,
+                                 True, distinct, j2, out_cards, out_kinds, n)
+
+    # Four with kickers (not bombs).
+    if lead or pt == T_FOUR_TWO_SOLO or pt == T_FOUR_TWO_PAIR or pt == T_FOUR_SOLO or pt == T_FOUR_PAIR:
+        four_one = (flags & F_FOUR_WITH_ONE) != 0
+        for r in range(lo, 13):
+            if (hand >> (4 * r)) & 15 == 4:
+                body = 4 << (4 * r)
+                if lead or pt == T_FOUR_TWO_SOLO:
+                    n = _kickers(body, T_FOUR_TWO_SOLO | (r << 5) | (1 << 9), hand, r, r, 2,
+                                 False, distinct, j42, out_cards, out_kinds, n)
+                if lead or pt == T_FOUR_TWO_PAIR:
+                    n = _kickers(body, T_FOUR_TWO_PAIR | (r << 5) | (1 << 9), hand, r, r, 2,
+                                 True, distinct, j42, out_cards, out_kinds, n)
+                if four_one and (lead or pt == T_FOUR_SOLO):
+                    n = _kickers(body, T_FOUR_SOLO | (r << 5) | (1 << 9), hand, r, r, 1,
+                                 False, distinct, j42, out_cards, out_kinds, n)
+                if four_one and (lead or pt == T_FOUR_PAIR):
+                    n = _kickers(body, T_FOUR_PAIR | (r << 5) | (1 << 9), hand, r, r, 1,
+                                 True, distinct, j42, out_cards, out_kinds, n)
+
+    # Bombs and the rocket.
+    blo = pm + 1 if pt == T_BOMB else 0
+    for r in range(blo, 13):
+        if (hand >> (4 * r)) & 15 == 4:
+            n = _emit(out_cards, out_kinds, n, 4 << (4 * r), T_BOMB | (r << 5) | (1 << 9))
+    if (hand >> 52) & 15 and (hand >> 56) & 15:
+        n = _emit(out_cards, out_kinds, n, (1 << 52) | (1 << 56), T_ROCKET | (14 << 5) | (1 << 9))
+    return n
+
+
+@kernel
+def _gen(hand, flags, prev_kind, capacity):
+    """Fresh arrays holding every play (grown once if ``capacity`` is short)."""
+    out_cards = np.empty(capacity, np.int64)
+    out_kinds = np.empty(capacity, np.int64)
+    n = _gen_into(hand, flags, prev_kind, out_cards, out_kinds)
+    if n > capacity:
+        out_cards = np.empty(n, np.int64)
+        out_kinds = np.empty(n, np.int64)
+        _gen_into(hand, flags, prev_kind, out_cards, out_kinds)
+    return out_cards[:n], out_kinds[:n]
+
+
+@kernel
+def _gen_batch(hands, flags, prev_kinds, counts):
+    """Generate for many hands (benchmarks, bulk CLI): ``counts[i]`` gets the
+    number of plays of ``hands[i]`` answering ``prev_kinds[i]``; returns the total."""
+    out_cards = np.empty(DEFAULT_CAPACITY, np.int64)
+    out_kinds = np.empty(DEFAULT_CAPACITY, np.int64)
+    total = 0
+    for i in range(hands.shape[0]):
+        c = _gen_into(hands[i], flags, prev_kinds[i], out_cards, out_kinds)
+        if c > out_cards.shape[0]:
+            out_cards = np.empty(c, np.int64)
+            out_kinds = np.empty(c, np.int64)
+            _gen_into(hands[i], flags, prev_kinds[i], out_cards, out_kinds)
+        counts[i] = c
+        total += c
+    return total
+
+
+# Public API ---------------------------------------------------------------------
+
+
+class Moves:
+    """The legal plays of one position: parallel int64 arrays ``cards`` and
+    ``kinds``.  Iterating yields :class:`Play` objects."""
+
+    __slots__ = ("cards", "kinds")
+
+    def __init__(self, cards: np.ndarray, kinds: np.ndarray):
+        self.cards = cards
+        self.kinds = kinds
+
+    def __len__(self) -> int:
+        return self.cards.shape[0]
+
+    def __getitem__(self, i: int) -> Play:
+        return Play(int(self.cards[i]), int(self.kinds[i]))
+
+    def __iter__(self):
+        for c, k in zip(self.cards.tolist(), self.kinds.tolist()):
+            yield Play(c, k)
+
+    def __repr__(self) -> str:
+        return f"<Moves: {len(self)} plays>"
+
+
+def _hand_int(hand) -> int:
+    if isinstance(hand, int) and not isinstance(hand, bool):
+        if not is_valid_packed(hand):
+            raise CardError(f"{hand:#x} is not a legal packed hand")
+        return hand
+    if isinstance(hand, Hand):
+        return hand.packed
+    if isinstance(hand, str):
+        return parse_cards(hand)
+    raise CardError(f"a hand must be a Hand, card text or a packed int, not {type(hand).__name__}")
+
+
+def _flags(rules) -> int:
+    if rules is None:
+        return 5  # standard: kickers_distinct | jokers_in_four_two
+    return Rules.parse(rules).flags
+
+
+def _prev_kind(after, rules) -> int:
+    if after is None:
+        return 0
+    if isinstance(after, Play):
+        return after.kind
+    if isinstance(after, str):
+        play = Play.parse(after, rules)
+        if play.is_pass:
+            raise PlayError("there is nothing to answer in a pass; leave 'after' empty for a lead")
+        return play.kind
+    raise PlayError(f"'after' must be a Play or play text, not {type(after).__name__}")
+
+
+def generate(hand, after=None, rules=None) -> Moves:
+    """Every legal play of ``hand``: leads, or answers to ``after`` (pass excluded).
+
+    ``hand`` is a :class:`Hand`, card text or a packed int; ``after`` a
+    :class:`Play` or play text; ``rules`` a :class:`Rules` or spec string.
+
+    >>> len(generate("33"))
+    2
+    >>> [str(p) for p in generate("3456789", after="34567")]
+    ['45678', '56789']
+    """
+    h = _hand_int(hand)
+    return Moves(*_gen(h, _flags(rules), _prev_kind(after, rules), DEFAULT_CAPACITY))
+
+
+def legal_plays(hand, after=None, rules=None) -> list[Play]:
+    """:func:`generate` as a list of :class:`Play`."""
+    return list(generate(hand, after, rules))
+
+
+def count_batch(hands: np.ndarray, rules=None, prev_kinds: "np.ndarray | None" = None) -> np.ndarray:
+    """Number of legal plays for each packed hand of an int64 array (one kernel call)."""
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    if prev_kinds is None:
+        prev_kinds = np.zeros(hands.shape[0], np.int64)
+    prev_kinds = np.ascontiguousarray(prev_kinds, dtype=np.int64)
+    if prev_kinds.shape != hands.shape:
+        raise PlayError("hands and prev_kinds must have the same length")
+    for h in hands.tolist():
+        if not is_valid_packed(h):
+            raise CardError(f"{h:#x} is not a legal packed hand")
+    counts = np.zeros(hands.shape[0], np.int64)
+    _gen_batch(hands, _flags(rules), prev_kinds, counts)
+    return counts

@@ -1,0 +1,500 @@
+"""Rules: combination types, readings, comparison and rule options.
+
+The rules in plain English (``../shared/RULES.md`` is the full text)
+--------------------------------------------------------------------
+Three players, 54 cards (ranks ``3..A 2`` four times, two jokers ``X`` < ``D``).
+A play is one *combination*: solo, pair, trio, trio + solo, trio + pair, chain
+(5..12 consecutive singles, 3..A), pair chain (3+ consecutive pairs, 3..A),
+airplane (2+ consecutive trios, 3..A), airplane + solo wings (k trios + k solos),
+airplane + pair wings (k trios + k pairs), four + two solos, four + two pairs,
+bomb (four of a rank) and rocket (both jokers).  A kicker never has a rank of
+the combination's body.  A play is answered by the same type with the same
+length and a higher main rank (the highest body rank); a bomb beats every
+non-bomb and any lower bomb; the rocket beats everything.
+
+Rule options (each a flag, see :class:`Rules`) decide the disputed details:
+``kickers_distinct``, ``jokers_as_kickers``, ``jokers_in_four_two``,
+``four_with_one`` and ``chains_with_two``; the presets ``standard`` (default),
+``douzero`` and ``encyclopedia`` name sets of them.  Game options (``bidding``,
+``first_bidder``, ``spring``) live on the same object.
+
+Encoding used by the kernels
+----------------------------
+A play is two int64s: ``cards`` (a packed hand, see :mod:`ddz_tools.cards`)
+and ``kind``::
+
+    kind = type | main << 5 | length << 9
+
+``type`` is one of the ``T_*`` constants, ``main`` the highest rank index of
+the body and ``length`` the number of body ranks (1 except for chains and
+airplanes).  A multiset with two readings (``333444555666`` as a 4-trio
+airplane, and under ``douzero`` also as a 3-trio airplane with solo wings) is
+one play per reading: same ``cards``, different ``kind``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Iterable
+
+from .cards import (
+    NUM_RANKS,
+    RANK_2,
+    RANK_A,
+    RANK_D,
+    RANK_X,
+    RANKS,
+    counts_of,
+    format_cards,
+    pack_counts,
+    parse_cards,
+)
+from .errors import PlayError, RulesError
+
+# Combination types -----------------------------------------------------------
+
+T_PASS = 0
+T_SOLO = 1
+T_PAIR = 2
+T_TRIO = 3
+T_TRIO_SOLO = 4
+T_TRIO_PAIR = 5
+T_CHAIN = 6
+T_PAIR_CHAIN = 7
+T_AIRPLANE = 8
+T_AIRPLANE_SOLO = 9
+T_AIRPLANE_PAIR = 10
+T_FOUR_TWO_SOLO = 11
+T_FOUR_TWO_PAIR = 12
+T_BOMB = 13
+T_ROCKET = 14
+T_FOUR_SOLO = 15
+T_FOUR_PAIR = 16
+NUM_TYPES = 17
+
+TYPE_NAMES = (
+    "pass", "solo", "pair", "trio", "trio_solo", "trio_pair", "chain", "pair_chain",
+    "airplane", "airplane_solo", "airplane_pair", "four_two_solo", "four_two_pair",
+    "bomb", "rocket", "four_solo", "four_pair",
+)
+TYPE_OF_NAME = {name: i for i, name in enumerate(TYPE_NAMES)}
+
+#: Cards of each body rank, per type.
+BODY_COUNT = (0, 1, 2, 3, 3, 3, 1, 2, 3, 3, 3, 4, 4, 4, 1, 4, 4)
+#: (kicker cards per body rank, kicker is a pair) for types with kickers.
+KICKERS = {
+    T_TRIO_SOLO: (1, False), T_TRIO_PAIR: (1, True), T_AIRPLANE_SOLO: (1, False),
+    T_AIRPLANE_PAIR: (1, True), T_FOUR_TWO_SOLO: (2, False), T_FOUR_TWO_PAIR: (2, True),
+    T_FOUR_SOLO: (1, False), T_FOUR_PAIR: (1, True),
+}
+
+KIND_PASS = 0
+
+
+def make_kind(ptype: int, main: int, length: int) -> int:
+    """Pack a play's type, main rank and length into its ``kind`` int."""
+    return ptype | (main << 5) | (length << 9)
+
+
+def kind_type(kind: int) -> int:
+    return kind & 31
+
+
+def kind_main(kind: int) -> int:
+    return (kind >> 5) & 15
+
+
+def kind_length(kind: int) -> int:
+    return kind >> 9
+
+
+def beats(kind: int, prev_kind: int) -> bool:
+    """True when a play of ``kind`` may answer a play of ``prev_kind``.
+
+    >>> beats(make_kind(T_BOMB, 0, 1), make_kind(T_SOLO, 14, 1))
+    True
+    >>> beats(make_kind(T_BOMB, 12, 1), make_kind(T_ROCKET, 14, 1))
+    False
+    """
+    t, pt = kind & 31, prev_kind & 31
+    if t == T_PASS or pt == T_PASS or pt == T_ROCKET:
+        return False
+    if t == T_ROCKET:
+        return True
+    if t == T_BOMB:
+        return pt != T_BOMB or kind_main(kind) > kind_main(prev_kind)
+    return t == pt and kind_length(kind) == kind_length(prev_kind) and kind_main(kind) > kind_main(prev_kind)
+
+
+# Rule options ------------------------------------------------------------------
+
+F_KICKERS_DISTINCT = 1
+F_JOKERS_AS_KICKERS = 2
+F_JOKERS_IN_FOUR_TWO = 4
+F_FOUR_WITH_ONE = 8
+F_CHAINS_WITH_TWO = 16
+
+_PLAY_OPTIONS = {
+    "kickers_distinct": F_KICKERS_DISTINCT,
+    "jokers_as_kickers": F_JOKERS_AS_KICKERS,
+    "jokers_in_four_two": F_JOKERS_IN_FOUR_TWO,
+    "four_with_one": F_FOUR_WITH_ONE,
+    "chains_with_two": F_CHAINS_WITH_TWO,
+}
+_GAME_OPTIONS = {
+    "bidding": ("single-round", "until-two-pass", "call-grab"),
+    "first_bidder": ("random", "left-of-dealer"),
+    "spring": ("landlord", "any-player"),
+}
+_TRUE = {"on", "true", "yes", "1"}
+_FALSE = {"off", "false", "no", "0"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    """A complete rule set: play options plus game options.
+
+    Build one from a preset name with single-option overrides:
+
+    >>> Rules.parse("standard").describe()
+    'standard'
+    >>> r = Rules.parse("douzero,four_with_one=on")
+    >>> r.kickers_distinct, r.four_with_one, r.describe()
+    (False, True, 'douzero,four_with_one=on')
+    """
+
+    kickers_distinct: bool = True
+    jokers_as_kickers: bool = False
+    jokers_in_four_two: bool = True
+    four_with_one: bool = False
+    chains_with_two: bool = False
+    bidding: str = "single-round"
+    first_bidder: str = "random"
+    spring: str = "landlord"
+    preset: str = "standard"
+
+    @property
+    def flags(self) -> int:
+        """The play options as the int bit set the kernels take."""
+        f = 0
+        for name, bit in _PLAY_OPTIONS.items():
+            if getattr(self, name):
+                f |= bit
+        return f
+
+    @classmethod
+    def parse(cls, spec: "str | Rules | None") -> "Rules":
+        """``NAME[,option=value...]``; ``None`` or ``""`` is ``standard``."""
+        if isinstance(spec, Rules):
+            return spec
+        if spec is None or not str(spec).strip():
+            return PRESETS["standard"]
+        parts = [p.strip() for p in str(spec).split(",") if p.strip()]
+        head = parts[0]
+        if "=" in head:
+            base = PRESETS["standard"]
+        else:
+            base = PRESETS.get(head.lower())
+            if base is None:
+                raise RulesError(f"unknown rules preset {head!r} (choose from {', '.join(PRESETS)})")
+            parts = parts[1:]
+        changes = {}
+        for part in parts:
+            if "=" not in part:
+                raise RulesError(f"rules option {part!r} needs a value, as in {part}=on")
+            key, value = (x.strip() for x in part.split("=", 1))
+            key = key.lower().replace("-", "_")
+            value_l = value.lower()
+            if key in _PLAY_OPTIONS:
+                if value_l in _TRUE:
+                    changes[key] = True
+                elif value_l in _FALSE:
+                    changes[key] = False
+                else:
+                    raise RulesError(f"rules option {key} takes on or off, not {value!r}")
+            elif key in _GAME_OPTIONS:
+                if value_l not in _GAME_OPTIONS[key]:
+                    raise RulesError(f"rules option {key} takes one of {', '.join(_GAME_OPTIONS[key])}, not {value!r}")
+                changes[key] = value_l
+            else:
+                known = ", ".join(list(_PLAY_OPTIONS) + list(_GAME_OPTIONS))
+                raise RulesError(f"unknown rules option {key!r} (known: {known})")
+        return dataclasses.replace(base, **changes)
+
+    @classmethod
+    def from_dict(cls, d: "dict | str | None") -> "Rules":
+        """From a record's ``rules`` field: a spec string or ``{"preset": ..., option: value}``."""
+        if d is None or isinstance(d, str):
+            return cls.parse(d)
+        if not isinstance(d, dict):
+            raise RulesError(f"rules must be a name or an object, not {type(d).__name__}")
+        items = dict(d)
+        spec = [str(items.pop("preset", "standard"))]
+        for k, v in items.items():
+            if isinstance(v, bool):
+                v = "on" if v else "off"
+            spec.append(f"{k}={v}")
+        return cls.parse(",".join(spec))
+
+    def overrides(self) -> dict:
+        """Options that differ from this rule set's preset."""
+        base = PRESETS[self.preset]
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)
+        }
+
+    def describe(self) -> str:
+        """The spec string that :meth:`parse` turns back into this rule set."""
+        parts = [self.preset]
+        for k, v in self.overrides().items():
+            parts.append(f"{k}={('on' if v else 'off') if isinstance(v, bool) else v}")
+        return ",".join(parts)
+
+    def to_dict(self) -> dict:
+        """Every option by name, for JSON output."""
+        d = dataclasses.asdict(self)
+        d["spec"] = self.describe()
+        return d
+
+
+PRESETS = {
+    "standard": Rules(),
+    "douzero": Rules(kickers_distinct=False, jokers_as_kickers=True, preset="douzero"),
+    "encyclopedia": Rules(four_with_one=True, chains_with_two=True, preset="encyclopedia"),
+}
+STANDARD = PRESETS["standard"]
+
+
+# Readings ------------------------------------------------------------------------
+
+
+def _kickers_ok(rest: list[int], n_kick: int, pairs: bool, flags: int, four: bool) -> bool:
+    """Is ``rest`` (rank counts outside the body) a legal kicker set?"""
+    if sum(rest) != (2 * n_kick if pairs else n_kick):
+        return False
+    if pairs:
+        ranks = [r for r in range(NUM_RANKS) if rest[r]]
+        return len(ranks) == n_kick and all(rest[r] == 2 and r <= RANK_2 for r in ranks)
+    if four and not (flags & F_JOKERS_IN_FOUR_TWO) and (rest[RANK_X] or rest[RANK_D]):
+        return False
+    if rest[RANK_X] and rest[RANK_D] and not (flags & F_JOKERS_AS_KICKERS):
+        return False
+    if flags & F_KICKERS_DISTINCT and max(rest) > 1:
+        return False
+    return True
+
+
+def readings(cards: int, flags: int) -> list[tuple[int, int]]:
+    """Every ``(cards, kind)`` reading of a packed multiset as one play.
+
+    Sorted by kind.  Empty when the cards form no legal play.
+    """
+    c = counts_of(cards)
+    n = sum(c)
+    out: list[int] = []
+    if n == 0:
+        return []
+    ranks = [r for r in range(NUM_RANKS) if c[r]]
+    top_chain = RANK_2 if flags & F_CHAINS_WITH_TWO else RANK_A
+    # Kicker-free types: one count repeated over consecutive ranks.
+    if len(set(c[r] for r in ranks)) == 1:
+        k = c[ranks[0]]
+        m = len(ranks)
+        consecutive = ranks[-1] - ranks[0] == m - 1
+        if m == 1:
+            out.append(make_kind((0, T_SOLO, T_PAIR, T_TRIO, T_BOMB)[k], ranks[0], 1))
+        elif consecutive:
+            if k == 1 and 5 <= m <= 12 and ranks[-1] <= RANK_A:
+                out.append(make_kind(T_CHAIN, ranks[-1], m))
+            if k == 2 and 3 <= m <= 10 and ranks[-1] <= top_chain:
+                out.append(make_kind(T_PAIR_CHAIN, ranks[-1], m))
+            if k == 3 and 2 <= m <= 6 and ranks[-1] <= top_chain:
+                out.append(make_kind(T_AIRPLANE, ranks[-1], m))
+    if c == [0] * 13 + [1, 1]:
+        out.append(make_kind(T_ROCKET, RANK_D, 1))
+    # Types with kickers: try every body.
+    for r in range(RANK_2 + 1):
+        if c[r] >= 3:
+            rest = list(c)
+            rest[r] -= 3
+            if rest[r] == 0:
+                if n == 4 and _kickers_ok(rest, 1, False, flags, False):
+                    out.append(make_kind(T_TRIO_SOLO, r, 1))
+                if n == 5 and _kickers_ok(rest, 1, True, flags, False):
+                    out.append(make_kind(T_TRIO_PAIR, r, 1))
+        if c[r] == 4:
+            rest = list(c)
+            rest[r] = 0
+            if n == 6 and _kickers_ok(rest, 2, False, flags, True):
+                out.append(make_kind(T_FOUR_TWO_SOLO, r, 1))
+            if n == 8 and _kickers_ok(rest, 2, True, flags, True):
+                out.append(make_kind(T_FOUR_TWO_PAIR, r, 1))
+            if flags & F_FOUR_WITH_ONE:
+                if n == 5 and _kickers_ok(rest, 1, False, flags, True):
+                    out.append(make_kind(T_FOUR_SOLO, r, 1))
+                if n == 6 and _kickers_ok(rest, 1, True, flags, True):
+                    out.append(make_kind(T_FOUR_PAIR, r, 1))
+    # Airplanes with wings: k consecutive ranks holding exactly three each.
+    for k in range(2, 6):
+        for wing_pairs in (False, True):
+            if n != (5 if wing_pairs else 4) * k or (wing_pairs and k > 4):
+                continue
+            for low in range(0, top_chain - k + 2):
+                body = range(low, low + k)
+                if all(c[r] == 3 for r in body):
+                    rest = list(c)
+                    for r in body:
+                        rest[r] = 0
+                    if _kickers_ok(rest, k, wing_pairs, flags, False):
+                        t = T_AIRPLANE_PAIR if wing_pairs else T_AIRPLANE_SOLO
+                        out.append(make_kind(t, low + k - 1, k))
+    return [(cards, kind) for kind in sorted(set(out))]
+
+
+def body_of(cards: int, kind: int) -> int:
+    """The packed body (main part) of a play; the kickers are ``cards - body``."""
+    t = kind & 31
+    if t == T_PASS:
+        return 0
+    if t == T_ROCKET:
+        return cards
+    main, length, per = kind_main(kind), kind_length(kind), BODY_COUNT[t]
+    return sum(per << (4 * r) for r in range(main - length + 1, main + 1))
+
+
+class Play:
+    """One play: its cards and its reading (type, main rank, length).
+
+    >>> p = Play.parse("333444-56")
+    >>> p.type_name, p.main_rank, p.length, str(p), p.notation()
+    ('airplane_solo', '4', 2, '33344456', '333444-56')
+    >>> Play.parse("34567").beats(Play.parse("34567"))
+    False
+    """
+
+    __slots__ = ("cards", "kind")
+
+    def __init__(self, cards: int, kind: int):
+        self.cards = cards
+        self.kind = kind
+
+    @classmethod
+    def pass_(cls) -> "Play":
+        return cls(0, KIND_PASS)
+
+    @classmethod
+    def parse(cls, text: str, rules: "Rules | str | None" = None) -> "Play":
+        """Parse a play; ``-`` separates the body from the kickers.
+
+        Without ``-``, the kicker-free reading is taken when there is one;
+        otherwise the cards must have exactly one reading.  ``""``, ``pass``
+        and ``-`` alone are the pass.
+        """
+        rules = Rules.parse(rules)
+        t = text.strip()
+        if t == "" or t.lower() in ("pass", "-", "p"):
+            return cls.pass_()
+        if "-" in t:
+            body_text, _, kick_text = t.partition("-")
+            body, kick = parse_cards(body_text), parse_cards(kick_text)
+            cards = _checked_sum(body, kick, text)
+            found = [rk for rk in readings(cards, rules.flags) if body_of(*rk) == body]
+            if not found:
+                raise PlayError(f"{text!r} is not a legal play under {rules.describe()} rules")
+            return cls(*found[0])
+        cards = parse_cards(t)
+        found = readings(cards, rules.flags)
+        if not found:
+            raise PlayError(f"{text!r} is not a legal play under {rules.describe()} rules")
+        plain = [rk for rk in found if kind_type(rk[1]) not in KICKERS]
+        if plain:
+            return cls(*plain[0])
+        if len(found) > 1:
+            options = " or ".join(cls(*rk).notation() for rk in found)
+            raise PlayError(f"{text!r} has several readings: write {options}")
+        return cls(*found[0])
+
+    @property
+    def type(self) -> int:
+        return self.kind & 31
+
+    @property
+    def type_name(self) -> str:
+        return TYPE_NAMES[self.kind & 31]
+
+    @property
+    def main(self) -> int:
+        return kind_main(self.kind)
+
+    @property
+    def main_rank(self) -> str:
+        return RANKS[kind_main(self.kind)] if self.kind else ""
+
+    @property
+    def length(self) -> int:
+        return kind_length(self.kind)
+
+    @property
+    def is_pass(self) -> bool:
+        return self.kind == KIND_PASS
+
+    def body(self) -> int:
+        return body_of(self.cards, self.kind)
+
+    def kickers(self) -> int:
+        return self.cards - body_of(self.cards, self.kind)
+
+    def notation(self) -> str:
+        """Body, then ``-`` and the kickers if there are any; ``pass`` for a pass."""
+        if self.kind == KIND_PASS:
+            return "pass"
+        kick = self.kickers()
+        body = format_cards(self.body())
+        return f"{body}-{format_cards(kick)}" if kick else body
+
+    def beats(self, other: "Play") -> bool:
+        return beats(self.kind, other.kind)
+
+    def num_cards(self) -> int:
+        return sum(counts_of(self.cards))
+
+    def to_dict(self) -> dict:
+        return {"cards": str(self), "notation": self.notation(), "type": self.type_name,
+                "main": self.main_rank, "length": self.length}
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    def __repr__(self) -> str:
+        return f"Play.parse({self.notation()!r})" if self.kind else "Play.pass_()"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Play) and other.cards == self.cards and other.kind == self.kind
+
+    def __hash__(self) -> int:
+        return hash((self.cards, self.kind))
+
+
+def _checked_sum(a: int, b: int, text: str) -> int:
+    total = pack_counts(x + y for x, y in zip(counts_of(a), counts_of(b)))
+    for r, x in enumerate(counts_of(total)):
+        if x > (1 if r >= RANK_X else 4):
+            raise PlayError(f"{text!r} holds {x} cards of rank {RANKS[r]}")
+    return total
+
+
+def classify(text_or_cards: "str | int", rules: "Rules | str | None" = None) -> list[Play]:
+    """Every reading of a set of cards as one play (empty if none).
+
+    >>> [p.notation() for p in classify("333444555666", "douzero")]
+    ['333444555666', '333444555-666', '444555666-333']
+    """
+    rules = Rules.parse(rules)
+    cards = parse_cards(text_or_cards) if isinstance(text_or_cards, str) else text_or_cards
+    return [Play(c, k) for c, k in readings(cards, rules.flags)]
+
+
+def all_rule_names() -> Iterable[str]:
+    return list(_PLAY_OPTIONS) + list(_GAME_OPTIONS)
