@@ -10,3 +10,7 @@ that never changes or is passed in.
 import numba
 
 kernel = numba.njit(cache=True, nogil=True)
+
+#: For tiny helpers called in hot loops: inlined at the Numba IR level, which
+#: also saves the reference-count traffic of passing arrays to a call.
+inline_kernel = numba.njit(cache=True, nogil=True, inline="always")

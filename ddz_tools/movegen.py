@@ -55,26 +55,21 @@ from .rules import (
 #: Buffer size that holds every play of any 20-card hand seen in testing;
 #: the wrapper grows it when a hand needs more.
 DEFAULT_CAPACITY = 4096
+#: First buffer size of a single :func:`generate` call (most hands need fewer).
+CALL_CAPACITY = 512
 
 
 @kernel
-def _emit(out_cards, out_kinds, n, cards, kind):
-    if n < out_cards.shape[0]:
-        out_cards[n] = cards
-        out_kinds[n] = kind
-    return n + 1
-
-
-@kernel
-def _kickers(body, kind, cnt, ex_lo, ex_hi, nk, pair, distinct, jokers, out_cards, out_kinds, n):
+def _kickers(body, kind, cnt, ex_lo, ex_hi, nk, pair, distinct, jokers, out_cards, out_kinds, n, scratch):
     """Emit ``body`` plus every legal kicker set of ``nk`` solos or pairs.
 
     Ranks ``ex_lo..ex_hi`` (the body) are excluded.  ``jokers``: 0 = no joker
     may be a kicker, 1 = at most one, 2 = both.  Kicker sets are enumerated as
-    multisets (counts per rank), so each appears once.
+    multisets (counts per rank), so each appears once.  ``scratch`` is an
+    int64 work array of at least 64 entries.
     """
-    cand = np.empty(15, np.int64)
-    av = np.empty(15, np.int64)
+    cand = scratch[0:16]
+    av = scratch[16:32]
     m = 0
     top = 12 if (pair or jokers == 0) else 14
     for r in range(top + 1):
@@ -92,14 +87,17 @@ def _kickers(body, kind, cnt, ex_lo, ex_hi, nk, pair, distinct, jokers, out_card
             m += 1
     if m == 0:
         return n
+    cap = out_cards.shape[0]
     unit = 2 if pair else 1
-    suf = np.zeros(m + 1, np.int64)
+    suf = scratch[32:48]
+    suf[m] = 0
     for j in range(m - 1, -1, -1):
         suf[j] = suf[j + 1] + av[j]
     if suf[0] < nk:
         return n
     both_jokers_banned = (not pair) and jokers == 1 and m >= 2 and cand[m - 1] == 14 and cand[m - 2] == 13
-    t = np.zeros(m, np.int64)
+    t = scratch[48:64]
+    t[:m] = 0
     rem = nk
     i = 0
     cur = body
@@ -112,7 +110,10 @@ def _kickers(body, kind, cnt, ex_lo, ex_hi, nk, pair, distinct, jokers, out_card
             i += 1
         if rem == 0:
             if not (both_jokers_banned and t[m - 1] > 0 and t[m - 2] > 0):
-                n = _emit(out_cards, out_kinds, n, cur, kind)
+                if n < cap:
+                    out_cards[n] = cur
+                    out_kinds[n] = kind
+                n += 1
         # Step back to the last position that can give one unit to later ones.
         j = i - 1
         while j >= 0:
@@ -146,32 +147,74 @@ def _gen_into(hand, flags, prev_kind, out_cards, out_kinds):
     j2 = 2 if (flags & F_JOKERS_AS_KICKERS) != 0 else 1
     j42 = j2 if (flags & F_JOKERS_IN_FOUR_TWO) != 0 else 0
     top_chain = 12 if (flags & F_CHAINS_WITH_TWO) != 0 else 11
+    scratch = np.empty(112, np.int64)
+    cap = out_cards.shape[0]
+
+    # Rank lists: ranks held at least once / twice (3..2) / three times (3..2).
+    r1 = scratch[64:80]
+    r2 = scratch[80:96]
+    r3 = scratch[96:112]
+    n1 = 0
+    n2 = 0
+    n3 = 0
+    for r in range(15):
+        c = (hand >> (4 * r)) & 15
+        if c:
+            r1[n1] = r
+            n1 += 1
+            if c >= 2 and r <= 12:
+                r2[n2] = r
+                n2 += 1
+                if c >= 3:
+                    r3[n3] = r
+                    n3 += 1
 
     # Solos, pairs, trios and trios with a kicker.
     if lead or pt == T_SOLO:
-        for r in range(lo, 15):
-            if (hand >> (4 * r)) & 15:
-                n = _emit(out_cards, out_kinds, n, 1 << (4 * r), T_SOLO | (r << 5) | (1 << 9))
+        for i in range(n1):
+            r = r1[i]
+            if r >= lo:
+                if n < cap:
+                    out_cards[n] = 1 << (4 * r)
+                    out_kinds[n] = T_SOLO | (r << 5) | (1 << 9)
+                n += 1
     if lead or pt == T_PAIR:
-        for r in range(lo, 13):
-            if (hand >> (4 * r)) & 15 >= 2:
-                n = _emit(out_cards, out_kinds, n, 2 << (4 * r), T_PAIR | (r << 5) | (1 << 9))
+        for i in range(n2):
+            r = r2[i]
+            if r >= lo:
+                if n < cap:
+                    out_cards[n] = 2 << (4 * r)
+                    out_kinds[n] = T_PAIR | (r << 5) | (1 << 9)
+                n += 1
     if lead or pt == T_TRIO or pt == T_TRIO_SOLO or pt == T_TRIO_PAIR:
-        for r in range(lo, 13):
-            if (hand >> (4 * r)) & 15 >= 3:
-                body = 3 << (4 * r)
-                if lead or pt == T_TRIO:
-                    n = _emit(out_cards, out_kinds, n, body, T_TRIO | (r << 5) | (1 << 9))
-                if lead or pt == T_TRIO_SOLO:
-                    kind = T_TRIO_SOLO | (r << 5) | (1 << 9)
-                    for k in range(15):
-                        if k != r and (hand >> (4 * k)) & 15:
-                            n = _emit(out_cards, out_kinds, n, body + (1 << (4 * k)), kind)
-                if lead or pt == T_TRIO_PAIR:
-                    kind = T_TRIO_PAIR | (r << 5) | (1 << 9)
-                    for k in range(13):
-                        if k != r and (hand >> (4 * k)) & 15 >= 2:
-                            n = _emit(out_cards, out_kinds, n, body + (2 << (4 * k)), kind)
+        for i in range(n3):
+            r = r3[i]
+            if r < lo:
+                continue
+            body = 3 << (4 * r)
+            if lead or pt == T_TRIO:
+                if n < cap:
+                    out_cards[n] = body
+                    out_kinds[n] = T_TRIO | (r << 5) | (1 << 9)
+                n += 1
+            if lead or pt == T_TRIO_SOLO:
+                kind = T_TRIO_SOLO | (r << 5) | (1 << 9)
+                for j in range(n1):
+                    k = r1[j]
+                    if k != r:
+                        if n < cap:
+                            out_cards[n] = body + (1 << (4 * k))
+                            out_kinds[n] = kind
+                        n += 1
+            if lead or pt == T_TRIO_PAIR:
+                kind = T_TRIO_PAIR | (r << 5) | (1 << 9)
+                for j in range(n2):
+                    k = r2[j]
+                    if k != r:
+                        if n < cap:
+                            out_cards[n] = body + (2 << (4 * k))
+                            out_kinds[n] = kind
+                        n += 1
 
     # Chains of singles (5..12, up to A) and pair chains (3..10 pairs).
     if lead or pt == T_CHAIN:
@@ -183,7 +226,10 @@ def _gen_into(hand, flags, prev_kind, out_cards, out_kinds):
                 cards += 1 << (4 * e)
                 ln = e - s + 1
                 if ln >= 5 and (lead or (ln == pl and e > pm)):
-                    n = _emit(out_cards, out_kinds, n, cards, T_CHAIN | (e << 5) | (ln << 9))
+                    if n < cap:
+                        out_cards[n] = cards
+                        out_kinds[n] = T_CHAIN | (e << 5) | (ln << 9)
+                    n += 1
     if lead or pt == T_PAIR_CHAIN:
         for s in range(0, top_chain - 1):
             cards = 0
@@ -193,7 +239,10 @@ def _gen_into(hand, flags, prev_kind, out_cards, out_kinds):
                 cards += 2 << (4 * e)
                 ln = e - s + 1
                 if ln >= 3 and (lead or (ln == pl and e > pm)):
-                    n = _emit(out_cards, out_kinds, n, cards, T_PAIR_CHAIN | (e << 5) | (ln << 9))
+                    if n < cap:
+                        out_cards[n] = cards
+                        out_kinds[n] = T_PAIR_CHAIN | (e << 5) | (ln << 9)
+                    n += 1
 
     # Airplanes: k consecutive trios, bare or with k solo or k pair wings.
     if lead or pt == T_AIRPLANE or pt == T_AIRPLANE_SOLO or pt == T_AIRPLANE_PAIR:
@@ -209,13 +258,16 @@ def _gen_into(hand, flags, prev_kind, out_cards, out_kinds):
                 if not lead and (ln != pl or e <= pm):
                     continue
                 if lead or pt == T_AIRPLANE:
-                    n = _emit(out_cards, out_kinds, n, body, T_AIRPLANE | (e << 5) | (ln << 9))
+                    if n < cap:
+                        out_cards[n] = body
+                        out_kinds[n] = T_AIRPLANE | (e << 5) | (ln << 9)
+                    n += 1
                 if ln <= 5 and (lead or pt == T_AIRPLANE_SOLO):
                     n = _kickers(body, T_AIRPLANE_SOLO | (e << 5) | (ln << 9), hand, s, e, ln,
-                                 False, distinct, j2, out_cards, out_kinds, n)
+                                 False, distinct, j2, out_cards, out_kinds, n, scratch)
                 if ln <= 4 and (lead or pt == T_AIRPLANE_PAIR):
                     n = _kickers(body, T_AIRPLANE_PAIR | (e << 5) | (ln << 9), hand, s, e, ln,
-                                 True, distinct, j2, out_cards, out_kinds, n)
+                                 True, distinct, j2, out_cards, out_kinds, n, scratch)
 
     # Four with kickers (not bombs).
     if lead or pt == T_FOUR_TWO_SOLO or pt == T_FOUR_TWO_PAIR or pt == T_FOUR_SOLO or pt == T_FOUR_PAIR:
@@ -225,38 +277,43 @@ def _gen_into(hand, flags, prev_kind, out_cards, out_kinds):
                 body = 4 << (4 * r)
                 if lead or pt == T_FOUR_TWO_SOLO:
                     n = _kickers(body, T_FOUR_TWO_SOLO | (r << 5) | (1 << 9), hand, r, r, 2,
-                                 False, distinct, j42, out_cards, out_kinds, n)
+                                 False, distinct, j42, out_cards, out_kinds, n, scratch)
                 if lead or pt == T_FOUR_TWO_PAIR:
                     n = _kickers(body, T_FOUR_TWO_PAIR | (r << 5) | (1 << 9), hand, r, r, 2,
-                                 True, distinct, j42, out_cards, out_kinds, n)
+                                 True, distinct, j42, out_cards, out_kinds, n, scratch)
                 if four_one and (lead or pt == T_FOUR_SOLO):
                     n = _kickers(body, T_FOUR_SOLO | (r << 5) | (1 << 9), hand, r, r, 1,
-                                 False, distinct, j42, out_cards, out_kinds, n)
+                                 False, distinct, j42, out_cards, out_kinds, n, scratch)
                 if four_one and (lead or pt == T_FOUR_PAIR):
                     n = _kickers(body, T_FOUR_PAIR | (r << 5) | (1 << 9), hand, r, r, 1,
-                                 True, distinct, j42, out_cards, out_kinds, n)
+                                 True, distinct, j42, out_cards, out_kinds, n, scratch)
 
     # Bombs and the rocket.
     blo = pm + 1 if pt == T_BOMB else 0
     for r in range(blo, 13):
         if (hand >> (4 * r)) & 15 == 4:
-            n = _emit(out_cards, out_kinds, n, 4 << (4 * r), T_BOMB | (r << 5) | (1 << 9))
+            if n < cap:
+                out_cards[n] = 4 << (4 * r)
+                out_kinds[n] = T_BOMB | (r << 5) | (1 << 9)
+            n += 1
     if (hand >> 52) & 15 and (hand >> 56) & 15:
-        n = _emit(out_cards, out_kinds, n, (1 << 52) | (1 << 56), T_ROCKET | (14 << 5) | (1 << 9))
+        if n < cap:
+            out_cards[n] = (1 << 52) | (1 << 56)
+            out_kinds[n] = T_ROCKET | (14 << 5) | (1 << 9)
+        n += 1
     return n
 
 
 @kernel
 def _gen(hand, flags, prev_kind, capacity):
-    """Fresh arrays holding every play (grown once if ``capacity`` is short)."""
-    out_cards = np.empty(capacity, np.int64)
-    out_kinds = np.empty(capacity, np.int64)
-    n = _gen_into(hand, flags, prev_kind, out_cards, out_kinds)
+    """A fresh (2, n) array: row 0 the cards, row 1 the kinds of every play
+    (the buffer is grown once if ``capacity`` is short)."""
+    out = np.empty((2, capacity), np.int64)
+    n = _gen_into(hand, flags, prev_kind, out[0], out[1])
     if n > capacity:
-        out_cards = np.empty(n, np.int64)
-        out_kinds = np.empty(n, np.int64)
-        _gen_into(hand, flags, prev_kind, out_cards, out_kinds)
-    return out_cards[:n], out_kinds[:n]
+        out = np.empty((2, n), np.int64)
+        _gen_into(hand, flags, prev_kind, out[0], out[1])
+    return out[:, :n]
 
 
 @kernel
@@ -305,6 +362,8 @@ class Moves:
 
 
 def _hand_int(hand) -> int:
+    if isinstance(hand, np.integer):
+        hand = int(hand)
     if isinstance(hand, int) and not isinstance(hand, bool):
         if not is_valid_packed(hand):
             raise CardError(f"{hand:#x} is not a legal packed hand")
@@ -346,8 +405,8 @@ def generate(hand, after=None, rules=None) -> Moves:
     >>> [str(p) for p in generate("3456789", after="34567")]
     ['45678', '56789']
     """
-    h = _hand_int(hand)
-    return Moves(*_gen(h, _flags(rules), _prev_kind(after, rules), DEFAULT_CAPACITY))
+    out = _gen(_hand_int(hand), _flags(rules), _prev_kind(after, rules), CALL_CAPACITY)
+    return Moves(out[0], out[1])
 
 
 def legal_plays(hand, after=None, rules=None) -> list[Play]:
