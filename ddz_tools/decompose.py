@@ -1,0 +1,546 @@
+"""Hand decomposition: the fewest plays a hand splits into (最少手数).
+
+Definitions
+-----------
+A *split* of a hand is a multiset of legal plays (under a rule set) whose
+cards add up to the hand.  ``min_plays(hand)`` is the smallest size of a split:
+how many times the holder must lead to play the hand out if nobody ever
+answered.  It is exact (proven minimal by an exhaustive memoised search), for
+every preset and rule option, because the plays come from the shared move
+generator (:func:`ddz_tools.movegen._gen_into`) under the same
+:attr:`Rules.flags`.
+
+On top of a minimal split, :func:`decompose` reports what players look at:
+
+* ``uncontrolled``: plays of the split that a *same-type* higher play made
+  from the cards outside the hand (the other ``54 - len(hand)`` cards) could
+  beat; for a bomb, a higher bomb or the rocket outside.  This is what players
+  mean by "a play I cannot take back".
+* ``uncontrolled_any``: plays that any answer from the outside cards could
+  beat, bombs and the rocket included (stricter: with a bomb or the rocket
+  outside, every non-bomb play counts).
+* ``controls``: the control cards held: 2s, jokers, bombs and the rocket.
+* Among all minimal splits the reported one has the fewest ``uncontrolled``
+  plays, then the fewest ``uncontrolled_any``, then the fewest bombs broken
+  up is implied by the count; remaining ties go to the first in a fixed order
+  (deterministic).
+* ``plays`` is listed in a lead order (see :func:`lead_order`).
+
+Algorithm
+---------
+Every split must cover the lowest rank ``r`` present, so only plays holding at
+least one card of rank ``r`` (as body *or* kicker) need to be tried as the
+next play; the result is memoised by the packed remaining hand (the packed
+int is its own exact key) in an open-addressing int64 table.  A node whose
+whole hand is one play is 1 and needs no children.
+
+>>> min_plays("789TJ5AA")
+3
+>>> min_plays("33344455", "douzero"), min_plays("33344455", "standard")
+(1, 2)
+>>> d = decompose("33344455", "douzero")
+>>> [p.notation() for p in d.plays]
+['333444-55']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ._jit import kernel
+from .cards import FULL_DECK, RANK_2, RANK_D, RANK_X, count_of, format_cards
+from .movegen import _gen_into, _hand_int
+from .rules import (
+    KICKERS,
+    T_BOMB,
+    T_ROCKET,
+    TYPE_NAMES,
+    Play,
+    Rules,
+    kind_main,
+    kind_type,
+)
+
+# Memo table layout ------------------------------------------------------------
+#
+# One int64 array ``table`` of length ``2 + 2 * S`` (``S`` a power of two):
+# ``table[0]`` = rule flags + 1 the entries belong to (0 = empty table),
+# ``table[1]`` = number of entries, then ``S`` slots of (key, value) pairs;
+# key 0 marks an empty slot (the empty hand is never stored).  When a table
+# is more than 3/4 full, or was filled under other flags, it is cleared.
+
+_HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed int64 (Fibonacci hashing)
+
+#: Default number of slots (log2) of the table :func:`_min_plays` allocates.
+DEFAULT_MEMO_BITS = 12
+#: Generator buffer for one node; grown when a hand has more leads.
+_GEN_CAPACITY = 1024
+
+
+@kernel
+def _memo_get(table, key):
+    """Value stored for ``key``, or -1."""
+    mask = (table.shape[0] - 2) // 2 - 1
+    x = key * _HASH_MUL
+    i = (x ^ (x >> 29)) & mask
+    while True:
+        k = table[2 + 2 * i]
+        if k == key:
+            return table[3 + 2 * i]
+        if k == 0:
+            return -1
+        i = (i + 1) & mask
+
+
+@kernel
+def _memo_put(table, key, value):
+    slots = (table.shape[0] - 2) // 2
+    if 4 * (table[1] + 1) > 3 * slots:
+        table[1:] = 0
+    mask = slots - 1
+    x = key * _HASH_MUL
+    i = (x ^ (x >> 29)) & mask
+    while True:
+        k = table[2 + 2 * i]
+        if k == key:
+            table[3 + 2 * i] = value
+            return
+        if k == 0:
+            table[2 + 2 * i] = key
+            table[3 + 2 * i] = value
+            table[1] += 1
+            return
+        i = (i + 1) & mask
+
+
+@kernel
+def _memo_claim(table, flags):
+    """Make ``table`` hold entries for ``flags`` (clearing it otherwise)."""
+    if table[0] != flags + 1:
+        table[:] = 0
+        table[0] = flags + 1
+
+
+@kernel
+def _lowest_rank(hand):
+    r = 0
+    while (hand >> (4 * r)) & 15 == 0:
+        r += 1
+    return r
+
+
+@kernel
+def _filter_children(hand, cards, n, out, start):
+    """Write into ``out[start:]`` the distinct remainders ``hand - play`` of
+    the plays ``cards[:n]`` that hold the lowest rank of ``hand``; return the
+    new end, or -1 when one play takes the whole hand."""
+    r4 = 4 * _lowest_rank(hand)
+    end = start
+    for i in range(n):
+        c = cards[i]
+        if (c >> r4) & 15 == 0:
+            continue
+        child = hand - c
+        if child == 0:
+            return -1
+        dup = False
+        for j in range(start, end):
+            if out[j] == child:
+                dup = True
+                break
+        if not dup:
+            out[end] = child
+            end += 1
+    return end
+
+
+@kernel
+def _min_plays_memo(hand, flags, table):
+    """Exact minimum number of plays of ``hand``, memoised in ``table``.
+
+    ``table`` is an int64 array of length ``2 + 2 * 2**k`` (see
+    :func:`new_memo_table`); it may be kept between calls to reuse results
+    (it is cleared automatically when used under other ``flags`` or when it
+    gets full).  Returns 0 for the empty hand.
+    """
+    if hand == 0:
+        return 0
+    _memo_claim(table, flags)
+    v = _memo_get(table, hand)
+    if v >= 0:
+        return v
+    gc = np.empty(_GEN_CAPACITY, np.int64)
+    gk = np.empty(_GEN_CAPACITY, np.int64)
+    # Explicit DFS stack: per depth the hand, the best value so far and the
+    # [next, end) range of its children in ``ch``.  A hand has at most 54
+    # cards, so at most 54 levels.
+    s_hand = np.empty(56, np.int64)
+    s_best = np.empty(56, np.int64)
+    s_next = np.empty(56, np.int64)
+    s_end = np.empty(56, np.int64)
+    ch = np.empty(8 * _GEN_CAPACITY, np.int64)
+    top = 0  # first free slot of ch
+    d = -1
+    pending = hand  # a hand to expand (0 = none)
+    result = 0
+    while True:
+        if pending != 0:
+            n = _gen_into(pending, flags, 0, gc, gk)
+            if n > gc.shape[0]:
+                gc = np.empty(n, np.int64)
+                gk = np.empty(n, np.int64)
+                _gen_into(pending, flags, 0, gc, gk)
+            if top + n > ch.shape[0]:
+                ch2 = np.empty(2 * (top + n), np.int64)
+                ch2[:top] = ch[:top]
+                ch = ch2
+            end = _filter_children(pending, gc, n, ch, top)
+            if end < 0:
+                _memo_put(table, pending, 1)
+                if d < 0:
+                    return 1
+                if s_best[d] > 2:
+                    s_best[d] = 2
+            else:
+                d += 1
+                s_hand[d] = pending
+                s_best[d] = 1 << 30
+                s_next[d] = top
+                s_end[d] = end
+                top = end
+            pending = 0
+            continue
+        i = s_next[d]
+        if i < s_end[d] and s_best[d] > 2:
+            # 2 is the least a hand that is not one play can need.
+            s_next[d] = i + 1
+            child = ch[i]
+            v = _memo_get(table, child)
+            if v >= 0:
+                if v + 1 < s_best[d]:
+                    s_best[d] = v + 1
+            else:
+                pending = child
+            continue
+        best = s_best[d]
+        _memo_put(table, s_hand[d], best)
+        d -= 1
+        if d < 0:
+            result = best
+            break
+        top = s_end[d]
+        if best + 1 < s_best[d]:
+            s_best[d] = best + 1
+    return result
+
+
+@kernel
+def _min_plays(hand, flags):
+    """Exact minimum number of plays of the packed ``hand`` under ``flags``.
+
+    Callable from other kernels; allocates its own memo table per call.
+    """
+    if hand == 0:
+        return 0
+    table = np.zeros(2 + 2 * (1 << DEFAULT_MEMO_BITS), np.int64)
+    return _min_plays_memo(hand, flags, table)
+
+
+def new_memo_table(bits: int = 16) -> np.ndarray:
+    """A fresh memo table for :func:`_min_plays_memo` with ``2**bits`` slots."""
+    if not 4 <= bits <= 26:
+        raise ValueError("bits must be between 4 and 26")
+    return np.zeros(2 + 2 * (1 << bits), np.int64)
+
+
+def min_plays(hand, rules=None) -> int:
+    """The exact minimum number of plays of ``hand`` (card text, Hand or packed int).
+
+    >>> min_plays("3456789TJQKA2XD")  # chain 3..A, 2, rocket
+    3
+    >>> min_plays("")
+    0
+    """
+    return int(_min_plays(_hand_int(hand), Rules.parse(rules).flags))
+
+
+@kernel
+def _optimal_plays(hand, flags, table, out_cards, out_kinds):
+    """The leads holding the lowest rank of ``hand`` that start a minimal
+    split (``min(hand - play) == min(hand) - 1``), written to the buffers;
+    returns how many (counted past the buffer size like ``_gen_into``)."""
+    if hand == 0:
+        return 0
+    best = _min_plays_memo(hand, flags, table)
+    cap = 256
+    gc = np.empty(cap, np.int64)
+    gk = np.empty(cap, np.int64)
+    n = _gen_into(hand, flags, 0, gc, gk)
+    if n > cap:
+        gc = np.empty(n, np.int64)
+        gk = np.empty(n, np.int64)
+        _gen_into(hand, flags, 0, gc, gk)
+    r4 = 4 * _lowest_rank(hand)
+    m = 0
+    for i in range(n):
+        c = gc[i]
+        if (c >> r4) & 15 == 0:
+            continue
+        if _min_plays_memo(hand - c, flags, table) == best - 1:
+            if m < out_cards.shape[0]:
+                out_cards[m] = c
+                out_kinds[m] = gk[i]
+            m += 1
+    return m
+
+
+# Public API -------------------------------------------------------------------
+
+#: Default cap on the minimal splits listed by ``decompose(all_splits=True)``.
+DEFAULT_SPLIT_LIMIT = 100
+
+
+@dataclasses.dataclass
+class Decomposition:
+    """The result of :func:`decompose`.
+
+    ``plays`` is the chosen minimal split in lead order; ``uncontrolled`` and
+    ``uncontrolled_any`` count its plays that the outside cards could beat
+    with a same-type play (bombs: a higher bomb or the rocket) or with any
+    answer including bombs and the rocket.  ``splits_count`` is the exact
+    number of distinct minimal splits (splits differing only in how the same
+    groups of cards are read count once); ``splits`` lists up to ``limit`` of
+    them when asked, each in lead order.
+    """
+
+    hand: str
+    rules: Rules
+    min_plays: int
+    plays: list
+    uncontrolled: int
+    uncontrolled_any: int
+    uncontrolled_plays: list
+    twos: int
+    jokers: int
+    bombs: list
+    rocket: bool
+    splits_count: int
+    splits: "list | None" = None
+
+    @property
+    def control_cards(self) -> int:
+        """2s and jokers held (the six control cards)."""
+        return self.twos + self.jokers
+
+    def to_dict(self) -> dict:
+        d = {
+            "hand": self.hand,
+            "rules": self.rules.describe(),
+            "min_plays": self.min_plays,
+            "plays": [p.notation() for p in self.plays],
+            "types": [p.type_name for p in self.plays],
+            "uncontrolled": self.uncontrolled,
+            "uncontrolled_any": self.uncontrolled_any,
+            "uncontrolled_plays": [p.notation() for p in self.uncontrolled_plays],
+            "controls": {"twos": self.twos, "jokers": self.jokers,
+                         "bombs": [format_cards(b) for b in self.bombs], "rocket": self.rocket},
+            "splits_count": self.splits_count,
+        }
+        if self.splits is not None:
+            d["splits"] = [[p.notation() for p in s] for s in self.splits]
+        return d
+
+
+class _Search:
+    """Minimal-split search over one hand: memo table, optimal plays per
+    sub-hand, the uncontrolled cost of each play, canonical split counting."""
+
+    def __init__(self, hand: int, rules: Rules):
+        self.hand = hand
+        self.rules = rules
+        self.flags = rules.flags
+        self.outside = FULL_DECK - hand
+        self.table = new_memo_table(14)
+        self._opt: dict = {}
+        self._cost: dict = {}
+        self._best: dict = {}
+        self._count: dict = {}
+        self._buf = (np.empty(512, np.int64), np.empty(512, np.int64))
+
+    def min_plays(self, h: int) -> int:
+        return int(_min_plays_memo(h, self.flags, self.table))
+
+    def optimal_groups(self, h: int) -> list:
+        """[(cards, [kinds...])] of the plays starting a minimal split of ``h``,
+        grouped by cards, sorted by cards."""
+        got = self._opt.get(h)
+        if got is None:
+            a, b = self._buf
+            n = _optimal_plays(h, self.flags, self.table, a, b)
+            if n > a.shape[0]:
+                self._buf = a, b = np.empty(2 * n, np.int64), np.empty(2 * n, np.int64)
+                n = _optimal_plays(h, self.flags, self.table, a, b)
+            groups: dict = {}
+            for c, k in zip(a[:n].tolist(), b[:n].tolist()):
+                groups.setdefault(c, []).append(k)
+            got = sorted(groups.items())
+            self._opt[h] = got
+        return got
+
+    def cost(self, cards: int, kind: int) -> tuple:
+        """(beatable by a same-type play, beatable by any answer) as 0/1 ints."""
+        got = self._cost.get(kind)
+        if got is None:
+            from .movegen import generate
+
+            answers = generate(self.outside, Play(cards, kind), self.rules)
+            t = kind_type(kind)
+            same = False
+            for ak in answers.kinds.tolist():
+                at = ak & 31
+                if at == t or (t == T_BOMB and at == T_ROCKET):
+                    same = True
+                    break
+            got = (int(same), int(len(answers) > 0))
+            self._cost[kind] = got  # the answers depend only on the kind
+        return got
+
+    def reading(self, cards: int, kinds: list) -> tuple:
+        """The cheapest reading of a group of cards: (cost, kind)."""
+        return min((self.cost(cards, k), _reading_rank(k), k) for k in kinds)[::2]
+
+    def best(self, h: int) -> tuple:
+        """(total cost, plays) of the minimal split of ``h`` with the least cost."""
+        if h == 0:
+            return (0, 0), ()
+        got = self._best.get(h)
+        if got is None:
+            got = None
+            for cards, kinds in self.optimal_groups(h):
+                c, k = self.reading(cards, kinds)
+                sub_cost, sub_plays = self.best(h - cards)
+                total = (c[0] + sub_cost[0], c[1] + sub_cost[1])
+                if got is None or total < got[0]:
+                    got = (total, ((cards, k),) + sub_plays)
+            self._best[h] = got
+        return got
+
+    def count(self, h: int, low: int = -1) -> int:
+        """Distinct minimal splits of ``h`` in which every play holding the
+        lowest rank of ``h`` has cards ``>= low`` (canonical order: the plays
+        holding the lowest rank are taken in increasing order of cards)."""
+        if h == 0:
+            return 1
+        key = (h, low)
+        got = self._count.get(key)
+        if got is None:
+            got = 0
+            r = _lowest_rank(h)
+            for cards, _ in self.optimal_groups(h):
+                if cards < low:
+                    continue
+                rest = h - cards
+                got += self.count(rest, cards if rest and _lowest_rank(rest) == r else -1)
+            self._count[key] = got
+        return got
+
+    def enumerate(self, h: int, limit: int, low: int = -1):
+        """Yield up to ``limit`` distinct minimal splits of ``h`` (tuples of (cards, kind))."""
+        if h == 0:
+            yield ()
+            return
+        r = _lowest_rank(h)
+        made = 0
+        for cards, kinds in self.optimal_groups(h):
+            if cards < low:
+                continue
+            _, k = self.reading(cards, kinds)
+            rest = h - cards
+            for sub in self.enumerate(rest, limit - made, cards if rest and _lowest_rank(rest) == r else -1):
+                yield ((cards, k),) + sub
+                made += 1
+                if made >= limit:
+                    return
+
+
+def _reading_rank(kind: int) -> int:
+    """Prefer kicker-free readings, then the lower kind (deterministic)."""
+    return (1 if kind_type(kind) in KICKERS else 0) * (1 << 20) + kind
+
+
+def lead_order(plays: list, uncontrolled: "set | list") -> list:
+    """A sensible order to lead a split in (documented heuristic).
+
+    ``uncontrolled`` holds the plays that can be beaten.  With at most one of
+    them: every controlled play first (each keeps the lead), bombs and the
+    rocket next, the uncontrolled play last (it goes out).  Otherwise: the
+    uncontrolled plays from the lowest main rank up (more cards first on a
+    tie), then the controlled plays low to high, then bombs and the rocket,
+    so the hand ends on plays that win the lead back.
+    """
+    unc = [p for p in plays if p in uncontrolled]
+    bombs = [p for p in plays if p.type in (T_BOMB, T_ROCKET) and p not in uncontrolled]
+    ctrl = [p for p in plays if p not in uncontrolled and p.type not in (T_BOMB, T_ROCKET)]
+
+    def key(p):
+        return (p.main, -p.num_cards(), p.type, p.cards)
+
+    unc.sort(key=key)
+    ctrl.sort(key=key)
+    bombs.sort(key=lambda p: (p.type == T_ROCKET, p.main))
+    if len(unc) <= 1:
+        return ctrl + bombs + unc
+    return unc + ctrl + bombs
+
+
+def _controls(hand: int) -> tuple:
+    twos = count_of(hand, RANK_2)
+    jokers = count_of(hand, RANK_X) + count_of(hand, RANK_D)
+    bombs = [4 << (4 * r) for r in range(13) if count_of(hand, r) == 4]
+    rocket = count_of(hand, RANK_X) == 1 and count_of(hand, RANK_D) == 1
+    return twos, jokers, bombs, rocket
+
+
+def decompose(hand, rules=None, all_splits: bool = False, limit: int = DEFAULT_SPLIT_LIMIT) -> Decomposition:
+    """Split ``hand`` into the fewest plays, with the control statistics.
+
+    Among the minimal splits, the one with the fewest uncontrolled plays is
+    chosen (then the fewest ``uncontrolled_any``); ``all_splits=True`` also
+    lists up to ``limit`` distinct minimal splits (``splits_count`` always
+    says how many there are).
+
+    >>> d = decompose("3334445556667779XD")
+    >>> d.min_plays, d.splits_count
+    (3, 55)
+    >>> decompose("789TJ5AA").min_plays
+    3
+    """
+    h = _hand_int(hand)
+    rules = Rules.parse(rules)
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        from .errors import DdzError
+
+        raise DdzError(f"limit must be a positive int, not {limit!r}")
+    twos, jokers, bombs, rocket = _controls(h)
+    if h == 0:
+        return Decomposition(format_cards(h), rules, 0, [], 0, 0, [], twos, jokers, bombs, rocket, 1,
+                             [[]] if all_splits else None)
+    s = _Search(h, rules)
+    (unc_same, unc_any), best = s.best(h)
+    plays = [Play(c, k) for c, k in best]
+    unc = {p for p in plays if s.cost(p.cards, p.kind)[0]}
+    ordered = lead_order(plays, unc)
+    splits = None
+    if all_splits:
+        splits = []
+        for split in s.enumerate(h, limit):
+            ps = [Play(c, k) for c, k in split]
+            splits.append(lead_order(ps, {p for p in ps if s.cost(p.cards, p.kind)[0]}))
+    return Decomposition(
+        hand=format_cards(h), rules=rules, min_plays=len(plays), plays=ordered,
+        uncontrolled=unc_same, uncontrolled_any=unc_any,
+        uncontrolled_plays=[p for p in ordered if p in unc],
+        twos=twos, jokers=jokers, bombs=bombs, rocket=rocket,
+        splits_count=s.count(h), splits=splits)
