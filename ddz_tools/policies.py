@@ -1,0 +1,402 @@
+"""Playout policies: Numba kernels that pick a play or a bid from a packed state.
+
+Two policies, numbered for the kernels (:data:`POLICIES` maps the names):
+
+``random`` (0)
+    Uniform over the legal actions: every lead when leading; every answer
+    plus the pass when answering.  Bids uniformly among the legal bids (pass
+    and every bid above the highest so far).
+
+``heuristic`` (1)
+    A rule-based player built on the hand decomposer
+    (:func:`ddz_tools.decompose._min_plays_memo`, the exact minimum number of
+    plays of a hand).  It sees what a real player sees: its own hand, the
+    cards not yet played (the other two hands together, never which of them
+    holds what) and how many cards each player holds.
+
+    * Leads: goes out at once when the whole hand is one play; otherwise
+      plays the lead that leaves the fewest plays, preferring low main ranks
+      and long plays, keeping control cards (2s, jokers), bombs and the
+      rocket; with two plays left it leads the one nobody can beat first.
+      Against an opponent about to go out it avoids the type he can answer
+      (no low solos against one card, no low pairs against two).
+    * Answers: the cheapest answer that does not break its best split (the
+      plays left do not go up); breaks the split, or spends a 2 or a joker,
+      only when an opponent is close to going out; bombs (lowest bomb
+      first, the rocket last) only when that wins: the hand left after the
+      bomb is at most one play, or an opponent is about to go out.
+    * Team play as a farmer: never overtakes a partner who is about to go
+      out (two cards or fewer) and otherwise only with a cheap answer that
+      keeps its split, low ranks only; feeds a partner who holds one or two
+      cards by leading its lowest solo or pair.
+    * Bids from a hand-strength score: control points (big joker 4, small
+      joker 3, each 2 two, each bomb five) minus the minimum number of plays.
+
+Kernel entry points (signatures are stable; other modules depend on them):
+
+* ``_choose(hands, seat, landlord, prev_kind, prev_cards, prev_seat, played,
+  policy, flags, table, bufc, bufk) -> (cards, kind)``: the play of ``seat``;
+  ``(0, 0)`` is a pass.  ``prev_kind == 0`` means a free lead.  ``table`` is a
+  decomposer memo table (:func:`new_table`), ``bufc``/``bufk`` move buffers of
+  :data:`BUFFER` entries.
+* ``_bid_rule(hand17, policy, flags, highest_bid_so_far) -> int``: 0 = pass,
+  else a bid 1..3 higher than ``highest_bid_so_far``.
+
+Randomness comes from Numba's generator, seeded by the caller
+(``np.random.seed`` inside a kernel), so a game is reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+from .decompose import _min_plays_memo
+from .errors import DdzError
+from .movegen import _gen_into
+from .rules import T_BOMB, T_PAIR, T_ROCKET, T_SOLO
+
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+#: Policy name -> number used by the kernels.
+POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+
+#: Move buffer size for one decision (the generator counts plays beyond it,
+#: and the kernels fall back to a bigger buffer then).
+BUFFER = 4096
+#: log2 of the slots of the decomposer memo table a game keeps.
+TABLE_BITS = 14
+
+_NIB = 0x0F0F0F0F0F0F0F0F
+_BYTES = 0x0101010101010101
+_CONTROL_SHIFT = 48  # ranks 12 (2), 13 (X), 14 (D) start at bit 48
+
+
+def policy_number(policy) -> int:
+    """The kernel number of a policy given by name or number."""
+    if isinstance(policy, str):
+        p = POLICIES.get(policy.strip().lower())
+        if p is None:
+            raise DdzError(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})")
+        return p
+    if isinstance(policy, (int, np.integer)) and not isinstance(policy, bool) and int(policy) in POLICIES.values():
+        return int(policy)
+    raise DdzError(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})")
+
+
+def new_table(bits: int = TABLE_BITS) -> np.ndarray:
+    """A fresh decomposer memo table (see :mod:`ddz_tools.decompose`)."""
+    return np.zeros(2 + 2 * (1 << bits), np.int64)
+
+
+# Small helpers ------------------------------------------------------------------
+
+
+@kernel
+def _ncards(h):
+    """Number of cards of a packed hand (sum of its nibbles)."""
+    a = (h & _NIB) + ((h >> 4) & _NIB)
+    return ((a * _BYTES) >> 56) & 0xFF
+
+
+@kernel
+def _controls(h):
+    """Number of control cards (2s and jokers) in a packed hand."""
+    c = h >> _CONTROL_SHIFT
+    return (c & 15) + ((c >> 4) & 15) + ((c >> 8) & 15)
+
+
+@kernel
+def _gen_all(hand, flags, prev_kind, bufc, bufk):
+    """Generate into the buffers; when they are too small, return fresh
+    arrays that hold everything.  Returns ``(n, cards, kinds)``."""
+    n = _gen_into(hand, flags, prev_kind, bufc, bufk)
+    if n > bufc.shape[0]:
+        c2 = np.empty(n, np.int64)
+        k2 = np.empty(n, np.int64)
+        _gen_into(hand, flags, prev_kind, c2, k2)
+        return n, c2, k2
+    return n, bufc, bufk
+
+
+@kernel
+def _is_bomb(kind):
+    t = kind & 31
+    return t == T_BOMB or t == T_ROCKET
+
+
+@kernel
+def _can_be_beaten(cards_out, flags, kind, bufc, bufk):
+    """Could the cards ``cards_out`` (not in our hand) answer a play of ``kind``?"""
+    return _gen_into(cards_out, flags, kind, bufc[:1], bufk[:1]) > 0
+
+
+@kernel
+def _beaten_same_type(cards_out, flags, kind, bufc, bufk):
+    """Could ``cards_out`` answer ``kind`` without a bomb or the rocket?"""
+    n, gc, gk = _gen_all(cards_out, flags, kind, bufc, bufk)
+    for i in range(n):
+        if not _is_bomb(gk[i]):
+            return True
+    return False
+
+
+# Random policy --------------------------------------------------------------------
+
+
+@kernel
+def _random_play(hand, flags, prev_kind, bufc, bufk):
+    """Uniform over the legal actions (the pass is one of them when answering)."""
+    n, gc, gk = _gen_all(hand, flags, prev_kind, bufc, bufk)
+    if prev_kind == 0:
+        i = np.random.randint(0, n)
+        return gc[i], gk[i]
+    i = np.random.randint(0, n + 1)
+    if i == n:
+        return 0, 0
+    return gc[i], gk[i]
+
+
+@kernel
+def _random_bid(highest):
+    """Uniform among pass and the bids highest+1 .. 3."""
+    k = np.random.randint(0, 4 - highest)
+    if k == 0:
+        return 0
+    return highest + k
+
+
+# Heuristic policy -------------------------------------------------------------------
+
+
+@kernel
+def _strength(hand, flags, table):
+    """Hand-strength score used by the heuristic bid rule."""
+    pts = 0
+    if (hand >> 56) & 15:
+        pts += 4
+    if (hand >> 52) & 15:
+        pts += 3
+    pts += 2 * ((hand >> 48) & 15)
+    for r in range(13):
+        if (hand >> (4 * r)) & 15 == 4:
+            pts += 5
+    return pts - _min_plays_memo(hand, flags, table)
+
+
+#: Bid thresholds of the heuristic on :func:`_strength` (bid 1, 2, 3).
+BID_T1 = 1
+BID_T2 = 3
+BID_T3 = 5
+
+
+@kernel
+def _heuristic_bid(hand, flags, highest, table):
+    s = _strength(hand, flags, table)
+    want = 0
+    if s >= BID_T3:
+        want = 3
+    elif s >= BID_T2:
+        want = 2
+    elif s >= BID_T1:
+        want = 1
+    return want if want > highest else 0
+
+
+@kernel
+def _lead_score(hand, c, k, rest_mp, flags, opp_min, others, bufc, bufk):
+    """Lower is better: a lead's cost for the heuristic."""
+    t = k & 31
+    main = (k >> 5) & 15
+    s = 100 * rest_mp
+    n_rest = _ncards(hand - c)
+    if _is_bomb(k):
+        s += 250  # bombs and the rocket are kept unless they end the game
+    elif n_rest > 0:
+        # Keep control cards (2s, jokers) while the hand is long.
+        s += 30 * _controls(c)
+    s += 2 * main - _ncards(c)
+    # Against an opponent about to go out, avoid what he can answer.
+    if opp_min == 1 and t == T_SOLO:
+        s += 60 + 2 * (14 - main)
+    if opp_min == 2 and t == T_PAIR:
+        s += 50 + 2 * (12 - main)
+    return s
+
+
+@kernel
+def _heuristic_lead(hands, seat, landlord, flags, table, bufc, bufk, sc, sk):
+    hand = hands[seat]
+    n, gc, gk = _gen_all(hand, flags, 0, bufc, bufk)
+    # Go out at once: prefer a non-bomb reading (no doubling needed) but any will do.
+    for i in range(n):
+        if gc[i] == hand:
+            return gc[i], gk[i]
+    others = hands[(seat + 1) % 3] + hands[(seat + 2) % 3]
+    if seat == landlord:
+        opp_min = min(_ncards(hands[(seat + 1) % 3]), _ncards(hands[(seat + 2) % 3]))
+        partner = -1
+    else:
+        opp_min = _ncards(hands[landlord])
+        partner = 3 - seat - landlord
+    # Feed a partner who is about to go out (not when the landlord is too).
+    if partner >= 0 and opp_min > 2:
+        pn = _ncards(hands[partner])
+        if pn == 1 or pn == 2:
+            want = T_SOLO if pn == 1 else T_PAIR
+            for r in range(15):
+                for i in range(n):
+                    if (gk[i] & 31) == want and ((gk[i] >> 5) & 15) == r:
+                        return gc[i], gk[i]
+    mp0 = _min_plays_memo(hand, flags, table)
+    best = -1
+    best_s = 1 << 40
+    for i in range(n):
+        c = gc[i]
+        k = gk[i]
+        rest = hand - c
+        rest_mp = _min_plays_memo(rest, flags, table)
+        if rest_mp >= mp0:
+            continue  # not part of any best split
+        s = _lead_score(hand, c, k, rest_mp, flags, opp_min, others, sc, sk)
+        if rest_mp == 1:
+            # Two plays left: lead first the one nobody can take, so the last play follows.
+            if not _can_be_beaten(others, flags, k, sc, sk):
+                s -= 500
+            elif _is_bomb(k):
+                s += 0
+            else:
+                # The last play is unbeatable: lead this one, get the lead back, go out.
+                last_k = 0
+                m2, rc, rk = _gen_all(rest, flags, 0, sc, sk)
+                for j in range(m2):
+                    if rc[j] == rest:
+                        last_k = rk[j]
+                        break
+                if last_k != 0 and not _can_be_beaten(others, flags, last_k, sc, sk):
+                    s -= 200
+        if s < best_s:
+            best_s = s
+            best = i
+    if best < 0:
+        # Every lead raises the count (cannot happen with an exact decomposer); lowest card.
+        best = 0
+    return gc[best], gk[best]
+
+
+@kernel
+def _heuristic_answer(hands, seat, landlord, prev_kind, prev_cards, prev_seat, flags, table,
+                      bufc, bufk, sc, sk):
+    hand = hands[seat]
+    n, gc, gk = _gen_all(hand, flags, prev_kind, bufc, bufk)
+    if n == 0:
+        return 0, 0
+    for i in range(n):
+        if gc[i] == hand:
+            return gc[i], gk[i]
+    n_me = _ncards(hand)
+    is_ll = seat == landlord
+    partner = -1 if is_ll else 3 - seat - landlord
+    if is_ll:
+        opp_min = min(_ncards(hands[(seat + 1) % 3]), _ncards(hands[(seat + 2) % 3]))
+    else:
+        opp_min = _ncards(hands[landlord])
+    prev_n = _ncards(hands[prev_seat])
+    mp0 = _min_plays_memo(hand, flags, table)
+    others = hands[(seat + 1) % 3] + hands[(seat + 2) % 3]
+
+    # Best ordinary (non-bomb) answer and the lowest bomb.
+    best = -1
+    best_cost = 1 << 40
+    best_mp = 0
+    bomb = -1
+    bomb_mp = 0
+    for i in range(n):
+        c = gc[i]
+        k = gk[i]
+        rest_mp = _min_plays_memo(hand - c, flags, table)
+        if _is_bomb(k):
+            # Lowest bomb first, the rocket last; among equals the one leaving fewer plays.
+            if bomb < 0 or (gk[bomb] & 31) == T_ROCKET and (k & 31) == T_BOMB or \
+                    ((k & 31) == (gk[bomb] & 31) and rest_mp < bomb_mp):
+                bomb = i
+                bomb_mp = rest_mp
+            continue
+        cost = 100 * (rest_mp - mp0) + 2 * ((k >> 5) & 15)
+        if n_me - _ncards(c) > 4:
+            cost += 40 * _controls(c)
+        if cost < best_cost:
+            best_cost = cost
+            best = i
+            best_mp = rest_mp
+
+    if partner >= 0 and prev_seat == partner:
+        # The partner holds the trick.  Overtake only cheaply, never near his end.
+        if _ncards(hands[partner]) <= 2 or best < 0:
+            return 0, 0
+        main = (gk[best] >> 5) & 15
+        if best_mp < mp0 and _controls(gc[best]) == 0 and main <= 8 and opp_min > 2:
+            return gc[best], gk[best]
+        return 0, 0
+
+    danger = prev_n <= 2 or opp_min <= 2
+    if best >= 0:
+        if best_mp < mp0:
+            # Keeps the split; spend control cards only when it matters.
+            if _controls(gc[best]) == 0 or danger or n_me - _ncards(gc[best]) <= 4 or opp_min <= 5:
+                return gc[best], gk[best]
+        elif danger or (best_mp <= mp0 and opp_min <= 5):
+            return gc[best], gk[best]
+    if bomb >= 0:
+        # Bomb when that wins: at most one play left after it, or stop an opponent going out.
+        if bomb_mp <= 1 or danger:
+            return gc[bomb], gk[bomb]
+        if bomb_mp == 2 and not _beaten_same_type(others, flags, prev_kind, sc, sk):
+            return gc[bomb], gk[bomb]
+    if best >= 0 and danger:
+        return gc[best], gk[best]
+    return 0, 0
+
+
+# Entry points -------------------------------------------------------------------------
+
+
+@kernel
+def _choose(hands, seat, landlord, prev_kind, prev_cards, prev_seat, played, policy, flags, table,
+            bufc, bufk):
+    """The play of ``seat`` under ``policy``: ``(cards, kind)``, ``(0, 0)`` = pass.
+
+    ``hands``: int64[3] packed hands; ``prev_kind``/``prev_cards``/``prev_seat``:
+    the play to answer and who made it (``prev_kind == 0``: free lead);
+    ``played``: the packed cards played so far.  ``bufc``/``bufk`` must hold at
+    least 2 * 64 entries; the first half of them is used for the move list.
+    """
+    hand = hands[seat]
+    if policy == POLICY_RANDOM:
+        return _random_play(hand, flags, prev_kind, bufc, bufk)
+    half = bufc.shape[0] - 64
+    mc = bufc[:half]
+    mk = bufk[:half]
+    sc = bufc[half:]
+    sk = bufk[half:]
+    if prev_kind == 0:
+        return _heuristic_lead(hands, seat, landlord, flags, table, mc, mk, sc, sk)
+    return _heuristic_answer(hands, seat, landlord, prev_kind, prev_cards, prev_seat, flags, table,
+                             mc, mk, sc, sk)
+
+
+@kernel
+def _bid_rule_t(hand17, policy, flags, highest, table):
+    """:func:`_bid_rule` with a caller-kept decomposer memo table."""
+    if highest >= 3:
+        return 0
+    if policy == POLICY_RANDOM:
+        return _random_bid(highest)
+    return _heuristic_bid(hand17, flags, highest, table)
+
+
+@kernel
+def _bid_rule(hand17, policy, flags, highest_bid_so_far):
+    """The policy's bid for a 17-card hand: 0 = pass, else higher than the highest so far."""
+    table = np.zeros(2 + 2 * (1 << 10), np.int64)
+    return _bid_rule_t(hand17, policy, flags, highest_bid_so_far, table)
