@@ -65,9 +65,9 @@ _TRANSCRIPT_LINE = re.compile(r"^\s*(Judge|Bot \d+)\s*:")
 class RestrictedUnpickler(pickle.Unpickler):
     """An unpickler that refuses every class and every persistent id.
 
-    Plain containers and scalars (lists, tuples, dicts, sets, ints, floats,
-    strings, bytes, ``None``, booleans) are built by the pickle machine
-    without looking up any class.  Everything that could run code (``REDUCE``
+    Plain containers and scalars (lists, tuples, dicts, ints, floats, strings,
+    ``None``, booleans; sets and bytes from protocol 4 on) are built by the
+    pickle machine without looking up any class.  Everything that could run code (``REDUCE``
     on a callable, ``BUILD``, ``NEWOBJ``, ``INST``, extension codes) first has to
     obtain a class or function through :meth:`find_class`, which always
     raises, so the payload is refused before anything is called.
@@ -127,10 +127,13 @@ class Item:
 def sniff(path: str, head: "bytes | None" = None) -> str:
     """The format of a file: one of :data:`FORMATS`.
 
-    Pickles are told by their suffix or the protocol byte ``0x80``; text files
-    by their first non-blank line (``Judge:``/``Bot k:`` for a transcript, a
-    JSON object with ``log`` for a Botzone judge log, anything else is read as
-    ``ddz-record/1``).
+    Pickles are told by their suffix or the protocol byte ``0x80``.  A text
+    file is a transcript when it does not start with JSON and has
+    ``Judge:``/``Bot k:`` lines (other lines, such as the shell command that
+    ran the bot, are ignored); JSON with ``log`` and ``initdata`` is a Botzone
+    judge log; anything else is read as ``ddz-record/1``.  (Each JSON value is
+    classified again when read, so a JSON Lines file may mix records and
+    judge logs.)
     """
     if head is None:
         with open(path, "rb") as f:
@@ -138,15 +141,12 @@ def sniff(path: str, head: "bytes | None" = None) -> str:
     if path.lower().endswith(_PICKLE_SUFFIXES) or head[:1] == b"\x80":
         return FMT_DOUZERO
     text = head.decode("utf-8", errors="replace")
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        if _TRANSCRIPT_LINE.match(line):
-            return FMT_BOTZONE_TRANSCRIPT
-        stripped = line.strip()
-        if stripped.startswith("{") and '"log"' in text[:4096] and '"initdata"' in text:
-            return FMT_BOTZONE_LOG
-        return FMT_RECORD
+    lines = text.splitlines()
+    first = next((ln.strip() for ln in lines if ln.strip()), "")
+    if not first.startswith(("{", "[")) and any(_TRANSCRIPT_LINE.match(ln) for ln in lines[:200]):
+        return FMT_BOTZONE_TRANSCRIPT
+    if first.startswith("{") and '"log"' in text and '"initdata"' in text:
+        return FMT_BOTZONE_LOG
     return FMT_RECORD
 
 
