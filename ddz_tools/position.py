@@ -1,0 +1,276 @@
+"""Endgame positions: the ``ddz-position/1`` format.
+
+A position is everything a perfect-information endgame (残局) needs: the open
+hands, the rules, the side to move, and either a free lead or the play to
+answer together with who made it.  Two forms exist:
+
+* two-player: seats ``me`` and ``opponent`` (whoever empties their hand first
+  wins; after one pass the other side leads);
+* three-player: seats ``landlord``, ``farmer1``, ``farmer2`` in turn order
+  (the farmers win together; after two consecutive passes the last player who
+  played leads).
+
+One JSON object per line::
+
+    {"schema": "ddz-position/1", "id": "example-1", "rules": "standard",
+     "hands": {"me": "33JJQK2", "opponent": "4455A"},
+     "to_move": "me", "last_play": null, "last_by": null}
+
+Unknown keys are kept (in :attr:`Position.extra`) and written back unchanged.
+
+Validation (each failure a :class:`~ddz_tools.errors.PositionError` naming the
+problem): the schema tag; exactly the seats of one form; every hand legal card
+text with at least one card and at most 20; no rank held more often across all
+hands and the play on the table than the deck has; ``to_move`` a seat;
+``last_play`` and ``last_by`` both null or both given; the play legal under the
+rules (written ``body-kickers`` if its cards have several readings);
+``last_by`` a seat other than the side to move.
+
+>>> p = Position.from_json('{"schema": "ddz-position/1", "id": "p1", "hands": '
+...                        '{"me": "33JJQK2", "opponent": "4455A"}, "to_move": "me"}')
+>>> p.seats, p.hand("me"), p.is_lead
+(('me', 'opponent'), '33JJQK2', True)
+>>> Position.two_player("3", "XD", after="2").to_dict()["last_by"]
+'opponent'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, counts_of, format_cards, parse_cards
+from .errors import DdzError, PositionError
+from .rules import Play, Rules
+
+SCHEMA = "ddz-position/1"
+TWO_SEATS = ("me", "opponent")
+THREE_SEATS = ("landlord", "farmer1", "farmer2")
+#: The most cards a hand can hold in a real game (the landlord's 20).
+MAX_HAND = 20
+_KNOWN_KEYS = {"schema", "id", "rules", "hands", "to_move", "last_play", "last_by"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Position:
+    """One open-hand endgame position (immutable).
+
+    ``hands`` maps each seat, in turn order, to a packed hand; ``last_play`` is
+    the :class:`~ddz_tools.rules.Play` to answer (``None`` for a free lead) and
+    ``last_by`` the seat that made it.
+    """
+
+    hands: tuple[tuple[str, int], ...]
+    to_move: str
+    rules: Rules = Rules()
+    last_play: "Play | None" = None
+    last_by: "str | None" = None
+    id: "str | None" = None
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self):
+        _validate(self)
+
+    # Construction ---------------------------------------------------------
+
+    @classmethod
+    def two_player(cls, me, opponent, to_move: str = "me", after: "str | Play | None" = None,
+                   rules: "Rules | str | None" = None, id: "str | None" = None) -> "Position":
+        """Me against one opponent; ``after`` is the opponent's play to answer
+        when ``to_move`` is ``"me"`` (and mine when it is ``"opponent"``)."""
+        if to_move not in TWO_SEATS:
+            raise PositionError(f"to_move must be one of {', '.join(TWO_SEATS)}, not {to_move!r}")
+        by = None
+        if after is not None:
+            by = "opponent" if to_move == "me" else "me"
+        return cls.build({"me": me, "opponent": opponent}, to_move, after, by, rules, id)
+
+    @classmethod
+    def three_player(cls, landlord, farmer1, farmer2, to_move: str = "landlord",
+                     after: "str | Play | None" = None, by: "str | None" = None,
+                     rules: "Rules | str | None" = None, id: "str | None" = None) -> "Position":
+        """The landlord against two farmers (turn order landlord, farmer1, farmer2)."""
+        return cls.build({"landlord": landlord, "farmer1": farmer1, "farmer2": farmer2},
+                         to_move, after, by, rules, id)
+
+    @classmethod
+    def build(cls, hands: dict, to_move: str, after=None, by=None, rules=None, id=None,
+              extra: "dict | None" = None) -> "Position":
+        """From hands given as text, packed ints or :class:`~ddz_tools.cards.Hand`."""
+        rules = Rules.parse(rules) if not isinstance(rules, dict) else Rules.from_dict(rules)
+        if not isinstance(hands, dict):
+            raise PositionError(f"hands must be an object of seat -> cards, not {type(hands).__name__}")
+        keys = tuple(hands)
+        seats = _seats_of(keys)
+        packed = []
+        for seat in seats:
+            h = hands[seat]
+            try:
+                if isinstance(h, str):
+                    v = parse_cards(h)
+                elif isinstance(h, int) and not isinstance(h, bool):
+                    v = h
+                elif hasattr(h, "packed"):
+                    v = h.packed
+                else:
+                    raise PositionError(f"hand of {seat} must be card text, not {type(h).__name__}")
+            except DdzError as exc:
+                raise PositionError(f"hand of {seat}: {exc}") from None
+            packed.append((seat, v))
+        play = None
+        if after is not None and not (isinstance(after, str) and after.strip() == "" and by is None):
+            if isinstance(after, Play):
+                play = after
+            elif isinstance(after, str):
+                try:
+                    play = Play.parse(after, rules)
+                except DdzError as exc:
+                    raise PositionError(f"last_play: {exc}") from None
+            else:
+                raise PositionError(f"last_play must be play text or null, not {type(after).__name__}")
+            if play.is_pass:
+                raise PositionError("last_play must be a play, not a pass (use null for a free lead)")
+        return cls(tuple(packed), to_move, rules, play, by, id, tuple((extra or {}).items()))
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Position":
+        """From a parsed ``ddz-position/1`` object."""
+        if not isinstance(d, dict):
+            raise PositionError(f"a position must be a JSON object, not {type(d).__name__}")
+        schema = d.get("schema")
+        if schema != SCHEMA:
+            raise PositionError(f"schema must be {SCHEMA!r}, not {schema!r}")
+        for key in ("hands", "to_move"):
+            if key not in d:
+                raise PositionError(f"missing key {key!r}")
+        pid = d.get("id")
+        if pid is not None and not isinstance(pid, (str, int)):
+            raise PositionError(f"id must be a string, not {type(pid).__name__}")
+        try:
+            rules = Rules.from_dict(d.get("rules"))
+        except DdzError as exc:
+            raise PositionError(f"rules: {exc}") from None
+        extra = {k: v for k, v in d.items() if k not in _KNOWN_KEYS}
+        last_play = d.get("last_play")
+        if last_play is not None and not isinstance(last_play, str):
+            raise PositionError(f"last_play must be play text or null, not {type(last_play).__name__}")
+        return cls.build(d["hands"], d["to_move"], last_play, d.get("last_by"), rules,
+                         None if pid is None else str(pid), extra)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Position":
+        """From one JSON line."""
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise PositionError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+        return cls.from_dict(d)
+
+    # Access ------------------------------------------------------------------
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(s for s, _ in self.hands)
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def is_lead(self) -> bool:
+        return self.last_play is None
+
+    def packed(self, seat: str) -> int:
+        for s, h in self.hands:
+            if s == seat:
+                return h
+        raise PositionError(f"no seat {seat!r} in this position (seats: {', '.join(self.seats)})")
+
+    def hand(self, seat: str) -> str:
+        return format_cards(self.packed(seat))
+
+    def seat_index(self, seat: str) -> int:
+        return self.seats.index(seat)
+
+    def team_of(self, seat: str) -> str:
+        """``"me"``/``"opponent"`` in two-player, ``"landlord"``/``"farmers"`` in three-player."""
+        if self.players == 2:
+            return seat
+        return "landlord" if seat == "landlord" else "farmers"
+
+    # Output --------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        d = {
+            "schema": SCHEMA,
+            "id": self.id,
+            "rules": self.rules.describe(),
+            "hands": {s: format_cards(h) for s, h in self.hands},
+            "to_move": self.to_move,
+            "last_play": self.last_play.notation() if self.last_play is not None else None,
+            "last_by": self.last_by,
+        }
+        d.update(dict(self.extra))
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(", ", ": "), ensure_ascii=False)
+
+    def describe(self) -> str:
+        """One line for humans."""
+        hands = ", ".join(f"{s} {format_cards(h)}" for s, h in self.hands)
+        what = "leads" if self.last_play is None else f"answers {self.last_play.notation()} by {self.last_by}"
+        return f"{hands}; {self.to_move} {what}"
+
+
+def _seats_of(keys: tuple) -> tuple[str, ...]:
+    ks = set(keys)
+    if ks == set(TWO_SEATS):
+        return TWO_SEATS
+    if ks == set(THREE_SEATS):
+        return THREE_SEATS
+    raise PositionError(
+        f"hands must name exactly {{{', '.join(TWO_SEATS)}}} or {{{', '.join(THREE_SEATS)}}}, "
+        f"not {{{', '.join(map(str, keys))}}}")
+
+
+def _validate(p: Position) -> None:
+    if not isinstance(p.rules, Rules):
+        raise PositionError("rules must be a Rules object")
+    seats = _seats_of(tuple(s for s, _ in p.hands))
+    if tuple(s for s, _ in p.hands) != seats:
+        raise PositionError(f"hands must be in turn order {', '.join(seats)}")
+    total = [0] * NUM_RANKS
+    for seat, h in p.hands:
+        if not isinstance(h, int) or isinstance(h, bool) or h < 0 or h >= 1 << 60:
+            raise PositionError(f"hand of {seat} is not a packed hand")
+        c = counts_of(h)
+        n = sum(c)
+        if n == 0:
+            raise PositionError(f"hand of {seat} is empty: the game is already over")
+        if n > MAX_HAND:
+            raise PositionError(f"hand of {seat} has {n} cards; at most {MAX_HAND} are possible")
+        total = [a + b for a, b in zip(total, c)]
+    if p.last_play is not None:
+        total = [a + b for a, b in zip(total, counts_of(p.last_play.cards))]
+    deck = counts_of(FULL_DECK)
+    for r in range(NUM_RANKS):
+        if total[r] > deck[r]:
+            name = {RANK_X: "small joker", RANK_X + 1: "big joker"}.get(r, RANKS[r])
+            where = "the hands and the play on the table" if p.last_play is not None else "the hands"
+            raise PositionError(f"{where} hold {total[r]} x {name}; the deck has {deck[r]}")
+    if p.to_move not in seats:
+        raise PositionError(f"to_move must be one of {', '.join(seats)}, not {p.to_move!r}")
+    if (p.last_play is None) != (p.last_by is None):
+        raise PositionError("last_play and last_by must both be given or both be null")
+    if p.last_play is not None:
+        if p.last_play.is_pass:
+            raise PositionError("last_play must be a play, not a pass (use null for a free lead)")
+        from .rules import readings
+        if (p.last_play.cards, p.last_play.kind) not in readings(p.last_play.cards, p.rules.flags):
+            raise PositionError(f"last_play {p.last_play.notation()} is not legal under {p.rules.describe()} rules")
+        if p.last_by not in seats:
+            raise PositionError(f"last_by must be one of {', '.join(seats)}, not {p.last_by!r}")
+        if p.last_by == p.to_move:
+            raise PositionError(f"last_by is {p.last_by}, the side to move: a player never answers their own play")

@@ -1,0 +1,764 @@
+"""Exact perfect-information endgame solver (two- and three-player).
+
+Given an open-hand :class:`~ddz_tools.position.Position`, :func:`solve` decides
+whether the side to move can force a win, lists the winning plays, gives the
+principal line and, on request, the whole winning strategy.
+
+The game
+--------
+Two-player: ``me`` against ``opponent``; whoever empties their hand first wins;
+a pass is legal only when answering and after one pass the other side leads.
+Three-player: ``landlord``, ``farmer1``, ``farmer2`` in turn order; the farmers
+win together; after two consecutive passes the last player who played leads.
+Legal plays come from the shared move generator (:mod:`ddz_tools.movegen`)
+under the position's rules.
+
+Search
+------
+The value of a position is a win or a loss for the team to move, so the search
+is an AND/OR tree: one winning child ends a node.  The kernel ``_search`` is an
+iterative depth-first search over an explicit stack held in NumPy arrays, so a
+call can stop after a node budget and the next call resumes exactly where it
+stopped: that is how time limits, node limits and Ctrl-C work without ever
+giving a wrong answer.
+
+Transposition table: every solved node is stored under its *exact* key, four
+int64 words (the three packed hands; the side to move, who made the play to
+answer, its kind, the rule flags and the number of players).  A hash only
+picks the bucket (four entries), so a collision can cost a re-search but never
+change an answer.  When a bucket is full the entry with the least work (log2
+of the nodes below it) is replaced.  Memory is ``tt_mb`` MiB (default 512;
+32 bytes an entry).
+
+Move ordering: a play that empties the hand ends the node at once; then plays
+no opponent can answer, then longer plays, then lower main rank; a farmer
+passes first over his partner's play, otherwise pass comes last.  Exact
+shortcut: a play no opponent can answer whose remaining cards form one legal
+play wins (the partner, if any, passes; the mover leads the rest).
+
+>>> from ddz_tools.position import Position
+>>> r = solve(Position.two_player("33JJQK2", "4455A"))
+>>> r.result, r.winning_plays[:1]
+('win', ['2'])
+>>> solve(Position.two_player("3", "XD", after="2")).result
+'loss'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+from ._jit import kernel
+from .errors import DdzError, PositionError
+from .movegen import _gen_into
+from .position import Position
+from .rules import Play
+
+# Kernel constants ---------------------------------------------------------------
+
+MAX_DEPTH = 512
+#: Words per table entry and entries per bucket.
+ENTRY_WORDS = 4
+BUCKET = 4
+ENTRY_BYTES = ENTRY_WORDS * 8
+DEFAULT_TT_MB = 512
+
+# Status returned by the kernel.
+ST_DONE = 0
+ST_PAUSED = 1
+ST_GROW = 2
+
+# Slots of the control array.
+C_SP = 0
+C_NODES = 1
+C_RESULT = 2
+C_RET = 3
+C_HITS = 4
+C_STORES = 5
+C_FILLED = 6
+C_EVICT = 7
+C_MAXD = 8
+C_SIZE = 16
+
+# Frame phases.
+PH_NEW = 0
+PH_ITER = 1
+
+# Misc word of a key: turn (2 bits), last_by (2), prev kind (14), rule flags (5), 3-player (1).
+MISC_BITS = 24
+MISC_MASK = (1 << MISC_BITS) - 1
+VALUE_BIT = 1 << 32
+VALID_BIT = 1 << 33
+WORK_SHIFT = 40
+
+PASS_KIND = -1
+_NOBUF = np.empty(0, np.int64)
+
+# Bucket hash multipliers (odd 64-bit constants as signed int64).
+_M0 = -7046029254386353131   # 0x9E3779B97F4A7C15
+_M1 = -4658895280553007687   # 0xBF58476D1CE4E5B9
+_M2 = -7723592293110705685   # 0x94D049BB133111EB
+_M3 = 2870177450012600261    # 0x27D4EB2F165667C5
+
+
+# Kernels ---------------------------------------------------------------------------
+
+
+@kernel
+def _team(seat, nplayers):
+    if nplayers == 2:
+        return seat
+    return 0 if seat == 0 else 1
+
+
+@kernel
+def _next_seat(seat, nplayers):
+    return (seat + 1) % nplayers
+
+
+@kernel
+def _misc(turn, lb, pk, flags, nplayers):
+    m = turn | (lb << 2) | (pk << 4) | (flags << 18)
+    if nplayers == 3:
+        m |= 1 << 23
+    return m
+
+
+@kernel
+def _bucket_base(h0, h1, h2, misc, nbuckets):
+    x = h0 * _M0 ^ h1 * _M1 ^ h2 * _M2 ^ misc * _M3
+    x ^= (x >> 29) & 0x7FFFFFFFF
+    x = x * _M1
+    x ^= (x >> 32) & 0xFFFFFFFF
+    return (x & (nbuckets - 1)) * (BUCKET * ENTRY_WORDS)
+
+
+@kernel
+def _tt_probe(tt, nbuckets, h0, h1, h2, misc):
+    """0 or 1 (value for the side to move) if stored, else -1."""
+    base = _bucket_base(h0, h1, h2, misc, nbuckets)
+    for e in range(BUCKET):
+        b = base + e * ENTRY_WORDS
+        w = tt[b + 3]
+        if (w & VALID_BIT) != 0 and (w & MISC_MASK) == misc and tt[b] == h0 and tt[b + 1] == h1 and tt[b + 2] == h2:
+            return 1 if (w & VALUE_BIT) != 0 else 0
+    return -1
+
+
+@kernel
+def _tt_store(tt, nbuckets, h0, h1, h2, misc, value, work, ctl):
+    base = _bucket_base(h0, h1, h2, misc, nbuckets)
+    word = misc | VALID_BIT | (work << WORK_SHIFT)
+    if value:
+        word |= VALUE_BIT
+    victim = -1
+    least = 1 << 20
+    for e in range(BUCKET):
+        b = base + e * ENTRY_WORDS
+        w = tt[b + 3]
+        if (w & VALID_BIT) == 0:
+            victim = b
+            least = -1
+            ctl[C_FILLED] += 1
+            break
+        if (w & MISC_MASK) == misc and tt[b] == h0 and tt[b + 1] == h1 and tt[b + 2] == h2:
+            victim = b
+            least = -1
+            break
+        wk = (w >> WORK_SHIFT) & 63
+        if wk < least:
+            least = wk
+            victim = b
+    if least >= 0:
+        ctl[C_EVICT] += 1
+    tt[victim] = h0
+    tt[victim + 1] = h1
+    tt[victim + 2] = h2
+    tt[victim + 3] = word
+    ctl[C_STORES] += 1
+
+
+@kernel
+def _is_one_play(hand, flags, buf_c, buf_k):
+    """True when ``hand`` is a single legal lead (uses the buffers as scratch)."""
+    n = _gen_into(hand, flags, 0, buf_c, buf_k)
+    m = n if n < buf_c.shape[0] else buf_c.shape[0]
+    for i in range(m):
+        if buf_c[i] == hand:
+            return True
+    return False
+
+
+@kernel
+def _unanswered(hands, turn, kind, flags, nplayers, nobuf):
+    """True when no opponent of ``turn`` can answer a play of ``kind``."""
+    me = _team(turn, nplayers)
+    for s in range(nplayers):
+        if s != turn and _team(s, nplayers) != me:
+            if _gen_into(hands[s], flags, kind, nobuf, nobuf) > 0:
+                return False
+    return True
+
+
+@kernel
+def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, scratch_c, scratch_k, nobuf):
+    """Generate and order the moves of a node into the buffers at ``start``.
+
+    Returns (n, immediate): ``n`` moves (pass included, as kind -1) whose
+    order is ``key[start:start+n] & 0xFFFF``; ``immediate`` is 1 when an exact
+    shortcut proves a win for the side to move, and ``n == -needed`` when the
+    buffers are too small.
+    """
+    hand = hands[turn]
+    cap = mc.shape[0] - start - 1
+    if cap < 0:
+        return -(start + 2), 0
+    n = _gen_into(hand, flags, pk, mc[start:start + cap], mk[start:start + cap])
+    if n > cap:
+        return -(start + n + 2), 0
+    for i in range(n):
+        if mc[start + i] == hand:
+            return n, 1
+    if pk != 0:
+        mc[start + n] = 0
+        mk[start + n] = PASS_KIND
+        n += 1
+    for i in range(n):
+        c = mc[start + i]
+        k = mk[start + i]
+        if k == PASS_KIND:
+            if nplayers == 3 and _team(lb, 3) == _team(turn, 3):
+                score = 1 << 20
+            else:
+                score = 0
+        else:
+            score = 0
+            if _unanswered(hands, turn, k, flags, nplayers, nobuf):
+                if _is_one_play(hand - c, flags, scratch_c, scratch_k):
+                    return n, 1
+                score += 1 << 16
+            # Longer plays first, then the lower main rank.
+            cnt = 0
+            x = c
+            while x:
+                cnt += x & 15
+                x >>= 4
+            score += cnt << 5
+            score += 15 - ((k >> 5) & 15)
+        key[start + i] = ((((1 << 22) - score) << 16) | i)
+    key[start:start + n].sort()
+    return n, 0
+
+
+@kernel
+def _search(hands, nplayers, flags, tt, nbuckets, ctl, budget,
+            f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0,
+            mc, mk, key, scratch_c, scratch_k, nobuf):
+    """Run (or resume) the search on the stack until done, ``budget`` nodes or a full buffer."""
+    while True:
+        d = ctl[C_SP]
+        res = -1
+        turn = f_turn[d]
+        if f_phase[d] == PH_NEW:
+            if ctl[C_NODES] >= budget:
+                return ST_PAUSED
+            misc = _misc(turn, f_lb[d], f_pk[d], flags, nplayers)
+            h2 = hands[2] if nplayers == 3 else 0
+            v = _tt_probe(tt, nbuckets, hands[0], hands[1], h2, misc)
+            if v >= 0:
+                ctl[C_HITS] += 1
+                ctl[C_NODES] += 1
+                res = v
+                # Already stored: pop without storing again.
+                if d == 0:
+                    ctl[C_RESULT] = res
+                    ctl[C_SP] = -1
+                    return ST_DONE
+                ctl[C_SP] = d - 1
+                p = d - 1
+                hands[f_turn[p]] += f_cards[p]
+                ctl[C_RET] = res
+                f_phase[d] = PH_NEW
+                continue
+            n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key,
+                             f_start[d], scratch_c, scratch_k, nobuf)
+            if n < 0:
+                ctl[C_RESULT] = -n
+                return ST_GROW
+            ctl[C_NODES] += 1
+            f_nodes0[d] = ctl[C_NODES]
+            if d > ctl[C_MAXD]:
+                ctl[C_MAXD] = d
+            if imm:
+                res = 1
+            else:
+                f_n[d] = n
+                f_i[d] = 0
+                f_phase[d] = PH_ITER
+                continue
+        else:
+            cv = ctl[C_RET]
+            if cv >= 0:
+                ctl[C_RET] = -1
+                child_turn = f_turn[d + 1]
+                v = cv if _team(child_turn, nplayers) == _team(turn, nplayers) else 1 - cv
+                if v == 1:
+                    res = 1
+            if res < 0:
+                if f_i[d] == f_n[d]:
+                    res = 0
+                else:
+                    s = f_start[d]
+                    idx = key[s + f_i[d]] & 0xFFFF
+                    f_i[d] += 1
+                    c = mc[s + idx]
+                    k = mk[s + idx]
+                    pk = f_pk[d]
+                    lb = f_lb[d]
+                    nxt = _next_seat(turn, nplayers)
+                    if k == PASS_KIND:
+                        f_cards[d] = 0
+                        if nplayers == 2 or nxt == lb:
+                            cpk = 0
+                            clb = 0
+                        else:
+                            cpk = pk
+                            clb = lb
+                    else:
+                        f_cards[d] = c
+                        hands[turn] -= c
+                        cpk = k
+                        clb = turn
+                    e = d + 1
+                    if e >= f_turn.shape[0]:
+                        ctl[C_RESULT] = -1
+                        return ST_GROW
+                    f_turn[e] = nxt
+                    f_pk[e] = cpk
+                    f_lb[e] = clb
+                    f_start[e] = s + f_n[d]
+                    f_phase[e] = PH_NEW
+                    ctl[C_SP] = e
+                    continue
+        # Node d is solved with value res for its side to move.
+        work = ctl[C_NODES] - f_nodes0[d]
+        lg = 0
+        while work > 1 and lg < 63:
+            work >>= 1
+            lg += 1
+        misc = _misc(turn, f_lb[d], f_pk[d], flags, nplayers)
+        h2 = hands[2] if nplayers == 3 else 0
+        _tt_store(tt, nbuckets, hands[0], hands[1], h2, misc, res, lg, ctl)
+        f_phase[d] = PH_NEW
+        if d == 0:
+            ctl[C_RESULT] = res
+            ctl[C_SP] = -1
+            return ST_DONE
+        p = d - 1
+        ctl[C_SP] = p
+        hands[f_turn[p]] += f_cards[p]
+        ctl[C_RET] = res
+
+
+@kernel
+def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, scratch_c, scratch_k, nobuf):
+    """The node's moves in search order (no shortcut exit): (n or -needed)."""
+    # Run the ordering with shortcuts disabled by scoring every move ourselves.
+    hand = hands[turn]
+    cap = mc.shape[0] - 1
+    n = _gen_into(hand, flags, pk, mc[:cap], mk[:cap])
+    if n > cap:
+        return -(n + 2)
+    if pk != 0:
+        mc[n] = 0
+        mk[n] = PASS_KIND
+        n += 1
+    for i in range(n):
+        c = mc[i]
+        k = mk[i]
+        if k == PASS_KIND:
+            score = (1 << 20) if (nplayers == 3 and _team(lb, 3) == _team(turn, 3)) else 0
+        else:
+            score = 0
+            if c == hand:
+                score += 1 << 21
+            if _unanswered(hands, turn, k, flags, nplayers, nobuf):
+                score += 1 << 16
+            cnt = 0
+            x = c
+            while x:
+                cnt += x & 15
+                x >>= 4
+            score += cnt << 5
+            score += 15 - ((k >> 5) & 15)
+        key[i] = ((((1 << 22) - score) << 16) | i)
+    key[:n].sort()
+    return n
+
+
+# Python side ---------------------------------------------------------------------------
+
+
+class SearchLimit(Exception):
+    """Raised inside a solve when a node or time limit is reached."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclasses.dataclass
+class SolveResult:
+    """The answer for the side to move of one position.
+
+    ``result`` is ``"win"``, ``"loss"`` or ``"unknown"`` (a limit or an
+    interrupt stopped the search: ``stopped`` says which).  ``winning_plays``
+    holds one winning play, or every one with ``all_plays=True`` (then
+    ``all_plays`` is True; for ``unknown`` it lists those proven so far).
+    ``line`` is the principal line (plays in order with ``line_by`` the seats),
+    ``strategy`` the winning strategy tree when asked for.
+    """
+
+    id: "str | None"
+    result: str
+    to_move: str
+    winning_plays: list
+    line: list
+    line_by: list
+    nodes: int
+    seconds: float
+    rules: str
+    all_plays: bool = False
+    stopped: "str | None" = None
+    tt: dict = dataclasses.field(default_factory=dict)
+    strategy: "dict | None" = None
+    position: "Position | None" = None
+
+    def to_dict(self) -> dict:
+        d = {
+            "id": self.id,
+            "result": self.result,
+            "to_move": self.to_move,
+            "winning_plays": list(self.winning_plays),
+            "all_plays": self.all_plays,
+            "line": list(self.line),
+            "line_by": list(self.line_by),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "nodes_per_second": int(self.nodes / self.seconds) if self.seconds > 0 else None,
+            "rules": self.rules,
+            "stopped": self.stopped,
+            "tt": dict(self.tt),
+        }
+        if self.position is not None:
+            d["position"] = self.position.to_dict()
+        if self.strategy is not None:
+            d["strategy"] = self.strategy
+        return d
+
+
+@dataclasses.dataclass(frozen=True)
+class _State:
+    hands: tuple  # three packed hands (the third 0 in two-player)
+    turn: int
+    pk: int       # kind of the play to answer, 0 for a lead
+    lb: int       # seat that made it (0 when leading)
+    cards: int    # cards of the play to answer (for display only)
+
+
+class Solver:
+    """A reusable solver: one transposition table shared by many solves.
+
+    ``tt_mb`` bounds the table (MiB).  Results for different rules and player
+    counts never mix: both are part of every key.  Not thread-safe.
+    """
+
+    def __init__(self, tt_mb: float = DEFAULT_TT_MB):
+        if not (tt_mb > 0):
+            raise DdzError(f"tt_mb must be positive, not {tt_mb!r}")
+        entries = int(tt_mb * (1 << 20)) // ENTRY_BYTES
+        nb = 1
+        while nb * 2 * BUCKET <= entries:
+            nb *= 2
+        if nb * BUCKET > entries:
+            raise DdzError(f"tt_mb={tt_mb} is too small for one bucket ({BUCKET * ENTRY_BYTES} bytes)")
+        self.nbuckets = nb
+        self.tt = np.zeros(nb * BUCKET * ENTRY_WORDS, np.int64)
+        self.ctl = np.zeros(C_SIZE, np.int64)
+        self._frames = [np.zeros(MAX_DEPTH, np.int64) for _ in range(10)]
+        self._grow_moves(1 << 16)
+        self.scratch_c = np.empty(8192, np.int64)
+        self.scratch_k = np.empty(8192, np.int64)
+        # Limits of the current solve.
+        self._deadline = None
+        self._node_limit = None
+        self._slice = 50_000
+
+    @property
+    def tt_mb(self) -> float:
+        return self.tt.nbytes / (1 << 20)
+
+    def _grow_moves(self, size: int) -> None:
+        """(Re)allocate the move buffers, keeping their contents (a paused search uses them)."""
+        for name in ("mc", "mk", "key"):
+            old = getattr(self, name, None)
+            new = np.zeros(size, np.int64)
+            if old is not None:
+                new[:old.shape[0]] = old
+            setattr(self, name, new)
+
+    def clear(self) -> None:
+        """Forget every stored position."""
+        self.tt[:] = 0
+        self.ctl[C_FILLED] = 0
+
+    def table_stats(self) -> dict:
+        cap = self.nbuckets * BUCKET
+        filled = int(self.ctl[C_FILLED])
+        return {"mb": round(self.tt_mb, 1), "capacity": cap, "entries": filled,
+                "fill": round(filled / cap, 6), "hits": int(self.ctl[C_HITS]),
+                "stores": int(self.ctl[C_STORES]), "evictions": int(self.ctl[C_EVICT])}
+
+    # One exact value ------------------------------------------------------------------
+
+    def _value(self, st: _State, nplayers: int, flags: int) -> int:
+        """1 if the team to move at ``st`` wins, else 0; may raise SearchLimit."""
+        ctl = self.ctl
+        hands = np.array(st.hands, np.int64)
+        f = self._frames
+        f[0][0] = st.turn
+        f[1][0] = st.pk
+        f[2][0] = st.lb
+        f[3][0] = 0
+        f[6][0] = PH_NEW
+        ctl[C_SP] = 0
+        ctl[C_RET] = -1
+        while True:
+            budget = int(ctl[C_NODES]) + self._slice
+            if self._node_limit is not None:
+                budget = min(budget, self._node_limit)
+            t0 = time.perf_counter()
+            status = _search(hands, nplayers, flags, self.tt, self.nbuckets, ctl, budget,
+                             f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
+                             self.mc, self.mk, self.key, self.scratch_c, self.scratch_k, _NOBUF)
+            if status == ST_DONE:
+                return int(ctl[C_RESULT])
+            if status == ST_GROW:
+                need = int(ctl[C_RESULT])
+                if need < 0:
+                    raise DdzError("search deeper than the solver's stack (corrupt position?)")
+                self._grow_moves(max(need + 1024, 2 * self.mc.shape[0]))
+                continue
+            # Paused: check the limits and size the next slice to about 0.1 s.
+            dt = time.perf_counter() - t0
+            if self._node_limit is not None and ctl[C_NODES] >= self._node_limit:
+                raise SearchLimit("node limit")
+            if self._deadline is not None and time.perf_counter() >= self._deadline:
+                raise SearchLimit("time limit")
+            if dt < 0.05:
+                self._slice = min(self._slice * 2, 10_000_000)
+            elif dt > 0.2:
+                self._slice = max(self._slice // 2, 1000)
+
+    # Moves in Python -------------------------------------------------------------------
+
+    def _moves(self, st: _State, nplayers: int, flags: int) -> list:
+        """(cards, kind) of every move at ``st`` in search order; pass is (0, -1)."""
+        hands = np.array(st.hands, np.int64)
+        size = 4096
+        while True:
+            mc = np.empty(size, np.int64)
+            mk = np.empty(size, np.int64)
+            key = np.empty(size, np.int64)
+            n = _ordered_moves(hands, st.turn, st.pk, st.lb, flags, nplayers, mc, mk, key,
+                               self.scratch_c, self.scratch_k, _NOBUF)
+            if n >= 0:
+                break
+            size = -n + 16
+        order = (key[:n] & 0xFFFF).tolist()
+        return [(int(mc[i]), int(mk[i])) for i in order]
+
+    @staticmethod
+    def _child(st: _State, move: tuple, nplayers: int) -> "_State | None":
+        """The state after ``move``, or None when it empties the mover's hand."""
+        c, k = move
+        nxt = (st.turn + 1) % nplayers
+        if k == PASS_KIND:
+            if nplayers == 2 or nxt == st.lb:
+                return _State(st.hands, nxt, 0, 0, 0)
+            return _State(st.hands, nxt, st.pk, st.lb, st.cards)
+        hands = list(st.hands)
+        hands[st.turn] -= c
+        if hands[st.turn] == 0:
+            return None
+        return _State(tuple(hands), nxt, k, st.turn, c)
+
+    def _move_value(self, st: _State, move: tuple, nplayers: int, flags: int) -> int:
+        """1 if ``move`` wins for the team to move at ``st``."""
+        child = self._child(st, move, nplayers)
+        if child is None:
+            return 1
+        v = self._value(child, nplayers, flags)
+        same = _team_py(child.turn, nplayers) == _team_py(st.turn, nplayers)
+        return v if same else 1 - v
+
+    # Public entry --------------------------------------------------------------------
+
+    def solve(self, position: Position, *, all_plays: bool = False, line: bool = True,
+              strategy: bool = False, strategy_max_nodes: int = 100_000,
+              time_limit: "float | None" = None, node_limit: "int | None" = None) -> SolveResult:
+        """Solve ``position``; see :func:`solve`."""
+        if not isinstance(position, Position):
+            raise PositionError(f"solve() takes a Position, not {type(position).__name__}")
+        if time_limit is not None and not time_limit > 0:
+            raise DdzError(f"time limit must be positive, not {time_limit!r}")
+        if node_limit is not None and (not isinstance(node_limit, int) or node_limit < 1):
+            raise DdzError(f"node limit must be a positive integer, not {node_limit!r}")
+        nplayers = position.players
+        flags = position.rules.flags
+        seats = position.seats
+        hands = [h for _, h in position.hands] + [0] * (3 - nplayers)
+        turn = seats.index(position.to_move)
+        if position.last_play is None:
+            root = _State(tuple(hands), turn, 0, 0, 0)
+        else:
+            root = _State(tuple(hands), turn, position.last_play.kind, seats.index(position.last_by),
+                          position.last_play.cards)
+        start = time.perf_counter()
+        nodes0 = int(self.ctl[C_NODES])
+        hits0, stores0 = int(self.ctl[C_HITS]), int(self.ctl[C_STORES])
+        self._deadline = None if time_limit is None else start + time_limit
+        self._node_limit = None if node_limit is None else nodes0 + node_limit
+        self._slice = 50_000 if node_limit is None else max(1, min(50_000, node_limit))
+        result, stopped = "unknown", None
+        winning: list = []
+        line_plays: list = []
+        line_by: list = []
+        tree = None
+        try:
+            if all_plays:
+                for mv in self._moves(root, nplayers, flags):
+                    if self._move_value(root, mv, nplayers, flags):
+                        winning.append(_notation(mv))
+                result = "win" if winning else "loss"
+            else:
+                v = self._value(root, nplayers, flags)
+                result = "win" if v else "loss"
+                if v:
+                    for mv in self._moves(root, nplayers, flags):
+                        if self._move_value(root, mv, nplayers, flags):
+                            winning.append(_notation(mv))
+                            break
+            if line:
+                line_plays, line_by = self._line(root, nplayers, flags, seats)
+            if strategy:
+                budget = [strategy_max_nodes]
+                tree = self._tree(root, nplayers, flags, seats, budget)
+        except (SearchLimit, KeyboardInterrupt) as exc:
+            # A result already proven stays; only the extras are cut short.
+            stopped = exc.reason if isinstance(exc, SearchLimit) else "interrupted"
+            if result == "unknown" and winning:
+                result = "win"
+        finally:
+            self._deadline = None
+            self._node_limit = None
+        seconds = time.perf_counter() - start
+        tt = self.table_stats()
+        tt["hits"] = int(self.ctl[C_HITS]) - hits0
+        tt["stores"] = int(self.ctl[C_STORES]) - stores0
+        return SolveResult(
+            id=position.id, result=result, to_move=position.to_move, winning_plays=winning,
+            line=line_plays, line_by=line_by, nodes=int(self.ctl[C_NODES]) - nodes0,
+            seconds=seconds, rules=position.rules.describe(), all_plays=all_plays and result != "unknown",
+            stopped=stopped, tt=tt, strategy=tree, position=position)
+
+    def _line(self, root: _State, nplayers: int, flags: int, seats) -> tuple[list, list]:
+        """Principal line: the winner's first winning play in search order at
+        each turn, the loser's first play in search order."""
+        plays, by = [], []
+        st = root
+        for _ in range(400):
+            v = self._value(st, nplayers, flags)
+            chosen = None
+            for mv in self._moves(st, nplayers, flags):
+                if not v or self._move_value(st, mv, nplayers, flags):
+                    chosen = mv
+                    break
+            plays.append(_notation(chosen))
+            by.append(seats[st.turn])
+            st = self._child(st, chosen, nplayers)
+            if st is None:
+                break
+        return plays, by
+
+    def _tree(self, st: _State, nplayers: int, flags: int, seats, budget: list) -> dict:
+        """The winning strategy of the team to move at the root (or of the
+        other team if the root is lost): one winning play for the winner,
+        every legal play for the loser."""
+        winner_team = _team_py(st.turn, nplayers) if self._value(st, nplayers, flags) else 1 - _team_py(st.turn, nplayers)
+        return self._subtree(st, nplayers, flags, seats, budget, winner_team)
+
+    def _subtree(self, st, nplayers, flags, seats, budget, winner_team) -> dict:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise DdzError("the strategy tree is larger than the node cap; raise strategy_max_nodes")
+        seat = seats[st.turn]
+        if _team_py(st.turn, nplayers) == winner_team:
+            for mv in self._moves(st, nplayers, flags):
+                if self._move_value(st, mv, nplayers, flags):
+                    child = self._child(st, mv, nplayers)
+                    node = {"by": seat, "play": _notation(mv)}
+                    node["then"] = None if child is None else self._subtree(child, nplayers, flags, seats, budget, winner_team)
+                    return node
+            raise AssertionError("winning side without a winning play")
+        replies = {}
+        for mv in self._moves(st, nplayers, flags):
+            child = self._child(st, mv, nplayers)
+            replies[_notation(mv)] = None if child is None else self._subtree(child, nplayers, flags, seats, budget, winner_team)
+        return {"by": seat, "replies": replies}
+
+
+def _team_py(seat: int, nplayers: int) -> int:
+    return seat if nplayers == 2 else (0 if seat == 0 else 1)
+
+
+def _notation(move: tuple) -> str:
+    c, k = move
+    if k == PASS_KIND:
+        return "pass"
+    return Play(c, k).notation()
+
+
+def solve(position: Position, *, all_plays: bool = False, line: bool = True, strategy: bool = False,
+          strategy_max_nodes: int = 100_000, time_limit: "float | None" = None,
+          node_limit: "int | None" = None, tt_mb: float = DEFAULT_TT_MB,
+          solver: "Solver | None" = None) -> SolveResult:
+    """Solve an open-hand position exactly.
+
+    ``all_plays`` lists every winning play at the root (otherwise one);
+    ``line`` computes the principal line; ``strategy`` the whole winning
+    strategy as a JSON-able tree (at most ``strategy_max_nodes`` nodes).
+    ``time_limit`` (seconds) and ``node_limit`` end the search with
+    ``result == "unknown"`` and ``stopped`` set; Ctrl-C does the same with
+    ``stopped == "interrupted"``.  Pass a :class:`Solver` to share one table
+    between solves (``tt_mb`` is then ignored).
+
+    >>> from ddz_tools.position import Position
+    >>> p = Position.three_player("3", "44", "55", to_move="landlord")
+    >>> r = solve(p, all_plays=True)
+    >>> r.result, r.winning_plays, r.line
+    ('win', ['3'], ['3'])
+    >>> solve(p, node_limit=1).result in ("win", "unknown")
+    True
+    """
+    if solver is None:
+        solver = Solver(tt_mb)
+    return solver.solve(position, all_plays=all_plays, line=line, strategy=strategy,
+                        strategy_max_nodes=strategy_max_nodes, time_limit=time_limit,
+                        node_limit=node_limit)
+
+
+__all__ = ["solve", "Solver", "SolveResult", "SearchLimit", "DEFAULT_TT_MB"]

@@ -1,0 +1,104 @@
+"""Plain-Python reference solver for open-hand endgames (tests only).
+
+Written from the rules text, a different way from ``ddz_tools.solver``:
+
+* legal plays come from enumerating every sub-multiset of the hand and asking
+  the plain-Python classifier ``rules.readings`` for its readings, then
+  ``rules.beats`` for answers (the Numba move generator is not used);
+* plain recursive minimax over the game rules as stated in RULES.md, with no
+  transposition table, no move ordering and no shortcuts.
+
+A state is ``(hands, turn, prev, last_by)``: ``hands`` a tuple of packed hands
+in seat order, ``prev`` the kind of the play to answer (0 for a lead) and
+``last_by`` the seat that made it.  ``wins(...)`` is True when the team of the
+player to move can force a win.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ddz_tools.cards import NUM_RANKS, counts_of, pack_counts
+from ddz_tools.rules import beats, readings
+
+
+def sub_multisets(packed: int):
+    """Every non-empty sub-multiset of a packed hand."""
+    counts = counts_of(packed)
+    ranges = [range(c + 1) for c in counts]
+    for pick in itertools.product(*ranges):
+        if any(pick):
+            yield pack_counts(pick)
+
+
+def plays(hand: int, prev_kind: int, flags: int) -> list[tuple[int, int]]:
+    """Every (cards, kind) the hand may play: all readings for a lead, the
+    readings that beat ``prev_kind`` for an answer (pass not included)."""
+    out = []
+    for sub in sub_multisets(hand):
+        for cards, kind in readings(sub, flags):
+            if prev_kind == 0 or beats(kind, prev_kind):
+                out.append((cards, kind))
+    return out
+
+
+def team(seat: int, nplayers: int) -> int:
+    if nplayers == 2:
+        return seat
+    return 0 if seat == 0 else 1
+
+
+def wins(hands: tuple, turn: int, prev: int, last_by: int, flags: int, counter=None) -> bool:
+    """Can the team of ``turn`` force a win?  Plain minimax."""
+    if counter is not None:
+        counter[0] += 1
+    n = len(hands)
+    me = team(turn, n)
+    nxt = (turn + 1) % n
+    children = []
+    for cards, kind in plays(hands[turn], prev, flags):
+        left = hands[turn] - cards
+        if left == 0:
+            return True  # the mover goes out: his team wins
+        new = list(hands)
+        new[turn] = left
+        children.append((tuple(new), nxt, kind, turn))
+    if prev != 0:
+        # A pass: the next player answers the same play, unless he made it
+        # (everyone else passed), in which case he leads.
+        if nxt == last_by:
+            children.append((hands, nxt, 0, 0))
+        else:
+            children.append((hands, nxt, prev, last_by))
+    for child in children:
+        v = wins(*child, flags, counter)
+        if (team(child[1], n) == me) == v:
+            return True
+    return False
+
+
+def winning_plays(hands: tuple, turn: int, prev: int, last_by: int, flags: int) -> set:
+    """The set of winning (cards, kind) at the root; pass is (0, 0)."""
+    n = len(hands)
+    me = team(turn, n)
+    nxt = (turn + 1) % n
+    out = set()
+    for cards, kind in plays(hands[turn], prev, flags):
+        left = hands[turn] - cards
+        if left == 0:
+            out.add((cards, kind))
+            continue
+        new = list(hands)
+        new[turn] = left
+        v = wins(tuple(new), nxt, kind, turn, flags)
+        if (team(nxt, n) == me) == v:
+            out.add((cards, kind))
+    if prev != 0:
+        child = (hands, nxt, 0, 0) if nxt == last_by else (hands, nxt, prev, last_by)
+        v = wins(*child, flags)
+        if (team(nxt, n) == me) == v:
+            out.add((0, 0))
+    return out
+
+
+assert NUM_RANKS == 15

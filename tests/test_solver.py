@@ -1,0 +1,266 @@
+"""The endgame solver against the plain-Python reference solver, plus
+behaviour tests (limits, line, strategy tree, table)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+
+import pytest
+
+from ddz_tools.cards import FULL_DECK, counts_of, format_cards, pack_counts
+from ddz_tools.errors import DdzError
+from ddz_tools.movegen import generate
+from ddz_tools.position import Position
+from ddz_tools.rules import PRESETS, Play
+from ddz_tools.solver import Solver, solve
+
+from naive_solver import wins, winning_plays
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SEATS2 = ("me", "opponent")
+SEATS3 = ("landlord", "farmer1", "farmer2")
+
+
+def _deck_list(packed: int) -> list[int]:
+    out = []
+    for r, c in enumerate(counts_of(packed)):
+        out += [r] * c
+    return out
+
+
+def _pack(ranks) -> int:
+    counts = [0] * 15
+    for r in ranks:
+        counts[r] += 1
+    return pack_counts(counts)
+
+
+def random_position(rng: random.Random, nplayers: int, max_cards: int, rules: str) -> Position:
+    """A random legal position with 1..max_cards cards per seat; half of them
+    answer a play made from cards outside the hands."""
+    deck = _deck_list(FULL_DECK)
+    rng.shuffle(deck)
+    sizes = [rng.randint(1, max_cards) for _ in range(nplayers)]
+    hands, pos = [], 0
+    for s in sizes:
+        hands.append(_pack(deck[pos:pos + s]))
+        pos += s
+    seats = SEATS2 if nplayers == 2 else SEATS3
+    to_move = rng.choice(seats)
+    after = by = None
+    if rng.random() < 0.5:
+        rest = _pack(deck[pos:pos + rng.randint(1, 8)])
+        leads = list(generate(rest, rules=rules))
+        if leads:
+            after = rng.choice(leads)
+            by = rng.choice([s for s in seats if s != to_move])
+    d = dict(zip(seats, hands))
+    return Position.build(d, to_move, after, by, rules)
+
+
+def _naive_args(p: Position):
+    hands = tuple(h for _, h in p.hands)
+    turn = p.seats.index(p.to_move)
+    if p.last_play is None:
+        return hands, turn, 0, 0
+    return hands, turn, p.last_play.kind, p.seats.index(p.last_by)
+
+
+def _naive_plays(p: Position) -> set[str]:
+    hands, turn, prev, lb = _naive_args(p)
+    return {Play(c, k).notation() if k else "pass" for c, k in winning_plays(hands, turn, prev, lb, p.rules.flags)}
+
+
+CASES = [(preset, n) for preset in PRESETS for n in (2, 3)]
+
+
+@pytest.mark.parametrize("preset,nplayers", CASES)
+def test_differential_random_positions(preset, nplayers):
+    """Result and the full set of winning plays equal the reference's on
+    seeded random small positions: 6 cases x 90 = 540 positions."""
+    rng = random.Random(f"{preset}-{nplayers}")
+    solver = Solver(tt_mb=8)
+    max_cards = 5 if nplayers == 2 else 4
+    for i in range(90):
+        p = random_position(rng, nplayers, max_cards, preset)
+        r = solver.solve(p, all_plays=True)
+        expect = _naive_plays(p)
+        assert r.result == ("win" if expect else "loss"), p.describe()
+        assert set(r.winning_plays) == expect, p.describe()
+        # The value alone (no --all) agrees too, from a fresh table.
+        assert solve(p, tt_mb=1, line=False).result == r.result, p.describe()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset,nplayers", CASES)
+def test_differential_larger_positions(preset, nplayers):
+    rng = random.Random(f"slow-{preset}-{nplayers}")
+    solver = Solver(tt_mb=32)
+    max_cards = 7 if nplayers == 2 else 5
+    for i in range(150):
+        p = random_position(rng, nplayers, max_cards, preset)
+        hands, turn, prev, lb = _naive_args(p)
+        expect = wins(hands, turn, prev, lb, p.rules.flags)
+        r = solver.solve(p, line=False)
+        assert r.result == ("win" if expect else "loss"), p.describe()
+
+
+def test_tiny_table_still_exact():
+    """A table of one bucket evicts constantly but never changes an answer."""
+    rng = random.Random(7)
+    for _ in range(40):
+        p = random_position(rng, 3, 4, "standard")
+        hands, turn, prev, lb = _naive_args(p)
+        expect = wins(hands, turn, prev, lb, p.rules.flags)
+        r = solve(p, tt_mb=0.0001220703125, line=False)  # 128 bytes: one bucket
+        assert r.result == ("win" if expect else "loss")
+        assert r.tt["capacity"] == 4
+
+
+def _check_line(p: Position, r) -> None:
+    """Replay the principal line: every play legal, ends with the hand of the
+    winning side empty, and the winner is the team the result says."""
+    hands = {s: h for s, h in p.hands}
+    seats = p.seats
+    prev = p.last_play
+    last_by = p.last_by
+    turn = p.to_move
+    assert r.line_by[0] == p.to_move
+    for play_text, by in zip(r.line, r.line_by):
+        assert by == turn
+        if play_text == "pass":
+            assert prev is not None
+            nxt = seats[(seats.index(turn) + 1) % len(seats)]
+            if nxt == last_by:
+                prev = last_by = None
+            turn = nxt
+            continue
+        play = Play.parse(play_text, p.rules)
+        legal = generate(hands[turn], after=prev, rules=p.rules)
+        assert play in list(legal), (play_text, format_cards(hands[turn]))
+        hands[turn] -= play.cards
+        if hands[turn] == 0:
+            winner = p.team_of(turn)
+            mover = p.team_of(p.to_move)
+            assert (winner == mover) == (r.result == "win")
+            return
+        prev, last_by = play, turn
+        turn = seats[(seats.index(turn) + 1) % len(seats)]
+    raise AssertionError("line does not end the game")
+
+
+def test_lines_are_legal_and_end_with_the_right_winner():
+    rng = random.Random(11)
+    solver = Solver(tt_mb=8)
+    for i in range(60):
+        p = random_position(rng, 2 + i % 2, 6, "standard")
+        r = solver.solve(p)
+        _check_line(p, r)
+        if r.result == "win":
+            assert r.line[0] in r.winning_plays
+
+
+def _walk_tree(p_hands, node, seats, depth=0):
+    """Count the leaves of a strategy tree; every leaf is a winner's play."""
+    if node is None:
+        return 1
+    if "play" in node:
+        return _walk_tree(p_hands, node["then"], seats, depth + 1)
+    assert node["replies"], "a defender node lists every legal play"
+    return sum(_walk_tree(p_hands, child, seats, depth + 1) for child in node["replies"].values())
+
+
+def test_strategy_tree_covers_every_defence():
+    p = Position.two_player("33JJQK2", "4455A", rules="standard")
+    r = solve(p, strategy=True, tt_mb=8)
+    assert r.result == "win"
+    tree = r.strategy
+    assert tree["by"] == "me" and tree["play"] in r.winning_plays
+    # The opponent's node after my first play lists every answer and the pass.
+    first = Play.parse(tree["play"])
+    answers = {q.notation() for q in generate("4455A", after=first)} | {"pass"}
+    assert set(tree["then"]["replies"]) == answers
+    assert _walk_tree(None, tree, p.seats) >= len(answers)
+    json.dumps(tree)
+
+
+def test_strategy_tree_is_checked_against_reference():
+    """Each winner's play in the tree is winning for the reference solver."""
+    rng = random.Random(5)
+    for _ in range(8):
+        p = random_position(rng, 3, 3, "standard")
+        r = solve(p, strategy=True, tt_mb=4)
+        assert r.strategy is not None
+        if r.result == "win":
+            assert r.strategy["by"] == p.to_move
+            assert r.strategy["play"] in _naive_plays(p)
+
+
+def test_node_limit_gives_unknown_never_a_wrong_answer():
+    p = Position.two_player("3446TJQKK2", "3468JKAAAD")
+    full = solve(p, line=False, tt_mb=16)
+    assert full.result == "loss" and full.nodes > 1000
+    for limit in (1, 5, 20, 500):
+        r = solve(p, node_limit=limit, line=False, tt_mb=16)
+        assert r.result in ("unknown", full.result)
+        if r.result == "unknown":
+            assert r.stopped == "node limit"
+            assert r.nodes <= limit
+            assert r.winning_plays == []
+
+
+def test_time_limit_gives_unknown():
+    p = Position.two_player("3345678899TTJJQKA22", "3445566778899TTJQKA")
+    r = solve(p, time_limit=0.05, line=False, tt_mb=16)
+    assert r.result in ("unknown", "win", "loss")
+    if r.result == "unknown":
+        assert r.stopped == "time limit" and r.seconds < 5
+
+
+def test_table_is_shared_and_counts():
+    s = Solver(tt_mb=4)
+    p = Position.two_player("33JJQK2", "4455A")
+    a = s.solve(p, line=False)
+    b = s.solve(p, line=False)
+    assert a.result == b.result == "win"
+    assert b.nodes <= 2 and b.tt["hits"] >= 1
+    assert a.tt["entries"] > 0 and a.tt["mb"] == 4.0
+
+
+def test_bad_arguments():
+    with pytest.raises(DdzError):
+        Solver(tt_mb=0)
+    with pytest.raises(DdzError):
+        solve("33 vs 44")
+    p = Position.two_player("3", "4")
+    with pytest.raises(DdzError):
+        solve(p, node_limit=0)
+    with pytest.raises(DdzError):
+        solve(p, time_limit=-1)
+
+
+def test_known_results():
+    # A single play wins at once; the rocket beats everything.
+    assert solve(Position.two_player("3333", "XD")).result == "win"
+    assert solve(Position.two_player("3333", "XD", to_move="opponent")).result == "win"
+    assert solve(Position.two_player("33334", "XD", after="2")).winning_plays == ["3333"]
+    # Three-player: a farmer passes his partner's winning lead.
+    p = Position.three_player("3", "4", "KKK", to_move="farmer2", after="5", by="farmer1")
+    r = solve(p, all_plays=True)
+    assert r.result == "win" and "pass" in r.winning_plays
+
+
+def test_puzzle_file_answers():
+    """The shipped puzzles keep their checked answers."""
+    path = ROOT / "data" / "puzzles.jsonl"
+    lines = [ln for ln in path.read_text().splitlines() if ln.strip()]
+    assert len(lines) >= 12
+    solver = Solver(tt_mb=64)
+    for ln in lines:
+        d = json.loads(ln)
+        p = Position.from_dict(d)
+        r = solver.solve(p, all_plays=True, line=False)
+        assert r.result == d["answer"]["result"], d["id"]
+        assert sorted(r.winning_plays) == sorted(d["answer"]["winning_plays"]), d["id"]
