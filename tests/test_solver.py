@@ -245,7 +245,8 @@ def test_known_results():
     # A single play wins at once; the rocket beats everything.
     assert solve(Position.two_player("3333", "XD")).result == "win"
     assert solve(Position.two_player("3333", "XD", to_move="opponent")).result == "win"
-    assert solve(Position.two_player("33334", "XD", after="2")).winning_plays == ["3333"]
+    assert solve(Position.two_player("33334", "X", after="2"), all_plays=True).winning_plays == ["3333"]
+    assert solve(Position.two_player("33334", "XD", after="2")).result == "loss"
     # Three-player: a farmer passes his partner's winning lead.
     p = Position.three_player("3", "4", "KKK", to_move="farmer2", after="5", by="farmer1")
     r = solve(p, all_plays=True)
