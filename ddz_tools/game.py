@@ -1,0 +1,707 @@
+"""The game: a state machine for one whole hand of Dou Dizhu.
+
+One hand, in plain English (``../shared/RULES.md`` is the full text)
+--------------------------------------------------------------------
+The deck is dealt 17 cards a seat with 3 face down (the bottom).  Seats bid
+for the landlord, starting from the first bidder and going round in seat
+order (seat ``i`` is followed by ``i + 1 mod 3``), under the ``bidding``
+option of :class:`~ddz_tools.rules.Rules`:
+
+* ``single-round`` (default): each seat once passes (0) or bids 1-3, higher
+  than every earlier bid; 3 ends the auction at once; the highest bidder is
+  landlord and the winning bid is the base stake.
+* ``until-two-pass``: the same bids, but the auction goes on round the table
+  (a seat that passed is out) until someone bids 3 or every seat but the
+  high bidder has passed.
+* ``call-grab`` (jiao / qiang dizhu): bids are 1 (call, or grab) and 0
+  (pass).  The first seat to call becomes landlord-to-be with base 1; each
+  later seat of the round may then grab once (it becomes landlord-to-be and
+  the base doubles); if anyone grabbed, the caller may grab back once.  So
+  there are at most three grabs and the base is ``2 ** grabs``.
+
+If everybody passes, the deal is void and the next seat starts the bidding
+over a new deal (:meth:`Game.redeal`).  Botzone instead makes seat 0
+landlord with base 1; ask for that with ``all_pass="seat0"``.
+
+The landlord shows and takes the bottom (20 cards) and leads.  Each later
+seat answers the last play with a higher play of the same type and length
+(a bomb beats any non-bomb and a lower bomb, the rocket beats everything) or
+passes; a seat may always pass when answering, never when leading.  After
+two passes in a row the last seat that played leads again.  The hand ends
+the moment a seat has no cards left: the landlord wins alone, or both
+farmers win.
+
+Scoring: the stake is ``base * multiplier``, where the multiplier doubles for
+each bomb and for the rocket, for a spring (the landlord wins and neither
+farmer played a card; with ``spring=any-player``, the landlord wins and at
+least one farmer played no card) and for an anti-spring (the farmers win and
+the landlord played only his opening lead).  Each farmer settles the stake
+with the landlord: ``+2s / -s / -s`` when the landlord wins, the reverse
+otherwise.
+
+Plays given as bare cards
+-------------------------
+A set of cards can have several readings (under ``douzero``,
+``333444555666`` is a 4-trio airplane and two 3-trio airplanes with solo
+wings).  A play written with ``-`` (``444555666-333``, see
+:meth:`~ddz_tools.rules.Play.parse`) has its reading fixed.  A play given
+as bare cards takes, among the readings that are legal at that point (every
+reading when leading; the readings that beat the last play when
+answering), **the one with the largest kind**: the longest body first, then
+the highest main rank, then the highest type number.  The kicker-free
+reading always wins when it is legal (it is the longest), and of two
+airplanes with wings the stronger one is taken.
+
+Example
+-------
+>>> g = Game(hands=["3333444455556666D", "777788889999TTTTX", "JJJJQQQQKKKKAAAA2"],
+...          bottom="222", first_bidder=2)
+>>> g.bid(0); g.bid(1); g.bid(2)      # seats 2, 0, 1
+>>> g.landlord, g.base, g.hand(1)
+(1, 2, '777788889999TTTT222X')
+>>> g.play("7777-8T")
+Play.parse('7777-8T')
+>>> g.pass_()
+>>> g.play("3333-45")
+Traceback (most recent call last):
+...
+ddz_tools.game.IllegalAction: seat 0 played 3333-45, which does not beat 7777-8T
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Iterable, Sequence
+
+from .cards import (
+    FULL_DECK,
+    RANK_D,
+    RANK_X,
+    RANKS,
+    card_count,
+    count_of,
+    format_cards,
+    pack_card_ids,
+    parse_cards,
+)
+from .errors import CardError, GameError, PlayError
+from .movegen import generate
+from .rules import (
+    KICKERS,
+    T_BOMB,
+    T_ROCKET,
+    Play,
+    Rules,
+    beats,
+    readings,
+)
+
+__all__ = [
+    "IllegalAction", "Auction", "Result", "GameState", "Game", "choose_reading", "score",
+    "random_game", "BIDDING", "PLAYING", "FINISHED", "REDEAL", "ALL_PASS_OPTIONS",
+]
+
+BIDDING = "bidding"
+PLAYING = "playing"
+FINISHED = "finished"
+REDEAL = "redeal"
+
+#: What happens when every seat passes: a new deal, or Botzone's rule
+#: (seat 0 becomes landlord with base 1).
+ALL_PASS_OPTIONS = ("redeal", "seat0")
+
+# Error codes of illegal actions (shared with the fast validator in records.py).
+E_FINISHED = "game_over"
+E_WRONG_TURN = "wrong_turn"
+E_BAD_BID = "bad_bid"
+E_NOT_BIDDING = "not_bidding"
+E_NOT_PLAYING = "not_playing"
+E_PASS_ON_LEAD = "pass_on_lead"
+E_BAD_CARDS = "bad_cards"
+E_NOT_IN_HAND = "not_in_hand"
+E_NOT_A_COMBINATION = "not_a_combination"
+E_DOES_NOT_BEAT = "does_not_beat"
+
+
+class IllegalAction(GameError):
+    """An action that is illegal in the current state; ``code`` names the kind.
+
+    Codes: ``game_over``, ``wrong_turn``, ``bad_bid``, ``not_bidding``,
+    ``not_playing``, ``pass_on_lead``, ``bad_cards``, ``not_in_hand``,
+    ``not_a_combination``, ``does_not_beat``.
+    """
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def _check_seat(seat) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 2:
+        raise GameError(f"seat must be 0, 1 or 2, not {seat!r}")
+    return seat
+
+
+# Bidding -------------------------------------------------------------------------
+
+
+class Auction:
+    """The bidding of one deal, as its own small state machine.
+
+    >>> a = Auction(first_bidder=1)
+    >>> a.bid(1, 1); a.bid(2, 0); a.bid(0, 2)
+    >>> a.done, a.landlord, a.base
+    (True, 0, 2)
+    >>> a = Auction(first_bidder=0, bidding="call-grab")
+    >>> for seat, v in [(0, 1), (1, 1), (2, 0), (0, 1)]: a.bid(seat, v)
+    >>> a.landlord, a.base, a.grabs
+    (0, 4, 2)
+    """
+
+    def __init__(self, first_bidder: int = 0, bidding: str = "single-round", all_pass: str = "redeal"):
+        if bidding not in ("single-round", "until-two-pass", "call-grab"):
+            raise GameError(f"unknown bidding option {bidding!r}")
+        if all_pass not in ALL_PASS_OPTIONS:
+            raise GameError(f"all_pass must be one of {', '.join(ALL_PASS_OPTIONS)}, not {all_pass!r}")
+        self.first_bidder = _check_seat(first_bidder)
+        self.bidding = bidding
+        self.all_pass = all_pass
+        self.bids: list[tuple[int, int]] = []
+        self.turn: "int | None" = self.first_bidder
+        self.high = 0            # highest bid so far (call-grab: 1 once called)
+        self.high_seat: "int | None" = None
+        self.passed: set[int] = set()
+        self.caller: "int | None" = None
+        self.grabs = 0
+        self._grab_queue: list[int] = []
+        self._last_word = False
+        self.landlord: "int | None" = None
+        self.base = 0
+        self.done = False
+        self.void = False        # every seat passed and the deal is redealt
+
+    def legal_bids(self) -> list[int]:
+        """The values the seat to act may bid (0 is a pass)."""
+        if self.done:
+            return []
+        if self.bidding == "call-grab":
+            return [0, 1]
+        return [0] + list(range(self.high + 1, 4))
+
+    def check(self, seat: int, value) -> None:
+        """Raise :class:`IllegalAction` if ``seat`` may not bid ``value`` now."""
+        if self.done:
+            raise IllegalAction(E_NOT_BIDDING, f"seat {seat} bid {value!r} but the bidding is over")
+        if seat != self.turn:
+            raise IllegalAction(E_WRONG_TURN, f"seat {seat} bid {value!r} but it is seat {self.turn}'s turn")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value!r}: a bid is an integer")
+        if self.bidding == "call-grab":
+            if value not in (0, 1):
+                raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value}: call-grab bids are 1 (call or grab) or 0 (pass)")
+        elif value != 0 and not self.high < value <= 3:
+            low = self.high + 1
+            allowed = "0 (pass)" if low > 3 else f"0 (pass) or {low}..3"
+            raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value}: it must be {allowed}")
+
+    def bid(self, seat: int, value: int) -> None:
+        """Apply one bid; raises :class:`IllegalAction` and changes nothing if illegal."""
+        self.check(seat, value)
+        self.bids.append((seat, value))
+        if self.bidding == "call-grab":
+            self._call_grab(seat, value)
+        elif self.bidding == "single-round":
+            self._single_round(seat, value)
+        else:
+            self._until_two_pass(seat, value)
+
+    def _finish(self, landlord: int, base: int) -> None:
+        self.done, self.landlord, self.base, self.turn = True, landlord, base, None
+
+    def _all_passed(self) -> None:
+        if self.all_pass == "seat0":
+            self._finish(0, 1)
+        else:
+            self.done, self.void, self.turn = True, True, None
+
+    def _single_round(self, seat: int, value: int) -> None:
+        if value:
+            self.high, self.high_seat = value, seat
+        if value == 3:
+            self._finish(seat, 3)
+        elif len(self.bids) == 3:
+            if self.high_seat is None:
+                self._all_passed()
+            else:
+                self._finish(self.high_seat, self.high)
+        else:
+            self.turn = (seat + 1) % 3
+
+    def _until_two_pass(self, seat: int, value: int) -> None:
+        if value:
+            self.high, self.high_seat = value, seat
+        else:
+            self.passed.add(seat)
+        if value == 3:
+            self._finish(seat, 3)
+            return
+        if len(self.passed) == 3:
+            self._all_passed()
+            return
+        if self.high_seat is not None and len(self.passed) == 2:
+            self._finish(self.high_seat, self.high)
+            return
+        nxt = (seat + 1) % 3
+        while nxt in self.passed:
+            nxt = (nxt + 1) % 3
+        self.turn = nxt
+
+    def _call_grab(self, seat: int, value: int) -> None:
+        if self.caller is None:
+            if not value:
+                if len(self.bids) == 3:
+                    self._all_passed()
+                else:
+                    self.turn = (seat + 1) % 3
+                return
+            self.caller = self.high_seat = seat
+            self.high = 1
+            # The seats of the round that have not spoken yet may each grab once.
+            self._grab_queue = [(self.first_bidder + k) % 3 for k in range(len(self.bids), 3)]
+        elif value:
+            self.grabs += 1
+            self.high_seat = seat
+        if not self._grab_queue and self.grabs and not self._last_word and seat != self.caller:
+            self._grab_queue.append(self.caller)      # the caller may grab back once
+            self._last_word = True
+        if self._grab_queue:
+            self.turn = self._grab_queue.pop(0)
+        else:
+            self._finish(self.high_seat, 2 ** self.grabs)
+
+
+# Results and scoring ---------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Result:
+    """The outcome of a finished hand.
+
+    ``bombs`` counts every bomb and the rocket (each doubles the stake);
+    ``multiplier`` is ``2 ** (bombs + spring + anti_spring)`` and excludes the
+    base; ``scores`` are per seat (0, 1, 2) and sum to zero.
+    """
+
+    winner: str          # "landlord" or "farmers"
+    winner_seat: int     # the seat that went out
+    landlord: int
+    base: int
+    multiplier: int
+    bombs: int
+    spring: bool
+    anti_spring: bool
+    scores: tuple
+
+    def to_dict(self) -> dict:
+        """The ``result`` object of a ``ddz-record/1`` line."""
+        return {"winner": self.winner, "base": self.base, "multiplier": self.multiplier,
+                "bombs": self.bombs, "spring": self.spring, "anti_spring": self.anti_spring,
+                "scores": list(self.scores)}
+
+
+def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays: int,
+          farmer_plays: Sequence[int], spring_rule: str = "landlord") -> Result:
+    """Score a finished hand from its counts.
+
+    ``landlord_plays`` is the number of (non-pass) plays of the landlord,
+    ``farmer_plays`` those of the two farmers.  Example from RULES.md: bid 3,
+    two bombs, the landlord wins:
+
+    >>> score(0, 0, 3, 2, 9, [4, 3]).scores
+    (24, -12, -12)
+    >>> r = score(1, 2, 2, 0, 1, [5, 6])   # farmers win, landlord led once
+    >>> r.anti_spring, r.multiplier, r.scores
+    (True, 2, (4, -8, 4))
+    """
+    landlord_wins = winner_seat == landlord
+    if landlord_wins:
+        if spring_rule == "any-player":
+            spring = any(p == 0 for p in farmer_plays)
+        else:
+            spring = all(p == 0 for p in farmer_plays)
+        anti = False
+    else:
+        spring = False
+        anti = landlord_plays == 1
+    mult = 2 ** (bombs + int(spring) + int(anti))
+    stake = base * mult
+    scores = [0, 0, 0]
+    for s in range(3):
+        if s == landlord:
+            scores[s] = 2 * stake if landlord_wins else -2 * stake
+        else:
+            scores[s] = -stake if landlord_wins else stake
+    return Result("landlord" if landlord_wins else "farmers", winner_seat, landlord, base, mult,
+                  bombs, spring, anti, tuple(scores))
+
+
+# Choosing the reading of a play ------------------------------------------------------
+
+
+def choose_reading(cards: int, prev_kind: int, rules: Rules) -> "int | None":
+    """The reading (kind) a bare set of cards takes here, or None if none is legal.
+
+    ``prev_kind`` is 0 for a lead.  Among the legal readings the largest kind
+    wins (see the module doc).
+
+    >>> from ddz_tools.rules import Rules
+    >>> Play(parse_cards("333444555666"), choose_reading(parse_cards("333444555666"), 0, Rules.parse("douzero"))).notation()
+    '333444555666'
+    >>> prev = Play.parse("333444555-678", "douzero").kind
+    >>> Play(parse_cards("444555666777"), choose_reading(parse_cards("444555666777"), prev, Rules.parse("douzero"))).notation()
+    '555666777-444'
+    """
+    best = None
+    for _, kind in readings(cards, rules.flags):
+        if prev_kind == 0 or beats(kind, prev_kind):
+            if best is None or kind > best:
+                best = kind
+    return best
+
+
+# The game ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class GameState:
+    """An immutable snapshot of a :class:`Game` (what a policy sees, all hands open).
+
+    ``hands`` are packed ints (the landlord's includes the bottom once taken);
+    ``last_play`` is the play to answer (None when the seat to move leads).
+    """
+
+    phase: str
+    turn: "int | None"
+    hands: tuple
+    bottom: int
+    landlord: "int | None"
+    base: int
+    bids: tuple
+    plays: tuple          # ((seat, Play), ...), passes included
+    last_play: "Play | None"
+    last_seat: "int | None"
+    passes: int
+    bombs: int
+    rules: Rules
+
+
+class Game:
+    """One hand of Dou Dizhu from the deal to the score.
+
+    Build it from a seeded deal (``Game(seed=1)``) or from given hands
+    (``Game(hands=[...], bottom=...)``: three 17-card hands and the 3-card
+    bottom, as card text, packed ints or Botzone card id lists).  Then call
+    :meth:`bid`, :meth:`play` and :meth:`pass_` for the seat to move
+    (:attr:`turn`).  Each action may name its seat; an illegal action raises
+    :class:`IllegalAction` naming it, and leaves the game unchanged.
+
+    >>> g = Game(seed=3, first_bidder=0)
+    >>> g.bid(3)
+    >>> g.phase, g.landlord, g.base, len(g.hand(0))
+    ('playing', 0, 3, 20)
+    >>> g.pass_()
+    Traceback (most recent call last):
+    ...
+    ddz_tools.game.IllegalAction: seat 0 passed but must lead (nothing to answer)
+    """
+
+    def __init__(self, hands: "Sequence | None" = None, bottom=None, rules: "Rules | str | None" = None,
+                 first_bidder: "int | None" = None, seed: "int | None" = None, dealer: int = 0,
+                 all_pass: str = "redeal", rng: "random.Random | None" = None):
+        self.rules = Rules.parse(rules)
+        if all_pass not in ALL_PASS_OPTIONS:
+            raise GameError(f"all_pass must be one of {', '.join(ALL_PASS_OPTIONS)}, not {all_pass!r}")
+        self.all_pass = all_pass
+        self.rng = rng if rng is not None else random.Random(seed)
+        self.dealer = _check_seat(dealer)
+        self.hand_ids: "list[list[int]] | None" = None
+        self.bottom_ids: "list[int] | None" = None
+        if hands is None:
+            if bottom is not None:
+                raise GameError("give both hands and bottom, or neither (for a seeded deal)")
+            self._deal_random()
+        else:
+            self._set_deal(hands, bottom)
+        if first_bidder is None:
+            if self.rules.first_bidder == "random":
+                first_bidder = self.rng.randrange(3)
+            else:
+                first_bidder = (self.dealer + 1) % 3
+        self._start(_check_seat(first_bidder))
+
+    # Dealing.
+    def _deal_random(self) -> None:
+        ids = list(range(54))
+        self.rng.shuffle(ids)
+        self._set_deal([sorted(ids[0:17]), sorted(ids[17:34]), sorted(ids[34:51])], sorted(ids[51:54]))
+
+    def _set_deal(self, hands, bottom) -> None:
+        if len(hands) != 3:
+            raise GameError(f"a deal has 3 hands, not {len(hands)}")
+        packed = []
+        ids_given = all(isinstance(h, (list, tuple)) for h in list(hands) + [bottom])
+        for i, h in enumerate(list(hands) + [bottom]):
+            if isinstance(h, (list, tuple)):
+                p = pack_card_ids(h)
+            elif isinstance(h, str):
+                p = parse_cards(h)
+            elif isinstance(h, int) and not isinstance(h, bool):
+                p = h
+            else:
+                raise GameError(f"a hand must be card text, a packed int or card ids, not {type(h).__name__}")
+            packed.append(p)
+        for i in range(3):
+            if card_count(packed[i]) != 17:
+                raise CardError(f"hand {i} has {card_count(packed[i])} cards, not 17")
+        if card_count(packed[3]) != 3:
+            raise CardError(f"the bottom has {card_count(packed[3])} cards, not 3")
+        total = sum(packed)
+        if total != FULL_DECK:
+            raise CardError(f"the deal is not one deck: hands and bottom hold {format_cards(total) if total < (1 << 60) else '?'}")
+        if ids_given:
+            all_ids = [c for h in list(hands) + [bottom] for c in h]
+            pack_card_ids(all_ids)  # rejects a repeated id
+            self.hand_ids = [sorted(h) for h in hands]
+            self.bottom_ids = sorted(bottom)
+        self.dealt = tuple(packed[:3])
+        self.bottom = packed[3]
+
+    def _start(self, first_bidder: int) -> None:
+        self.first_bidder = first_bidder
+        self.auction = Auction(first_bidder, self.rules.bidding, self.all_pass)
+        self.hands = list(self.dealt)
+        self.landlord: "int | None" = None
+        self.base = 0
+        self.plays: list[tuple[int, Play]] = []
+        self.last_play: "Play | None" = None
+        self.last_seat: "int | None" = None
+        self.passes = 0
+        self.bombs = 0
+        self.played = [0, 0, 0]
+        self.result: "Result | None" = None
+        self.phase = BIDDING
+        self.turn: "int | None" = first_bidder
+
+    def redeal(self) -> None:
+        """After every seat passed (phase ``redeal``): deal again from this game's
+        random generator; the next seat bids first."""
+        if self.phase != REDEAL:
+            raise IllegalAction(E_NOT_BIDDING, "redeal is only possible after every seat passed")
+        self._deal_random()
+        self._start((self.first_bidder + 1) % 3)
+
+    # Queries.
+    def hand(self, seat: int) -> str:
+        """The cards a seat holds now, as text."""
+        return format_cards(self.hands[_check_seat(seat)])
+
+    @property
+    def bids(self) -> list[tuple[int, int]]:
+        return list(self.auction.bids)
+
+    @property
+    def leading(self) -> bool:
+        """True when the seat to move leads freely."""
+        return self.phase == PLAYING and self.last_play is None
+
+    def state(self) -> GameState:
+        """An immutable snapshot of the game."""
+        return GameState(self.phase, self.turn, tuple(self.hands), self.bottom, self.landlord, self.base,
+                         tuple(self.auction.bids), tuple(self.plays), self.last_play, self.last_seat,
+                         self.passes, self.bombs, self.rules)
+
+    def legal_bids(self) -> list[int]:
+        return self.auction.legal_bids() if self.phase == BIDDING else []
+
+    def legal_plays(self) -> list[Play]:
+        """Every legal action of the seat to move in the play phase, pass first
+        when it is allowed."""
+        if self.phase != PLAYING:
+            return []
+        moves = generate(self.hands[self.turn], self.last_play, self.rules)
+        return ([] if self.last_play is None else [Play.pass_()]) + list(moves)
+
+    # Actions.
+    def _check_turn(self, seat, what: str) -> int:
+        if seat is None:
+            return self.turn
+        seat = _check_seat(seat)
+        if seat != self.turn:
+            raise IllegalAction(E_WRONG_TURN, f"seat {seat} {what} but it is seat {self.turn}'s turn")
+        return seat
+
+    def bid(self, value: int, seat: "int | None" = None) -> None:
+        """Bid ``value`` (0 = pass) for the seat to move (or check that it is ``seat``)."""
+        if self.phase != BIDDING:
+            raise IllegalAction(E_NOT_BIDDING, f"bid {value!r} in the {self.phase} phase")
+        seat = self._check_turn(seat, f"bid {value!r}")
+        self.auction.bid(seat, value)
+        if not self.auction.done:
+            self.turn = self.auction.turn
+        elif self.auction.void:
+            self.phase, self.turn = REDEAL, None
+        else:
+            self.landlord, self.base = self.auction.landlord, self.auction.base
+            self.hands[self.landlord] += self.bottom
+            self.phase, self.turn = PLAYING, self.landlord
+
+    def _resolve(self, play, seat: int) -> Play:
+        """Turn the argument of :meth:`play` into a Play legal here (or raise)."""
+        prev = 0 if self.last_play is None else self.last_play.kind
+        if isinstance(play, Play):
+            if play.is_pass:
+                return play
+            if (play.cards, play.kind) not in readings(play.cards, self.rules.flags):
+                raise IllegalAction(E_NOT_A_COMBINATION, f"seat {seat} played {play.notation()}: not a legal "
+                                                         f"play under {self.rules.describe()} rules")
+            cards, fixed = play.cards, play.kind
+            text = play.notation()
+        elif isinstance(play, str):
+            text = play.strip()
+            if text in ("", "-") or text.lower() in ("pass", "p"):
+                return Play.pass_()
+            fixed = None
+            try:
+                if "-" in text:
+                    body_text, _, kick_text = text.partition("-")
+                    cards = parse_cards(body_text) + parse_cards(kick_text)
+                else:
+                    cards = parse_cards(text)
+            except CardError as exc:
+                raise IllegalAction(E_BAD_CARDS, f"seat {seat} played {text!r}: {exc}") from None
+            if "-" in text:
+                if not _fits(cards):
+                    raise IllegalAction(E_BAD_CARDS, f"seat {seat} played {text!r}: too many cards of one rank")
+                try:
+                    fixed = Play.parse(text, self.rules).kind
+                except PlayError:
+                    fixed = -1
+        elif isinstance(play, int) and not isinstance(play, bool):
+            if play == 0:
+                return Play.pass_()
+            if not _fits(play) or play < 0:
+                raise IllegalAction(E_BAD_CARDS, f"seat {seat} played {play:#x}: not a set of cards")
+            cards, fixed, text = play, None, format_cards(play)
+        else:
+            raise GameError(f"a play is a Play, card text or a packed int, not {type(play).__name__}")
+        if not _contains(self.hands[seat], cards):
+            raise IllegalAction(E_NOT_IN_HAND, f"seat {seat} played {text} but holds {self.hand(seat)}")
+        if fixed == -1 or (fixed is None and not readings(cards, self.rules.flags)):
+            raise IllegalAction(E_NOT_A_COMBINATION, f"seat {seat} played {text}: not a legal play under "
+                                                     f"{self.rules.describe()} rules")
+        if fixed is not None:
+            if prev and not beats(fixed, prev):
+                raise IllegalAction(E_DOES_NOT_BEAT, f"seat {seat} played {text}, which does not beat "
+                                                     f"{self.last_play.notation()}")
+            return Play(cards, fixed)
+        kind = choose_reading(cards, prev, self.rules)
+        if kind is None:
+            raise IllegalAction(E_DOES_NOT_BEAT, f"seat {seat} played {text}, which does not beat "
+                                                 f"{self.last_play.notation()}")
+        return Play(cards, kind)
+
+    def play(self, play, seat: "int | None" = None) -> Play:
+        """Play for the seat to move: a :class:`Play`, card text (``""`` or
+        ``pass`` passes; ``333444-56`` fixes a reading) or a packed int (0
+        passes).  Returns the play as read."""
+        if self.phase != PLAYING:
+            if self.phase == FINISHED:
+                raise IllegalAction(E_FINISHED, f"{_text(play)} was played after the game ended")
+            raise IllegalAction(E_NOT_PLAYING, f"{_text(play)} was played in the {self.phase} phase")
+        seat = self._check_turn(seat, f"played {_text(play)}")
+        p = self._resolve(play, seat)
+        if p.is_pass:
+            if self.last_play is None:
+                raise IllegalAction(E_PASS_ON_LEAD, f"seat {seat} passed but must lead (nothing to answer)")
+            self.plays.append((seat, p))
+            self.passes += 1
+            if self.passes == 2:
+                self.last_play, self.passes = None, 0
+            self.turn = (seat + 1) % 3
+            return p
+        self.plays.append((seat, p))
+        self.hands[seat] -= p.cards
+        self.played[seat] += 1
+        if p.type in (T_BOMB, T_ROCKET):
+            self.bombs += 1
+        self.last_play, self.last_seat, self.passes = p, seat, 0
+        if self.hands[seat] == 0:
+            self._finish(seat)
+        else:
+            self.turn = (seat + 1) % 3
+        return p
+
+    def pass_(self, seat: "int | None" = None) -> None:
+        """Pass for the seat to move."""
+        self.play(Play.pass_(), seat)
+
+    def _finish(self, winner: int) -> None:
+        farmers = [s for s in range(3) if s != self.landlord]
+        self.result = score(self.landlord, winner, self.base, self.bombs, self.played[self.landlord],
+                            [self.played[s] for s in farmers], self.rules.spring)
+        self.phase, self.turn = FINISHED, None
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.phase} turn={self.turn} landlord={self.landlord} "
+                f"hands={[self.hand(s) for s in range(3)]}>")
+
+
+def _text(play) -> str:
+    if isinstance(play, Play):
+        return play.notation()
+    if isinstance(play, int) and not isinstance(play, bool):
+        return format_cards(play) if play >= 0 else repr(play)
+    return repr(play) if not isinstance(play, str) else (play or "pass")
+
+
+_EIGHTS = sum(8 << (4 * r) for r in range(15))
+
+
+def _fits(cards: int) -> bool:
+    """A legal multiset: at most 4 of a rank, one of each joker."""
+    return all(count_of(cards, r) <= (1 if r >= RANK_X else 4) for r in range(15)) and cards < (1 << 60)
+
+
+def _contains(hand: int, cards: int) -> bool:
+    """Is ``cards`` a sub-multiset of ``hand``?  Every nibble of ``hand | 8``
+    minus the card nibble stays >= 4 (no borrow), and keeps bit 3 exactly
+    when the hand holds enough of that rank."""
+    return ((hand | _EIGHTS) - cards) & _EIGHTS == _EIGHTS
+
+
+def random_game(seed: int, rules: "Rules | str | None" = None, first_bidder: "int | None" = None,
+                all_pass: str = "redeal", pass_prob: float = 0.3) -> Game:
+    """Play one whole hand with uniformly random legal actions (for tests and
+    benchmarks): random bids (redealing while everyone passes), then a random
+    legal play, or a pass with probability ``pass_prob`` when answering.
+
+    >>> g = random_game(5)
+    >>> g.phase, sum(g.result.scores)
+    ('finished', 0)
+    """
+    rng = random.Random(seed)
+    g = Game(rules=rules, first_bidder=first_bidder, all_pass=all_pass, rng=rng)
+    while g.phase != PLAYING:
+        if g.phase == REDEAL:
+            g.redeal()
+            continue
+        g.bid(rng.choice(g.legal_bids()))
+    while g.phase == PLAYING:
+        options = g.legal_plays()
+        if g.last_play is not None and (len(options) == 1 or rng.random() < pass_prob):
+            g.pass_()
+        else:
+            plays = options[1:] if g.last_play is not None else options
+            g.play(rng.choice(plays))
+    return g

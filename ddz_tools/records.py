@@ -1,0 +1,850 @@
+"""Game records (``ddz-record/1``): reading, writing, replaying and fast validation.
+
+Format
+------
+A ``ddz-record/1`` file is JSON Lines: one game per line, one JSON object::
+
+    {"schema": "ddz-record/1", "id": "g1", "rules": {"preset": "standard"},
+     "players": ["ann", "bo", "cy"],
+     "deal": {"hands": ["34567899TJQQQKAAD", "34566779TTTJA222X", "33445578889JJQKA2"],
+              "bottom": "6KK", "hand_ids": null, "bottom_ids": null},
+     "first_bidder": 0, "bids": [{"seat": 0, "bid": 3}], "landlord": 0,
+     "plays": [{"seat": 0, "cards": "3456789T"}, {"seat": 1, "cards": ""}, ...],
+     "result": {"winner": "landlord", "base": 3, "multiplier": 1, "bombs": 0,
+                "spring": false, "anti_spring": false, "scores": [6, -3, -3]}}
+
+``data/ddz-record-1.schema.json`` is its JSON Schema.  Seats are absolute
+(0-2).  ``hands`` are the three 17-card deals and the landlord's 20 cards are
+``hands[landlord] + bottom``.  ``plays`` run in turn order from the
+landlord's lead; ``""`` is a pass; a play may be written in body-kicker
+notation (``333444555-666``) to fix its reading, otherwise the reading is
+chosen as :mod:`ddz_tools.game` documents.  Optional: ``id``, ``players``,
+``hand_ids``/``bottom_ids`` and per-play ``ids`` (Botzone card ids 0-53;
+suits never change a result), ``all_pass`` (``"redeal"``, the default, or
+``"seat0"``: Botzone's rule that seat 0 becomes landlord with base 1 when
+everyone passes).  Unknown keys are kept and ignored.
+
+Reading never trusts a stored value: :func:`replay_record` replays every bid
+and play through :class:`~ddz_tools.game.Game`, recomputes the result and
+lists the stored fields that disagree.  A replay has one of four statuses:
+
+* ``ok``: a finished game whose stored result (if any) agrees;
+* ``mismatch``: a finished game whose stored result or landlord disagrees;
+* ``invalid``: an illegal bid or play (``phase``, ``index`` into ``bids`` or
+  ``plays``, an error ``code`` and a ``reason``);
+* ``incomplete``: every action is legal but nobody went out (or the bidding
+  is unfinished, or everyone passed and the deal is void).
+
+The fast path, :func:`validate_batch`, does the play phase of many games in
+one Numba kernel (``_validate_games``), with the same statuses and codes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+from typing import IO, Iterable, Iterator
+
+import numpy as np
+
+from ._jit import kernel
+from .cards import (
+    FULL_DECK,
+    card_count,
+    format_cards,
+    pack_card_ids,
+    parse_cards,
+    rank_of_card_id,
+)
+from .errors import CardError, DdzError, PlayError, RecordError, RulesError
+from .game import (
+    ALL_PASS_OPTIONS,
+    BIDDING,
+    E_BAD_BID,
+    E_BAD_CARDS,
+    E_DOES_NOT_BEAT,
+    E_FINISHED,
+    E_NOT_A_COMBINATION,
+    E_NOT_BIDDING,
+    E_NOT_IN_HAND,
+    E_NOT_PLAYING,
+    E_PASS_ON_LEAD,
+    E_WRONG_TURN,
+    FINISHED,
+    REDEAL,
+    Auction,
+    Game,
+    IllegalAction,
+    Result,
+)
+from .movegen import _gen_into
+from .rules import Play, Rules, readings
+
+__all__ = [
+    "SCHEMA", "Record", "ReplayResult", "LineResult", "parse_record", "record_to_dict",
+    "record_from_game", "write_record", "read_records", "replay_record", "play_text",
+    "GameBatch", "BatchResult", "pack_games", "validate_batch", "STATUS_NAMES",
+]
+
+SCHEMA = "ddz-record/1"
+RESULT_FIELDS = ("winner", "base", "multiplier", "bombs", "spring", "anti_spring", "scores")
+
+
+# The record ------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Record:
+    """One parsed ``ddz-record/1`` game (structure checked, moves not yet replayed).
+
+    ``hands`` and ``bottom`` are packed ints; ``bids`` are ``(seat, bid)``;
+    ``plays`` are ``(seat, text)`` with the text as written (``""`` = pass);
+    ``landlord`` and ``result`` are the *stored* values, never trusted.
+    """
+
+    hands: tuple
+    bottom: int
+    rules: Rules = dataclasses.field(default_factory=Rules)
+    first_bidder: int = 0
+    bids: list = dataclasses.field(default_factory=list)
+    plays: list = dataclasses.field(default_factory=list)
+    landlord: "int | None" = None
+    result: "dict | None" = None
+    id: "str | int | None" = None
+    players: "list | None" = None
+    hand_ids: "list | None" = None
+    bottom_ids: "list | None" = None
+    play_ids: "list | None" = None        # per play: list of ids or None
+    all_pass: str = "redeal"
+    extra: dict = dataclasses.field(default_factory=dict)
+
+
+def _seat(value, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2:
+        raise RecordError(f"{where} must be a seat 0, 1 or 2, not {value!r}")
+    return value
+
+
+def _ids(value, n: int, where: str) -> list:
+    if not isinstance(value, list) or len(value) != n:
+        raise RecordError(f"{where} must be a list of {n} card ids")
+    for c in value:
+        try:
+            rank_of_card_id(c)
+        except CardError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+    return list(value)
+
+
+_KNOWN = {"schema", "id", "rules", "players", "deal", "first_bidder", "bids", "landlord", "plays",
+          "result", "all_pass"}
+
+
+def parse_record(obj) -> Record:
+    """Check the structure of one record (a dict or a JSON line) and build a :class:`Record`.
+
+    Raises :class:`~ddz_tools.errors.RecordError` naming the first problem.
+    Moves are not judged here; :func:`replay_record` does that.
+    """
+    if isinstance(obj, (str, bytes)):
+        try:
+            obj = json.loads(obj)
+        except ValueError as exc:
+            raise RecordError(f"malformed JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise RecordError(f"a record is a JSON object, not {type(obj).__name__}")
+    if obj.get("schema") != SCHEMA:
+        raise RecordError(f"schema must be {SCHEMA!r}, not {obj.get('schema')!r}")
+    try:
+        rules = Rules.from_dict(obj.get("rules"))
+    except RulesError as exc:
+        raise RecordError(f"rules: {exc}") from None
+    all_pass = obj.get("all_pass", "redeal")
+    if all_pass not in ALL_PASS_OPTIONS:
+        raise RecordError(f"all_pass must be one of {', '.join(ALL_PASS_OPTIONS)}, not {all_pass!r}")
+    deal = obj.get("deal")
+    if not isinstance(deal, dict):
+        raise RecordError("deal is missing (an object with hands and bottom)")
+    hands_t = deal.get("hands")
+    if not isinstance(hands_t, list) or len(hands_t) != 3 or not all(isinstance(h, str) for h in hands_t):
+        raise RecordError("deal.hands must be a list of 3 card strings")
+    if not isinstance(deal.get("bottom"), str):
+        raise RecordError("deal.bottom must be a card string")
+    try:
+        hands = tuple(parse_cards(h) for h in hands_t)
+        bottom = parse_cards(deal["bottom"])
+    except CardError as exc:
+        raise RecordError(f"deal: {exc}") from None
+    for i, h in enumerate(hands):
+        if card_count(h) != 17:
+            raise RecordError(f"deal.hands[{i}] has {card_count(h)} cards, not 17")
+    if card_count(bottom) != 3:
+        raise RecordError(f"deal.bottom has {card_count(bottom)} cards, not 3")
+    if sum(hands) + bottom != FULL_DECK:
+        raise RecordError("deal: the hands and the bottom are not one 54-card deck")
+    hand_ids = bottom_ids = None
+    if deal.get("hand_ids") is not None or deal.get("bottom_ids") is not None:
+        if not isinstance(deal.get("hand_ids"), list) or len(deal["hand_ids"]) != 3:
+            raise RecordError("deal.hand_ids must be 3 lists of 17 card ids (or null)")
+        hand_ids = [_ids(h, 17, f"deal.hand_ids[{i}]") for i, h in enumerate(deal["hand_ids"])]
+        bottom_ids = _ids(deal.get("bottom_ids"), 3, "deal.bottom_ids")
+        try:
+            pack_card_ids([c for h in hand_ids for c in h] + bottom_ids)
+        except CardError as exc:
+            raise RecordError(f"deal ids: {exc}") from None
+        for i in range(3):
+            if pack_card_ids(hand_ids[i]) != hands[i]:
+                raise RecordError(f"deal.hand_ids[{i}] are not the cards of deal.hands[{i}]")
+        if pack_card_ids(bottom_ids) != bottom:
+            raise RecordError("deal.bottom_ids are not the cards of deal.bottom")
+    first_bidder = _seat(obj.get("first_bidder"), "first_bidder")
+    bids_raw = obj.get("bids")
+    if not isinstance(bids_raw, list):
+        raise RecordError("bids must be a list of {seat, bid} objects")
+    bids = []
+    for i, b in enumerate(bids_raw):
+        if not isinstance(b, dict) or "bid" not in b:
+            raise RecordError(f"bids[{i}] must be an object with seat and bid")
+        bid = b["bid"]
+        if isinstance(bid, bool) or not isinstance(bid, int):
+            raise RecordError(f"bids[{i}].bid must be an integer, not {bid!r}")
+        bids.append((_seat(b.get("seat"), f"bids[{i}].seat"), bid))
+    plays_raw = obj.get("plays")
+    if not isinstance(plays_raw, list):
+        raise RecordError("plays must be a list of {seat, cards} objects")
+    plays, play_ids = [], None
+    for i, p in enumerate(plays_raw):
+        if not isinstance(p, dict) or not isinstance(p.get("cards"), str):
+            raise RecordError(f"plays[{i}] must be an object with seat and cards (a string, \"\" to pass)")
+        plays.append((_seat(p.get("seat"), f"plays[{i}].seat"), p["cards"]))
+        if p.get("ids") is not None:
+            if play_ids is None:
+                play_ids = [None] * len(plays_raw)
+            ids = p["ids"]
+            if not isinstance(ids, list):
+                raise RecordError(f"plays[{i}].ids must be a list of card ids")
+            play_ids[i] = _ids(ids, len(ids), f"plays[{i}].ids")
+    landlord = obj.get("landlord")
+    if landlord is not None:
+        landlord = _seat(landlord, "landlord")
+    result = obj.get("result")
+    if result is not None and not isinstance(result, dict):
+        raise RecordError("result must be an object or null")
+    players = obj.get("players")
+    if players is not None and (not isinstance(players, list) or len(players) != 3):
+        raise RecordError("players must be a list of 3 names")
+    rid = obj.get("id")
+    extra = {k: v for k, v in obj.items() if k not in _KNOWN}
+    return Record(hands, bottom, rules, first_bidder, bids, plays, landlord, result, rid, players,
+                  hand_ids, bottom_ids, play_ids, all_pass, extra)
+
+
+def play_text(play: Play, rules: Rules) -> str:
+    """How a record writes a play: ``""`` for a pass, the bare cards when they
+    have one reading, body-kicker notation when they have several.
+
+    >>> play_text(Play.parse("333444555-666", "douzero"), Rules.parse("douzero"))
+    '333444555-666'
+    >>> play_text(Play.parse("33344456"), Rules.parse("standard"))
+    '33344456'
+    """
+    if play.is_pass:
+        return ""
+    if len(readings(play.cards, rules.flags)) > 1:
+        return play.notation()
+    return format_cards(play.cards)
+
+
+def _rules_obj(rules: Rules) -> dict:
+    d = {"preset": rules.preset}
+    for k, v in rules.overrides().items():
+        d[k] = ("on" if v else "off") if isinstance(v, bool) else v
+    return d
+
+
+def record_to_dict(rec: Record) -> dict:
+    """The JSON object of a record (stored fields as they are)."""
+    d = {"schema": SCHEMA}
+    if rec.id is not None:
+        d["id"] = rec.id
+    d["rules"] = _rules_obj(rec.rules)
+    if rec.all_pass != "redeal":
+        d["all_pass"] = rec.all_pass
+    if rec.players is not None:
+        d["players"] = list(rec.players)
+    d["deal"] = {"hands": [format_cards(h) for h in rec.hands], "bottom": format_cards(rec.bottom),
+                 "hand_ids": rec.hand_ids, "bottom_ids": rec.bottom_ids}
+    d["first_bidder"] = rec.first_bidder
+    d["bids"] = [{"seat": s, "bid": b} for s, b in rec.bids]
+    d["landlord"] = rec.landlord
+    plays = []
+    for i, (s, t) in enumerate(rec.plays):
+        p = {"seat": s, "cards": t}
+        if rec.play_ids is not None and rec.play_ids[i] is not None:
+            p["ids"] = rec.play_ids[i]
+        plays.append(p)
+    d["plays"] = plays
+    d["result"] = rec.result
+    d.update(rec.extra)
+    return d
+
+
+def record_from_game(game: Game, id=None, players=None, play_ids=None) -> Record:
+    """The record of a game (finished or not), with its computed result."""
+    rules = game.rules
+    return Record(
+        hands=tuple(game.dealt), bottom=game.bottom, rules=rules, first_bidder=game.first_bidder,
+        bids=list(game.bids), plays=[(s, play_text(p, rules)) for s, p in game.plays],
+        landlord=game.landlord, result=game.result.to_dict() if game.result else None, id=id,
+        players=list(players) if players is not None else None,
+        hand_ids=[list(h) for h in game.hand_ids] if game.hand_ids else None,
+        bottom_ids=list(game.bottom_ids) if game.bottom_ids else None,
+        play_ids=play_ids, all_pass=game.all_pass)
+
+
+def write_record(out: "str | os.PathLike | IO[str]", record: "Record | Game | dict") -> None:
+    """Append one record as a JSON line to a path or an open text file."""
+    if isinstance(record, Game):
+        record = record_from_game(record)
+    d = record_to_dict(record) if isinstance(record, Record) else record
+    line = json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n"
+    if isinstance(out, (str, os.PathLike)):
+        with open(out, "a", encoding="utf-8") as f:
+            f.write(line)
+    else:
+        out.write(line)
+
+
+# Replay -------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class ReplayResult:
+    """What replaying one record found (see the module doc for ``status``)."""
+
+    id: "str | int | None"
+    status: str
+    rules: str
+    reason: "str | None" = None
+    code: "str | None" = None
+    phase: "str | None" = None       # "bid" or "play" for an invalid record
+    index: "int | None" = None       # index into bids or plays
+    landlord: "int | None" = None
+    base: int = 0
+    result: "Result | None" = None
+    stored: "dict | None" = None
+    disagreements: tuple = ()
+    n_plays: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def to_dict(self) -> dict:
+        d = {"id": self.id, "status": self.status, "rules": self.rules, "reason": self.reason,
+             "code": self.code, "phase": self.phase, "index": self.index, "landlord": self.landlord,
+             "base": self.base, "plays": self.n_plays,
+             "result": self.result.to_dict() if self.result else None,
+             "disagreements": list(self.disagreements)}
+        return d
+
+
+def replay_record(record: "Record | dict | str") -> ReplayResult:
+    """Replay every bid and play of a record and recompute its result.
+
+    Never trusts the stored ``landlord`` or ``result``: it reports the stored
+    fields that disagree in ``disagreements`` (status ``mismatch``).
+
+    >>> r = replay_record(record_from_game(__import__("ddz_tools.game").game.random_game(1)))
+    >>> r.status, sum(r.result.scores)
+    ('ok', 0)
+    """
+    rec = record if isinstance(record, Record) else parse_record(record)
+    desc = rec.rules.describe()
+    g = Game(hands=list(rec.hands), bottom=rec.bottom, rules=rec.rules, first_bidder=rec.first_bidder,
+             all_pass=rec.all_pass)
+    out = ReplayResult(rec.id, "ok", desc, stored=rec.result, n_plays=len(rec.plays))
+    for i, (seat, bid) in enumerate(rec.bids):
+        try:
+            g.bid(bid, seat)
+        except IllegalAction as exc:
+            out.status, out.code, out.phase, out.index = "invalid", exc.code, "bid", i
+            out.reason = f"bids[{i}]: {exc}"
+            return out
+    out.landlord, out.base = g.landlord, g.base
+    remaining = None
+    if rec.hand_ids is not None:
+        remaining = [set(h) for h in rec.hand_ids]
+        if g.landlord is not None:
+            remaining[g.landlord] |= set(rec.bottom_ids)
+    for i, (seat, text) in enumerate(rec.plays):
+        try:
+            p = g.play(text, seat)
+        except IllegalAction as exc:
+            out.status, out.code, out.phase, out.index = "invalid", exc.code, "play", i
+            out.reason = f"plays[{i}]: {exc}"
+            return out
+        ids = rec.play_ids[i] if rec.play_ids is not None else None
+        if ids is not None:
+            if pack_card_ids(ids) != p.cards:
+                return _invalid_ids(out, i, f"ids {ids} are not the cards {format_cards(p.cards)}")
+            if remaining is not None:
+                missing = [c for c in ids if c not in remaining[seat]]
+                if missing:
+                    return _invalid_ids(out, i, f"seat {seat} does not hold card ids {missing}")
+                remaining[seat] -= set(ids)
+    if g.phase == BIDDING:
+        out.status, out.reason = "incomplete", "the bidding is unfinished"
+    elif g.phase == REDEAL:
+        out.status, out.reason = "incomplete", "every seat passed: the deal is void (redeal)"
+    elif g.phase != FINISHED:
+        left = ", ".join(f"seat {s} holds {len(g.hand(s))}" for s in range(3))
+        out.status, out.reason = "incomplete", f"nobody went out after {len(rec.plays)} plays ({left})"
+    else:
+        out.result = g.result
+        stored, mine = {}, g.result.to_dict()
+        if rec.landlord is not None:
+            stored["landlord"], mine["landlord"] = rec.landlord, g.landlord
+        if rec.result is not None:
+            stored.update({k: rec.result.get(k) for k in RESULT_FIELDS})
+        bad = [k for k in stored if stored[k] != mine[k]]
+        if bad:
+            out.status, out.disagreements = "mismatch", tuple(bad)
+            out.reason = "; ".join(f"stored {k} {stored[k]!r}, replayed {mine[k]!r}" for k in bad)
+    return out
+
+
+def _invalid_ids(out: ReplayResult, i: int, why: str) -> ReplayResult:
+    out.status, out.code, out.phase, out.index = "invalid", "card_ids", "play", i
+    out.reason = f"plays[{i}]: {why}"
+    return out
+
+
+@dataclasses.dataclass
+class LineResult:
+    """One line of a record file: the parsed record and its replay, or an error."""
+
+    path: str
+    line: int
+    record: "Record | None" = None
+    replay: "ReplayResult | None" = None
+    error: "str | None" = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.replay is not None and self.replay.ok
+
+
+def read_records(path: "str | os.PathLike | IO[str]", replay: bool = True) -> Iterator[LineResult]:
+    """Yield one :class:`LineResult` per non-blank line of a ``ddz-record/1`` file.
+
+    A line that is not a well-formed record gets ``error`` (the reason) and
+    the reading goes on; with ``replay`` every record is replayed.
+    """
+    if isinstance(path, (str, os.PathLike)):
+        name = os.fspath(path)
+        stream = open(path, encoding="utf-8") if name != "-" else None
+    else:
+        name, stream = getattr(path, "name", "<stream>"), path
+    if stream is None:
+        import sys
+        stream, close = sys.stdin, False
+    else:
+        close = isinstance(path, (str, os.PathLike))
+    try:
+        for lineno, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = parse_record(line)
+            except DdzError as exc:
+                yield LineResult(name, lineno, error=str(exc))
+                continue
+            yield LineResult(name, lineno, rec, replay_record(rec) if replay else None)
+    finally:
+        if close:
+            stream.close()
+
+
+# The fast path: one kernel validates and scores the play phase of many games ------------------
+
+#: Status codes of the kernel, by index (the same names as the Game's error codes).
+STATUS_NAMES = ("ok", "incomplete", E_WRONG_TURN, E_PASS_ON_LEAD, E_NOT_IN_HAND, E_NOT_A_COMBINATION,
+                E_DOES_NOT_BEAT, E_FINISHED, E_BAD_CARDS, E_BAD_BID, E_NOT_BIDDING, E_NOT_PLAYING)
+S_OK, S_INCOMPLETE, S_WRONG_TURN, S_PASS_ON_LEAD, S_NOT_IN_HAND, S_NOT_A_COMBINATION, S_DOES_NOT_BEAT, \
+    S_FINISHED, S_BAD_CARDS, S_BAD_BID, S_NOT_BIDDING, S_NOT_PLAYING = range(len(STATUS_NAMES))
+_STATUS_OF = {name: i for i, name in enumerate(STATUS_NAMES)}
+
+_EIGHTS = sum(8 << (4 * r) for r in range(15))
+_CAPACITY = 1024
+#: Columns of the kernel's output rows.
+OUT_STATUS, OUT_INDEX, OUT_WINNER, OUT_BOMBS, OUT_SPRING, OUT_ANTI, OUT_MULT, OUT_S0 = range(8)
+_OUT_COLS = 10
+
+
+@kernel
+def _reading(cards, fixed, prev_kind, flags, buf_cards, buf_kinds):
+    """The kind a play takes here, or a negative status.
+
+    Runs the shared generator on the play's own cards: its entries whose
+    cards are the whole play are exactly the readings of the play that are
+    legal here (all of them for a lead).  ``fixed`` > 0 asks for that reading;
+    0 takes the largest legal kind (see ddz_tools.game).
+    """
+    n = _gen_into(cards, flags, prev_kind, buf_cards, buf_kinds)
+    if n > buf_cards.shape[0]:
+        buf_cards = np.empty(n, np.int64)
+        buf_kinds = np.empty(n, np.int64)
+        _gen_into(cards, flags, prev_kind, buf_cards, buf_kinds)
+    best = -1
+    for j in range(n):
+        if buf_cards[j] == cards:
+            k = buf_kinds[j]
+            if fixed > 0:
+                if k == fixed:
+                    return k
+            elif k > best:
+                best = k
+    if best >= 0:
+        return best
+    if fixed > 0:
+        return -S_DOES_NOT_BEAT  # a reading of these cards (checked when packed), but not legal here
+    if prev_kind == 0:
+        return -S_NOT_A_COMBINATION
+    # Is it a combination at all?  Ask for every lead of the play's cards.
+    n = _gen_into(cards, flags, 0, buf_cards, buf_kinds)
+    if n > buf_cards.shape[0]:
+        buf_cards = np.empty(n, np.int64)
+        buf_kinds = np.empty(n, np.int64)
+        _gen_into(cards, flags, 0, buf_cards, buf_kinds)
+    for j in range(n):
+        if buf_cards[j] == cards:
+            return -S_DOES_NOT_BEAT
+    return -S_NOT_A_COMBINATION
+
+
+@kernel
+def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, kinds, lo, hi,
+                  pre_status, pre_index, buf_cards, buf_kinds, out):
+    """Validate and score the plays ``lo..hi-1`` of one game into ``out`` (one row)."""
+    eights = 0x888888888888888
+    hands = np.empty(3, np.int64)
+    hands[0] = h0
+    hands[1] = h1
+    hands[2] = h2
+    played = np.zeros(3, np.int64)
+    turn = landlord
+    last_kind = 0          # 0: the seat to move leads
+    passes = 0
+    bombs = 0
+    winner = -1
+    out[OUT_STATUS] = S_INCOMPLETE
+    out[OUT_INDEX] = -1
+    for i in range(lo, hi):
+        idx = i - lo
+        s = seats[i]
+        c = cards[i]
+        if winner >= 0:
+            out[OUT_STATUS] = S_FINISHED
+            out[OUT_INDEX] = idx
+            return
+        if s != turn:
+            out[OUT_STATUS] = S_WRONG_TURN
+            out[OUT_INDEX] = idx
+            return
+        if idx == pre_index and pre_status == S_BAD_CARDS:
+            out[OUT_STATUS] = pre_status
+            out[OUT_INDEX] = idx
+            return
+        if c == 0:
+            if last_kind == 0:
+                out[OUT_STATUS] = S_PASS_ON_LEAD
+                out[OUT_INDEX] = idx
+                return
+            passes += 1
+            if passes == 2:
+                last_kind = 0
+                passes = 0
+            turn = (s + 1) % 3
+            continue
+        # Containment without a loop: (hand | 8 per nibble) - cards keeps bit 3
+        # of a nibble exactly when the hand holds enough of that rank.
+        if ((hands[s] | eights) - c) & eights != eights:
+            out[OUT_STATUS] = S_NOT_IN_HAND
+            out[OUT_INDEX] = idx
+            return
+        if idx == pre_index:
+            out[OUT_STATUS] = pre_status
+            out[OUT_INDEX] = idx
+            return
+        k = _reading(c, kinds[i], last_kind, flags, buf_cards, buf_kinds)
+        if k < 0:
+            out[OUT_STATUS] = -k
+            out[OUT_INDEX] = idx
+            return
+        hands[s] -= c
+        played[s] += 1
+        t = k & 31
+        if t == 13 or t == 14:   # bomb, rocket
+            bombs += 1
+        last_kind = k
+        passes = 0
+        if hands[s] == 0:
+            winner = s
+        turn = (s + 1) % 3
+    if winner < 0:
+        return
+    # Scoring.
+    f1 = (landlord + 1) % 3
+    f2 = (landlord + 2) % 3
+    spring = 0
+    anti = 0
+    if winner == landlord:
+        if spring_any != 0:
+            if played[f1] == 0 or played[f2] == 0:
+                spring = 1
+        elif played[f1] == 0 and played[f2] == 0:
+            spring = 1
+    elif played[landlord] == 1:
+        anti = 1
+    mult = np.int64(1) << (bombs + spring + anti)
+    stake = base * mult
+    sign = 1 if winner == landlord else -1
+    out[OUT_S0 + landlord] = 2 * stake * sign
+    out[OUT_S0 + f1] = -stake * sign
+    out[OUT_S0 + f2] = -stake * sign
+    out[OUT_STATUS] = S_OK
+    out[OUT_WINNER] = winner
+    out[OUT_BOMBS] = bombs
+    out[OUT_SPRING] = spring
+    out[OUT_ANTI] = anti
+    out[OUT_MULT] = mult
+
+
+@kernel
+def _validate_games(hands, landlord, base, flags, spring_any, start, seats, cards, kinds,
+                    pre_status, pre_index, skip, out):
+    """Validate every game of a batch (see :func:`validate_batch`)."""
+    buf_cards = np.empty(_CAPACITY, np.int64)
+    buf_kinds = np.empty(_CAPACITY, np.int64)
+    for g in range(hands.shape[0]):
+        if skip[g] != 0:
+            continue
+        _validate_one(hands[g, 0], hands[g, 1], hands[g, 2], landlord[g], base[g], flags[g], spring_any[g],
+                      seats, cards, kinds, start[g], start[g + 1], pre_status[g], pre_index[g],
+                      buf_cards, buf_kinds, out[g])
+
+
+@dataclasses.dataclass
+class GameBatch:
+    """Games packed as int64 arrays for :func:`validate_batch`.
+
+    Per game ``g``: ``hands[g]`` (3 packed hands, the landlord's with the
+    bottom), ``landlord``, ``base``, ``flags`` (``Rules.flags``),
+    ``spring_any`` (1 for ``spring=any-player``), plays ``start[g] ..
+    start[g+1]-1`` of ``seats``/``cards``/``kinds`` (``cards`` 0 = pass;
+    ``kinds`` the reading fixed by body-kicker notation, 0 = choose), and a
+    problem found while packing: ``pre_status``/``pre_index`` (a play whose
+    text is no cards, or whose notation is no reading) or ``skip`` with a
+    bidding outcome already in ``out``.
+    """
+
+    hands: np.ndarray
+    landlord: np.ndarray
+    base: np.ndarray
+    flags: np.ndarray
+    spring_any: np.ndarray
+    start: np.ndarray
+    seats: np.ndarray
+    cards: np.ndarray
+    kinds: np.ndarray
+    pre_status: np.ndarray
+    pre_index: np.ndarray
+    skip: np.ndarray
+    out: np.ndarray          # preset rows for skipped games
+    phase_bid: np.ndarray    # 1 when a skipped game failed in its bidding
+    stored: np.ndarray       # has, landlord, winner(1 landlord/0 farmers), base, mult, bombs, spring, anti, s0, s1, s2
+    ids: list
+
+    def __len__(self) -> int:
+        return self.hands.shape[0]
+
+
+_TEXT_CACHE: dict = {}
+
+
+def _parse_play_text(text: str, rules: Rules):
+    """(cards, fixed kind, pre status) of a play's text, memoised per rule flags."""
+    key = (text, rules.flags)
+    hit = _TEXT_CACHE.get(key)
+    if hit is not None:
+        return hit
+    t = text.strip()
+    if t in ("", "-") or t.lower() in ("pass", "p"):
+        res = (0, 0, 0)
+    else:
+        try:
+            if "-" in t:
+                body, _, kick = t.partition("-")
+                cards = parse_cards(body) + parse_cards(kick)
+                try:
+                    res = (cards, Play.parse(t, rules).kind, 0)
+                except (PlayError, CardError):
+                    res = (cards, 0, S_BAD_CARDS if not _fits(cards) else S_NOT_A_COMBINATION)
+            else:
+                res = (parse_cards(t), 0, 0)
+        except CardError:
+            res = (0, 0, S_BAD_CARDS)
+    if len(_TEXT_CACHE) < 200_000:
+        _TEXT_CACHE[key] = res
+    return res
+
+
+def _fits(cards: int) -> bool:
+    return all(((cards >> (4 * r)) & 15) <= (1 if r >= 13 else 4) for r in range(15))
+
+
+def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
+    """Pack records into a :class:`GameBatch`: bidding is replayed here (in
+    Python, it is a handful of actions), plays are converted to ints."""
+    recs = [r if isinstance(r, Record) else parse_record(r) for r in records]
+    n = len(recs)
+    total = sum(len(r.plays) for r in recs)
+    hands = np.zeros((n, 3), np.int64)
+    landlord = np.zeros(n, np.int64)
+    base = np.zeros(n, np.int64)
+    flags = np.zeros(n, np.int64)
+    spring_any = np.zeros(n, np.int64)
+    start = np.zeros(n + 1, np.int64)
+    seats = np.zeros(total, np.int64)
+    cards = np.zeros(total, np.int64)
+    kinds = np.zeros(total, np.int64)
+    pre_status = np.zeros(n, np.int64)
+    pre_index = np.full(n, -1, np.int64)
+    skip = np.zeros(n, np.int64)
+    out = np.zeros((n, _OUT_COLS), np.int64)
+    phase_bid = np.zeros(n, np.int64)
+    stored = np.zeros((n, 11), np.int64)
+    pos = 0
+    for g, rec in enumerate(recs):
+        start[g] = pos
+        a = Auction(rec.first_bidder, rec.rules.bidding, rec.all_pass)
+        for i, (s, b) in enumerate(rec.bids):
+            try:
+                a.bid(s, b)
+            except IllegalAction as exc:
+                skip[g], phase_bid[g] = 1, 1
+                out[g, OUT_STATUS], out[g, OUT_INDEX] = _STATUS_OF[exc.code], i
+                break
+        if not skip[g] and (not a.done or a.void):
+            skip[g] = 1
+            if rec.plays:
+                out[g, OUT_STATUS], out[g, OUT_INDEX] = S_NOT_PLAYING, 0
+            else:
+                out[g, OUT_STATUS], out[g, OUT_INDEX] = S_INCOMPLETE, -1
+        if not skip[g]:
+            ll = a.landlord
+            landlord[g], base[g] = ll, a.base
+            for s in range(3):
+                hands[g, s] = rec.hands[s] + (rec.bottom if s == ll else 0)
+            flags[g] = rec.rules.flags
+            spring_any[g] = rec.rules.spring == "any-player"
+            rules = rec.rules
+            for i, (s, t) in enumerate(rec.plays):
+                c, k, st = _parse_play_text(t, rules)
+                seats[pos + i], cards[pos + i], kinds[pos + i] = s, c, k
+                if st and pre_index[g] < 0:
+                    pre_status[g], pre_index[g] = st, i
+            pos += len(rec.plays)
+        res = rec.result
+        if res is not None:
+            try:
+                sc = res.get("scores") or [0, 0, 0]
+                stored[g] = (1, -1 if rec.landlord is None else rec.landlord,
+                             {"landlord": 1, "farmers": 0}.get(res.get("winner"), -1),
+                             res.get("base", -1), res.get("multiplier", -1), res.get("bombs", -1),
+                             int(res.get("spring", -1)), int(res.get("anti_spring", -1)), *sc[:3])
+            except (TypeError, ValueError):
+                stored[g, 0] = 2      # unreadable stored result: always a mismatch
+    start[n] = pos
+    return GameBatch(hands, landlord, base, flags, spring_any, start, seats[:pos], cards[:pos], kinds[:pos],
+                     pre_status, pre_index, skip, out, phase_bid, stored, [r.id for r in recs])
+
+
+@dataclasses.dataclass
+class BatchResult:
+    """Per-game arrays from :func:`validate_batch`.
+
+    ``status`` indexes :data:`STATUS_NAMES` (0 ok, 1 incomplete, then the
+    error codes); ``index`` is the bid (``phase_bid`` 1) or play index of
+    the first error, -1 if none; ``winner`` the seat that went out;
+    ``scores`` an (n, 3) array; ``mismatch`` 1 when a finished game's stored
+    result or landlord disagrees.
+    """
+
+    status: np.ndarray
+    index: np.ndarray
+    phase_bid: np.ndarray
+    landlord: np.ndarray
+    base: np.ndarray
+    winner: np.ndarray
+    bombs: np.ndarray
+    spring: np.ndarray
+    anti_spring: np.ndarray
+    multiplier: np.ndarray
+    scores: np.ndarray
+    mismatch: np.ndarray
+    ids: list
+
+    def __len__(self) -> int:
+        return self.status.shape[0]
+
+    def status_name(self, g: int) -> str:
+        """``ok``, ``mismatch``, ``invalid`` or ``incomplete``, as :class:`ReplayResult`."""
+        st = int(self.status[g])
+        if st == S_OK:
+            return "mismatch" if self.mismatch[g] else "ok"
+        return "incomplete" if st == S_INCOMPLETE else "invalid"
+
+    def code(self, g: int) -> "str | None":
+        st = int(self.status[g])
+        return None if st in (S_OK, S_INCOMPLETE) else STATUS_NAMES[st]
+
+
+def run_batch(batch: GameBatch) -> np.ndarray:
+    """Run the kernel on a packed batch; returns the raw (n, 10) output rows."""
+    out = batch.out.copy()
+    _validate_games(batch.hands, batch.landlord, batch.base, batch.flags, batch.spring_any, batch.start,
+                    batch.seats, batch.cards, batch.kinds, batch.pre_status, batch.pre_index, batch.skip, out)
+    return out
+
+
+def validate_batch(games: "GameBatch | Iterable[Record | dict | str]") -> BatchResult:
+    """Validate and score many games with one kernel call.
+
+    ``games`` is a :class:`GameBatch` or records (parsed, dicts or JSON
+    lines).  The result agrees with :func:`replay_record` game by game
+    (tested), except that card ids (suits) are not checked here.
+
+    >>> from ddz_tools.game import random_game
+    >>> res = validate_batch([record_from_game(random_game(s)) for s in range(3)])
+    >>> [res.status_name(g) for g in range(3)], int(res.scores.sum())
+    (['ok', 'ok', 'ok'], 0)
+    """
+    batch = games if isinstance(games, GameBatch) else pack_games(games)
+    out = run_batch(batch)
+    st = batch.stored
+    fin = out[:, OUT_STATUS] == S_OK
+    ll_win = (out[:, OUT_WINNER] == batch.landlord).astype(np.int64)
+    has = st[:, 0] == 1
+    differ = ((st[:, 1] >= 0) & (st[:, 1] != batch.landlord)) | (st[:, 2] != ll_win) | \
+        (st[:, 3] != batch.base) | (st[:, 4] != out[:, OUT_MULT]) | (st[:, 5] != out[:, OUT_BOMBS]) | \
+        (st[:, 6] != out[:, OUT_SPRING]) | (st[:, 7] != out[:, OUT_ANTI]) | \
+        np.any(st[:, 8:11] != out[:, OUT_S0:OUT_S0 + 3], axis=1)
+    mismatch = (fin & ((has & differ) | (st[:, 0] == 2))).astype(np.int64)
+    return BatchResult(out[:, OUT_STATUS].copy(), out[:, OUT_INDEX].copy(), batch.phase_bid, batch.landlord,
+                       batch.base, out[:, OUT_WINNER].copy(), out[:, OUT_BOMBS].copy(), out[:, OUT_SPRING].copy(),
+                       out[:, OUT_ANTI].copy(), out[:, OUT_MULT].copy(), out[:, OUT_S0:OUT_S0 + 3].copy(),
+                       mismatch, batch.ids)
