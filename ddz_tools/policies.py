@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .decompose import _min_plays_memo
+from .decompose import _memo_get, _min_plays_memo
 from .errors import DdzError
 from .movegen import _gen_into
 from .rules import T_BOMB, T_PAIR, T_ROCKET, T_SOLO
@@ -204,18 +204,74 @@ def _heuristic_bid(hand, flags, highest, table):
 
 
 @kernel
-def _lead_score(hand, c, k, rest_mp, flags, opp_min, others, bufc, bufk):
-    """Lower is better: a lead's cost for the heuristic."""
+def _best_split(hand, flags, table, gc, gk, out_c, out_k):
+    """One minimal split of ``hand`` into ``out_c``/``out_k``; returns its size.
+
+    Walks the decomposer's memo: at each step, among the plays holding the
+    lowest rank left whose remainder needs one play fewer, it takes the one
+    with the most cards, then the fewest control cards (ties: generation
+    order).  ``gc``/``gk`` are scratch move buffers.
+    """
+    h = hand
+    v = _min_plays_memo(h, flags, table)
+    k = 0
+    while h != 0:
+        n, mc, mk = _gen_all(h, flags, 0, gc, gk)
+        r4 = 0
+        while (h >> r4) & 15 == 0:
+            r4 += 4
+        best = -1
+        best_pref = -(1 << 40)
+        for i in range(n):
+            c = mc[i]
+            if (c >> r4) & 15 == 0:
+                continue
+            child = h - c
+            if child == 0:
+                cv = 0
+            else:
+                cv = _memo_get(table, child)
+                if cv < 0:
+                    cv = _min_plays_memo(child, flags, table)
+            if cv != v - 1:
+                continue
+            pref = 16 * _ncards(c) - 20 * _controls(c)
+            if _is_bomb(mk[i]) and child != 0:
+                pref -= 100
+            if pref > best_pref:
+                best_pref = pref
+                best = i
+        out_c[k] = mc[best]
+        out_k[k] = mk[best]
+        k += 1
+        h -= mc[best]
+        v -= 1
+    return k
+
+
+@kernel
+def _single_reading(h, flags, bufc, bufk):
+    """The kind of ``h`` as one play (a non-bomb reading first), or 0."""
+    n, gc, gk = _gen_all(h, flags, 0, bufc, bufk)
+    kind = 0
+    for i in range(n):
+        if gc[i] == h:
+            if kind == 0 or _is_bomb(kind):
+                kind = gk[i]
+    return kind
+
+
+@kernel
+def _lead_score(hand, c, k, opp_min):
+    """Lower is better: the heuristic's cost of leading a play of its split."""
     t = k & 31
     main = (k >> 5) & 15
-    s = 100 * rest_mp
+    s = 2 * main - _ncards(c)
     n_rest = _ncards(hand - c)
     if _is_bomb(k):
         s += 250  # bombs and the rocket are kept unless they end the game
     elif n_rest > 0:
-        # Keep control cards (2s, jokers) while the hand is long.
-        s += 30 * _controls(c)
-    s += 2 * main - _ncards(c)
+        s += 30 * _controls(c)  # keep control cards (2s, jokers) while the hand is long
     # Against an opponent about to go out, avoid what he can answer.
     if opp_min == 1 and t == T_SOLO:
         s += 60 + 2 * (14 - main)
@@ -227,11 +283,9 @@ def _lead_score(hand, c, k, rest_mp, flags, opp_min, others, bufc, bufk):
 @kernel
 def _heuristic_lead(hands, seat, landlord, flags, table, bufc, bufk, sc, sk):
     hand = hands[seat]
-    n, gc, gk = _gen_all(hand, flags, 0, bufc, bufk)
-    # Go out at once: prefer a non-bomb reading (no doubling needed) but any will do.
-    for i in range(n):
-        if gc[i] == hand:
-            return gc[i], gk[i]
+    kind = _single_reading(hand, flags, bufc, bufk)
+    if kind != 0:
+        return hand, kind  # go out at once
     others = hands[(seat + 1) % 3] + hands[(seat + 2) % 3]
     if seat == landlord:
         opp_min = min(_ncards(hands[(seat + 1) % 3]), _ncards(hands[(seat + 2) % 3]))
@@ -244,44 +298,38 @@ def _heuristic_lead(hands, seat, landlord, flags, table, bufc, bufk, sc, sk):
         pn = _ncards(hands[partner])
         if pn == 1 or pn == 2:
             want = T_SOLO if pn == 1 else T_PAIR
+            n, gc, gk = _gen_all(hand, flags, 0, bufc, bufk)
             for r in range(15):
                 for i in range(n):
                     if (gk[i] & 31) == want and ((gk[i] >> 5) & 15) == r:
                         return gc[i], gk[i]
-    mp0 = _min_plays_memo(hand, flags, table)
+    spc = sc[:24]
+    spk = sk[:24]
+    m = _best_split(hand, flags, table, bufc, bufk, spc, spk)
     best = -1
     best_s = 1 << 40
-    for i in range(n):
-        c = gc[i]
-        k = gk[i]
-        rest = hand - c
-        rest_mp = _min_plays_memo(rest, flags, table)
-        if rest_mp >= mp0:
-            continue  # not part of any best split
-        s = _lead_score(hand, c, k, rest_mp, flags, opp_min, others, sc, sk)
-        if rest_mp == 1:
-            # Two plays left: lead first the one nobody can take, so the last play follows.
-            if not _can_be_beaten(others, flags, k, sc, sk):
+    for i in range(m):
+        c = spc[i]
+        k = spk[i]
+        s = _lead_score(hand, c, k, opp_min)
+        if m == 2:
+            # Two plays left: first the one nobody can take, then the last one.
+            if not _can_be_beaten(others, flags, k, sc[24:], sk[24:]):
                 s -= 500
-            elif _is_bomb(k):
-                s += 0
-            else:
-                # The last play is unbeatable: lead this one, get the lead back, go out.
-                last_k = 0
-                m2, rc, rk = _gen_all(rest, flags, 0, sc, sk)
-                for j in range(m2):
-                    if rc[j] == rest:
-                        last_k = rk[j]
-                        break
-                if last_k != 0 and not _can_be_beaten(others, flags, last_k, sc, sk):
-                    s -= 200
+            elif not _can_be_beaten(others, flags, spk[1 - i], sc[24:], sk[24:]):
+                s -= 200
         if s < best_s:
             best_s = s
             best = i
-    if best < 0:
-        # Every lead raises the count (cannot happen with an exact decomposer); lowest card.
-        best = 0
-    return gc[best], gk[best]
+    c = spc[best]
+    k = spk[best]
+    if opp_min == 1 and (k & 31) == T_SOLO:
+        # Only solos worth leading: lead the highest card to stop the last card.
+        r = 14
+        while (hand >> (4 * r)) & 15 == 0:
+            r -= 1
+        return 1 << (4 * r), T_SOLO | (r << 5) | (1 << 9)
+    return c, k
 
 
 @kernel
@@ -302,59 +350,65 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_cards, prev_seat, f
     else:
         opp_min = _ncards(hands[landlord])
     prev_n = _ncards(hands[prev_seat])
-    mp0 = _min_plays_memo(hand, flags, table)
     others = hands[(seat + 1) % 3] + hands[(seat + 2) % 3]
+    mp0 = _min_plays_memo(hand, flags, table)
 
-    # Best ordinary (non-bomb) answer and the lowest bomb.
+    # The cheapest answer that is a play of the best split.
+    spc = sc[:24]
+    spk = sk[:24]
+    m = _best_split(hand, flags, table, bufc[n:], bufk[n:], spc, spk) if n < bufc.shape[0] - 512 else 0
     best = -1
-    best_cost = 1 << 40
-    best_mp = 0
+    for i in range(n):
+        if _is_bomb(gk[i]):
+            continue
+        for j in range(m):
+            if spc[j] == gc[i] and spk[j] == gk[i]:
+                if best < 0 or gk[i] < gk[best]:
+                    best = i
+                break
+
+    if partner >= 0 and prev_seat == partner:
+        # The partner holds the trick.  Overtake only cheaply, never near his end.
+        if best < 0 or _ncards(hands[partner]) <= 2 or opp_min <= 2:
+            return 0, 0
+        if _controls(gc[best]) == 0 and ((gk[best] >> 5) & 15) <= 8:
+            return gc[best], gk[best]
+        return 0, 0
+
+    danger = prev_n <= 2 or opp_min <= 2
+    urgent = danger or opp_min <= 5
+    if best >= 0:
+        # Keeps the split; spend control cards only when it matters.
+        if _controls(gc[best]) == 0 or urgent or n_me - _ncards(gc[best]) <= 4:
+            return gc[best], gk[best]
+    # Breaking the split: search every ordinary answer and the bombs.
+    brk = -1
+    brk_cost = 1 << 40
     bomb = -1
     bomb_mp = 0
     for i in range(n):
         c = gc[i]
         k = gk[i]
-        rest_mp = _min_plays_memo(hand - c, flags, table)
         if _is_bomb(k):
-            # Lowest bomb first, the rocket last; among equals the one leaving fewer plays.
-            if bomb < 0 or (gk[bomb] & 31) == T_ROCKET and (k & 31) == T_BOMB or \
-                    ((k & 31) == (gk[bomb] & 31) and rest_mp < bomb_mp):
+            if bomb < 0 or ((gk[bomb] & 31) == T_ROCKET and (k & 31) == T_BOMB):
                 bomb = i
-                bomb_mp = rest_mp
             continue
-        cost = 100 * (rest_mp - mp0) + 2 * ((k >> 5) & 15)
-        if n_me - _ncards(c) > 4:
-            cost += 40 * _controls(c)
-        if cost < best_cost:
-            best_cost = cost
-            best = i
-            best_mp = rest_mp
-
-    if partner >= 0 and prev_seat == partner:
-        # The partner holds the trick.  Overtake only cheaply, never near his end.
-        if _ncards(hands[partner]) <= 2 or best < 0:
-            return 0, 0
-        main = (gk[best] >> 5) & 15
-        if best_mp < mp0 and _controls(gc[best]) == 0 and main <= 8 and opp_min > 2:
-            return gc[best], gk[best]
-        return 0, 0
-
-    danger = prev_n <= 2 or opp_min <= 2
-    if best >= 0:
-        if best_mp < mp0:
-            # Keeps the split; spend control cards only when it matters.
-            if _controls(gc[best]) == 0 or danger or n_me - _ncards(gc[best]) <= 4 or opp_min <= 5:
-                return gc[best], gk[best]
-        elif danger or (best_mp <= mp0 and opp_min <= 5):
-            return gc[best], gk[best]
+        if not urgent and _controls(c) > 0:
+            continue
+        rest_mp = _min_plays_memo(hand - c, flags, table)
+        cost = 100 * (rest_mp - mp0) + 2 * ((k >> 5) & 15) + 30 * _controls(c)
+        if cost < brk_cost:
+            brk_cost = cost
+            brk = i
+    if brk >= 0 and (danger or (urgent and brk_cost < 100) or brk_cost < 30):
+        return gc[brk], gk[brk]
     if bomb >= 0:
+        bomb_mp = _min_plays_memo(hand - gc[bomb], flags, table)
         # Bomb when that wins: at most one play left after it, or stop an opponent going out.
         if bomb_mp <= 1 or danger:
             return gc[bomb], gk[bomb]
-        if bomb_mp == 2 and not _beaten_same_type(others, flags, prev_kind, sc, sk):
+        if bomb_mp == 2 and not _beaten_same_type(others, flags, prev_kind, sc[24:], sk[24:]):
             return gc[bomb], gk[bomb]
-    if best >= 0 and danger:
-        return gc[best], gk[best]
     return 0, 0
 
 
