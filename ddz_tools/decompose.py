@@ -334,7 +334,12 @@ class Decomposition:
         """2s and jokers held (the six control cards)."""
         return self.twos + self.jokers
 
+    def bomb_texts(self) -> list:
+        """The bombs held, as card text (``['3333', ...]``)."""
+        return [format_cards(b) for b in self.bombs]
+
     def to_dict(self) -> dict:
+        """JSON-ready fields (the ``ddz decompose --format json`` object)."""
         d = {
             "hand": self.hand,
             "rules": self.rules.describe(),
@@ -345,7 +350,7 @@ class Decomposition:
             "uncontrolled_any": self.uncontrolled_any,
             "uncontrolled_plays": [p.notation() for p in self.uncontrolled_plays],
             "controls": {"twos": self.twos, "jokers": self.jokers,
-                         "bombs": [format_cards(b) for b in self.bombs], "rocket": self.rocket},
+                         "bombs": self.bomb_texts(), "rocket": self.rocket},
             "splits_count": self.splits_count,
         }
         if self.splits is not None:
