@@ -150,7 +150,7 @@ def parse_record(obj) -> Record:
     """
     if isinstance(obj, (str, bytes)):
         try:
-            obj = json.loads(obj)
+            obj = json.loads(obj.strip() if isinstance(obj, str) else obj)
         except ValueError as exc:
             raise RecordError(f"malformed JSON: {exc}") from None
     if not isinstance(obj, dict):
