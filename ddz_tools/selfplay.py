@@ -137,6 +137,25 @@ def _deal(out):
         out[s] += 1 << (4 * deck[i])
 
 
+@kernel
+def _deal_from_seed(seed, out):
+    np.random.seed(seed)
+    _deal(out)
+
+
+def deal_cards(seed: int) -> tuple[list[int], int]:
+    """The deal a game with this seed starts from: three packed 17-card hands and the bottom.
+
+    >>> hands, bottom = deal_cards(game_seed(0, 0))
+    >>> [len(format_cards(h)) for h in hands], len(format_cards(bottom))
+    ([17, 17, 17], 3)
+    """
+    out = np.empty(4, np.int64)
+    _deal_from_seed(np.int64(seed), out)
+    v = out.tolist()
+    return v[:3], v[3]
+
+
 # The play phase ---------------------------------------------------------------------
 
 
