@@ -1,0 +1,764 @@
+"""Monte Carlo bid evaluator: should this hand bid, and how much?
+
+:func:`evaluate_bid` deals the cards this seat cannot see, many times, plays
+each deal out with a self-play policy in every seat and turns the outcomes
+into win probabilities and expected scores for each bidding choice
+(``pass``, ``1``, ``2``, ``3``).
+
+What is known and what is sampled
+---------------------------------
+* A 17-card hand before bidding: the 37 unseen cards are dealt uniformly into
+  the two other hands (17 each) and the bottom (3).
+* A 20-card landlord hand with ``bottom`` (3 cards contained in it): this
+  seat's 17 are ``hand - bottom``, the bottom is known to everyone and the 34
+  unseen cards are dealt uniformly into the two other hands.
+
+Bidding (``bidding=single-round``, the default of RULES.md)
+---------------------------------------------------------
+Seats bid in order ``first``, ``second``, ``third`` once around the table
+(play also goes round in that order); a bid must be higher than every earlier
+bid; a bid of 3 ends the auction.  ``before`` holds the bids of the seats
+before this one (0 = pass), so it has as many entries as this seat's place.
+A choice that is not higher than an earlier bid is reported as illegal and is
+not evaluated.
+
+Conditioning on earlier bids: a sampled deal is kept only when every earlier
+seat, given its sampled 17 cards, would have made exactly its bid under the
+policy's own bid rule (rejection sampling).  Each sample index draws deals
+until one is accepted (at most ``max_attempts``); the rejected draws are
+counted and reported.  Accepted deals are exact draws from the conditional
+distribution, so rejection costs time but adds no bias.
+
+What a choice is worth
+----------------------
+For each legal choice, the rest of the auction is played by the policy's bid
+rule on the sampled hands: a later seat may outbid this one.  The highest
+bidder becomes landlord, takes the bottom, leads, and the deal is played out
+by the policy in every seat.  With ``mult = 2 ** (bombs + rocket + spring +
+anti-spring)`` and ``stake = winning bid * mult``, this seat scores
+
+* ``+2 * stake`` / ``-2 * stake`` as landlord on a win / loss,
+* ``+stake`` / ``-stake`` as a farmer when the landlord loses / wins,
+* ``0`` when all three seats pass (the cards are redealt, RULES.md).
+
+So ``pass`` is not worth 0 by definition: passing makes this seat a farmer
+whenever a later (or earlier) seat takes the contract, and that farmer
+outcome is played out on the same samples.  Every choice is scored on the
+same deals, and a given landlord plays a given deal with the same playout
+seed whichever choice led there (common random numbers), so differences
+between choices are measured with little noise.
+
+Statistics
+----------
+``win_prob`` is the probability that this seat, as landlord with this hand,
+wins (each sample plays this seat as landlord once), with a Wilson score
+interval.  Per choice: the probability of becoming landlord, the landlord's
+win probability, this seat's win probability (Wilson intervals) and the
+expected score with a normal interval.  The recommendation is the legal
+choice with the highest expected score (ties go to the lower choice); its
+margin is the paired difference to the second best.
+
+Early stopping: samples are processed in fixed chunks of :data:`CHUNK`
+sample indices; after at least :data:`MIN_SAMPLES`, the evaluation stops at a
+chunk boundary once, for every other legal choice, the one-sided lower
+confidence bound of the paired score difference (best minus other) is above
+zero, or the two choices scored identically on every sample so far.  The
+per-test level is ``(1 - confidence) / (alternatives * looks)`` (Bonferroni
+over the alternatives and the planned looks), so the chance of stopping on a
+wrong recommendation stays below ``1 - confidence``.
+
+Determinism: every random draw of sample ``i`` comes from a counter-based
+generator keyed by ``(seed, i, attempt)``; chunks are fixed ranges of sample
+indices and the stopping rule only looks at whole prefixes of chunks, so the
+result is the same for any number of ``workers``.  Workers are threads: the
+kernels release the GIL.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from statistics import NormalDist
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from ._jit import kernel
+from .cards import FULL_DECK, NUM_RANKS, card_count, counts_of, format_cards, parse_cards
+from .errors import DdzError, RulesError
+from .rules import Rules
+from .policies import BUFFER, _bid_rule_t, new_table
+from .selfplay import _playout_t
+
+
+class BidError(DdzError):
+    """Inconsistent input to the bid evaluator (hand, bottom, seat, earlier bids)."""
+
+
+SEAT_NAMES = ("first", "second", "third")
+CHOICES = ("pass", "1", "2", "3")
+POLICIES = {"random": 0, "heuristic": 1}
+
+#: Sample indices per chunk: the unit of work, of parallelism and of early stopping.
+CHUNK = 250
+#: No early stop before this many sample indices.
+MIN_SAMPLES = 500
+#: Deals drawn per sample index before giving it up (conditioning on earlier bids).
+MAX_ATTEMPTS = 2000
+
+# Columns of the per-sample result rows written by the kernel.
+COL_ATTEMPTS = 0   # deals drawn for this sample index
+COL_ACCEPTED = 1   # 1 if a deal consistent with the earlier bids was found
+COL_WON = 2        # this seat as landlord: won (0/1)
+COL_MULT = 3       # this seat as landlord: 2 ** (bombs + rocket + spring + anti-spring)
+COL_CHOICE = 4     # then per choice (pass, 1, 2, 3) NCOL_CHOICE columns:
+NCOL_CHOICE = 5    # landlord (-2 illegal, -1 redeal, 0 this seat, 1/2 the next seats), bid, landlord won, mult, score
+NCOLS = COL_CHOICE + 4 * NCOL_CHOICE
+
+# Counter-based random numbers --------------------------------------------------
+#
+# All arithmetic stays below 2**63, so the kernels and their plain-Python twins
+# (tests/naive_bid.py) agree bit for bit, jitted or not.  _h32 is the 32-bit
+# integer hash with multiplier 0x45d9f3b found by Thomas Mueller's avalanche
+# search (posted on Stack Overflow, "hash function that produces good hash for
+# integers"); it is a bijection of 32-bit words.
+
+M32 = 0xFFFFFFFF
+
+
+@kernel
+def _h32(x):
+    x = x & 0xFFFFFFFF
+    x = (((x >> 16) ^ x) * 0x45D9F3B) & 0xFFFFFFFF
+    x = (((x >> 16) ^ x) * 0x45D9F3B) & 0xFFFFFFFF
+    return (x >> 16) ^ x
+
+
+@kernel
+def _mix2(a, b):
+    """A 32-bit key from two 32-bit words (order matters)."""
+    return _h32(_h32(a) ^ _h32((b + 0x9E3779B9) & 0xFFFFFFFF))
+
+
+@kernel
+def _word(key, j):
+    """The j-th 32-bit random word of the stream ``key``."""
+    return _h32(_mix2(key, j) + 0x7F4A7C15)
+
+
+@kernel
+def _shuffle(cards, key):
+    """Fisher-Yates shuffle of ``cards`` in place, driven by the stream ``key``.
+
+    Each index is drawn exactly uniformly by rejecting the words at or above
+    the largest multiple of the range (no modulo bias).
+    """
+    j = 0
+    for pos in range(cards.shape[0] - 1, 0, -1):
+        m = pos + 1
+        limit = (4294967296 // m) * m
+        r = _word(key, j)
+        j += 1
+        while r >= limit:
+            r = _word(key, j)
+            j += 1
+        idx = r % m
+        t = cards[pos]
+        cards[pos] = cards[idx]
+        cards[idx] = t
+
+
+def seed_key(seed: int) -> int:
+    """The 32-bit stream key of a user seed (any Python int)."""
+    s = int(seed) % (1 << 64)
+    return int(_mix2(s & M32, s >> 32))
+
+
+@kernel
+def _sample_key(key0, index, attempt):
+    return _mix2(_mix2(key0, index), attempt)
+
+
+@kernel
+def _deal(unseen, key, me, me17, bottom_known, hands, scratch):
+    """Deal ``unseen`` (rank indices) for one sample; returns the bottom.
+
+    ``hands`` (3 packed 17-card hands by bidding position) gets ``me17`` at
+    ``me``, the first 17 shuffled cards at ``me + 1``, the next 17 at
+    ``me + 2``; the rest (3 cards) is the bottom unless ``bottom_known > 0``.
+    """
+    n = unseen.shape[0]
+    for i in range(n):
+        scratch[i] = unseen[i]
+    _shuffle(scratch[:n], key)
+    hands[me] = me17
+    a = 0
+    for i in range(17):
+        a += 1 << (4 * scratch[i])
+    hands[(me + 1) % 3] = a
+    b = 0
+    for i in range(17, 34):
+        b += 1 << (4 * scratch[i])
+    hands[(me + 2) % 3] = b
+    if bottom_known > 0:
+        return bottom_known
+    c = 0
+    for i in range(34, n):
+        c += 1 << (4 * scratch[i])
+    return c
+
+
+@kernel
+def _bid_of(hand17, policy, flags, highest, key, pos, table):
+    """The policy's bid for one seat, with numba's RNG seeded per (sample, seat, highest bid)."""
+    np.random.seed(_mix2(key, 0x2000 + 4 * pos + highest))
+    return _bid_rule_t(hand17, policy, flags, highest, table)
+
+
+@kernel
+def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, key0,
+               start, count, max_attempts, out, table, bufc, bufk):
+    """Evaluate sample indices ``start .. start + count - 1`` into ``out`` rows.
+
+    ``before[p]`` (p < me) are the earlier bids, ``legal[c]`` is 1 when
+    choice c (0 = pass, 1..3) may be made.  See the COL_* constants for the
+    row layout.  ``table``, ``bufc``, ``bufk`` are the policies' work arrays
+    (a decomposer memo table and move buffers); they hold no state that
+    changes a result.
+    """
+    hands = np.empty(3, np.int64)
+    play = np.empty(3, np.int64)
+    pols = np.empty(3, np.int64)
+    pols[:] = policy
+    scratch = np.empty(64, np.int64)
+    cache_won = np.empty(3, np.int64)
+    cache_mult = np.empty(3, np.int64)
+    for s in range(count):
+        idx = start + s
+        row = out[s]
+        for c in range(NCOLS):
+            row[c] = 0
+        # Draw deals until the earlier seats would have bid as they did.
+        key = 0
+        bottom = 0
+        highest = 0
+        leader = -1
+        accepted = False
+        attempt = 0
+        while attempt < max_attempts and not accepted:
+            key = _sample_key(key0, idx, attempt)
+            attempt += 1
+            bottom = _deal(unseen, key, me, me17, bottom_known, hands, scratch)
+            highest = 0
+            leader = -1
+            accepted = True
+            for p in range(me):
+                b = _bid_of(hands[p], policy, flags, highest, key, p, table)
+                if b != before[p]:
+                    accepted = False
+                    break
+                if b > highest:
+                    highest = b
+                    leader = p
+        row[COL_ATTEMPTS] = attempt
+        if not accepted:
+            continue
+        row[COL_ACCEPTED] = 1
+        for L in range(3):
+            cache_won[L] = -1
+            cache_mult[L] = 0
+        # choice -1: this seat as landlord, always played (it gives win_prob);
+        # then each legal choice: the rest of the auction and its landlord's playout.
+        for choice in range(-1, 4):
+            if choice >= 0 and legal[choice] == 0:
+                row[COL_CHOICE + NCOL_CHOICE * choice] = -2
+                continue
+            if choice == -1:
+                # This seat as landlord at any stake: the playout behind win_prob.
+                top = 3
+                lead = me
+            else:
+                top = highest
+                lead = leader
+                if choice > top:
+                    top = choice
+                    lead = me
+                if top < 3:
+                    for p in range(me + 1, 3):
+                        b = _bid_of(hands[p], policy, flags, top, key, p, table)
+                        if b > top:
+                            top = b
+                            lead = p
+                            if b == 3:
+                                break
+            if lead < 0:
+                base = COL_CHOICE + NCOL_CHOICE * choice
+                row[base] = -1
+                continue
+            rel = (lead - me) % 3
+            if cache_won[rel] < 0:
+                for p in range(3):
+                    play[p] = hands[p]
+                play[lead] += bottom
+                res = _playout_t(play, lead, pols, flags, _mix2(key, 0x1000 + rel), table, bufc, bufk)
+                cache_won[rel] = res[0]
+                cache_mult[rel] = 1 << (res[1] + res[2] + res[3])
+            won = cache_won[rel]
+            mult = cache_mult[rel]
+            if choice == -1:
+                row[COL_WON] = won
+                row[COL_MULT] = mult
+                continue
+            stake = top * mult
+            if rel == 0:
+                score = 2 * stake if won == 1 else -2 * stake
+            else:
+                score = -stake if won == 1 else stake
+            base = COL_CHOICE + NCOL_CHOICE * choice
+            row[base] = rel
+            row[base + 1] = top
+            row[base + 2] = won
+            row[base + 3] = mult
+            row[base + 4] = score
+    return count
+
+
+# Statistics ---------------------------------------------------------------------
+
+
+def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion.
+
+    >>> lo, hi = wilson_interval(80, 100)
+    >>> round(lo, 4), round(hi, 4)
+    (0.7112, 0.8666)
+    >>> wilson_interval(0, 0)
+    (0.0, 1.0)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == n else min(1.0, centre + half)
+    return (lo, hi)
+
+
+def mean_interval(values: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean and normal-approximation interval ``(mean, lo, hi)`` of integer values.
+
+    >>> [round(x, 4) for x in mean_interval(np.array([2, -2, 2, 2]))]
+    [1.0, -0.96, 2.96]
+    """
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    v = np.asarray(values, dtype=np.int64)
+    s1 = int(v.sum())
+    s2 = int((v * v).sum())
+    mean = s1 / n
+    var = (s2 - s1 * s1 / n) / (n - 1) if n > 1 else 0.0
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    half = z * math.sqrt(max(var, 0.0) / n)
+    return (mean, mean - half, mean + half)
+
+
+@dataclasses.dataclass(frozen=True)
+class ChoiceResult:
+    """The outcome of one bidding choice over the accepted samples."""
+
+    choice: str
+    legal: bool
+    landlord_prob: float = 0.0          # this seat ends up landlord
+    redeal_prob: float = 0.0            # all three passed
+    landlord_win_prob: float = 0.0      # the landlord (whoever it is) wins, given there is one
+    landlord_win_ci: tuple = (0.0, 1.0)
+    win_prob: float = 0.0               # this seat wins the hand
+    win_ci: tuple = (0.0, 1.0)
+    expected_score: float = 0.0
+    score_ci: tuple = (0.0, 0.0)
+
+    def to_dict(self) -> dict:
+        if not self.legal:
+            return {"legal": False}
+        return {"legal": True, "landlord_prob": self.landlord_prob, "redeal_prob": self.redeal_prob,
+                "landlord_win_prob": self.landlord_win_prob, "landlord_win_ci": list(self.landlord_win_ci),
+                "win_prob": self.win_prob, "win_ci": list(self.win_ci),
+                "expected_score": self.expected_score, "score_ci": list(self.score_ci)}
+
+
+@dataclasses.dataclass(frozen=True)
+class BidEvaluation:
+    """The verdict of :func:`evaluate_bid` (see the module doc for definitions)."""
+
+    hand: str
+    bottom: "str | None"
+    seat: str
+    before: tuple
+    rules: Rules
+    policy: str
+    seed: int
+    confidence: float
+    samples: int          # accepted samples the figures rest on
+    samples_max: int
+    indices: int          # sample indices processed (accepted or given up)
+    drawn: int            # deals drawn in all, rejected ones included
+    rejected: int         # drawn deals inconsistent with the earlier bids
+    failed: int           # sample indices with no consistent deal in max_attempts draws
+    stopped_early: bool
+    win_prob: float
+    win_prob_ci: tuple
+    choices: dict         # choice name -> ChoiceResult
+    recommendation: str
+    margin: float         # expected score of the recommendation minus the second best
+    margin_ci: tuple
+
+    @property
+    def expected_score(self) -> dict:
+        """Expected score per choice, ``None`` for an illegal one."""
+        return {c: (r.expected_score if r.legal else None) for c, r in self.choices.items()}
+
+    def to_dict(self) -> dict:
+        return {
+            "hand": self.hand, "bottom": self.bottom, "seat": self.seat,
+            "before": [CHOICES[b] for b in self.before], "rules": self.rules.describe(),
+            "policy": self.policy, "seed": self.seed, "confidence": self.confidence,
+            "samples": self.samples, "samples_max": self.samples_max, "indices": self.indices,
+            "drawn": self.drawn, "rejected": self.rejected, "failed": self.failed,
+            "stopped_early": self.stopped_early,
+            "win_prob": self.win_prob, "win_prob_ci": list(self.win_prob_ci),
+            "expected_score": self.expected_score,
+            "choices": {c: r.to_dict() for c, r in self.choices.items()},
+            "recommendation": self.recommendation, "margin": self.margin, "margin_ci": list(self.margin_ci),
+        }
+
+
+def _choice_results(rows: np.ndarray, legal: Sequence[int], confidence: float) -> dict:
+    acc = rows[rows[:, COL_ACCEPTED] == 1]
+    n = len(acc)
+    out = {}
+    for c, name in enumerate(CHOICES):
+        if not legal[c]:
+            out[name] = ChoiceResult(name, False)
+            continue
+        base = COL_CHOICE + NCOL_CHOICE * c
+        ll = acc[:, base]
+        won = acc[:, base + 2]
+        has = ll >= 0
+        n_ll = int(has.sum())
+        ll_wins = int((won[has] == 1).sum())
+        me_wins = int(((ll == 0) & (won == 1)).sum() + ((ll > 0) & (won == 0)).sum())
+        mean, lo, hi = mean_interval(acc[:, base + 4], confidence)
+        out[name] = ChoiceResult(
+            name, True,
+            landlord_prob=float((ll == 0).sum()) / n if n else 0.0,
+            redeal_prob=float((ll == -1).sum()) / n if n else 0.0,
+            landlord_win_prob=ll_wins / n_ll if n_ll else 0.0,
+            landlord_win_ci=wilson_interval(ll_wins, n_ll, confidence),
+            win_prob=me_wins / n if n else 0.0,
+            win_ci=wilson_interval(me_wins, n, confidence),
+            expected_score=mean, score_ci=(lo, hi))
+    return out
+
+
+def _ranking(rows: np.ndarray, legal: Sequence[int]) -> list[int]:
+    """Legal choices by expected score, best first (ties: lower choice first)."""
+    acc = rows[rows[:, COL_ACCEPTED] == 1]
+    totals = [(-int(acc[:, COL_CHOICE + NCOL_CHOICE * c + 4].sum()), c) for c in range(4) if legal[c]]
+    return [c for _, c in sorted(totals)]
+
+
+def _settled(rows: np.ndarray, legal: Sequence[int], z: float) -> bool:
+    """Is the best choice ahead of every other with one-sided bound ``z``?"""
+    acc = rows[rows[:, COL_ACCEPTED] == 1]
+    n = len(acc)
+    order = _ranking(rows, legal)
+    if n < 2 or len(order) < 2:
+        return n >= 2
+    best = acc[:, COL_CHOICE + NCOL_CHOICE * order[0] + 4]
+    for c in order[1:]:
+        d = best - acc[:, COL_CHOICE + NCOL_CHOICE * c + 4]
+        if not d.any():
+            continue
+        s1 = int(d.sum())
+        s2 = int((d * d).sum())
+        var = (s2 - s1 * s1 / n) / (n - 1)
+        if s1 / n - z * math.sqrt(max(var, 0.0) / n) <= 0:
+            return False
+    return True
+
+
+# The public function ------------------------------------------------------------
+
+
+def parse_before(before: "str | Iterable | None") -> tuple:
+    """Earlier bids as a tuple of ints (0 = pass).
+
+    >>> parse_before("pass,1")
+    (0, 1)
+    >>> parse_before(["p", 2])
+    (0, 2)
+    >>> parse_before("")
+    ()
+    """
+    if before is None:
+        return ()
+    items = [x.strip() for x in before.split(",")] if isinstance(before, str) else list(before)
+    if isinstance(before, str) and before.strip() == "":
+        return ()
+    out = []
+    for x in items:
+        t = str(x).strip().lower()
+        if t in ("pass", "p", "0", "-"):
+            out.append(0)
+        elif t in ("1", "2", "3"):
+            out.append(int(t))
+        else:
+            raise BidError(f"earlier bid {x!r} is not pass, 1, 2 or 3")
+    return tuple(out)
+
+
+def _seat_index(seat) -> int:
+    if isinstance(seat, str):
+        t = seat.strip().lower()
+        if t in SEAT_NAMES:
+            return SEAT_NAMES.index(t)
+        if t in ("0", "1", "2"):
+            return int(t)
+        raise BidError(f"seat {seat!r} is not first, second or third")
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat <= 2:
+        return seat
+    raise BidError(f"seat {seat!r} is not first, second or third")
+
+
+def _as_packed(cards, what: str) -> int:
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if hasattr(cards, "packed"):
+        return int(cards.packed)
+    if isinstance(cards, int) and not isinstance(cards, bool):
+        return cards
+    raise BidError(f"{what} must be card text, a Hand or a packed int")
+
+
+def _contains(big: int, small: int) -> bool:
+    return all(b >= s for b, s in zip(counts_of(big), counts_of(small)))
+
+
+def _sub(big: int, small: int) -> int:
+    return sum((b - s) << (4 * r) for r, (b, s) in enumerate(zip(counts_of(big), counts_of(small))))
+
+
+@dataclasses.dataclass(frozen=True)
+class BidProblem:
+    """A validated bidding situation, ready for the kernels."""
+
+    hand: int             # as given (17, or 20 with the bottom)
+    bottom: "int | None"
+    me17: int
+    seat: int
+    before: tuple
+    legal: tuple          # 0/1 per choice pass, 1, 2, 3
+    unseen: np.ndarray    # rank indices of the cards this seat cannot see
+
+    @property
+    def highest(self) -> int:
+        return max(self.before, default=0)
+
+
+def bid_problem(hand, bottom=None, seat: "int | str" = 0, before=()) -> BidProblem:
+    """Validate a bidding situation (see :func:`evaluate_bid` for the arguments).
+
+    >>> p = bid_problem("33445566778899TTJ", seat="second", before="1")
+    >>> p.legal, len(p.unseen)
+    ((1, 0, 1, 1), 37)
+    >>> bid_problem("3456", seat=0)
+    Traceback (most recent call last):
+    ...
+    ddz_tools.bid.BidError: hand '3456' has 4 cards; a hand before bidding has 17 (or 20 with --bottom)
+    """
+    packed = _as_packed(hand, "hand")
+    text = format_cards(packed)
+    n = card_count(packed)
+    s = _seat_index(seat)
+    bids = parse_before(before)
+    if bottom is not None:
+        bot = _as_packed(bottom, "bottom")
+        if card_count(bot) != 3:
+            raise BidError(f"bottom {format_cards(bot)!r} has {card_count(bot)} cards, not 3")
+        if n != 20:
+            raise BidError(f"with a bottom the hand must be the landlord's 20 cards, bottom included; "
+                           f"{text!r} has {n}")
+        if not _contains(packed, bot):
+            raise BidError(f"bottom {format_cards(bot)!r} is not contained in hand {text!r}")
+        me17 = _sub(packed, bot)
+    else:
+        bot = None
+        if n != 17:
+            raise BidError(f"hand {text!r} has {n} cards; a hand before bidding has 17 (or 20 with --bottom)")
+        me17 = packed
+    if len(bids) != s:
+        raise BidError(f"the {SEAT_NAMES[s]} seat bids after {s} seat(s), but {len(bids)} earlier "
+                       f"bid(s) were given")
+    highest = 0
+    for i, b in enumerate(bids):
+        if b == 3:
+            raise BidError(f"the {SEAT_NAMES[i]} seat bid 3, which ends the auction before the "
+                           f"{SEAT_NAMES[s]} seat bids")
+        if b and b <= highest:
+            raise BidError(f"earlier bid {b} by the {SEAT_NAMES[i]} seat does not beat the bid {highest} "
+                           f"before it")
+        highest = max(highest, b)
+    legal = tuple([1] + [1 if b > highest else 0 for b in (1, 2, 3)])
+    unseen_packed = _sub(FULL_DECK, packed)
+    unseen = np.array([r for r, c in enumerate(counts_of(unseen_packed)) for _ in range(c)], dtype=np.int64)
+    return BidProblem(packed, bot, me17, s, bids, legal, unseen)
+
+
+#: log2 of the slots of the decomposer memo table each worker keeps (16 MB):
+#: the heuristic policy asks for the minimum plays of many related hands, and
+#: a big warm table makes a playout several times faster.
+WORK_TABLE_BITS = 20
+_free_work: list = []
+_work_lock = threading.Lock()
+
+
+def _take_work():
+    """A set of policy work arrays ``(table, bufc, bufk)``, reused between calls.
+
+    The memo table only caches exact values, so which set a chunk gets never
+    changes its result.
+    """
+    with _work_lock:
+        if _free_work:
+            return _free_work.pop()
+    return new_table(WORK_TABLE_BITS), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
+
+
+def _give_work(work) -> None:
+    with _work_lock:
+        _free_work.append(work)
+
+
+def run_rows(problem: BidProblem, policy: int, flags: int, seed: int, start: int, count: int,
+             max_attempts: int = MAX_ATTEMPTS) -> np.ndarray:
+    """Per-sample result rows (see the ``COL_*`` constants) of sample indices ``start ..``."""
+    out = np.zeros((count, NCOLS), dtype=np.int64)
+    before = np.zeros(3, dtype=np.int64)
+    before[: len(problem.before)] = problem.before
+    work = _take_work()
+    try:
+        _bid_chunk(problem.unseen, problem.seat, problem.me17,
+                   problem.bottom if problem.bottom is not None else 0,
+                   before, np.array(problem.legal, dtype=np.int64), policy, flags, seed_key(seed),
+                   start, count, max_attempts, out, *work)
+    finally:
+        _give_work(work)
+    return out
+
+
+def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: int = 2000,
+                 seed: int = 0, workers: "int | None" = None, policy: str = "heuristic",
+                 confidence: float = 0.95, rules: "Rules | str | None" = None,
+                 progress: "Callable[[int, int], None] | None" = None, early_stop: bool = True,
+                 max_attempts: int = MAX_ATTEMPTS) -> BidEvaluation:
+    """Monte Carlo verdict on each bidding choice of a hand (see the module doc).
+
+    ``hand``: 17 cards, or the landlord's 20 with ``bottom`` (3 cards in it).
+    ``seat``: 0-2 or ``first``/``second``/``third`` in the bidding order;
+    ``before``: the earlier seats' bids (``"pass,1"`` or ``(0, 1)``).
+    ``samples`` is the maximum number of samples (sample indices); the
+    evaluation stops earlier once the recommendation is settled at
+    ``confidence`` (unless ``early_stop=False``).  ``workers`` threads
+    (default: all cores) give the same result as one.  ``progress(done,
+    total)`` is called after each chunk.
+
+    >>> ev = evaluate_bid("3445567789TJQKA2D", seat="first", samples=500, seed=1, workers=1)
+    >>> ev.samples, ev.recommendation in ev.choices, 0.0 <= ev.win_prob <= 1.0
+    (500, True, True)
+    """
+    rules = Rules.parse(rules)
+    if rules.bidding != "single-round":
+        raise RulesError(f"the bid evaluator supports bidding=single-round only, not {rules.bidding}")
+    if rules.spring != "landlord":
+        raise RulesError(f"the bid evaluator supports spring=landlord only, not {rules.spring}")
+    if policy not in POLICIES:
+        raise BidError(f"policy {policy!r} is not one of {', '.join(POLICIES)}")
+    if not isinstance(samples, int) or samples < 1:
+        raise BidError(f"samples must be a positive number, not {samples!r}")
+    if not 0.5 <= confidence < 1:
+        raise BidError(f"confidence must be in [0.5, 1), not {confidence!r}")
+    problem = bid_problem(hand, bottom, seat, before)
+    pol = POLICIES[policy]
+    flags = rules.flags
+    workers = workers or os.cpu_count() or 1
+    n_chunks = -(-samples // CHUNK)
+    n_alt = max(1, sum(problem.legal) - 1)
+    looks = max(1, n_chunks - (MIN_SAMPLES - 1) // CHUNK)
+    z_stop = NormalDist().inv_cdf(1 - (1 - confidence) / (n_alt * looks))
+
+    def work(k: int) -> np.ndarray:
+        start = k * CHUNK
+        return run_rows(problem, pol, flags, seed, start, min(CHUNK, samples - start), max_attempts)
+
+    parts: list = []
+    stopped = False
+
+    def take(rows: np.ndarray) -> bool:
+        parts.append(rows)
+        done = sum(len(p) for p in parts)
+        if progress is not None:
+            progress(done, samples)
+        if early_stop and done >= MIN_SAMPLES and done < samples:
+            return _settled(np.concatenate(parts), problem.legal, z_stop)
+        return False
+
+    if workers <= 1 or n_chunks == 1:
+        for k in range(n_chunks):
+            if take(work(k)):
+                stopped = True
+                break
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            pending = {}
+            nxt = 0
+            for k in range(n_chunks):
+                while nxt < n_chunks and nxt < k + workers + 1:
+                    pending[nxt] = pool.submit(work, nxt)
+                    nxt += 1
+                if take(pending.pop(k).result()):
+                    stopped = True
+                    for f in pending.values():
+                        f.cancel()
+                    break
+    rows = np.concatenate(parts)
+    acc = rows[rows[:, COL_ACCEPTED] == 1]
+    n_acc = len(acc)
+    drawn = int(rows[:, COL_ATTEMPTS].sum())
+    failed = len(rows) - n_acc
+    if n_acc == 0:
+        raise BidError(f"no deal consistent with the earlier bids {','.join(CHOICES[b] for b in problem.before)} "
+                       f"was found in {drawn} draws: the {policy} policy (almost) never bids that way")
+    wins = int(acc[:, COL_WON].sum())
+    choices = _choice_results(rows, problem.legal, confidence)
+    order = _ranking(rows, problem.legal)
+    best = CHOICES[order[0]]
+    if len(order) > 1:
+        d = acc[:, COL_CHOICE + NCOL_CHOICE * order[0] + 4] - acc[:, COL_CHOICE + NCOL_CHOICE * order[1] + 4]
+        margin, mlo, mhi = mean_interval(d, confidence)
+    else:
+        margin, mlo, mhi = 0.0, 0.0, 0.0
+    return BidEvaluation(
+        hand=format_cards(problem.hand),
+        bottom=format_cards(problem.bottom) if problem.bottom is not None else None,
+        seat=SEAT_NAMES[problem.seat], before=problem.before, rules=rules, policy=policy, seed=seed,
+        confidence=confidence, samples=n_acc, samples_max=samples, indices=len(rows), drawn=drawn,
+        rejected=drawn - n_acc, failed=failed, stopped_early=stopped,
+        win_prob=wins / n_acc, win_prob_ci=wilson_interval(wins, n_acc, confidence),
+        choices=choices, recommendation=best, margin=margin, margin_ci=(mlo, mhi))

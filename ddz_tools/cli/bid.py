@@ -1,0 +1,142 @@
+"""``ddz bid``: the Monte Carlo verdict on each bidding choice of a hand."""
+
+from __future__ import annotations
+
+import click
+from tabulate import tabulate
+
+from ..bid import CHOICES, SEAT_NAMES, BidError, BidEvaluation, evaluate_bid
+from ..errors import DdzError
+from .options import (
+    Progress,
+    default_workers,
+    emit_json,
+    file_option,
+    format_option,
+    read_lines,
+    rules_option,
+    seed_option,
+    workers_option,
+)
+
+_LINE_KEYS = ("bottom", "seat", "before")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ci(pair, fmt) -> str:
+    return f"[{fmt(pair[0])}, {fmt(pair[1])}]"
+
+
+def print_evaluation(ev: BidEvaluation) -> None:
+    """The human-readable report of one evaluation."""
+    where = f"{ev.seat} seat" + (f" after {','.join(CHOICES[b] for b in ev.before)}" if ev.before else "")
+    bottom = f" (bottom {ev.bottom})" if ev.bottom else ""
+    stop = ", stopped early: recommendation settled" if ev.stopped_early else ""
+    click.echo(f"hand {ev.hand}{bottom}, {where}, rules {ev.rules.describe()}, {ev.policy} policy, seed {ev.seed}")
+    click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}; "
+               f"{ev.rejected} drawn deals rejected by the earlier bids"
+               + (f", {ev.failed} sample(s) given up" if ev.failed else ""))
+    level = f"{100 * ev.confidence:g}%"
+    click.echo(f"win probability as landlord: {_pct(ev.win_prob)} {_ci(ev.win_prob_ci, _pct)}")
+    rows = []
+    for name in CHOICES:
+        r = ev.choices[name]
+        if not r.legal:
+            rows.append((name, "illegal", "", "", "", ""))
+            continue
+        rows.append((name, _pct(r.landlord_prob), f"{_pct(r.landlord_win_prob)} {_ci(r.landlord_win_ci, _pct)}",
+                     _pct(r.win_prob), f"{r.expected_score:+.3f}",
+                     _ci(r.score_ci, lambda x: f"{x:+.3f}")))
+    headers = ["choice", "P(landlord)", f"landlord wins [{level}]", "this seat wins", "E[score]", f"[{level}]"]
+    click.echo(tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True))
+    click.echo(f"recommendation: {ev.recommendation} (margin {ev.margin:+.3f} "
+               f"{_ci(ev.margin_ci, lambda x: f'{x:+.3f}')} over the next best)")
+
+
+def _parse_line(text: str, defaults: dict) -> dict:
+    """``HAND [bottom=CARDS] [seat=NAME] [before=BIDS]`` -> keyword arguments."""
+    args = dict(defaults)
+    hand = []
+    for token in text.split():
+        if "=" in token:
+            key, _, value = token.partition("=")
+            if key not in _LINE_KEYS:
+                raise BidError(f"unknown key {key!r} (use {', '.join(_LINE_KEYS)})")
+            args[key] = value
+        else:
+            hand.append(token)
+    args["hand"] = "".join(hand)
+    return args
+
+
+@click.command()
+@click.argument("hand", required=False)
+@click.option("--bottom", default=None, help="The 3 bottom cards, when HAND is the landlord's 20 cards.")
+@click.option("--seat", type=click.Choice(SEAT_NAMES), default="first", show_default=True,
+              help="This seat's place in the bidding.")
+@click.option("--before", default="", help="Bids of the earlier seats, e.g. pass,1.")
+@click.option("--samples", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Maximum number of samples (stops earlier once the recommendation is settled).")
+@click.option("--confidence", type=click.FloatRange(0.5, 1, max_open=True), default=0.95, show_default=True,
+              help="Confidence level of the intervals and of the stopping rule.")
+@click.option("--policy", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True,
+              help="Self-play policy of the playouts and of the bid rule.")
+@click.option("--no-early-stop", is_flag=True, help="Always use --samples samples.")
+@seed_option
+@workers_option
+@rules_option
+@format_option()
+@file_option
+def bid(hand, bottom, seat, before, samples, confidence, policy, no_early_stop, seed, workers, rules, fmt, file):
+    """Should HAND bid? Win probability and expected score for pass, 1, 2, 3.
+
+    The unseen cards are dealt at random (consistent with --before, judged by
+    the policy's own bid rule), each deal is played out by the policy, and
+    each choice is scored for this seat: +-2 x stake as landlord, +-stake as
+    a farmer, 0 on a redeal (stake = winning bid x 2 per bomb, rocket,
+    spring, anti-spring).  --file takes one hand per line, optionally with
+    bottom=, seat= and before= keys.
+
+    \b
+    Examples:
+      $ ddz bid 3445567789TJQKA2D
+      $ ddz bid 33456789TTJQKA22X --seat third --before pass,1 --samples 5000
+      $ ddz bid 3345678899TJQKKA22XD --bottom 8KX --format json
+      $ ddz bid --file hands.txt --seed 7 --format json
+    """
+    if (hand is None) == (file is None):
+        raise click.UsageError("give a HAND or --file (one hand per line), not both")
+    defaults = {"bottom": bottom, "seat": seat, "before": before}
+    common = dict(samples=samples, seed=seed, workers=default_workers(workers), policy=policy,
+                  confidence=confidence, rules=rules, early_stop=not no_early_stop)
+
+    def run(args: dict) -> BidEvaluation:
+        progress = Progress("bid")
+        try:
+            return evaluate_bid(**args, **common, progress=progress)
+        finally:
+            progress.close()
+
+    def show(ev: BidEvaluation) -> None:
+        emit_json(ev.to_dict()) if fmt == "json" else print_evaluation(ev)
+
+    if file is None:
+        show(run({"hand": hand, **defaults}))
+        return 0
+    failed = done = 0
+    for lineno, text in read_lines(file):
+        try:
+            ev = run(_parse_line(text, defaults))
+        except DdzError as exc:
+            failed += 1
+            click.echo(f"error: {file}:{lineno}: {exc}", err=True)
+            continue
+        done += 1
+        show(ev)
+        if fmt != "json":
+            click.echo()
+    click.echo(f"{done} hand(s) evaluated, {failed} skipped", err=True)
+    return 1 if failed else 0

@@ -1,0 +1,203 @@
+"""Plain-Python twin of the bid evaluator's kernels (tests only).
+
+Written from the definitions in ``ddz_tools/bid.py``'s module doc and from
+RULES.md, in plain Python with unbounded ints and lists, sharing no code
+with the kernels:
+
+* :class:`Stream` -- the counter-based random words, as an iterator;
+* :func:`naive_deal` -- the deal of one sample (Fisher-Yates by swapping in a
+  list, words drawn from a :class:`Stream`);
+* :func:`naive_rows` -- one result row per sample index: the rejection loop on
+  the earlier bids, the rest of the auction for every choice and the score
+  of this seat, calling the policy kernels (``_bid_rule``, ``_playout``)
+  one decision or one playout at a time from Python;
+* :func:`naive_summary` -- the aggregate figures (win counts, score sums)
+  computed from the rows with Python loops;
+* :func:`naive_wilson` -- the Wilson interval as the two roots of its quadratic.
+
+The policies themselves are another module's kernels (with their own
+references), so they are called, not re-implemented.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+MASK = (1 << 32) - 1
+
+
+def h32(x: int) -> int:
+    """Mueller's 32-bit integer hash (multiplier 0x45d9f3b), with Python ints."""
+    x %= 1 << 32
+    for _ in range(2):
+        x = (x ^ (x >> 16)) * 0x45D9F3B % (1 << 32)
+    return x ^ (x >> 16)
+
+
+def mix2(a: int, b: int) -> int:
+    return h32(h32(a) ^ h32((b + 0x9E3779B9) % (1 << 32)))
+
+
+def seed_key(seed: int) -> int:
+    s = seed % (1 << 64)
+    return mix2(s % (1 << 32), s // (1 << 32))
+
+
+def sample_key(seed: int, index: int, attempt: int) -> int:
+    return mix2(mix2(seed_key(seed), index), attempt)
+
+
+class Stream:
+    """The random 32-bit words of one sample key, in order."""
+
+    def __init__(self, key: int):
+        self.key = key
+        self.j = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> int:
+        w = h32(mix2(self.key, self.j) + 0x7F4A7C15)
+        self.j += 1
+        return w
+
+    def below(self, m: int) -> int:
+        """A uniform integer in ``[0, m)``: reject words in the incomplete last block."""
+        top = (1 << 32) - (1 << 32) % m
+        for w in self:
+            if w < top:
+                return w % m
+        raise AssertionError("unreachable")
+
+
+def naive_shuffle(items: list, key: int) -> list:
+    out = list(items)
+    stream = Stream(key)
+    for pos in reversed(range(1, len(out))):
+        idx = stream.below(pos + 1)
+        out[pos], out[idx] = out[idx], out[pos]
+    return out
+
+
+def pack(ranks) -> int:
+    return sum(1 << (4 * r) for r in ranks)
+
+
+def naive_deal(unseen: list, key: int, me: int, me17: int, bottom_known: "int | None"):
+    """(hands by bidding position, bottom) of one sample key."""
+    cards = naive_shuffle(unseen, key)
+    hands = [0, 0, 0]
+    hands[me] = me17
+    hands[(me + 1) % 3] = pack(cards[:17])
+    hands[(me + 2) % 3] = pack(cards[17:34])
+    bottom = bottom_known if bottom_known is not None else pack(cards[34:])
+    return hands, bottom
+
+
+@numba.njit
+def _seed_numba(s):
+    np.random.seed(s)
+
+
+def policy_bid(bid_rule, hand: int, policy: int, flags: int, highest: int, key: int, pos: int) -> int:
+    """The policy's bid, numba's generator seeded as the module doc says."""
+    _seed_numba(mix2(key, 0x2000 + 4 * pos + highest))
+    return int(bid_rule(hand, policy, flags, highest))
+
+
+def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: int, max_attempts: int):
+    """One dict per sample index, from the rules text and the documented seeds."""
+    from ddz_tools.policies import _bid_rule
+    from ddz_tools.selfplay import _playout
+
+    unseen = [int(x) for x in problem.unseen]
+    me = problem.seat
+    rows = []
+    for index in range(start, start + count):
+        row = {"attempts": 0, "accepted": False}
+        for attempt in range(max_attempts):
+            key = sample_key(seed, index, attempt)
+            hands, bottom = naive_deal(unseen, key, me, problem.me17, problem.bottom)
+            row["attempts"] += 1
+            made = []
+            for p in range(me):
+                made.append(policy_bid(_bid_rule, hands[p], policy, flags, max(made, default=0), key, p))
+                if made[-1] != problem.before[p]:
+                    break
+            if made == list(problem.before):
+                row["accepted"] = True
+                break
+        rows.append(row)
+        if not row["accepted"]:
+            continue
+        outcomes = {}
+
+        def outcome(landlord):
+            if landlord not in outcomes:
+                deal = list(hands)
+                deal[landlord] += bottom
+                rel = (landlord - me) % 3
+                res = _playout(np.array(deal, dtype=np.int64), landlord, policy, flags, mix2(key, 0x1000 + rel))
+                outcomes[landlord] = (int(res[0]), 2 ** int(res[1] + res[2] + res[3]))
+            return outcomes[landlord]
+
+        row["won"], row["mult"] = outcome(me)
+        row["choices"] = {}
+        earlier = list(problem.before)
+        for choice in range(4):
+            if choice and choice <= max(earlier, default=0):
+                row["choices"][choice] = None
+                continue
+            bids = {p: earlier[p] for p in range(me)}
+            bids[me] = choice
+            for p in range(me + 1, 3):
+                if max(bids.values()) == 3:
+                    break
+                bids[p] = policy_bid(_bid_rule, hands[p], policy, flags, max(bids.values()), key, p)
+            top = max(bids.values())
+            if top == 0:
+                row["choices"][choice] = {"landlord": None, "score": 0}
+                continue
+            landlord = [p for p, b in bids.items() if b == top][0]
+            won, mult = outcome(landlord)
+            stake = top * mult
+            if landlord == me:
+                score = 2 * stake if won else -2 * stake
+            else:
+                score = stake if not won else -stake
+            row["choices"][choice] = {"landlord": (landlord - me) % 3, "won": won, "mult": mult,
+                                      "bid": top, "score": score}
+    return rows
+
+
+def naive_summary(rows) -> dict:
+    """Counts and sums over the accepted rows, with plain loops."""
+    s = {"n": 0, "drawn": 0, "wins": 0, "score": {c: 0 for c in range(4)},
+         "score2": {c: 0 for c in range(4)}, "landlord": {c: 0 for c in range(4)}}
+    for row in rows:
+        s["drawn"] += row["attempts"]
+        if not row["accepted"]:
+            continue
+        s["n"] += 1
+        s["wins"] += row["won"]
+        for c, res in row["choices"].items():
+            if res is None:
+                continue
+            s["score"][c] += res["score"]
+            s["score2"][c] += res["score"] ** 2
+            s["landlord"][c] += res["landlord"] == 0
+    return s
+
+
+def naive_wilson(k: int, n: int, z: float) -> tuple[float, float]:
+    """Both p with |k/n - p| = z * sqrt(p (1 - p) / n): a quadratic in p."""
+    ph = k / n
+    a = 1 + z * z / n
+    b = -(2 * ph + z * z / n)
+    c = ph * ph
+    disc = math.sqrt(max(b * b - 4 * a * c, 0.0))
+    return ((-b - disc) / (2 * a), (-b + disc) / (2 * a))

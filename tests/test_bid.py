@@ -1,0 +1,381 @@
+"""Tests of the Monte Carlo bid evaluator (ddz_tools.bid) and ``ddz bid``."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import subprocess
+import sys
+from collections import Counter
+from statistics import NormalDist
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from conftest import DECK, pack_ranks, random_deal
+from ddz_tools import bid
+from ddz_tools.bid import (
+    CHOICES,
+    COL_ACCEPTED,
+    COL_ATTEMPTS,
+    COL_CHOICE,
+    COL_MULT,
+    COL_WON,
+    NCOL_CHOICE,
+    BidError,
+    bid_problem,
+    evaluate_bid,
+    run_rows,
+    wilson_interval,
+)
+from ddz_tools.cards import FULL_DECK, card_count, counts_of, format_cards
+from ddz_tools.errors import DdzError
+from ddz_tools.rules import Rules
+
+import naive_bid
+
+FLAGS = Rules().flags
+
+
+def _hand17(seed: int) -> int:
+    hands, _ = random_deal(random.Random(f"bid-{seed}"))
+    return hands[0]
+
+
+# The random stream and the sampler --------------------------------------------------
+
+
+def test_hash_matches_python_twin():
+    rng = random.Random(1)
+    for _ in range(2000):
+        a, b = rng.getrandbits(32), rng.getrandbits(32)
+        assert bid._h32(a) == naive_bid.h32(a)
+        assert bid._mix2(a, b) == naive_bid.mix2(a, b)
+        assert bid._word(a, b % 100) == _nth_word(a, b % 100)
+    for seed in (0, 1, -1, 2**40 + 7, -(2**70)):
+        assert bid.seed_key(seed) == naive_bid.seed_key(seed)
+
+
+def _nth_word(key: int, j: int) -> int:
+    s = naive_bid.Stream(key)
+    for _ in range(j):
+        next(s)
+    return next(s)
+
+
+def test_shuffle_matches_python_twin():
+    rng = random.Random(2)
+    for _ in range(300):
+        n = rng.randint(1, 54)
+        items = [rng.randint(0, 14) for _ in range(n)]
+        key = rng.getrandbits(32)
+        arr = np.array(items, dtype=np.int64)
+        bid._shuffle(arr, key)
+        assert arr.tolist() == naive_bid.naive_shuffle(items, key)
+
+
+def test_shuffle_is_uniform_over_permutations():
+    """Chi-square over the 24 orders of 4 items, 24,000 seeded shuffles."""
+    counts = Counter()
+    key0 = bid.seed_key(12345)
+    for i in range(24000):
+        arr = np.arange(4, dtype=np.int64)
+        bid._shuffle(arr, bid._sample_key(key0, i, 0))
+        counts[tuple(arr)] += 1
+    assert len(counts) == 24
+    chi2 = sum((c - 1000) ** 2 / 1000 for c in counts.values())
+    # 23 degrees of freedom: P(chi2 > 49.7) = 0.001.
+    assert chi2 < 49.7, counts
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_deal_matches_python_twin_and_is_consistent(seed):
+    me17 = _hand17(seed)
+    for seat, with_bottom in itertools.product(range(3), (False, True)):
+        if with_bottom:
+            hands, bottom = random_deal(random.Random(seed))
+            hand, bottom_known = hands[seat] + bottom, bottom
+            problem = bid_problem(hand, format_cards(bottom), seat, ["pass"] * seat)
+        else:
+            problem = bid_problem(me17, None, seat, ["pass"] * seat)
+            bottom_known = None
+        out = np.empty(3, np.int64)
+        scratch = np.empty(64, np.int64)
+        for i in range(40):
+            key = bid._sample_key(bid.seed_key(seed), i, 0)
+            b = bid._deal(problem.unseen, key, seat, problem.me17, bottom_known or 0, out, scratch)
+            hands, bottom = naive_bid.naive_deal(problem.unseen.tolist(), key, seat, problem.me17, bottom_known)
+            assert out.tolist() == hands and b == bottom
+            assert [card_count(h) for h in hands] == [17, 17, 17] and card_count(bottom) == 3
+            assert sum(hands) + bottom == FULL_DECK
+
+
+def test_deal_marginals_are_uniform():
+    """Each unseen card lands in each hand / the bottom with probability 17/37 or 3/37."""
+    me17 = _hand17(99)
+    problem = bid_problem(me17)
+    unseen_counts = counts_of(FULL_DECK - me17)
+    n = 6000
+    out = np.empty(3, np.int64)
+    scratch = np.empty(64, np.int64)
+    key0 = bid.seed_key(7)
+    in_bottom = np.zeros(15)
+    in_next = np.zeros(15)
+    for i in range(n):
+        b = bid._deal(problem.unseen, bid._sample_key(key0, i, 0), 0, me17, 0, out, scratch)
+        in_bottom += counts_of(b)
+        in_next += counts_of(int(out[1]))
+    for r in range(15):
+        c = unseen_counts[r]
+        if c == 0:
+            continue
+        for observed, share in ((in_bottom[r], 3 / 37), (in_next[r], 17 / 37)):
+            p = share
+            # c cards of the rank, each placed with probability p (hypergeometric: var <= binomial).
+            mean = n * c * p
+            sd = math.sqrt(n * c * p * (1 - p))
+            assert abs(observed - mean) < 4.5 * sd, (r, observed, mean, sd)
+
+
+# Input validation ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, message", [
+    (dict(hand="3456"), "has 4 cards"),
+    (dict(hand="33445566778899TTJ", seat="fourth"), "not first, second or third"),
+    (dict(hand="33445566778899TTJ", seat="second"), "0 earlier bid"),
+    (dict(hand="33445566778899TTJ", seat="first", before="1"), "1 earlier bid"),
+    (dict(hand="33445566778899TTJ", seat="third", before="2,1"), "does not beat"),
+    (dict(hand="33445566778899TTJ", seat="second", before="3"), "ends the auction"),
+    (dict(hand="33445566778899TTJ", seat="second", before="4"), "not pass, 1, 2 or 3"),
+    (dict(hand="33445566778899TTJ", bottom="QKA"), "landlord's 20 cards"),
+    (dict(hand="33445566778899TTJQKA", bottom="QK"), "has 2 cards, not 3"),
+    (dict(hand="33445566778899TTJQKA", bottom="QK2"), "not contained"),
+    (dict(hand="33445566778899TTJ!"), "unknown card character"),
+])
+def test_bad_input_raises_one_line_error(args, message):
+    with pytest.raises(DdzError) as info:
+        bid_problem(**args)
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_legal_choices_follow_earlier_bids():
+    assert bid_problem("33445566778899TTJ").legal == (1, 1, 1, 1)
+    assert bid_problem("33445566778899TTJ", seat=1, before="pass").legal == (1, 1, 1, 1)
+    assert bid_problem("33445566778899TTJ", seat=1, before="1").legal == (1, 0, 1, 1)
+    assert bid_problem("33445566778899TTJ", seat=2, before="pass,2").legal == (1, 0, 0, 1)
+    p = bid_problem("33445566778899TTJQKA", bottom="AKQ", seat=2, before=[1, 2])
+    assert p.me17 == bid_problem("33445566778899TTJ").me17 and len(p.unseen) == 34
+
+
+def test_bad_options_raise():
+    with pytest.raises(DdzError, match="single-round"):
+        evaluate_bid("33445566778899TTJ", rules="standard,bidding=call-grab", samples=10)
+    with pytest.raises(DdzError, match="policy"):
+        evaluate_bid("33445566778899TTJ", policy="smart", samples=10)
+    with pytest.raises(DdzError, match="samples"):
+        evaluate_bid("33445566778899TTJ", samples=0)
+
+
+# The kernel against the Python loop ------------------------------------------------------
+
+
+def _rows_as_naive(rows: np.ndarray, legal) -> list:
+    out = []
+    for r in rows:
+        d = {"attempts": int(r[COL_ATTEMPTS]), "accepted": bool(r[COL_ACCEPTED])}
+        if d["accepted"]:
+            d["won"], d["mult"] = int(r[COL_WON]), int(r[COL_MULT])
+            d["choices"] = {}
+            for c in range(4):
+                b = COL_CHOICE + NCOL_CHOICE * c
+                if not legal[c]:
+                    assert r[b] == -2
+                    d["choices"][c] = None
+                elif r[b] == -1:
+                    d["choices"][c] = {"landlord": None, "score": int(r[b + 4])}
+                else:
+                    d["choices"][c] = {"landlord": int(r[b]), "won": int(r[b + 2]), "mult": int(r[b + 3]),
+                                       "bid": int(r[b + 1]), "score": int(r[b + 4])}
+        out.append(d)
+    return out
+
+
+@pytest.mark.parametrize("case", [
+    dict(seat=0, before=(), policy=1),
+    dict(seat=1, before=("pass",), policy=1),
+    dict(seat=2, before=("pass", "1"), policy=1),
+    dict(seat=1, before=("1",), policy=0),
+    dict(seat=2, before=("1", "2"), policy=0),
+    dict(seat=2, before=("pass", "pass"), policy=1, bottom=True),
+])
+def test_rows_equal_python_loop(case):
+    seed = 11 + case["seat"]
+    hands, bottom = random_deal(random.Random(f"rows-{case}"))
+    if case.get("bottom"):
+        problem = bid_problem(hands[0] + bottom, format_cards(bottom), case["seat"], case["before"])
+    else:
+        problem = bid_problem(hands[0], None, case["seat"], case["before"])
+    rows = run_rows(problem, case["policy"], FLAGS, seed, 5, 12, max_attempts=300)
+    expected = naive_bid.naive_rows(problem, case["policy"], FLAGS, seed, 5, 12, max_attempts=300)
+    assert _rows_as_naive(rows, problem.legal) == expected
+
+
+def test_aggregate_equals_python_loop():
+    hand = _hand17(3)
+    ev = evaluate_bid(hand, seat=1, before="pass", samples=300, seed=5, workers=2, early_stop=False)
+    problem = bid_problem(hand, None, 1, "pass")
+    s = naive_bid.naive_summary(naive_bid.naive_rows(problem, 1, FLAGS, 5, 0, 300, bid.MAX_ATTEMPTS))
+    assert ev.samples == s["n"] and ev.drawn == s["drawn"] and ev.rejected == s["drawn"] - s["n"]
+    assert ev.win_prob == s["wins"] / s["n"]
+    z = NormalDist().inv_cdf(0.975)
+    assert ev.win_prob_ci == pytest.approx(naive_bid.naive_wilson(s["wins"], s["n"], z))
+    for c in range(4):
+        res = ev.choices[CHOICES[c]]
+        assert res.expected_score == pytest.approx(s["score"][c] / s["n"])
+        assert res.landlord_prob == pytest.approx(s["landlord"][c] / s["n"])
+        sd = math.sqrt((s["score2"][c] - s["score"][c] ** 2 / s["n"]) / (s["n"] - 1))
+        half = z * sd / math.sqrt(s["n"])
+        assert res.score_ci == pytest.approx((s["score"][c] / s["n"] - half, s["score"][c] / s["n"] + half))
+    best = max(range(4), key=lambda c: (s["score"][c], -c))
+    assert ev.recommendation == CHOICES[best]
+
+
+# Conditioning, determinism, early stopping ---------------------------------------------------
+
+
+def test_conditioning_rejects_and_accepted_deals_fit_the_bids():
+    hand = _hand17(8)
+    problem = bid_problem(hand, None, 2, "pass,pass")
+    rows = run_rows(problem, 1, FLAGS, 21, 0, 40)
+    assert rows[:, COL_ACCEPTED].all()
+    assert rows[:, COL_ATTEMPTS].sum() > 40  # two passes in a row are not free
+    for i, r in enumerate(rows):
+        key = naive_bid.sample_key(21, i, int(r[COL_ATTEMPTS]) - 1)
+        hands, _ = naive_bid.naive_deal(problem.unseen.tolist(), key, 2, hand, None)
+        from ddz_tools.policies import _bid_rule
+        assert naive_bid.policy_bid(_bid_rule, hands[0], 1, FLAGS, 0, key, 0) == 0
+        assert naive_bid.policy_bid(_bid_rule, hands[1], 1, FLAGS, 0, key, 1) == 0
+
+
+def test_impossible_bids_are_reported():
+    # Under the random policy every bid is possible; with max_attempts=1 most samples fail.
+    ev = evaluate_bid(_hand17(4), seat=2, before="1,2", samples=250, seed=1, workers=1,
+                      policy="random", max_attempts=1, early_stop=False)
+    assert ev.failed > 0 and ev.samples + ev.failed == 250 and ev.rejected == ev.failed
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_same_result_for_any_workers(workers):
+    kw = dict(seat=1, before="pass", samples=1250, seed=17, confidence=0.9)
+    one = evaluate_bid(_hand17(5), workers=1, **kw).to_dict()
+    many = evaluate_bid(_hand17(5), workers=workers, **kw).to_dict()
+    assert one == many
+
+
+def test_seed_changes_samples_but_not_definitions():
+    a = evaluate_bid(_hand17(6), samples=250, seed=1, workers=1)
+    b = evaluate_bid(_hand17(6), samples=250, seed=1, workers=1)
+    c = evaluate_bid(_hand17(6), samples=250, seed=2, workers=1)
+    assert a == b
+    assert a.drawn == c.drawn == 250  # first seat: nothing to condition on
+    assert run_rows(bid_problem(_hand17(6)), 1, FLAGS, 1, 0, 50).tolist() != \
+        run_rows(bid_problem(_hand17(6)), 1, FLAGS, 2, 0, 50).tolist()
+
+
+def test_early_stop_equals_a_full_run_of_the_same_prefix():
+    hand = "334455677899TJJQK"  # no 2, no joker: pass is clearly best
+    ev = evaluate_bid(hand, samples=5000, seed=3, workers=2)
+    assert ev.stopped_early and ev.indices < 5000 and ev.indices % bid.CHUNK == 0
+    full = evaluate_bid(hand, samples=ev.indices, seed=3, workers=1, early_stop=False)
+    assert full.choices == ev.choices and full.recommendation == ev.recommendation == "pass"
+
+
+def test_strong_hand_bids_three():
+    ev = evaluate_bid("3456789TJQKA222XD", samples=1000, seed=2, workers=2)
+    assert ev.recommendation == "3" and ev.win_prob > 0.8
+    assert ev.choices["3"].expected_score > ev.choices["pass"].expected_score
+
+
+def test_illegal_choices_are_not_evaluated():
+    ev = evaluate_bid(_hand17(7), seat=2, before="1,2", samples=250, seed=4, workers=1, policy="random")
+    d = ev.to_dict()
+    assert d["expected_score"]["1"] is None and d["expected_score"]["2"] is None
+    assert d["choices"]["1"] == {"legal": False} and ev.recommendation in ("pass", "3")
+
+
+# Statistics --------------------------------------------------------------------------
+
+
+@given(st.integers(1, 5000), st.data(), st.sampled_from([0.8, 0.9, 0.95, 0.99]))
+@settings(max_examples=200, deadline=None)
+def test_wilson_matches_quadratic_roots(n, data, conf):
+    k = data.draw(st.integers(0, n))
+    lo, hi = wilson_interval(k, n, conf)
+    z = NormalDist().inv_cdf(1 - (1 - conf) / 2)
+    nlo, nhi = naive_bid.naive_wilson(k, n, z)
+    assert lo == pytest.approx(max(0.0, nlo), abs=1e-9) and hi == pytest.approx(min(1.0, nhi), abs=1e-9)
+    assert 0 <= lo <= k / n <= hi <= 1
+
+
+@given(st.integers(0, 2**31), st.integers(0, 2), st.data())
+@settings(max_examples=15, deadline=None)
+def test_rows_obey_scoring_invariants(seed, seat, data):
+    before = data.draw(st.lists(st.sampled_from([0, 1, 2]), min_size=seat, max_size=seat))
+    # Make the earlier bids legal: each non-pass higher than the last.
+    fixed, top = [], 0
+    for b in before:
+        fixed.append(b if b > top else 0)
+        top = max(top, fixed[-1])
+    problem = bid_problem(_hand17(seed % 50), None, seat, fixed)
+    rows = run_rows(problem, 0, FLAGS, seed, 0, 8, max_attempts=200)
+    for r in rows[rows[:, COL_ACCEPTED] == 1]:
+        for c in range(4):
+            b = COL_CHOICE + NCOL_CHOICE * c
+            if not problem.legal[c]:
+                assert r[b] == -2
+                continue
+            rel, top_bid, won, mult, score = r[b:b + 5]
+            if rel == -1:
+                assert c == 0 and score == 0 and max(fixed, default=0) == 0
+                continue
+            assert top_bid >= max(c, max(fixed, default=0)) and mult & (mult - 1) == 0
+            assert abs(score) == (2 if rel == 0 else 1) * top_bid * mult
+            assert (score > 0) == ((rel == 0) == (won == 1))
+            if rel == 0:
+                assert (won, mult) == (r[COL_WON], r[COL_MULT])
+
+
+# The command line ----------------------------------------------------------------------------
+
+
+def _ddz(*args, input=None):
+    return subprocess.run([sys.executable, "-m", "ddz_tools", *args], capture_output=True, text=True,
+                          input=input, timeout=300)
+
+
+def test_cli_json_and_table():
+    out = _ddz("bid", "3456789TJQKA222XD", "--samples", "500", "--seed", "1", "--workers", "1",
+               "--format", "json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    for key in ("hand", "samples", "win_prob", "win_prob_ci", "expected_score", "recommendation", "rules"):
+        assert key in d
+    assert set(d["expected_score"]) == {"pass", "1", "2", "3"} and d["rules"] == "standard"
+    table = _ddz("bid", "3456789TJQKA222XD", "--samples", "500", "--seed", "1", "--workers", "1")
+    assert table.returncode == 0 and "recommendation: 3" in table.stdout
+
+
+def test_cli_errors_and_file(tmp_path):
+    bad = _ddz("bid", "3456", "--samples", "10")
+    assert bad.returncode == 2 and bad.stderr.startswith("error: ") and "Traceback" not in bad.stderr
+    f = tmp_path / "hands.txt"
+    f.write_text("# hands\n3456789TJQKA222XD\n3456\n334455677899TJJQK seat=second before=pass\n")
+    out = _ddz("bid", "--file", str(f), "--samples", "250", "--workers", "1", "--format", "json")
+    assert out.returncode == 1
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    assert [x["seat"] for x in lines] == ["first", "second"]
+    assert f"{f}:3:" in out.stderr
