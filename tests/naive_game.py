@@ -1,0 +1,225 @@
+"""Plain-Python reference replay of a ``ddz-record/1`` game (tests only).
+
+The slow twin of :class:`ddz_tools.game.Game` and of the batch kernel
+``ddz_tools.records._validate_games``, written again from RULES.md and the
+record format: hands are lists of 15 rank counts, the bidding is written as
+"who may still speak" lists, and a play is classified with the reference
+classifier of ``tests/naive.py`` (every reading of a multiset by the rules
+table), never with the package's generator or ``rules.readings``.
+
+It shares with the package only the documented names of the error codes
+and the documented choice of reading for bare cards (largest body length,
+then main rank, then type number).
+"""
+
+from __future__ import annotations
+
+from naive import TYPE_OF_NAME, decode, naive_beats, naive_readings, pack
+
+from ddz_tools.rules import Rules
+
+RANK_TEXT = "3456789TJQKA2XD"
+# Cards of each body rank, by type name (RULES.md table).
+_PER = {"solo": 1, "pair": 2, "trio": 3, "trio_solo": 3, "trio_pair": 3, "chain": 1, "pair_chain": 2,
+        "airplane": 3, "airplane_solo": 3, "airplane_pair": 3, "four_two_solo": 4, "four_two_pair": 4,
+        "bomb": 4, "four_solo": 4, "four_pair": 4}
+
+
+class Bad(Exception):
+    def __init__(self, code):
+        self.code = code
+
+
+def parse(text: str) -> list:
+    """Rank counts of card text; ``Bad("bad_cards")`` for anything else."""
+    counts = [0] * 15
+    for ch in text.upper():
+        if ch in " ,":
+            continue
+        if ch not in RANK_TEXT:
+            raise Bad("bad_cards")
+        counts[RANK_TEXT.index(ch)] += 1
+    if any(c > (1 if r >= 13 else 4) for r, c in enumerate(counts)):
+        raise Bad("bad_cards")
+    return counts
+
+
+def body_counts(kind: int) -> list:
+    name, main, length = decode(kind)
+    body = [0] * 15
+    if name == "rocket":
+        body[13] = body[14] = 1
+        return body
+    for r in range(main - length + 1, main + 1):
+        body[r] = _PER[name]
+    return body
+
+
+def auction(bids, first: int, mode: str, all_pass: str):
+    """(landlord, base) or raises Bad(code, at index); None landlord = void/unfinished."""
+    if mode == "call-grab":
+        order = [(first + k) % 3 for k in range(3)]
+        i = 0
+        caller = None
+        for seat in order:                       # the call round
+            if i >= len(bids):
+                return None, "unfinished"
+            s, v = bids[i]
+            if s != seat:
+                raise Bad(("wrong_turn", i))
+            if v not in (0, 1):
+                raise Bad(("bad_bid", i))
+            i += 1
+            if v == 1:
+                caller = seat
+                break
+        if caller is None:
+            return _all_pass(bids, i, all_pass)
+        holder, grabs = caller, 0
+        speakers = order[order.index(caller) + 1:]
+        for seat in speakers:                    # grabs by the later seats
+            if i >= len(bids):
+                return None, "unfinished"
+            s, v = bids[i]
+            if s != seat:
+                raise Bad(("wrong_turn", i))
+            if v not in (0, 1):
+                raise Bad(("bad_bid", i))
+            if v:
+                holder, grabs = seat, grabs + 1
+            i += 1
+        if grabs:                                # the caller's last word
+            if i >= len(bids):
+                return None, "unfinished"
+            s, v = bids[i]
+            if s != caller:
+                raise Bad(("wrong_turn", i))
+            if v not in (0, 1):
+                raise Bad(("bad_bid", i))
+            if v:
+                holder, grabs = caller, grabs + 1
+            i += 1
+        if i < len(bids):
+            raise Bad(("not_bidding", i))
+        return holder, 2 ** grabs
+    # Numeric bids: who may still speak, in order.
+    out = set()
+    high, holder = 0, None
+    seat = first
+    spoken = 0
+    for i, (s, v) in enumerate(bids):
+        finished = (high == 3) or (mode == "single-round" and spoken == 3) or \
+            (mode == "until-two-pass" and (len(out) == 3 or (holder is not None and len(out) == 2)))
+        if finished:
+            raise Bad(("not_bidding", i))
+        if s != seat:
+            raise Bad(("wrong_turn", i))
+        if not isinstance(v, int) or isinstance(v, bool) or not (v == 0 or high < v <= 3):
+            raise Bad(("bad_bid", i))
+        spoken += 1
+        if v:
+            high, holder = v, s
+        else:
+            out.add(s)
+        seat = (s + 1) % 3
+        if mode == "until-two-pass":
+            while seat in out and len(out) < 3:
+                seat = (seat + 1) % 3
+    done = high == 3 or (mode == "single-round" and spoken == 3) or \
+        (mode == "until-two-pass" and (len(out) == 3 or (holder is not None and len(out) == 2)))
+    if not done:
+        return None, "unfinished"
+    if holder is None:
+        return _all_pass(bids, len(bids), all_pass)
+    return holder, high
+
+
+def _all_pass(bids, i, all_pass):
+    if i < len(bids):
+        raise Bad(("not_bidding", i))
+    return (0, 1) if all_pass == "seat0" else (None, "void")
+
+
+def naive_replay(rec: dict) -> dict:
+    """Replay a record dict: ``{"status", "code", "phase", "index", "scores", ...}``."""
+    rules = Rules.from_dict(rec.get("rules"))
+    hands = [parse(h) for h in rec["deal"]["hands"]]
+    bottom = parse(rec["deal"]["bottom"])
+    bids = [(b["seat"], b["bid"]) for b in rec["bids"]]
+    try:
+        landlord, base = auction(bids, rec["first_bidder"], rules.bidding, rec.get("all_pass", "redeal"))
+    except Bad as exc:
+        code, i = exc.code
+        return {"status": "invalid", "code": code, "phase": "bid", "index": i}
+    plays = rec["plays"]
+    if landlord is None:
+        if plays:
+            return {"status": "invalid", "code": "not_playing", "phase": "play", "index": 0}
+        return {"status": "incomplete", "code": None}
+    hands[landlord] = [a + b for a, b in zip(hands[landlord], bottom)]
+    turn, last, last_seat, passes = landlord, None, None, 0
+    bombs, n_played = 0, [0, 0, 0]
+    winner = None
+    for i, p in enumerate(plays):
+        seat, text = p["seat"], p["cards"].strip()
+
+        def bad(code):
+            return {"status": "invalid", "code": code, "phase": "play", "index": i}
+        if winner is not None:
+            return bad("game_over")
+        if seat != turn:
+            return bad("wrong_turn")
+        if text in ("", "-") or text.lower() in ("pass", "p"):
+            if last is None:
+                return bad("pass_on_lead")
+            passes += 1
+            if passes == 2:
+                last, passes = None, 0
+            turn = (turn + 1) % 3
+            continue
+        try:
+            if "-" in text:
+                body_t, _, kick_t = text.partition("-")
+                body, kick = parse(body_t), parse(kick_t)
+                cards = [a + b for a, b in zip(body, kick)]
+                if any(c > (1 if r >= 13 else 4) for r, c in enumerate(cards)):
+                    raise Bad("bad_cards")
+            else:
+                body, cards = None, parse(text)
+        except Bad as exc:
+            return bad(exc.code)
+        if any(c > h for c, h in zip(cards, hands[seat])):
+            return bad("not_in_hand")
+        found = [k for _, k in naive_readings(pack(cards), rules)]
+        if body is not None:
+            found = [k for k in found if body_counts(k) == body]
+        if not found:
+            return bad("not_a_combination")
+        legal = [k for k in found if last is None or naive_beats(k, last)]
+        if not legal:
+            return bad("does_not_beat")
+        # Bare cards: the longest body, then the highest main rank, then the type number.
+        kind = max(legal, key=lambda k: (decode(k)[2], decode(k)[1], TYPE_OF_NAME[decode(k)[0]]))
+        hands[seat] = [h - c for h, c in zip(hands[seat], cards)]
+        n_played[seat] += 1
+        if decode(kind)[0] in ("bomb", "rocket"):
+            bombs += 1
+        last, last_seat, passes = kind, seat, 0
+        if not any(hands[seat]):
+            winner = seat
+        turn = (turn + 1) % 3
+    if winner is None:
+        return {"status": "incomplete", "code": None}
+    farmers = [s for s in range(3) if s != landlord]
+    doubles = bombs
+    if winner == landlord:
+        losers_silent = [n_played[f] == 0 for f in farmers]
+        if (any if rules.spring == "any-player" else all)(losers_silent):
+            doubles += 1
+    elif n_played[landlord] == 1:
+        doubles += 1
+    stake = base * 2 ** doubles
+    sign = 1 if winner == landlord else -1
+    scores = [(2 if s == landlord else -1) * stake * sign for s in range(3)]
+    return {"status": "ok", "code": None, "landlord": landlord, "base": base, "scores": scores,
+            "multiplier": 2 ** doubles, "bombs": bombs}
