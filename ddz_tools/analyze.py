@@ -1,0 +1,868 @@
+"""Batch analysis of recorded games: check, score, find mistakes, summarise.
+
+What it does, per game (:func:`analyze_files` yields one :class:`GameAnalysis`
+per game or deal, in input order):
+
+1. **Replay and validate** every bid and play with the game engine
+   (:mod:`ddz_tools.records`, :mod:`ddz_tools.botzone`).  The first illegal
+   action makes the game ``invalid``, reported with its move number and the
+   reason; other games are not affected.  A Botzone game that stops before
+   anyone went out is ``incomplete``.
+2. **Score**: the result (winner, base, multiplier, bombs, spring,
+   anti-spring, scores) is recomputed from the plays; the fields in which a
+   stored result disagrees are listed in ``result_disagrees``.
+3. **Mistakes** (``solve_below`` > 0): from the first moment every hand holds
+   at most ``solve_below`` cards, every position is solved with the exact
+   three-player solver (the farmers cooperate).  A play is a *mistake* when the
+   mover's side could force a win before it and is lost after it; the report
+   names the seat, its role, the move number, the play made and every winning
+   play it had.  Positions the solver cannot settle within its node/time
+   limit are counted as ``unchecked``, never as mistakes.  Positions are cached
+   within a game, so each is solved once.
+4. **Bid review** (``bids=True``): the bid evaluator's best bid for each seat
+   that bid, against the bid made.
+
+DouZero evaluation pickles hold deals, not games: each deal is validated and
+reported (hands in our notation, control cards and bombs per seat) with status
+``deal``.
+
+:func:`summarize` folds results into one summary: games, valid / invalid /
+incomplete, landlord win rate, mean multiplier, bombs, springs, mistakes, and
+per-player figures when the records name their players.
+
+Move numbers count every play and pass from the landlord's opening lead,
+starting at 1 (bids are numbered on their own, also from 1).
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import io
+import json
+import os
+from typing import Callable, Iterable, Iterator, Sequence
+
+from .cards import card_count, parse_cards
+from .errors import DdzError, RecordError
+from .rules import Rules
+from .sources import (
+    FMT_BOTZONE_LOG,
+    FMT_BOTZONE_TRANSCRIPT,
+    FMT_DOUZERO,
+    FMT_RECORD,
+    Item,
+    parse_douzero_deal,
+    read_items,
+)
+
+STATUS_VALID = "valid"
+STATUS_INVALID = "invalid"
+STATUS_INCOMPLETE = "incomplete"
+STATUS_DEAL = "deal"
+STATUSES = (STATUS_VALID, STATUS_INVALID, STATUS_INCOMPLETE, STATUS_DEAL)
+
+ROLES = ("landlord", "farmer1", "farmer2")
+
+#: Default node budget of the solver per position (deterministic, unlike a time limit).
+DEFAULT_NODE_LIMIT = 200_000
+
+
+# Result model --------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Mistake:
+    """A play that turned a won position into a lost one for the mover's side."""
+
+    move: int
+    seat: int
+    role: str
+    played: str
+    winning: list
+    player: "str | None" = None
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class GameAnalysis:
+    """The analysis of one game (or one DouZero deal).
+
+    ``file`` and ``line`` locate it (``line`` is the JSON Lines line, the index
+    of a deal in a pickle, 1 for a one-game file, 0 for a whole file that could
+    not be read); together they are the key that ``--resume`` skips on.
+    """
+
+    file: str
+    line: int
+    format: str
+    status: str
+    id: "str | None" = None
+    rules: "str | None" = None
+    reason: "str | None" = None
+    phase: "str | None" = None
+    move: "int | None" = None
+    players: "list | None" = None
+    landlord: "int | None" = None
+    result: "dict | None" = None
+    result_disagrees: list = dataclasses.field(default_factory=list)
+    stored_result: "dict | None" = None
+    mistakes: list = dataclasses.field(default_factory=list)
+    positions_solved: int = 0
+    positions_unchecked: int = 0
+    bid_review: "list | None" = None
+    deal: "dict | None" = None
+    notes: list = dataclasses.field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.file, self.line)
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "GameAnalysis":
+        """Inverse of :meth:`to_dict` (used to resume from an ``--out`` file)."""
+        if not isinstance(d, dict):
+            raise RecordError(f"an analysis line is a JSON object, not {type(d).__name__}")
+        names = {f.name for f in dataclasses.fields(cls)}
+        missing = {"file", "line", "format", "status"} - set(d)
+        if missing:
+            raise RecordError(f"analysis line lacks {', '.join(sorted(missing))}")
+        kw = {k: v for k, v in d.items() if k in names}
+        kw["mistakes"] = [Mistake(**m) if isinstance(m, dict) else m for m in kw.get("mistakes") or []]
+        return cls(**kw)
+
+    def describe(self) -> str:
+        """Where the game is and what is wrong with it, in one line."""
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        if self.status == STATUS_INVALID:
+            at = f"{'bid' if self.phase == 'bid' else 'move'} {self.move}: " if self.move else ""
+            return f"{where}: invalid: {at}{self.reason}"
+        if self.status == STATUS_INCOMPLETE:
+            return f"{where}: incomplete: {self.reason}"
+        return f"{where}: {self.status}"
+
+
+@dataclasses.dataclass(frozen=True)
+class AnalyzeOptions:
+    """What to compute for each game (picklable: it travels to the workers).
+
+    ``rules`` applies to games that do not name their rules (Botzone games,
+    DouZero deals, records without a ``rules`` field).
+    """
+
+    rules: Rules = Rules()
+    solve_below: int = 10
+    node_limit: "int | None" = DEFAULT_NODE_LIMIT
+    time_limit: "float | None" = None
+    bids: bool = False
+    bid_samples: int = 200
+    seed: int = 0
+
+
+# Per-game analysis ---------------------------------------------------------------------
+
+
+def _invalid(item: Item, reason: str, move: "int | None" = None, **kw) -> GameAnalysis:
+    return GameAnalysis(item.file, item.line, item.fmt, STATUS_INVALID, reason=reason, move=move, **kw)
+
+
+def _analyze_deal(item: Item, opts: AnalyzeOptions) -> GameAnalysis:
+    from .decompose import min_plays
+
+    try:
+        info = parse_douzero_deal(item.data)
+    except DdzError as exc:
+        return _invalid(item, str(exc), rules=opts.rules.describe())
+    info["min_plays"] = [min_plays(h, opts.rules) for h in info["hands"]]
+    return GameAnalysis(item.file, item.line, item.fmt, STATUS_DEAL, id=f"deal-{item.line}",
+                        rules=opts.rules.describe(), deal=info)
+
+
+def analyze_item(item: Item, opts: AnalyzeOptions = AnalyzeOptions()) -> GameAnalysis:
+    """Analyse one input item (see :func:`analyze_files` for what is computed)."""
+    return analyze_items([item], opts)[0]
+
+
+def analyze_items(items: Sequence[Item], opts: AnalyzeOptions = AnalyzeOptions()) -> list[GameAnalysis]:
+    """Analyse a chunk of items, in order: the unit of work of a worker."""
+    out: list = [None] * len(items)
+    games = []
+    for i, item in enumerate(items):
+        if item.error is not None:
+            out[i] = _invalid(item, item.error)
+        elif item.fmt == FMT_DOUZERO:
+            out[i] = _analyze_deal(item, opts)
+        else:
+            games.append(i)
+    if games:
+        done = _analyze_games([items[i] for i in games], opts)
+        for i, res in zip(games, done):
+            out[i] = res
+    return out
+
+
+# Replay, score, search ------------------------------------------------------------------
+
+
+def _result_dict(winner_is_landlord: bool, base: int, mult: int, bombs: int, spring: bool, anti: bool,
+                 scores) -> dict:
+    return {"winner": "landlord" if winner_is_landlord else "farmers", "base": int(base),
+            "multiplier": int(mult), "bombs": int(bombs), "spring": bool(spring),
+            "anti_spring": bool(anti), "scores": [int(x) for x in scores]}
+
+
+def _strip_index(reason: str) -> str:
+    """``plays[12]: seat 0 ...`` -> ``seat 0 ...`` (the move number is reported apart)."""
+    if reason and reason.startswith(("plays[", "bids[")):
+        head, sep, rest = reason.partition("]: ")
+        if sep:
+            return rest
+    return reason
+
+
+def _from_replay(item: Item, rec, rep) -> GameAnalysis:
+    """A GameAnalysis from :func:`ddz_tools.records.replay_record`'s verdict."""
+    g = GameAnalysis(item.file, item.line, item.fmt, STATUS_VALID, id=_id(rec, item), rules=rep.rules,
+                     players=list(rec.players) if rec.players else None, landlord=rep.landlord)
+    if rep.status == "invalid":
+        g.status, g.phase = STATUS_INVALID, rep.phase
+        g.move = None if rep.index is None else rep.index + 1
+        g.reason = _strip_index(rep.reason)
+    elif rep.status == "incomplete":
+        g.status, g.reason = STATUS_INCOMPLETE, rep.reason
+    else:
+        g.result = rep.result.to_dict()
+        if rep.status == "mismatch":
+            g.result_disagrees = list(rep.disagreements)
+            g.stored_result = dict(rep.stored) if rep.stored else None
+            g.reason = rep.reason
+    return g
+
+
+def _id(rec, item: Item):
+    return None if rec.id is None else str(rec.id)
+
+
+def _game_plays(rec):
+    """Replay a valid record with the game engine: (hands at the lead, landlord, [(seat, Play)])."""
+    from .game import Game
+
+    game = Game(hands=list(rec.hands), bottom=rec.bottom, rules=rec.rules, first_bidder=rec.first_bidder,
+                all_pass=rec.all_pass)
+    for seat, bid in rec.bids:
+        game.bid(bid, seat)
+    hands = list(game.hands)
+    for seat, text in rec.plays:
+        game.play(text, seat)
+    return hands, game.landlord, list(game.plays)
+
+
+def review_bids(rec, opts: AnalyzeOptions) -> "tuple[list | None, str | None]":
+    """The bid evaluator's verdict on every bid of a record: (entries, None) or (None, why not).
+
+    Each entry: ``seat``, ``order`` (0 = first to bid), ``player``, ``bid``
+    (``pass``/``1``/``2``/``3``), ``best`` (the evaluator's recommendation),
+    ``agrees``, ``expected`` (expected score of the bid made and of the best),
+    ``cost`` (best minus made, in expected points) and ``samples``.
+    """
+    from .bid import CHOICES, evaluate_bid
+
+    rules = rec.rules
+    if rules.bidding != "single-round" or rules.spring != "landlord":
+        return None, f"bid review needs bidding=single-round and spring=landlord (this game: {rules.describe()})"
+    if rec.all_pass != "redeal":
+        return None, "bid review is not available for Botzone's all-pass rule (seat 0 becomes landlord)"
+    out = []
+    before: list = []
+    for k, (seat, bid) in enumerate(rec.bids[:3]):
+        ev = evaluate_bid(rec.hands[seat], seat=k, before=tuple(before), samples=opts.bid_samples,
+                          seed=opts.seed, workers=1, rules=rules)
+        made = CHOICES[bid]
+        exp = ev.expected_score
+        out.append({"seat": seat, "order": k, "player": rec.players[seat] if rec.players else None,
+                    "bid": made, "best": ev.recommendation, "agrees": made == ev.recommendation,
+                    "expected": {made: round(exp[made], 4), ev.recommendation: round(exp[ev.recommendation], 4)},
+                    "cost": round(exp[ev.recommendation] - exp[made], 4), "samples": ev.samples})
+        before.append(bid)
+    return out, None
+
+
+def _deep(g: GameAnalysis, rec, opts: AnalyzeOptions) -> None:
+    """Mistake search and bid review of a valid game, in place."""
+    if opts.solve_below > 0:
+        hands, landlord, plays = _game_plays(rec)
+        ms = find_mistakes(hands, landlord, plays, rec.rules, opts.solve_below, opts.node_limit,
+                           opts.time_limit, rec.players)
+        g.mistakes, g.positions_solved, g.positions_unchecked = ms.mistakes, ms.solved, ms.unchecked
+    if opts.bids:
+        try:
+            g.bid_review, why = review_bids(rec, opts)
+        except DdzError as exc:
+            g.bid_review, why = None, f"bid review failed: {exc}"
+        if why:
+            g.notes.append(why)
+
+
+def _record_of(item: Item, opts: AnalyzeOptions):
+    """(Record, None) or (None, GameAnalysis of a game that cannot be replayed)."""
+    from .records import parse_record
+
+    if item.fmt == FMT_RECORD:
+        data = item.data
+        if isinstance(data, dict) and "rules" not in data:
+            data = dict(data, rules=opts.rules.describe())
+        try:
+            return parse_record(data), None
+        except DdzError as exc:
+            return None, _invalid(item, str(exc), rules=opts.rules.describe())
+    if item.fmt in (FMT_BOTZONE_LOG, FMT_BOTZONE_TRANSCRIPT):
+        return _botzone_record(item, opts)
+    return None, _invalid(item, f"unknown input format {item.fmt!r}")
+
+
+def _botzone_record(item: Item, opts: AnalyzeOptions):
+    from . import botzone
+
+    try:
+        if item.fmt == FMT_BOTZONE_LOG:
+            imp = botzone.import_judge_log(item.data, rules=opts.rules)
+        else:
+            imp = botzone.import_transcript(item.data, rules=opts.rules)
+    except DdzError as exc:
+        return None, _invalid(item, str(exc), rules=opts.rules.describe())
+    return imp, None
+
+
+def _analyze_games(items: Sequence[Item], opts: AnalyzeOptions) -> list[GameAnalysis]:
+    """Replay (one kernel call for the whole chunk), score and search a chunk of games."""
+    from .records import replay_record, validate_batch
+
+    out: list = [None] * len(items)
+    fast, slow = [], []
+    for i, item in enumerate(items):
+        rec, bad = _record_of(item, opts)
+        if bad is not None:
+            out[i] = bad
+        elif rec.hand_ids is not None or rec.play_ids is not None:
+            slow.append((i, rec))      # card ids (suits) are checked by the full replay only
+        else:
+            fast.append((i, rec))
+    deep = []
+    if fast:
+        res = validate_batch([r for _, r in fast])
+        for k, (i, rec) in enumerate(fast):
+            if res.status_name(k) != "ok":
+                # Rare: the full replay gives the reason in words (and agrees with the kernel).
+                slow.append((i, rec))
+                continue
+            item = items[i]
+            ll = int(res.landlord[k])
+            g = GameAnalysis(item.file, item.line, item.fmt, STATUS_VALID, id=_id(rec, item),
+                             rules=rec.rules.describe(), players=list(rec.players) if rec.players else None,
+                             landlord=ll,
+                             result=_result_dict(int(res.winner[k]) == ll, res.base[k], res.multiplier[k],
+                                                 res.bombs[k], res.spring[k], res.anti_spring[k], res.scores[k]))
+            out[i] = g
+            deep.append((g, rec))
+    for i, rec in slow:
+        g = _from_replay(items[i], rec, replay_record(rec))
+        out[i] = g
+        if g.status == STATUS_VALID:
+            deep.append((g, rec))
+    if opts.solve_below > 0 or opts.bids:
+        for g, rec in deep:
+            _deep(g, rec, opts)
+    return out
+
+
+# Mistake search ---------------------------------------------------------------------------
+
+#: Transposition table of the per-process solver (MiB); cleared before every game so
+#: that node limits give the same verdicts whatever else a worker analysed before.
+SOLVER_TT_MB = 32
+_SOLVER = None
+
+
+def _solver():
+    global _SOLVER
+    if _SOLVER is None:
+        from .solver import Solver
+        _SOLVER = Solver(SOLVER_TT_MB)
+    return _SOLVER
+
+
+@dataclasses.dataclass
+class MistakeSearch:
+    """What :func:`find_mistakes` found in one game."""
+
+    mistakes: list
+    solved: int        # positions with a proven value
+    unchecked: int     # moves that could not be checked (a position hit a limit)
+    start_move: "int | None"  # first move checked (1-based), None if never reached
+
+
+def find_mistakes(hands: Sequence[int], landlord: int, plays: Sequence, rules: Rules,
+                  solve_below: int = 10, node_limit: "int | None" = DEFAULT_NODE_LIMIT,
+                  time_limit: "float | None" = None, players: "Sequence | None" = None) -> MistakeSearch:
+    """Every play that turned a won position into a lost one for the mover's side.
+
+    ``hands`` are the three packed hands when play starts (the landlord's with
+    the bottom), ``plays`` the ``(seat, Play)`` actions in order, passes
+    included.  From the first move at which every hand holds at most
+    ``solve_below`` cards, the position before each move is solved (three-player,
+    the farmers one team); when the mover's side was winning and the position
+    after the move is lost for it, the move is a :class:`Mistake` listing every
+    winning play the mover had.  A move whose positions hit the solver's
+    limits is counted as unchecked.
+
+    >>> from ddz_tools.rules import Play
+    >>> hands = [parse_cards("KK2"), parse_cards("A"), parse_cards("3")]
+    >>> r = find_mistakes(hands, 0, [(0, Play.parse("K")), (1, Play.parse("A"))], Rules())
+    >>> [(m.move, m.seat, m.role, m.played, m.winning) for m in r.mistakes]
+    [(1, 0, 'landlord', 'K', ['2', 'KK'])]
+    >>> r.solved, r.unchecked, r.start_move
+    (2, 0, 1)
+    >>> r = find_mistakes(hands, 0, [(0, Play.parse("KK")), (1, Play.pass_())], Rules())
+    >>> r.mistakes, r.solved
+    ([], 2)
+    """
+    from .position import Position
+
+    if solve_below <= 0:
+        return MistakeSearch([], 0, 0, None)
+    roles = {landlord: "landlord", (landlord + 1) % 3: "farmer1", (landlord + 2) % 3: "farmer2"}
+    team = {s: (0 if s == landlord else 1) for s in range(3)}
+    solver = None
+    cache: dict = {}
+    h = list(hands)
+    last = None          # the Play to answer
+    last_by = None       # its seat
+    started = None
+    mistakes: list = []
+    solved = unchecked = 0
+
+    def value(hs, to_move, prev, prev_by, want_plays=False):
+        """(result for the side to move, winning plays or None)."""
+        nonlocal solved
+        key = (hs[0], hs[1], hs[2], to_move, prev.cards if prev else 0, prev.kind if prev else 0, prev_by)
+        hit = cache.get(key)
+        if hit is not None and (not want_plays or hit[1] is not None or hit[0] != "win"):
+            return hit
+        nonlocal solver
+        if solver is None:
+            solver = _solver()
+            solver.clear()
+        by_role = {roles[s]: hs[s] for s in range(3)}
+        pos = Position.three_player(by_role["landlord"], by_role["farmer1"], by_role["farmer2"],
+                                    to_move=roles[to_move], after=prev,
+                                    by=roles[prev_by] if prev is not None else None, rules=rules)
+        res = solver.solve(pos, all_plays=want_plays, line=False, node_limit=node_limit,
+                           time_limit=time_limit)
+        out = (res.result, sorted(res.winning_plays) if want_plays and res.result == "win" else None)
+        if hit is None and res.result != "unknown":
+            solved += 1
+        cache[key] = out
+        return out
+
+    for i, (seat, play) in enumerate(plays):
+        if started is None and all(card_count(x) <= solve_below for x in h):
+            started = i
+        if started is not None:
+            before, _ = value(h, seat, last, last_by)
+        # Apply the move.
+        after_h = list(h)
+        if play.is_pass:
+            nxt_last, nxt_by = last, last_by
+        else:
+            after_h[seat] -= play.cards
+            nxt_last, nxt_by = play, seat
+        nxt = (seat + 1) % 3
+        if nxt_by == nxt:           # two passes: the last player to play leads
+            nxt_last, nxt_by = None, None
+        if started is not None:
+            if before == "unknown":
+                unchecked += 1
+            elif before == "win" and after_h[seat] != 0:
+                after, _ = value(after_h, nxt, nxt_last, nxt_by)
+                if after == "unknown":
+                    unchecked += 1
+                elif (after == "win") != (team[nxt] == team[seat]):
+                    _, winning = value(h, seat, last, last_by, want_plays=True)
+                    mistakes.append(Mistake(i + 1, seat, roles[seat], play.notation(), winning or [],
+                                            players[seat] if players else None))
+        if after_h[seat] == 0:
+            break
+        h, last, last_by = after_h, nxt_last, nxt_by
+    return MistakeSearch(mistakes, solved, unchecked, None if started is None else started + 1)
+
+
+# Reading and running ---------------------------------------------------------------------
+
+
+def iter_items(paths: Iterable[str]) -> Iterator[Item]:
+    """Every item of every file, in order; a file that cannot be read at all
+    becomes one item with ``line`` 0 and ``error`` set."""
+    for path in paths:
+        try:
+            yield from read_items(path)
+        except (DdzError, OSError) as exc:
+            reason = str(exc) if isinstance(exc, DdzError) else (exc.strerror or str(exc))
+            norm = os.path.normpath(path)
+            if reason.startswith(norm + ": "):
+                reason = reason[len(norm) + 2:]
+            yield Item(norm, 0, "unknown", None, reason)
+
+
+def _chunks(seq: Sequence, size: int) -> list:
+    return [seq[i:i + size] for i in range(0, len(seq), size)]
+
+
+def _default_chunk(n: int, workers: int, opts: AnalyzeOptions) -> int:
+    per = 8 if opts.solve_below > 0 or opts.bids else 1024
+    return max(1, min(per, -(-n // max(1, 4 * workers))))
+
+
+def _run_ordered(submit: Callable, chunks: list, window: int) -> Iterator[list]:
+    """Submit chunks with at most ``window`` in flight; yield results in order."""
+    pending = collections.deque()
+    it = iter(chunks)
+    for chunk in it:
+        pending.append(submit(chunk))
+        if len(pending) >= window:
+            break
+    while pending:
+        fut = pending.popleft()
+        res = fut.result()
+        nxt = next(it, None)
+        if nxt is not None:
+            pending.append(submit(nxt))
+        yield res
+
+
+def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, solve_below: int = 10,
+                  node_limit: "int | None" = DEFAULT_NODE_LIMIT, time_limit: "float | None" = None,
+                  bids: bool = False, bid_samples: int = 200, seed: int = 0, workers: int = 1,
+                  scheduler: "str | object | None" = None, skip: Iterable[tuple] = (),
+                  progress: "Callable[[int, int], None] | None" = None,
+                  chunk_size: "int | None" = None) -> Iterator[GameAnalysis]:
+    """Analyse every game of ``paths``; yields one :class:`GameAnalysis` per game, in input order.
+
+    ``rules`` is used for games that do not name their own; ``solve_below``
+    (0 = off) starts the mistake search once every hand holds at most that many
+    cards, with ``node_limit`` / ``time_limit`` per position; ``bids`` adds the
+    bid review (``bid_samples`` deals per evaluation, seeded by ``seed``).
+    ``workers`` > 1 runs chunks of games in a process pool; ``scheduler`` (a
+    ``dask.distributed`` address or ``Client``) runs them on a Dask cluster.
+    Either way the results are the same as a single-worker run, in the same
+    order (with a ``time_limit`` the solver's verdicts may depend on load).
+    ``skip`` holds ``(file, line)`` keys already analysed (``--resume``);
+    ``progress(done, total)`` is called as games complete.
+
+    >>> import pickle, tempfile, os
+    >>> deck = [r for r in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
+    >>> deal = {"landlord": deck[:20], "landlord_down": deck[20:37],
+    ...         "landlord_up": deck[37:], "three_landlord_cards": deck[17:20]}
+    >>> path = os.path.join(tempfile.mkdtemp(), "deals.pkl")
+    >>> with open(path, "wb") as f:
+    ...     pickle.dump([deal, {"landlord": [3]}], f)
+    >>> [(g.line, g.status, g.reason) for g in analyze_files([path])]
+    [(1, 'deal', None), (2, 'invalid', 'DouZero deal lacks landlord_down, landlord_up, three_landlord_cards')]
+    """
+    opts = AnalyzeOptions(rules=Rules.parse(rules) if not isinstance(rules, Rules) else rules,
+                          solve_below=int(solve_below), node_limit=node_limit, time_limit=time_limit,
+                          bids=bool(bids), bid_samples=int(bid_samples), seed=int(seed))
+    if opts.solve_below < 0:
+        raise DdzError("solve_below must be 0 (off) or a positive number of cards")
+    skip = set(tuple(k) for k in skip)
+    items = [it for it in iter_items(paths) if it.key not in skip]
+    total = len(items)
+    if progress:
+        progress(0, total)
+    if not items:
+        return
+    workers = max(1, int(workers or 1))
+    size = chunk_size or _default_chunk(total, workers if scheduler is None else 8, opts)
+    chunks = _chunks(items, size)
+    done = 0
+    if scheduler is not None:
+        results = _run_dask(scheduler, chunks, opts)
+    elif workers > 1 and len(chunks) > 1:
+        results = _run_pool(workers, chunks, opts)
+    else:
+        results = (analyze_items(c, opts) for c in chunks)
+    for res in results:
+        for g in res:
+            yield g
+        done += len(res)
+        if progress:
+            progress(done, total)
+
+
+def _run_pool(workers: int, chunks: list, opts: AnalyzeOptions) -> Iterator[list]:
+    import concurrent.futures
+    import functools
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        fn = functools.partial(analyze_items, opts=opts)
+        yield from _run_ordered(lambda c: pool.submit(fn, c), chunks, 4 * workers)
+
+
+def _run_dask(scheduler, chunks: list, opts: AnalyzeOptions) -> Iterator[list]:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise DdzError("--scheduler needs dask.distributed: pip install 'ddz-tools[dask]'") from None
+    own = not isinstance(scheduler, Client)
+    client = Client(scheduler) if own else scheduler
+    try:
+        n = max(1, sum(client.nthreads().values()))
+        yield from _run_ordered(lambda c: client.submit(analyze_items, c, opts, pure=False),
+                                chunks, 4 * n)
+    finally:
+        if own:
+            client.close()
+
+
+# Resume ----------------------------------------------------------------------------------
+
+
+def load_results(path: str, repair: bool = False) -> list[GameAnalysis]:
+    """The analyses already written to an ``--out`` file (JSON Lines, or CSV with a header).
+
+    A last line cut short by an interrupted run is dropped (and, with
+    ``repair``, cut from the file so that appending starts on a fresh line);
+    any other unreadable line is an error.
+    """
+    import csv
+
+    if not os.path.exists(path):
+        return []
+    with open(path, "rb") as f:
+        raw = f.read()
+    complete = raw.endswith(b"\n")
+    if repair and raw and not complete:
+        cut = raw.rfind(b"\n") + 1
+        with open(path, "r+b") as f:
+            f.truncate(cut)
+    text = raw.decode("utf-8", errors="replace")
+    if not complete:
+        text = text[:text.rfind("\n") + 1]
+    if not text.strip():
+        return []
+    if text.startswith("file,"):
+        out = []
+        for i, row in enumerate(csv.DictReader(io.StringIO(text, newline="")), 2):
+            try:
+                out.append(from_flat_row(row))
+            except RecordError as exc:
+                raise RecordError(f"{path}:{i}: {exc}; --resume needs the file a previous run wrote") from None
+        return out
+    out = []
+    for i, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            out.append(GameAnalysis.from_dict(json.loads(line)))
+        except (ValueError, TypeError) as exc:
+            raise RecordError(f"{path}:{i}: not an analysis line ({exc}); "
+                              "--resume needs the file a previous run wrote") from None
+    return out
+
+
+# Summary ---------------------------------------------------------------------------------
+
+
+def _player_names(g: GameAnalysis) -> "list | None":
+    if g.players and len(g.players) == 3 and all(isinstance(p, str) and p for p in g.players):
+        return g.players
+    return None
+
+
+def summarize(analyses: Iterable[GameAnalysis]) -> dict:
+    """Figures across games (see ``docs/analyze.md`` for each field).
+
+    >>> g = GameAnalysis("f", 1, "ddz-record/1", "valid", landlord=0, players=["a", "b", "c"],
+    ...                  result={"winner": "landlord", "multiplier": 2, "bombs": 1, "spring": False,
+    ...                          "anti_spring": False, "scores": [4, -2, -2]})
+    >>> s = summarize([g])
+    >>> s["games"], s["valid"], s["landlord_win_rate"], s["players"]["a"]["wins"]
+    (1, 1, 1.0, 1)
+    """
+    s = {
+        "files": 0, "games": 0, "valid": 0, "invalid": 0, "incomplete": 0, "deals": 0,
+        "result_disagrees": 0, "landlord_wins": 0, "farmer_wins": 0, "landlord_win_rate": None,
+        "mean_multiplier": None, "bombs": 0, "springs": 0, "anti_springs": 0,
+        "mistakes": 0, "games_with_mistakes": 0, "mistakes_by_role": {r: 0 for r in ROLES},
+        "positions_solved": 0, "positions_unchecked": 0, "rules": {}, "players": {},
+    }
+    files = set()
+    mult_sum = 0
+    players: dict = {}
+    for g in analyses:
+        files.add(g.file)
+        s["games"] += 1
+        if g.status == STATUS_VALID:
+            s["valid"] += 1
+        elif g.status == STATUS_INVALID:
+            s["invalid"] += 1
+        elif g.status == STATUS_INCOMPLETE:
+            s["incomplete"] += 1
+        elif g.status == STATUS_DEAL:
+            s["deals"] += 1
+        if g.rules:
+            s["rules"][g.rules] = s["rules"].get(g.rules, 0) + 1
+        if g.result_disagrees:
+            s["result_disagrees"] += 1
+        s["positions_solved"] += g.positions_solved
+        s["positions_unchecked"] += g.positions_unchecked
+        if g.mistakes:
+            s["games_with_mistakes"] += 1
+        for m in g.mistakes:
+            s["mistakes"] += 1
+            role = m.role if isinstance(m, Mistake) else m["role"]
+            s["mistakes_by_role"][role] = s["mistakes_by_role"].get(role, 0) + 1
+        names = _player_names(g)
+        if g.status != STATUS_VALID or not g.result:
+            if names and g.status == STATUS_INCOMPLETE:
+                for n in names:
+                    players.setdefault(n, _new_player())["incomplete"] += 1
+            continue
+        r = g.result
+        won_landlord = r.get("winner") == "landlord"
+        s["landlord_wins" if won_landlord else "farmer_wins"] += 1
+        mult_sum += r.get("multiplier") or 0
+        s["bombs"] += r.get("bombs") or 0
+        s["springs"] += bool(r.get("spring"))
+        s["anti_springs"] += bool(r.get("anti_spring"))
+        if names and g.landlord is not None:
+            scores = r.get("scores") or [0, 0, 0]
+            for seat, n in enumerate(names):
+                p = players.setdefault(n, _new_player())
+                is_ll = seat == g.landlord
+                won = is_ll == won_landlord
+                p["games"] += 1
+                p["wins"] += won
+                p["landlord_games"] += is_ll
+                p["landlord_wins"] += is_ll and won
+                p["score"] += scores[seat]
+            for m in g.mistakes:
+                seat = m.seat if isinstance(m, Mistake) else m["seat"]
+                players[names[seat]]["mistakes"] += 1
+    decided = s["landlord_wins"] + s["farmer_wins"]
+    if decided:
+        s["landlord_win_rate"] = round(s["landlord_wins"] / decided, 4)
+        s["mean_multiplier"] = round(mult_sum / decided, 4)
+    for p in players.values():
+        p["win_rate"] = round(p["wins"] / p["games"], 4) if p["games"] else None
+    s["players"] = dict(sorted(players.items()))
+    s["files"] = len(files)
+    return s
+
+
+def _new_player() -> dict:
+    return {"games": 0, "wins": 0, "win_rate": None, "landlord_games": 0, "landlord_wins": 0,
+            "score": 0, "mistakes": 0, "incomplete": 0}
+
+
+# Flat rows for tables and CSV --------------------------------------------------------------
+
+#: Columns of the per-game CSV (and of the table, which shows a subset).
+CSV_COLUMNS = ("file", "line", "format", "id", "status", "rules", "phase", "move", "reason", "players",
+               "landlord", "winner", "base", "multiplier", "bombs", "spring", "anti_spring",
+               "scores", "result_disagrees", "mistakes", "mistake_moves", "positions_solved",
+               "positions_unchecked", "bid_review", "notes")
+
+
+def flat_row(g: GameAnalysis) -> dict:
+    """One CSV row: scalars only, lists joined with ``|``.
+
+    ``mistake_moves`` holds ``move:seat:role:played>win1/win2`` per mistake and
+    ``bid_review`` ``seat:bid>best`` per reviewed bid; :func:`from_flat_row`
+    reads a row back (for ``--resume`` on a CSV file).
+    """
+    r = g.result or {}
+
+    def j(xs):
+        return "|".join(str(x) for x in xs) if xs else ""
+
+    return {
+        "file": g.file, "line": g.line, "format": g.format, "id": g.id or "", "status": g.status,
+        "rules": g.rules or "", "phase": g.phase or "", "move": "" if g.move is None else g.move,
+        "reason": g.reason or "", "players": j(g.players or []),
+        "landlord": "" if g.landlord is None else g.landlord,
+        "winner": r.get("winner", ""), "base": r.get("base", ""), "multiplier": r.get("multiplier", ""),
+        "bombs": r.get("bombs", ""), "spring": r.get("spring", ""), "anti_spring": r.get("anti_spring", ""),
+        "scores": j(r.get("scores") or []), "result_disagrees": j(g.result_disagrees),
+        "mistakes": len(g.mistakes),
+        "mistake_moves": j(f"{m.move}:{m.seat}:{m.role}:{m.played}>{'/'.join(m.winning)}" for m in g.mistakes),
+        "positions_solved": g.positions_solved, "positions_unchecked": g.positions_unchecked,
+        "bid_review": j(f"{b['seat']}:{b['bid']}>{b['best']}" for b in (g.bid_review or [])),
+        "notes": j(g.notes),
+    }
+
+
+def from_flat_row(row: dict) -> GameAnalysis:
+    """A :class:`GameAnalysis` from a CSV row of :func:`flat_row` (the fields a summary needs)."""
+    try:
+        def ints(x):
+            return [int(v) for v in x.split("|")] if x else []
+
+        def opt_int(x):
+            return int(x) if x not in ("", None) else None
+
+        result = None
+        if row.get("winner"):
+            result = {"winner": row["winner"], "base": int(row["base"]), "multiplier": int(row["multiplier"]),
+                      "bombs": int(row["bombs"]), "spring": row["spring"] == "True",
+                      "anti_spring": row["anti_spring"] == "True", "scores": ints(row["scores"])}
+        mistakes = []
+        for tok in (row.get("mistake_moves") or "").split("|"):
+            if tok:
+                head, _, wins = tok.partition(">")
+                move, seat, role, played = head.split(":", 3)
+                mistakes.append(Mistake(int(move), int(seat), role, played, wins.split("/") if wins else []))
+        players = row["players"].split("|") if row.get("players") else None
+        for m in mistakes:
+            m.player = players[m.seat] if players else None
+        reviews = None
+        if row.get("bid_review"):
+            reviews = []
+            for tok in row["bid_review"].split("|"):
+                seat, _, rest = tok.partition(":")
+                bid, _, best = rest.partition(">")
+                reviews.append({"seat": int(seat), "bid": bid, "best": best, "agrees": bid == best})
+        return GameAnalysis(
+            row["file"], int(row["line"]), row["format"], row["status"], id=row.get("id") or None,
+            rules=row.get("rules") or None, reason=row.get("reason") or None, phase=row.get("phase") or None,
+            move=opt_int(row.get("move")), players=players, landlord=opt_int(row.get("landlord")),
+            result=result, result_disagrees=row["result_disagrees"].split("|") if row.get("result_disagrees") else [],
+            mistakes=mistakes, positions_solved=int(row.get("positions_solved") or 0),
+            positions_unchecked=int(row.get("positions_unchecked") or 0), bid_review=reviews,
+            notes=row["notes"].split("|") if row.get("notes") else [])
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        raise RecordError(f"not an analysis row ({type(exc).__name__}: {exc})") from None
+
+
+def summary_rows(s: dict) -> list[tuple[str, str, object]]:
+    """The summary as ``(section, key, value)`` rows, for CSV."""
+    rows = []
+    for k, v in s.items():
+        if isinstance(v, dict):
+            continue
+        rows.append(("summary", k, "" if v is None else v))
+    for role, n in s["mistakes_by_role"].items():
+        rows.append(("mistakes_by_role", role, n))
+    for spec, n in s["rules"].items():
+        rows.append(("rules", spec, n))
+    for name, p in s["players"].items():
+        for k, v in p.items():
+            rows.append((f"player:{name}", k, "" if v is None else v))
+    return rows

@@ -1,0 +1,217 @@
+"""``ddz analyze``: check, score and find mistakes in recorded games."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+
+import click
+
+from ..analyze import (
+    CSV_COLUMNS,
+    DEFAULT_NODE_LIMIT,
+    STATUS_DEAL,
+    STATUS_INCOMPLETE,
+    STATUS_INVALID,
+    analyze_files,
+    flat_row,
+    load_results,
+    summarize,
+    summary_rows,
+)
+from .options import (Progress, default_workers, emit_json, format_option, print_table, rules_option, seed_option,
+                      workers_option)
+
+
+def _game_label(g) -> str:
+    return f"{g.file}:{g.line}" if g.line else g.file
+
+
+def _note(g) -> str:
+    if g.status == STATUS_INVALID:
+        at = f"{'bid' if g.phase == 'bid' else 'move'} {g.move}: " if g.move else ""
+        return at + (g.reason or "")
+    if g.status == STATUS_INCOMPLETE:
+        return g.reason or ""
+    if g.status == STATUS_DEAL and g.deal:
+        d = g.deal
+        return (f"hands {' / '.join(d['hands'])}, bottom {d['bottom']}; controls {d['controls']}, "
+                f"bombs {d['bombs']}, min plays {d.get('min_plays')}")
+    parts = []
+    if g.result_disagrees:
+        parts.append("stored result disagrees: " + ", ".join(g.result_disagrees))
+    if g.positions_unchecked:
+        parts.append(f"{g.positions_unchecked} move(s) unchecked")
+    for b in g.bid_review or []:
+        if not b["agrees"]:
+            parts.append(f"seat {b['seat']} bid {b['bid']}, best {b['best']}")
+    parts.extend(g.notes)
+    return "; ".join(parts)
+
+
+def _game_table_row(g) -> tuple:
+    r = g.result or {}
+    landlord = "" if g.landlord is None else (g.players[g.landlord] if g.players else g.landlord)
+    return (_game_label(g), g.id or "", g.status, landlord, r.get("winner", ""), r.get("base", ""),
+            r.get("multiplier", ""), " ".join(str(x) for x in r.get("scores", [])),
+            len(g.mistakes) if g.status not in (STATUS_INVALID, STATUS_DEAL) else "", _note(g))
+
+
+GAME_HEADERS = ("game", "id", "status", "landlord", "winner", "base", "mult", "scores", "mistakes", "note")
+
+
+def _print_summary_tables(s: dict, analyses: "list | None") -> None:
+    def pct(x):
+        return "" if x is None else f"{100 * x:.1f}%"
+
+    rows = [("files", s["files"]), ("games", s["games"]), ("valid", s["valid"]), ("invalid", s["invalid"]),
+            ("incomplete", s["incomplete"]), ("deals (DouZero)", s["deals"]),
+            ("stored result disagrees", s["result_disagrees"]),
+            ("landlord win rate", pct(s["landlord_win_rate"])),
+            ("mean multiplier", "" if s["mean_multiplier"] is None else f"{s['mean_multiplier']:.3f}"),
+            ("bombs and rockets", s["bombs"]), ("springs", s["springs"]), ("anti-springs", s["anti_springs"]),
+            ("mistakes", s["mistakes"]), ("games with mistakes", s["games_with_mistakes"]),
+            ("mistakes by landlord / farmer1 / farmer2",
+             " / ".join(str(s["mistakes_by_role"].get(r, 0)) for r in ("landlord", "farmer1", "farmer2"))),
+            ("positions solved", s["positions_solved"]), ("moves unchecked (solver limit)", s["positions_unchecked"]),
+            ("rules", ", ".join(f"{k} ({v})" for k, v in s["rules"].items()))]
+    print_table(rows, ["summary", ""])
+    if s["players"]:
+        click.echo()
+        print_table([(name, p["games"], p["wins"], pct(p["win_rate"]), p["landlord_games"], p["landlord_wins"],
+                      p["score"], p["mistakes"], p["incomplete"]) for name, p in s["players"].items()],
+                    ["player", "games", "wins", "win rate", "as landlord", "landlord wins", "score", "mistakes",
+                     "incomplete"])
+    if analyses:
+        rows = [(_game_label(g), g.id or "", m.move, m.role, m.player or m.seat, m.played, " ".join(m.winning))
+                for g in analyses for m in g.mistakes]
+        if rows:
+            click.echo()
+            print_table(rows, ["game", "id", "move", "role", "player", "played", "would have won"])
+
+
+def _csv_writer(stream):
+    return csv.DictWriter(stream, fieldnames=CSV_COLUMNS, lineterminator="\n")
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@format_option("table", "json", "csv")
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+              help="Write each game's result to this file (JSON Lines; CSV with --format csv) as soon as it is "
+                   "done; stdout then shows only the summary.")
+@click.option("--resume", is_flag=True, help="Append to --out and skip the games it already holds.")
+@workers_option
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run on a Dask cluster (dask.distributed scheduler address, e.g. tcp://host:8786).")
+@click.option("--solve-below", type=click.IntRange(min=0), default=10, show_default=True,
+              help="Mistake search from the first moment every hand holds at most N cards (0 = off).")
+@click.option("--node-limit", type=click.IntRange(min=1), default=DEFAULT_NODE_LIMIT, show_default=True,
+              help="Solver nodes per position; a position beyond it is reported unchecked.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Solver seconds per position (makes results depend on machine load).")
+@click.option("--bids", is_flag=True, help="Review every bid with the Monte Carlo bid evaluator (slow).")
+@click.option("--bid-samples", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Samples per bid evaluation (with --bids).")
+@rules_option
+@seed_option
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit, time_limit, bids,
+            bid_samples, rules, seed, progress):
+    """Check, score and find mistakes in recorded games.
+
+    FILES are ddz-record/1 JSON Lines, Botzone judge logs or bot-side
+    transcripts, or DouZero evaluation pickles (loaded by an unpickler that
+    refuses every class).  Every bid and play is replayed; an invalid game is
+    reported with its move number and reason and the run goes on.  Results
+    are recomputed and a stored result that disagrees is flagged.  --rules
+    applies to games that do not name their own rules.
+
+    Exit status: 0, or 1 when some game is invalid or unreadable.
+
+    \b
+    Examples:
+      $ ddz analyze games.jsonl
+      $ ddz analyze games.jsonl --format json --solve-below 8 --workers 2
+      $ ddz analyze games.jsonl --out results.jsonl --resume
+      $ ddz analyze games.jsonl --format csv --out results.csv
+      $ ddz analyze botzone_log.json eval_data.pkl --rules douzero --bids
+      $ ddz analyze games.jsonl --scheduler tcp://10.0.0.5:8786
+    """
+    if resume and not out:
+        raise click.UsageError("--resume needs --out (the file to append to)")
+    if scheduler is not None and workers is not None:
+        raise click.UsageError("give --workers or --scheduler, not both")
+    workers = default_workers(workers)
+    previous = []
+    if out and resume:
+        previous = load_results(out, repair=True)
+    skip = {g.key for g in previous}
+    bar = Progress("analyze", enabled=progress)
+    sink = None
+    csv_out = None
+    if out:
+        mode = "a" if resume else "w"
+        sink = open(out, mode, encoding="utf-8", newline="")
+        if fmt == "csv":
+            csv_out = _csv_writer(sink)
+            if not previous and (not resume or sink.tell() == 0):
+                csv_out.writeheader()
+                sink.flush()
+    elif fmt == "csv":
+        csv_out = _csv_writer(sys.stdout)
+        csv_out.writeheader()
+    new = []
+    bad = 0
+    try:
+        for g in analyze_files(files, rules=rules, solve_below=solve_below, node_limit=node_limit,
+                               time_limit=time_limit, bids=bids, bid_samples=bid_samples, seed=seed,
+                               workers=workers, scheduler=scheduler, skip=skip, progress=bar):
+            new.append(g)
+            if g.status == STATUS_INVALID:
+                bad += 1
+                if bar.enabled:
+                    sys.stderr.write("\n")
+                click.echo(f"invalid: {_game_label(g)}: {_note(g)}", err=True)
+            if sink is not None:
+                if csv_out is not None:
+                    csv_out.writerow(flat_row(g))
+                else:
+                    sink.write(json.dumps(g.to_dict(), separators=(",", ":"), ensure_ascii=False) + "\n")
+                sink.flush()
+            elif fmt == "json":
+                emit_json(g.to_dict())
+                sys.stdout.flush()
+            elif fmt == "csv":
+                csv_out.writerow(flat_row(g))
+                sys.stdout.flush()
+    finally:
+        bar.close()
+        if sink is not None:
+            sink.close()
+    all_games = previous + new
+    s = summarize(all_games)
+    s["rules_default"] = rules.describe()
+    s["resumed"] = len(previous)
+    if fmt == "json":
+        emit_json({"summary": s})
+    elif fmt == "csv":
+        if sink is None:
+            click.echo()
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        w.writerow(("section", "key", "value"))
+        w.writerows(summary_rows(s))
+    else:
+        if sink is None and all_games:
+            print_table([_game_table_row(g) for g in all_games], GAME_HEADERS, title=None)
+            click.echo()
+        _print_summary_tables(s, all_games)
+    if previous:
+        click.echo(f"resumed: {len(previous)} game(s) already in {out}, {len(new)} analysed now", err=True)
+    if bad:
+        click.echo(f"{bad} invalid or unreadable game(s)", err=True)
+        return 1
+    return 0
