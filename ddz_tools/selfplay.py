@@ -12,7 +12,10 @@ A game
    (:func:`ddz_tools.policies._bid_rule`): ``bidding=single-round`` (one
    round, a bid must beat every earlier bid, 3 ends it) or
    ``bidding=until-two-pass`` (round after round, a player who passed is out,
-   until two players have passed or someone bids 3).  The first bidder is
+   until two players have passed or someone bids 3) or ``bidding=call-grab``
+   (a first call in turn order, then each later seat of the round may grab
+   once and, if anyone grabbed, the caller once more; base 2 ** grabs; the
+   last to call or grab is landlord; see :func:`_grab_rule`).  The first bidder is
    random (``first_bidder=random``) or left of a dealer who rotates with the
    game index (``first_bidder=left-of-dealer``: game ``i`` has dealer
    ``i % 3``).  If all pass the cards are dealt again from the same generator
@@ -58,8 +61,8 @@ import numpy as np
 from ._jit import kernel
 from .cards import format_cards
 from .errors import DdzError, RulesError
-from .policies import BUFFER, POLICIES, TABLE_BITS, _bid_rule_t, _choose, new_table, policy_number
-from .rules import T_BOMB, T_ROCKET, Rules
+from .policies import BUFFER, POLICIES, POLICY_RANDOM, TABLE_BITS, _bid_rule_t, _choose, new_table, policy_number
+from .rules import T_BOMB, T_ROCKET, Play, Rules, readings
 
 #: Upper bound on the moves (plays and passes) of one game: every play takes a
 #: card (at most 54 plays) and at most two passes follow a play.
@@ -69,7 +72,7 @@ MAX_BIDS = 16
 #: All-pass deals in a row before the first bidder is made landlord at base 1.
 MAX_REDEALS = 100
 
-BIDDING_MODES = {"single-round": 0, "until-two-pass": 1}
+BIDDING_MODES = {"single-round": 0, "until-two-pass": 1, "call-grab": 2}
 SPRING_MODES = {"landlord": 0, "any-player": 1}
 
 # Layout of a game's ``info`` array.
@@ -135,6 +138,12 @@ def _deal(out):
     for i in range(54):
         s = i // 17 if i < 51 else 3
         out[s] += 1 << (4 * deck[i])
+
+
+@kernel
+def _seed(seed):
+    """Seed Numba's generator (shared by every kernel of this thread)."""
+    np.random.seed(seed)
 
 
 @kernel
@@ -280,27 +289,75 @@ def _bidding(hands, first, pols, flags, mode, table, bids):
                 if b == 3:
                     break
         return landlord, highest, nb
-    passed = np.zeros(3, np.int64)
-    npass = 0
-    s = first
-    while nb < bids.shape[0]:
-        if passed[s] == 0:
-            b = _bid_rule_t(hands[s], pols[s], flags, highest, table)
-            bids[nb, 0] = s
-            bids[nb, 1] = b
-            nb += 1
-            if b > 0:
-                highest = b
-                landlord = s
-                if b == 3:
+    if mode == 1:
+        passed = np.zeros(3, np.int64)
+        npass = 0
+        s = first
+        while nb < bids.shape[0]:
+            if passed[s] == 0:
+                b = _bid_rule_t(hands[s], pols[s], flags, highest, table)
+                bids[nb, 0] = s
+                bids[nb, 1] = b
+                nb += 1
+                if b > 0:
+                    highest = b
+                    landlord = s
+                else:
+                    passed[s] = 1
+                    npass += 1
+                if highest == 3 or npass == 3 or (npass == 2 and highest > 0):
                     break
-            else:
-                passed[s] = 1
-                npass += 1
-                if npass == 3 or (npass == 2 and highest > 0):
-                    break
-        s = (s + 1) % 3
-    return landlord, highest, nb
+            s = (s + 1) % 3
+        return landlord, highest, nb
+    # Call-grab: a first call (1) in turn order, then each later seat of the round
+    # may grab (1) once, and if anyone grabbed the caller may grab back once.
+    # Each grab doubles the base; the last to call or grab is the landlord.
+    caller = -1
+    j = 0
+    while j < 3:
+        s = (first + j) % 3
+        b = _grab_rule(hands[s], pols[s], flags, 0, table)
+        bids[nb, 0] = s
+        bids[nb, 1] = b
+        nb += 1
+        j += 1
+        if b > 0:
+            caller = s
+            break
+    if caller < 0:
+        return -1, 0, nb
+    landlord = caller
+    grabs = 0
+    while j < 3:
+        s = (first + j) % 3
+        b = _grab_rule(hands[s], pols[s], flags, 1 + grabs, table)
+        bids[nb, 0] = s
+        bids[nb, 1] = b
+        nb += 1
+        j += 1
+        if b > 0:
+            grabs += 1
+            landlord = s
+    if grabs > 0:
+        b = _grab_rule(hands[caller], pols[caller], flags, 1 + grabs, table)
+        bids[nb, 0] = caller
+        bids[nb, 1] = b
+        nb += 1
+        if b > 0:
+            grabs += 1
+            landlord = caller
+    return landlord, 1 << grabs, nb
+
+
+@kernel
+def _grab_rule(hand, policy, flags, level, table):
+    """Call-grab decision (1 = call or grab, 0 = pass).  ``level`` 0 asks for the
+    call; 1, 2, ... for a grab after that many calls and grabs.  The random
+    policy calls or grabs with probability 1/2; the heuristic one when its
+    bid rule would bid above ``min(level, 2)``."""
+    if policy == POLICY_RANDOM:
+        return np.random.randint(0, 2)
+    return 1 if _bid_rule_t(hand, policy, flags, min(level, 2), table) > 0 else 0
 
 
 @kernel
@@ -468,17 +525,35 @@ def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
     rules_field = _rules_field(rules)
     deal, bids, plays, info = new_game_arrays()
     table, bufc, bufk = work_arrays()
+    texts: dict = {}
     for j in range(games):
         i = start + j
         fb = -1 if first_mode < 0 else (i + 1) % 3
         n = int(_play_game(np.int64(_game_seed(np.int64(seed), np.int64(i))), pols, flags, fb, bidding,
                            spring, deal, bids, plays, info, table, bufc, bufk))
-        yield _record(f"sim-{seed}-{i}", rules_field, names, deal, bids, plays[:n], info)
+        yield _record(f"sim-{seed}-{i}", rules_field, names, deal, bids, plays[:n], info, flags, texts)
         if progress is not None:
             progress(j + 1, games)
 
 
-def _record(gid, rules_field, names, deal, bids, plays, info) -> dict:
+def _play_text(cards: int, kind: int, flags: int, cache: dict) -> str:
+    """A record's text of a play: bare cards, or body-kickers when the cards read several ways."""
+    if kind == 0:
+        return ""
+    key = (cards, kind)
+    text = cache.get(key)
+    if text is None:
+        if len(readings(cards, flags)) > 1:
+            text = Play(cards, kind).notation()
+        else:
+            text = format_cards(cards)
+        if len(cache) > 100_000:
+            cache.clear()
+        cache[key] = text
+    return text
+
+
+def _record(gid, rules_field, names, deal, bids, plays, info, flags, cache) -> dict:
     d = deal.tolist()
     inf = info.tolist()
     ll = inf[I_LANDLORD]
@@ -500,7 +575,7 @@ def _record(gid, rules_field, names, deal, bids, plays, info) -> dict:
         "first_bidder": inf[I_FIRST_BIDDER],
         "bids": [{"seat": s, "bid": b} for s, b in bids[:inf[I_N_BIDS]].tolist()],
         "landlord": ll,
-        "plays": [{"seat": s, "cards": format_cards(c)} for s, c, _ in plays.tolist()],
+        "plays": [{"seat": s, "cards": _play_text(c, k, flags, cache)} for s, c, k in plays.tolist()],
         "result": {"winner": "landlord" if won else "farmers", "base": inf[I_BASE],
                    "multiplier": inf[I_MULTIPLIER], "bombs": inf[I_BOMBS],
                    "spring": bool(inf[I_SPRING]), "anti_spring": bool(inf[I_ANTI_SPRING]),

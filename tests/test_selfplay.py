@@ -1,0 +1,177 @@
+"""Self-play kernels: whole games checked move by move against plain-Python references.
+
+The kernels' RNG (Numba's) cannot be reproduced in Python, so games are
+compared structurally: every recorded game is replayed by the naive checker
+(``tests/naive_selfplay.py``) and by the record reader of ``ddz_tools.records``,
+and ``_playout`` is compared with a Python game loop that asks the same
+policy kernel for each move under the same seed.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from conftest import random_deal
+from naive_selfplay import check_record, python_playout, seed_ref
+from ddz_tools.errors import DdzError, RulesError
+from ddz_tools.policies import BUFFER, _choose, new_table
+from ddz_tools.rules import Rules
+from ddz_tools.selfplay import (
+    _game_seed,
+    _playout,
+    _playout_seats,
+    _playout_t,
+    _seed,
+    deal_cards,
+    game_seed,
+    selfplay_stats,
+    simulate,
+)
+
+FULL = [4] * 13 + [1, 1]
+
+RULE_SETS = [
+    "standard",
+    "douzero",
+    "encyclopedia",
+    "standard,bidding=until-two-pass",
+    "standard,spring=any-player,first_bidder=left-of-dealer",
+    "douzero,four_with_one=on,kickers_distinct=on",
+    "standard,bidding=call-grab",
+]
+
+
+def _counts(h: int) -> list[int]:
+    return [(h >> (4 * r)) & 15 for r in range(15)]
+
+
+def test_game_seed_matches_reference():
+    rng = random.Random(5)
+    cases = [(0, 0), (0, 1), (1, 0), (-1, 7), (2**40 + 3, 99), (-(2**62), 2**31)]
+    cases += [(rng.randrange(-2**62, 2**62), rng.randrange(0, 2**40)) for _ in range(300)]
+    for s, i in cases:
+        v = int(_game_seed(np.int64(s), np.int64(i)))
+        assert v == seed_ref(s, i), (s, i)
+        assert 0 <= v < 2**31
+    assert len({game_seed(3, i) for i in range(2000)}) == 2000
+
+
+def test_deal_is_one_deck():
+    for s in range(200):
+        hands, bottom = deal_cards(s)
+        total = [sum(x) for x in zip(*(_counts(h) for h in hands + [bottom]))]
+        assert total == FULL
+        assert [sum(_counts(h)) for h in hands] == [17, 17, 17]
+    assert deal_cards(5) == deal_cards(5) != deal_cards(6)
+
+
+@pytest.mark.parametrize("spec", RULE_SETS)
+@pytest.mark.parametrize("policy", ["random", "heuristic", ("heuristic", "random", "random")])
+def test_records_replay_with_naive_rules(spec, policy):
+    rules = Rules.parse(spec)
+    n = 60 if policy == "random" else 25
+    for rec in simulate(n, policy, seed=11, rules=rules):
+        assert check_record(rec, rules) == rec["result"], rec["id"]
+        assert sum(rec["result"]["scores"]) == 0
+
+
+@pytest.mark.parametrize("spec", ["standard", "douzero", "standard,bidding=until-two-pass,spring=any-player",
+                                  "encyclopedia,bidding=call-grab"])
+def test_records_replay_with_record_reader(spec):
+    records = pytest.importorskip("ddz_tools.records")
+    for rec in simulate(30, "heuristic", seed=4, rules=spec):
+        rep = records.replay_record(rec)
+        assert rep.status == "ok", (rec["id"], rep.reason)
+    for rec in simulate(30, "random", seed=4, rules=spec):
+        rep = records.replay_record(rec)
+        assert rep.status == "ok", (rec["id"], rep.reason)
+
+
+def test_simulate_is_reproducible_and_sliceable():
+    a = list(simulate(12, "random", seed=3))
+    b = list(simulate(12, "random", seed=3))
+    assert a == b
+    assert list(simulate(4, "random", seed=3, start=8)) == a[8:]
+    assert [r["id"] for r in a] == [f"sim-3-{i}" for i in range(12)]
+    assert list(simulate(5, "random", seed=4)) != a[:5]
+    h = list(simulate(6, "heuristic", seed=3))
+    assert list(simulate(3, "heuristic", seed=3, start=3)) == h[3:]
+
+
+def test_stats_agree_with_records():
+    for policy in ("random", "heuristic"):
+        recs = list(simulate(40, policy, seed=9))
+        st = selfplay_stats(40, policy, seed=9)
+        assert st.games == 40
+        assert st.landlord_wins == sum(r["result"]["winner"] == "landlord" for r in recs)
+        assert st.bombs == sum(r["result"]["bombs"] for r in recs)
+        assert st.springs == sum(r["result"]["spring"] for r in recs)
+        assert st.anti_springs == sum(r["result"]["anti_spring"] for r in recs)
+        assert st.moves == sum(len(r["plays"]) for r in recs)
+        assert st.landlord_score == sum(r["result"]["scores"][r["landlord"]] for r in recs)
+        wins = [0, 0, 0]
+        for r in recs:
+            for s in range(3):
+                if r["result"]["scores"][s] > 0:
+                    wins[s] += 1
+        assert list(st.seat_wins) == wins
+
+
+def test_progress_and_players():
+    calls = []
+    recs = list(simulate(3, ("random", "heuristic", "random"), seed=1, progress=lambda d, t: calls.append((d, t))))
+    assert calls == [(1, 3), (2, 3), (3, 3)]
+    assert recs[0]["players"] == ["random", "heuristic", "random"]
+
+
+@pytest.mark.parametrize("policies", [(0, 0, 0), (1, 1, 1), (1, 0, 0), (0, 1, 1)])
+def test_playout_matches_python_game_loop(policies):
+    rng = random.Random(f"playout-{policies}")
+    table = new_table()
+    bufc = np.empty(BUFFER, np.int64)
+    bufk = np.empty(BUFFER, np.int64)
+    pols = np.array(policies, np.int64)
+    for spec in ("standard", "douzero"):
+        rules = Rules.parse(spec)
+        for g in range(25):
+            hands, bottom = random_deal(rng)
+            ll = rng.randrange(3)
+            hands[ll] += bottom
+            arr = np.array(hands, np.int64)
+            seed = rng.randrange(2**31)
+            want, moves = python_playout(arr, ll, pols, rules, seed, _seed, _choose, table, bufc, bufk)
+            got = _playout_seats(arr, ll, pols, rules.flags, seed).tolist()
+            assert got == want, (spec, g)
+            assert arr.tolist() == hands  # inputs untouched
+            if len(set(policies)) == 1:
+                assert _playout(arr, ll, policies[0], rules.flags, seed).tolist() == want
+            assert _playout_t(arr, ll, pols, rules.flags, seed, table, bufc, bufk).tolist() == want
+
+
+def test_playout_outcome_invariants():
+    rng = random.Random(77)
+    for _ in range(200):
+        hands, bottom = random_deal(rng)
+        ll = rng.randrange(3)
+        hands[ll] += bottom
+        pol = rng.randrange(2)
+        won, bombs, spring, anti, n = _playout(np.array(hands, np.int64), ll, pol, 5, rng.randrange(2**31)).tolist()
+        assert won in (0, 1) and spring in (0, 1) and anti in (0, 1)
+        assert not (spring and not won) and not (anti and won)
+        assert 0 <= bombs <= 14 and 1 <= n <= 168
+        if spring:
+            assert n >= 1
+
+
+def test_bad_arguments():
+    with pytest.raises(RulesError, match="bidding"):
+        next(simulate(1, rules="standard,bidding=auction"))
+    with pytest.raises(DdzError, match="unknown policy"):
+        next(simulate(1, policy="clever"))
+    with pytest.raises(DdzError, match="games"):
+        next(simulate(-1))
+    with pytest.raises(DdzError, match="three"):
+        selfplay_stats(1, policy=("random", "random"))
