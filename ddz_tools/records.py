@@ -408,7 +408,9 @@ def replay_record(record: "Record | dict | str") -> ReplayResult:
         if rec.landlord is not None:
             stored["landlord"], mine["landlord"] = rec.landlord, g.landlord
         if rec.result is not None:
-            stored.update({k: rec.result.get(k) for k in RESULT_FIELDS})
+            # Only the fields a stored result has are compared (an import may
+            # carry just the scores); the schema requires all of them in a record.
+            stored.update({k: rec.result[k] for k in RESULT_FIELDS if k in rec.result})
         bad = [k for k in stored if stored[k] != mine[k]]
         if bad:
             out.status, out.disagreements = "mismatch", tuple(bad)
@@ -673,6 +675,8 @@ class GameBatch:
 
 
 _TEXT_CACHE: dict = {}
+#: A stored field that is absent (not compared).
+_NOCMP = -(1 << 40)
 
 
 def _parse_play_text(text: str, rules: Rules):
@@ -761,13 +765,18 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
         res = rec.result
         if res is not None:
             try:
-                sc = res.get("scores") or [0, 0, 0]
-                stored[g] = (1, -1 if rec.landlord is None else rec.landlord,
-                             {"landlord": 1, "farmers": 0}.get(res.get("winner"), -1),
-                             res.get("base", -1), res.get("multiplier", -1), res.get("bombs", -1),
-                             int(res.get("spring", -1)), int(res.get("anti_spring", -1)), *sc[:3])
+                sc = res.get("scores", [_NOCMP] * 3)
+                winner = res.get("winner", _NOCMP)
+                stored[g] = (1, _NOCMP if rec.landlord is None else rec.landlord,
+                             _NOCMP if winner == _NOCMP else {"landlord": 1, "farmers": 0}.get(winner, -1),
+                             res.get("base", _NOCMP), res.get("multiplier", _NOCMP), res.get("bombs", _NOCMP),
+                             int(res.get("spring", _NOCMP)), int(res.get("anti_spring", _NOCMP)), *sc)
             except (TypeError, ValueError):
                 stored[g, 0] = 2      # unreadable stored result: always a mismatch
+        else:
+            stored[g, 1:] = _NOCMP
+            if rec.landlord is not None:
+                stored[g, 0], stored[g, 1] = 1, rec.landlord
     start[n] = pos
     return GameBatch(hands, landlord, base, flags, spring_any, start, seats[:pos], cards[:pos], kinds[:pos],
                      pre_status, pre_index, skip, out, phase_bid, stored, [r.id for r in recs])
@@ -839,10 +848,10 @@ def validate_batch(games: "GameBatch | Iterable[Record | dict | str]") -> BatchR
     fin = out[:, OUT_STATUS] == S_OK
     ll_win = (out[:, OUT_WINNER] == batch.landlord).astype(np.int64)
     has = st[:, 0] == 1
-    differ = ((st[:, 1] >= 0) & (st[:, 1] != batch.landlord)) | (st[:, 2] != ll_win) | \
-        (st[:, 3] != batch.base) | (st[:, 4] != out[:, OUT_MULT]) | (st[:, 5] != out[:, OUT_BOMBS]) | \
-        (st[:, 6] != out[:, OUT_SPRING]) | (st[:, 7] != out[:, OUT_ANTI]) | \
-        np.any(st[:, 8:11] != out[:, OUT_S0:OUT_S0 + 3], axis=1)
+    mine = np.column_stack([batch.landlord, ll_win, batch.base, out[:, OUT_MULT], out[:, OUT_BOMBS],
+                            out[:, OUT_SPRING], out[:, OUT_ANTI], out[:, OUT_S0:OUT_S0 + 3]])
+    theirs = st[:, 1:]
+    differ = np.any((theirs != _NOCMP) & (theirs != mine), axis=1)
     mismatch = (fin & ((has & differ) | (st[:, 0] == 2))).astype(np.int64)
     return BatchResult(out[:, OUT_STATUS].copy(), out[:, OUT_INDEX].copy(), batch.phase_bid, batch.landlord,
                        batch.base, out[:, OUT_WINNER].copy(), out[:, OUT_BOMBS].copy(), out[:, OUT_SPRING].copy(),

@@ -81,12 +81,37 @@ def _fast_replays(path: str):
             stream.close()
 
 
+def _botzone_kind(path: str):
+    from ..botzone import sniff_text
+    with open(path, encoding="utf-8-sig", errors="replace") as f:
+        return sniff_text(f.read(65536))
+
+
+def _botzone_replays(path: str):
+    from ..botzone import import_file
+    from ..errors import DdzError
+    from ..records import replay_record
+    try:
+        recs = import_file(path)
+    except DdzError as exc:
+        yield path, 1, None, str(exc)
+        return
+    for i, rec in enumerate(recs, 1):
+        rep = replay_record(rec)
+        info = rec.extra.get("botzone", {})
+        if rep.status == "incomplete" and info.get("reason"):
+            rep.reason = info["reason"]
+        yield path, i, rep, None
+
+
 def replay_files(paths, fast: bool = False):
     """Yield ``(path, line, ReplayResult or None, error or None)`` for every
     record line of the files (the library function behind ``ddz replay``)."""
     from ..records import read_records
     for path in paths:
-        if fast:
+        if path != "-" and _botzone_kind(path):
+            yield from _botzone_replays(path)
+        elif fast:
             for lineno, rep, err in _fast_replays(path):
                 yield path, lineno, rep, err
         else:
@@ -100,7 +125,8 @@ def replay_files(paths, fast: bool = False):
 @click.option("--errors-only", is_flag=True, help="List only the records that are not ok.")
 @format_option()
 def replay(files, fast, errors_only, fmt):
-    """Validate and score every game of ddz-record/1 FILES.
+    """Validate and score every game of ddz-record/1 FILES (Botzone judge logs
+    and bot transcripts are imported first).
 
     Every bid and play is replayed under the record's own rules and the
     result is recomputed; a stored result that disagrees is flagged
@@ -114,6 +140,7 @@ def replay(files, fast, errors_only, fmt):
       $ ddz replay data/sample_games.jsonl
       $ ddz replay data/bad_games.jsonl --format json
       $ ddz replay --fast --errors-only games.jsonl
+      $ ddz replay data/botzone_sample_log.json
     """
     counts = {"ok": 0, "mismatch": 0, "invalid": 0, "incomplete": 0, "malformed": 0}
     rows = []
@@ -144,3 +171,108 @@ def replay(files, fast, errors_only, fmt):
 # ---------------------------------------------------------------------------------------------
 # ddz simulate (self-play) -- below this line
 # ---------------------------------------------------------------------------------------------
+
+from .options import rules_option, seed_option  # noqa: E402  (this section's own options)
+
+
+def _parse_policy(ctx, param, value):
+    from ..errors import DdzError
+    from ..policies import policy_number
+
+    parts = [p.strip() for p in value.split(",")]
+    try:
+        for p in parts:
+            policy_number(p)
+    except DdzError as exc:
+        raise click.BadParameter(str(exc)) from None
+    if len(parts) == 1:
+        return parts[0]
+    if len(parts) != 3:
+        raise click.BadParameter("give one policy, or three separated by commas (one per seat)")
+    return tuple(parts)
+
+
+@click.command()
+@click.option("--games", "-n", type=click.IntRange(min=0), default=100, show_default=True,
+              help="Number of games to play.")
+@click.option("--policy", default="heuristic", show_default=True, callback=_parse_policy,
+              help="random or heuristic, or three comma-separated policies for seats 0, 1, 2.")
+@seed_option
+@rules_option
+@click.option("--out", "out", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Write every game as a ddz-record/1 JSON line to this file ('-' for stdout).")
+@format_option()
+def simulate(games, policy, seed, rules, out, fmt):
+    """Play seeded self-play games and summarise them (optionally recording them).
+
+    Each game is dealt, bid and played to the end inside a Numba kernel by
+    the chosen policy in every seat (or one policy per seat), and scored
+    (base bid, x2 per bomb or rocket, spring, anti-spring).  Game i uses a
+    seed derived from --seed and i, so the same --seed always gives the same
+    games.  A progress bar goes to stderr; the summary to stdout (to stderr
+    when the records go to stdout with --out -).
+
+    \b
+    Examples:
+      $ ddz simulate --games 1000 --policy heuristic --seed 7 --out games.jsonl
+      $ ddz simulate --games 200 --policy heuristic,random,random --format json
+      $ ddz simulate --games 100 --rules douzero,bidding=call-grab --out - | ddz replay -
+    """
+    import json
+
+    from .options import Progress
+    from ..selfplay import simulate as run
+
+    progress = Progress("simulate")
+    stream = None
+    if out == "-":
+        stream = sys.stdout
+    elif out is not None:
+        stream = open(out, "w", encoding="utf-8")
+    n = ll_wins = bombs = springs = antis = moves = 0
+    ll_score = 0
+    seat_score = [0, 0, 0]
+    try:
+        for rec in run(games, policy, seed=seed, rules=rules, progress=progress):
+            if stream is not None:
+                stream.write(json.dumps(rec, separators=(",", ":")) + "\n")
+            res = rec["result"]
+            n += 1
+            ll_wins += res["winner"] == "landlord"
+            bombs += res["bombs"]
+            springs += res["spring"]
+            antis += res["anti_spring"]
+            moves += len(rec["plays"])
+            ll_score += res["scores"][rec["landlord"]]
+            for s in range(3):
+                seat_score[s] += res["scores"][s]
+    finally:
+        progress.close()
+        if stream is not None and stream is not sys.stdout:
+            stream.close()
+    pol = policy if isinstance(policy, str) else ",".join(policy)
+    summary = {
+        "games": n, "policy": pol, "seed": seed, "rules": rules.describe(), "out": out,
+        "landlord_win_rate": ll_wins / n if n else None, "landlord_wins": ll_wins,
+        "bombs_per_game": bombs / n if n else None, "springs": springs, "anti_springs": antis,
+        "moves_per_game": moves / n if n else None,
+        "landlord_mean_score": ll_score / n if n else None, "seat_scores": seat_score,
+    }
+    to_err = out == "-"
+    if fmt == "json":
+        line = json.dumps(summary, separators=(",", ":"))
+        click.echo(line, err=to_err)
+    else:
+        from tabulate import tabulate
+
+        rows = [("games", n), ("policy", pol), ("seed", seed), ("rules", rules.describe()),
+                ("landlord win rate", f"{summary['landlord_win_rate']:.3f}" if n else "-"),
+                ("bombs + rockets per game", f"{summary['bombs_per_game']:.3f}" if n else "-"),
+                ("springs / anti-springs", f"{springs} / {antis}"),
+                ("moves per game", f"{summary['moves_per_game']:.1f}" if n else "-"),
+                ("landlord mean score", f"{summary['landlord_mean_score']:+.3f}" if n else "-"),
+                ("score per seat", " ".join(f"{x:+d}" for x in seat_score))]
+        if out not in (None, "-"):
+            rows.append(("records", out))
+        click.echo(tabulate(rows, tablefmt="plain"), err=to_err)
+    return 0
