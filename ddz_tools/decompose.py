@@ -46,6 +46,7 @@ whole hand is one play is 1 and needs no children.
 from __future__ import annotations
 
 import dataclasses
+import threading
 
 import numpy as np
 
@@ -54,7 +55,12 @@ from .cards import FULL_DECK, RANK_2, RANK_D, RANK_X, count_of, format_cards
 from .movegen import _gen_into, _hand_int
 from .rules import (
     KICKERS,
+    T_AIRPLANE,
+    T_AIRPLANE_PAIR,
+    T_AIRPLANE_SOLO,
     T_BOMB,
+    T_CHAIN,
+    T_PAIR_CHAIN,
     T_ROCKET,
     TYPE_NAMES,
     Play,
@@ -131,20 +137,79 @@ def _lowest_rank(hand):
     return r
 
 
+#: Types whose body spans several ranks (searched hand by hand); every other
+#: type (solo, pair, trio and four bodies with their kickers, bomb, rocket)
+#: does not care which ranks it uses, so those plays are handled on rank-count
+#: signatures (see :func:`_residual`).
+_CHAIN_TYPES = (1 << T_CHAIN) | (1 << T_PAIR_CHAIN) | (1 << T_AIRPLANE) | (1 << T_AIRPLANE_SOLO) | (1 << T_AIRPLANE_PAIR)
+#: Tag bit of signature keys in the memo table (hands use bits 0..59).
+_SIG_TAG = 1 << 61
+_INF = 1 << 30
+
+
 @kernel
-def _filter_children(hand, cards, n, out, start):
-    """Write into ``out[start:]`` the distinct remainders ``hand - play`` of
-    the plays ``cards[:n]`` that hold the lowest rank of ``hand``; return the
-    new end, or -1 when one play takes the whole hand."""
+def _signature(hand):
+    """Rank-count signature: nibble ``c - 1`` = number of ranks 3..2 held
+    exactly ``c`` times, bits 16.. = number of jokers."""
+    s = 0
+    for r in range(13):
+        c = (hand >> (4 * r)) & 15
+        if c:
+            s += 1 << (4 * (c - 1))
+    return s | ((((hand >> 52) & 15) + ((hand >> 56) & 15)) << 16)
+
+
+@kernel
+def _representative(sig):
+    """A hand with signature ``sig``: fours on the lowest ranks, then trios,
+    pairs and singles; then the small joker, then the big one."""
+    hand = 0
+    r = 0
+    for c in range(4, 0, -1):
+        for _ in range((sig >> (4 * (c - 1))) & 15):
+            hand |= c << (4 * r)
+            r += 1
+    j = sig >> 16
+    if j >= 1:
+        hand |= 1 << 52
+    if j >= 2:
+        hand |= 1 << 56
+    return hand
+
+
+#: Bit of a child entry meaning "this child costs no play" (the signature
+#: of a hand: the choice to play no more chains or airplanes).
+_FREE = 1 << 62
+
+
+@kernel
+def _expand(key, flags, gc, gk, n, out, start):
+    """Children of a search node from its ``n`` generated leads ``gc/gk``,
+    written to ``out[start:]``; returns the end, or -1 when one play
+    finishes the node.
+
+    A signature node (``key`` has :data:`_SIG_TAG`): the signatures left by
+    the rank-free plays holding the lowest rank of its representative hand.
+    A hand node: first its own signature marked :data:`_FREE`, then the hands
+    left by its chain and airplane plays."""
+    residual = key >= _SIG_TAG
+    hand = _representative(key ^ _SIG_TAG) if residual else key
     r4 = 4 * _lowest_rank(hand)
     end = start
+    if not residual:
+        out[end] = _signature(hand) | _SIG_TAG | _FREE
+        end += 1
     for i in range(n):
-        c = cards[i]
-        if (c >> r4) & 15 == 0:
+        c = gc[i]
+        chain = (_CHAIN_TYPES >> (gk[i] & 31)) & 1
+        if residual:
+            if chain or (c >> r4) & 15 == 0:
+                continue
+        elif not chain:
             continue
-        child = hand - c
-        if child == 0:
+        if c == hand:
             return -1
+        child = (_signature(hand - c) | _SIG_TAG) if residual else hand - c
         dup = False
         for j in range(start, end):
             if out[j] == child:
@@ -157,13 +222,91 @@ def _filter_children(hand, cards, n, out, start):
 
 
 @kernel
+def _search(root, flags, table):
+    """Memoised DFS with an explicit stack over hand and signature nodes.
+
+    value(signature) = fewest rank-free plays (solo, pair, trio and four
+    bodies with their kickers, bomb, rocket): these plays never depend on
+    which ranks they use, so hands with equal signatures have equal values.
+    value(hand) = min(value(signature of hand), 1 + value(hand - p)) over
+    its chain and airplane plays p.  Both are exact minima.
+    """
+    cap = _GEN_CAPACITY
+    gc = np.empty(cap, np.int64)
+    gk = np.empty(cap, np.int64)
+    s_node = np.empty(120, np.int64)
+    s_best = np.empty(120, np.int64)
+    s_next = np.empty(120, np.int64)
+    s_end = np.empty(120, np.int64)
+    ch = np.empty(4 * cap, np.int64)
+    top = 0
+    d = -1
+    pending = root
+    while True:
+        if pending >= 0:
+            node = pending
+            pending = -1
+            hand = _representative(node ^ _SIG_TAG) if node >= _SIG_TAG else node
+            n = _gen_into(hand, flags, 0, gc, gk)
+            if n > gc.shape[0]:
+                gc = np.empty(n, np.int64)
+                gk = np.empty(n, np.int64)
+                _gen_into(hand, flags, 0, gc, gk)
+            if top + n + 1 > ch.shape[0]:
+                ch2 = np.empty(2 * (top + n + 1), np.int64)
+                ch2[:top] = ch[:top]
+                ch = ch2
+            end = _expand(node, flags, gc, gk, n, ch, top)
+            if end < 0:
+                _memo_put(table, node, 1)
+                if d < 0:
+                    return 1
+                w = 0 if ch[s_next[d] - 1] >= _FREE else 1
+                if 1 + w < s_best[d]:
+                    s_best[d] = 1 + w
+                continue
+            d += 1
+            s_node[d] = node
+            s_best[d] = _INF
+            s_next[d] = top
+            s_end[d] = end
+            top = end
+            continue
+        i = s_next[d]
+        if i < s_end[d] and s_best[d] > 2:
+            # A node that is not one play needs at least 2: stop there.
+            s_next[d] = i + 1
+            child = ch[i]
+            w = 1
+            if child >= _FREE:
+                child ^= _FREE
+                w = 0
+            v = _memo_get(table, child)
+            if v >= 0:
+                if v + w < s_best[d]:
+                    s_best[d] = v + w
+            else:
+                pending = child
+            continue
+        best = s_best[d]
+        _memo_put(table, s_node[d], best)
+        d -= 1
+        if d < 0:
+            return best
+        top = s_end[d]
+        w = 0 if ch[s_next[d] - 1] >= _FREE else 1
+        if best + w < s_best[d]:
+            s_best[d] = best + w
+
+
+@kernel
 def _min_plays_memo(hand, flags, table):
     """Exact minimum number of plays of ``hand``, memoised in ``table``.
 
     ``table`` is an int64 array of length ``2 + 2 * 2**k`` (see
-    :func:`new_memo_table`); it may be kept between calls to reuse results
-    (it is cleared automatically when used under other ``flags`` or when it
-    gets full).  Returns 0 for the empty hand.
+    :func:`new_memo_table`); keep it between calls to reuse results (it is
+    cleared automatically when used under other ``flags`` or when it gets
+    3/4 full).  Returns 0 for the empty hand.
     """
     if hand == 0:
         return 0
@@ -171,69 +314,7 @@ def _min_plays_memo(hand, flags, table):
     v = _memo_get(table, hand)
     if v >= 0:
         return v
-    gc = np.empty(_GEN_CAPACITY, np.int64)
-    gk = np.empty(_GEN_CAPACITY, np.int64)
-    # Explicit DFS stack: per depth the hand, the best value so far and the
-    # [next, end) range of its children in ``ch``.  A hand has at most 54
-    # cards, so at most 54 levels.
-    s_hand = np.empty(56, np.int64)
-    s_best = np.empty(56, np.int64)
-    s_next = np.empty(56, np.int64)
-    s_end = np.empty(56, np.int64)
-    ch = np.empty(8 * _GEN_CAPACITY, np.int64)
-    top = 0  # first free slot of ch
-    d = -1
-    pending = hand  # a hand to expand (0 = none)
-    result = 0
-    while True:
-        if pending != 0:
-            n = _gen_into(pending, flags, 0, gc, gk)
-            if n > gc.shape[0]:
-                gc = np.empty(n, np.int64)
-                gk = np.empty(n, np.int64)
-                _gen_into(pending, flags, 0, gc, gk)
-            if top + n > ch.shape[0]:
-                ch2 = np.empty(2 * (top + n), np.int64)
-                ch2[:top] = ch[:top]
-                ch = ch2
-            end = _filter_children(pending, gc, n, ch, top)
-            if end < 0:
-                _memo_put(table, pending, 1)
-                if d < 0:
-                    return 1
-                if s_best[d] > 2:
-                    s_best[d] = 2
-            else:
-                d += 1
-                s_hand[d] = pending
-                s_best[d] = 1 << 30
-                s_next[d] = top
-                s_end[d] = end
-                top = end
-            pending = 0
-            continue
-        i = s_next[d]
-        if i < s_end[d] and s_best[d] > 2:
-            # 2 is the least a hand that is not one play can need.
-            s_next[d] = i + 1
-            child = ch[i]
-            v = _memo_get(table, child)
-            if v >= 0:
-                if v + 1 < s_best[d]:
-                    s_best[d] = v + 1
-            else:
-                pending = child
-            continue
-        best = s_best[d]
-        _memo_put(table, s_hand[d], best)
-        d -= 1
-        if d < 0:
-            result = best
-            break
-        top = s_end[d]
-        if best + 1 < s_best[d]:
-            s_best[d] = best + 1
-    return result
+    return _search(hand, flags, table)
 
 
 @kernel
@@ -255,15 +336,34 @@ def new_memo_table(bits: int = 16) -> np.ndarray:
     return np.zeros(2 + 2 * (1 << bits), np.int64)
 
 
+_tables = threading.local()
+
+
+def _shared_table(flags: int) -> np.ndarray:
+    """This thread's persistent memo table for ``flags`` (kept across calls:
+    signature values and sub-hands found once are reused)."""
+    tables = getattr(_tables, "by_flags", None)
+    if tables is None:
+        tables = _tables.by_flags = {}
+    table = tables.get(flags)
+    if table is None:
+        table = tables[flags] = new_memo_table(16)
+    return table
+
+
 def min_plays(hand, rules=None) -> int:
     """The exact minimum number of plays of ``hand`` (card text, Hand or packed int).
+
+    Results are memoised in a per-thread table per rule set, so repeated
+    and related hands get faster.
 
     >>> min_plays("3456789TJQKA2XD")  # chain 3..A, 2, rocket
     3
     >>> min_plays("")
     0
     """
-    return int(_min_plays(_hand_int(hand), Rules.parse(rules).flags))
+    flags = Rules.parse(rules).flags if rules is not None else 5
+    return int(_min_plays_memo(_hand_int(hand), flags, _shared_table(flags)))
 
 
 @kernel
