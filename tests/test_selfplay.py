@@ -175,3 +175,30 @@ def test_bad_arguments():
         next(simulate(-1))
     with pytest.raises(DdzError, match="three"):
         selfplay_stats(1, policy=("random", "random"))
+
+
+def test_cli_simulate(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from ddz_tools.cli import cli
+
+    out = tmp_path / "games.jsonl"
+    runner = CliRunner()
+    r = runner.invoke(cli, ["simulate", "--games", "15", "--policy", "heuristic", "--seed", "5",
+                            "--out", str(out), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout.strip().splitlines()[-1])
+    assert summary["games"] == 15 and summary["rules"] == "standard" and summary["policy"] == "heuristic"
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert recs == list(simulate(15, "heuristic", seed=5))
+    assert summary["landlord_wins"] == sum(r["result"]["winner"] == "landlord" for r in recs)
+    r2 = runner.invoke(cli, ["simulate", "-n", "3", "--policy", "random,heuristic,random", "--rules", "douzero",
+                             "--out", "-"])
+    assert r2.exit_code == 0
+    lines = [json.loads(x) for x in r2.stdout.strip().splitlines()]
+    assert [x["players"] for x in lines] == [["random", "heuristic", "random"]] * 3
+    assert lines[0]["rules"]["preset"] == "douzero"
+    r3 = runner.invoke(cli, ["simulate", "--policy", "random,random"])
+    assert r3.exit_code == 2 and "three" in r3.output
