@@ -467,7 +467,7 @@ class _Search:
         self.rules = rules
         self.flags = rules.flags
         self.outside = FULL_DECK - hand
-        self.table = new_memo_table(14)
+        self.table = _shared_table(self.flags)
         self._opt: dict = {}
         self._cost: dict = {}
         self._best: dict = {}
