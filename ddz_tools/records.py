@@ -53,6 +53,7 @@ from ._jit import kernel
 from .cards import (
     FULL_DECK,
     card_count,
+    is_valid_packed,
     format_cards,
     pack_card_ids,
     parse_cards,
@@ -138,6 +139,33 @@ def _ids(value, n: int, where: str) -> list:
     return list(value)
 
 
+_RULES_CACHE: dict = {}
+_BIT = {ch: 1 << (4 * r) for r, ch in enumerate("3456789TJQKA2XD")}
+
+
+def _rules_of(spec) -> Rules:
+    """Rules.from_dict, memoised (a file usually repeats one rules field)."""
+    key = json.dumps(spec, sort_keys=True) if isinstance(spec, dict) else spec
+    hit = _RULES_CACHE.get(key)
+    if hit is None:
+        hit = Rules.from_dict(spec)
+        if len(_RULES_CACHE) < 1000:
+            _RULES_CACHE[key] = hit
+    return hit
+
+
+def _fast_cards(text: str) -> int:
+    """parse_cards for canonical text (sum of per-card bits, checked), else parse_cards."""
+    try:
+        packed = sum(map(_BIT.__getitem__, text))
+    except KeyError:
+        return parse_cards(text)
+    # 16 or more of one character would carry into the next rank's nibble.
+    if not is_valid_packed(packed) or (len(text) > 15 and len(set(text)) < len(text) - 14):
+        return parse_cards(text)      # raises with the reason, or parses the odd spelling
+    return packed
+
+
 _KNOWN = {"schema", "id", "rules", "players", "deal", "first_bidder", "bids", "landlord", "plays",
           "result", "all_pass"}
 
@@ -158,7 +186,7 @@ def parse_record(obj) -> Record:
     if obj.get("schema") != SCHEMA:
         raise RecordError(f"schema must be {SCHEMA!r}, not {obj.get('schema')!r}")
     try:
-        rules = Rules.from_dict(obj.get("rules"))
+        rules = _rules_of(obj.get("rules"))
     except RulesError as exc:
         raise RecordError(f"rules: {exc}") from None
     all_pass = obj.get("all_pass", "redeal")
@@ -173,8 +201,8 @@ def parse_record(obj) -> Record:
     if not isinstance(deal.get("bottom"), str):
         raise RecordError("deal.bottom must be a card string")
     try:
-        hands = tuple(parse_cards(h) for h in hands_t)
-        bottom = parse_cards(deal["bottom"])
+        hands = tuple(_fast_cards(h) for h in hands_t)
+        bottom = _fast_cards(deal["bottom"])
     except CardError as exc:
         raise RecordError(f"deal: {exc}") from None
     for i, h in enumerate(hands):
@@ -215,11 +243,15 @@ def parse_record(obj) -> Record:
     if not isinstance(plays_raw, list):
         raise RecordError("plays must be a list of {seat, cards} objects")
     plays, play_ids = [], None
+    append = plays.append
     for i, p in enumerate(plays_raw):
-        if not isinstance(p, dict) or not isinstance(p.get("cards"), str):
+        if type(p) is not dict or type(p.get("cards")) is not str:
             raise RecordError(f"plays[{i}] must be an object with seat and cards (a string, \"\" to pass)")
-        plays.append((_seat(p.get("seat"), f"plays[{i}].seat"), p["cards"]))
-        if p.get("ids") is not None:
+        seat = p.get("seat")
+        if type(seat) is not int or not 0 <= seat <= 2:
+            _seat(seat, f"plays[{i}].seat")
+        append((seat, p["cards"]))
+        if len(p) > 2 and p.get("ids") is not None:
             if play_ids is None:
                 play_ids = [None] * len(plays_raw)
             ids = p["ids"]
@@ -679,9 +711,9 @@ _TEXT_CACHE: dict = {}
 _NOCMP = -(1 << 40)
 
 
-def _parse_play_text(text: str, rules: Rules):
+def _parse_play_text(text: str, rules: Rules, flags: int):
     """(cards, fixed kind, pre status) of a play's text, memoised per rule flags."""
-    key = (text, rules.flags)
+    key = (text, flags)
     hit = _TEXT_CACHE.get(key)
     if hit is not None:
         return hit
@@ -753,11 +785,12 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
             landlord[g], base[g] = ll, a.base
             for s in range(3):
                 hands[g, s] = rec.hands[s] + (rec.bottom if s == ll else 0)
-            flags[g] = rec.rules.flags
+            fl = rec.rules.flags
+            flags[g] = fl
             spring_any[g] = rec.rules.spring == "any-player"
             rules = rec.rules
             for i, (s, t) in enumerate(rec.plays):
-                c, k, st = _parse_play_text(t, rules)
+                c, k, st = _parse_play_text(t, rules, fl)
                 seats[pos + i], cards[pos + i], kinds[pos + i] = s, c, k
                 if st and pre_index[g] < 0:
                     pre_status[g], pre_index[g] = st, i
