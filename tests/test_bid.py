@@ -379,3 +379,19 @@ def test_cli_errors_and_file(tmp_path):
     lines = [json.loads(x) for x in out.stdout.splitlines()]
     assert [x["seat"] for x in lines] == ["first", "second"]
     assert f"{f}:3:" in out.stderr
+
+
+def test_rows_do_not_depend_on_the_work_tables():
+    """A warm, shared memo table (reused between chunks) changes speed, never a result."""
+    from ddz_tools.policies import BUFFER, new_table
+
+    problem = bid_problem(_hand17(12), None, 1, "pass")
+    warm = run_rows(problem, 1, FLAGS, 8, 0, 30)
+    run_rows(problem, 1, FLAGS, 9, 0, 30)  # fill the shared tables with other hands
+    again = run_rows(problem, 1, FLAGS, 8, 0, 30)
+    tiny = np.zeros((30, bid.NCOLS), np.int64)
+    before = np.array([0, 0, 0], np.int64)
+    bid._bid_chunk(problem.unseen, 1, problem.me17, 0, before, np.array(problem.legal, np.int64), 1, FLAGS,
+                   bid.seed_key(8), 0, 30, bid.MAX_ATTEMPTS, tiny, new_table(4),
+                   np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
+    assert warm.tolist() == again.tolist() == tiny.tolist()

@@ -1,0 +1,231 @@
+"""Validation of the bid evaluator on seeded self-play deals (writes its tables to stdout).
+
+Run:  .venv/bin/python benchmarks/bid_validation.py [--deals 5000] [--samples 500] [--seed 1]
+
+The study
+---------
+Deal ``d`` is ``ddz_tools.selfplay.deal_cards(game_seed(seed, d))``; seats
+bid in the order 0, 1, 2 and the evaluated seat is ``d % 3``.  The seats
+before it bid by the heuristic policy's own bid rule; when one of them bids 3
+the evaluated seat has no decision and the deal is skipped (and counted).
+The evaluated seat's 17 cards and the earlier bids go to
+:func:`ddz_tools.bid.evaluate_bid` (heuristic policy, ``--samples`` samples,
+early stopping on, so a first seat is conditioned on nothing and the others
+on the real earlier bids).
+
+1. Calibration.  The real deal is played out once with the evaluated seat as
+   landlord (its 17 cards plus the real bottom), by the same heuristic policy
+   in every seat.  The predicted ``win_prob`` is compared with that outcome:
+   a table by predicted-probability bin, and the Brier score beside the
+   Brier score of always predicting the overall landlord win rate.
+
+2. Score.  On the same real deals, the evaluated seat bids
+
+   * ``evaluator``: the evaluator's recommendation;
+   * ``policy rule``: the heuristic policy's own bid rule;
+   * ``control score``: a fixed-threshold bidder on RLCard's hand score
+     (``get_landlord_score``: rocket 8, each bomb 6, otherwise A 1, 2 2,
+     small joker 3, big joker 4), bidding 3 / 2 / 1 at thresholds
+     ``t+4`` / ``t+2`` / ``t`` (pass below ``t``, pass if not above the
+     highest bid so far); ``t`` is chosen *after the fact* as the best on
+     these very deals, which flatters the baseline;
+   * ``always pass`` and ``always 3`` (the highest legal bid).
+
+   Later seats bid by the policy rule, the landlord takes the real bottom and
+   the real deal is played out (one playout per landlord seat, seeded by
+   deal and landlord, so every bidder faces the same outcome for the same
+   landlord).  The seat scores +-2 x stake as landlord, +-stake as farmer, 0
+   on a redeal (stake = bid x 2 per bomb, rocket, spring, anti-spring).
+   Mean score per deal with a 95% interval, and the paired difference of the
+   evaluator against each baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from statistics import NormalDist
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from ddz_tools.bid import CHOICES, _mix2, evaluate_bid, wilson_interval  # noqa: E402
+from ddz_tools.cards import counts_of  # noqa: E402
+from ddz_tools.policies import _bid_rule  # noqa: E402
+from ddz_tools.rules import Rules  # noqa: E402
+from ddz_tools.selfplay import _playout, deal_cards, game_seed  # noqa: E402
+
+HEURISTIC = 1
+
+
+def control_score(hand17: int) -> int:
+    """RLCard's ``get_landlord_score`` of a hand, from its published point values."""
+    c = counts_of(hand17)
+    score = 0
+    if c[13] and c[14]:
+        score += 8
+    else:
+        score += 3 * c[13] + 4 * c[14]
+    for r in range(13):
+        if c[r] == 4:
+            score += 6
+        elif r == 11:
+            score += c[r]
+        elif r == 12:
+            score += 2 * c[r]
+    return score
+
+
+def threshold_bid(score: int, t: int, highest: int) -> int:
+    want = 3 if score >= t + 4 else 2 if score >= t + 2 else 1 if score >= t else 0
+    return want if want > highest else 0
+
+
+def seat_score(hands, bottom, me, bids_before, my_bid, flags, outcome) -> int:
+    """The evaluated seat's score when it bids ``my_bid`` in the real auction."""
+    bids = list(bids_before) + [my_bid]
+    top = max(bids)
+    for p in range(me + 1, 3):
+        if top == 3:
+            break
+        b = int(_bid_rule(hands[p], HEURISTIC, flags, top))
+        bids.append(b)
+        top = max(top, b)
+    if top == 0:
+        return 0
+    landlord = bids.index(top)
+    won, mult = outcome(landlord)
+    stake = top * mult
+    if landlord == me:
+        return 2 * stake if won else -2 * stake
+    return -stake if won else stake
+
+
+def mean_ci(values, z):
+    v = np.asarray(values, dtype=float)
+    m = v.mean()
+    half = z * v.std(ddof=1) / math.sqrt(len(v))
+    return m, m - half, m + half
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deals", type=int, default=5000, help="evaluated deals (skipped ones not counted)")
+    ap.add_argument("--samples", type=int, default=500, help="samples per evaluation (maximum)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=None)
+    args = ap.parse_args()
+    rules = Rules()
+    flags = rules.flags
+    z = NormalDist().inv_cdf(0.975)
+    thresholds = list(range(0, 13))
+    preds, outcomes, seats = [], [], []
+    scores = {"evaluator": [], "policy rule": [], "always pass": [], "always 3": []}
+    thr_scores = {t: [] for t in thresholds}
+    recs = {c: 0 for c in CHOICES}
+    skipped = 0
+    samples_used = 0
+    d = 0
+    t0 = time.perf_counter()
+    while len(preds) < args.deals:
+        hands, bottom = deal_cards(game_seed(args.seed, d))
+        me = d % 3
+        index = d
+        d += 1
+        before = []
+        for p in range(me):
+            before.append(int(_bid_rule(hands[p], HEURISTIC, flags, max(before, default=0))))
+        if 3 in before:
+            skipped += 1
+            continue
+        cache = {}
+
+        def outcome(landlord, hands=hands, bottom=bottom, index=index, cache=cache):
+            if landlord not in cache:
+                deal = np.array(hands, dtype=np.int64)
+                deal[landlord] += bottom
+                res = _playout(deal, landlord, HEURISTIC, flags, _mix2(_mix2(args.seed, index), 0x3000 + landlord))
+                cache[landlord] = (int(res[0]), 1 << int(res[1] + res[2] + res[3]))
+            return cache[landlord]
+
+        ev = evaluate_bid(hands[me], seat=me, before=before, samples=args.samples, seed=args.seed * 1000003 + index,
+                          workers=args.workers, rules=rules)
+        samples_used += ev.samples
+        preds.append(ev.win_prob)
+        outcomes.append(outcome(me)[0])
+        seats.append(me)
+        rec = CHOICES.index(ev.recommendation)
+        recs[ev.recommendation] += 1
+        highest = max(before, default=0)
+        scores["evaluator"].append(seat_score(hands, bottom, me, before, rec, flags, outcome))
+        scores["policy rule"].append(seat_score(hands, bottom, me, before,
+                                                int(_bid_rule(hands[me], HEURISTIC, flags, highest)), flags, outcome))
+        scores["always pass"].append(seat_score(hands, bottom, me, before, 0, flags, outcome))
+        scores["always 3"].append(seat_score(hands, bottom, me, before, 3, flags, outcome))
+        cs = control_score(hands[me])
+        for t in thresholds:
+            thr_scores[t].append(seat_score(hands, bottom, me, before, threshold_bid(cs, t, highest), flags, outcome))
+        if len(preds) % 250 == 0:
+            el = time.perf_counter() - t0
+            print(f"  {len(preds)} deals, {el:.0f} s", file=sys.stderr, flush=True)
+    elapsed = time.perf_counter() - t0
+    preds_a = np.array(preds)
+    out_a = np.array(outcomes)
+    n = len(preds_a)
+    print(f"# Bid evaluator validation: {n} evaluated deals ({skipped} skipped: an earlier seat bid 3), "
+          f"seed {args.seed}, heuristic policy, standard rules, up to {args.samples} samples per evaluation "
+          f"({samples_used / n:.0f} on average), {elapsed:.0f} s")
+    print()
+    print("## Calibration of win_prob (this seat as landlord) against the real deal played out")
+    print()
+    print("| predicted | deals | mean predicted | observed win rate | 95% CI |")
+    print("|---|---|---|---|---|")
+    edges = np.linspace(0, 1, 11)
+    for i in range(10):
+        lo, hi = edges[i], edges[i + 1]
+        m = (preds_a >= lo) & ((preds_a < hi) if i < 9 else (preds_a <= hi))
+        k = int(m.sum())
+        if k == 0:
+            print(f"| {lo:.1f}-{hi:.1f} | 0 | | | |")
+            continue
+        w = int(out_a[m].sum())
+        clo, chi = wilson_interval(w, k)
+        print(f"| {lo:.1f}-{hi:.1f} | {k} | {preds_a[m].mean():.3f} | {w / k:.3f} | [{clo:.3f}, {chi:.3f}] |")
+    brier = float(((preds_a - out_a) ** 2).mean())
+    base = out_a.mean()
+    brier_base = float(((base - out_a) ** 2).mean())
+    print()
+    print(f"Brier score {brier:.4f} (always predicting the base rate {base:.3f}: {brier_base:.4f}; "
+          f"skill {1 - brier / brier_base:.3f}); mean predicted {preds_a.mean():.3f}, observed {base:.3f}")
+    seats_a = np.array(seats)
+    print("By place in the bidding: " + "; ".join(
+        f"{name} seat {int((seats_a == k).sum())} deals, Brier {float(((preds_a - out_a)[seats_a == k] ** 2).mean()):.4f}, "
+        f"predicted {preds_a[seats_a == k].mean():.3f} vs observed {out_a[seats_a == k].mean():.3f}"
+        for k, name in enumerate(("first", "second", "third"))))
+    print()
+    best_t = max(thresholds, key=lambda t: sum(thr_scores[t]))
+    scores[f"control score, t={best_t} (best t)"] = thr_scores[best_t]
+    print("## Score of the evaluated seat per deal, by bidder (same deals, same playouts)")
+    print()
+    print("| bidder | mean score | 95% CI | evaluator minus this | 95% CI |")
+    print("|---|---|---|---|---|")
+    ev_scores = np.array(scores["evaluator"])
+    for name, vals in scores.items():
+        m, lo, hi = mean_ci(vals, z)
+        if name == "evaluator":
+            print(f"| {name} | {m:+.3f} | [{lo:+.3f}, {hi:+.3f}] | | |")
+            continue
+        dm, dlo, dhi = mean_ci(ev_scores - np.array(vals), z)
+        print(f"| {name} | {m:+.3f} | [{lo:+.3f}, {hi:+.3f}] | {dm:+.3f} | [{dlo:+.3f}, {dhi:+.3f}] |")
+    print()
+    print("Control-score thresholds tried (mean score): "
+          + ", ".join(f"t={t}: {np.mean(thr_scores[t]):+.3f}" for t in thresholds))
+    print("Evaluator recommendations: " + ", ".join(f"{c}: {k}" for c, k in recs.items()))
+
+
+if __name__ == "__main__":
+    main()
