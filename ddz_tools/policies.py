@@ -68,7 +68,6 @@ BUFFER = 4096
 TABLE_BITS = 14
 
 _NIB = 0x0F0F0F0F0F0F0F0F
-_BYTES = 0x0101010101010101
 _CONTROL_SHIFT = 48  # ranks 12 (2), 13 (X), 14 (D) start at bit 48
 
 
@@ -95,8 +94,14 @@ def new_table(bits: int = TABLE_BITS) -> np.ndarray:
 @kernel
 def _ncards(h):
     """Number of cards of a packed hand (sum of its nibbles)."""
+    # Byte sums by shifts only: Numba's int64 multiply is ``mul nsw`` in LLVM,
+    # so the usual multiply-by-0x0101... trick would overflow, which is
+    # undefined behaviour there (and was miscompiled in a comparison).
     a = (h & _NIB) + ((h >> 4) & _NIB)
-    return ((a * _BYTES) >> 56) & 0xFF
+    a += a >> 32
+    a += a >> 16
+    a += a >> 8
+    return a & 0xFF
 
 
 @kernel

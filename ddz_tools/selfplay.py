@@ -101,14 +101,23 @@ RESULT_SIZE = 6
 # Seeds and deals ------------------------------------------------------------------
 
 
+#: The Mersenne prime 2**31 - 1: seeds are mixed modulo it, with products
+#: below 2**62, because an int64 product that overflows is undefined
+#: behaviour in Numba's LLVM code (``mul nsw``), not a wrap-around.
+_P31 = 2147483647
+
+
 @kernel
 def _game_seed(run_seed, index):
-    """A 31-bit seed for game ``index`` of a run (SplitMix64 finaliser, int64 wrap-around)."""
-    z = run_seed * -7046029254386353131 + index * 1442695040888963407 + 0x5851F42D
-    z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * -4658895280553007687
-    z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * -7723592293110705685
-    z = z ^ ((z >> 31) & 0x1FFFFFFFF)
-    return (z >> 17) & 0x7FFFFFFF
+    """A 31-bit seed for game ``index`` of a run: a few rounds of multiply
+    modulo 2**31 - 1 and xor-shift over the run seed and the index."""
+    x = ((run_seed % _P31) * 48271 % _P31 + (index % _P31) * 69621 % _P31 + 1) % _P31
+    for _ in range(3):
+        x = x ^ (x >> 13)
+        x = (x * 48271) % _P31
+        x = x ^ (x >> 17)
+        x = (x * 16807 + 11) % _P31
+    return x
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -496,6 +505,12 @@ def _rules_field(rules: Rules) -> dict:
     return d
 
 
+def _check_seed(seed) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not -2**63 <= seed < 2**63:
+        raise DdzError(f"seed must be an integer that fits in 64 bits, not {seed!r}")
+    return int(seed)
+
+
 def _check_count(name: str, value) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
         raise DdzError(f"{name} must be a non-negative integer, not {value!r}")
@@ -518,6 +533,7 @@ def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
     rules = Rules.parse(rules)
     games = _check_count("games", games)
     start = _check_count("start", start)
+    seed = _check_seed(seed)
     pols = _policies(policy)
     first_mode, bidding, spring = _game_options(rules)
     flags = rules.flags
@@ -620,6 +636,7 @@ def selfplay_stats(games: int, policy="heuristic", seed: int = 0, rules=None, st
     rules = Rules.parse(rules)
     games = _check_count("games", games)
     start = _check_count("start", start)
+    seed = _check_seed(seed)
     pols = _policies(policy)
     first_mode, bidding, spring = _game_options(rules)
     stats = np.zeros(16, np.int64)

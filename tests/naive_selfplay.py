@@ -23,7 +23,6 @@ from naive import decode, naive_beats, naive_readings, unpack
 
 RANKS = "3456789TJQKA2XD"
 FULL_COUNTS = (4,) * 13 + (1, 1)
-M64 = (1 << 64) - 1
 
 
 def counts_of_text(text: str) -> list[int]:
@@ -38,12 +37,15 @@ def pack_text(text: str) -> int:
 
 
 def seed_ref(run_seed: int, index: int) -> int:
-    """SplitMix64-style finaliser, unsigned 64-bit arithmetic by masking."""
-    z = (run_seed * 0x9E3779B97F4A7C15 + index * 1442695040888963407 + 0x5851F42D) & M64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    z ^= z >> 31
-    return (z >> 17) & 0x7FFFFFFF
+    """The documented per-game seed, with Python's unbounded ints."""
+    p = 2**31 - 1
+    x = (run_seed * 48271 + index * 69621 + 1) % p
+    for _ in range(3):
+        x ^= x >> 13
+        x = x * 48271 % p
+        x ^= x >> 17
+        x = (x * 16807 + 11) % p
+    return x
 
 
 _PER = {"solo": 1, "pair": 2, "trio": 3, "trio_solo": 3, "trio_pair": 3, "chain": 1, "pair_chain": 2,

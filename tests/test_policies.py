@@ -1,0 +1,259 @@
+"""Policy kernels: legality and uniformity of ``random``, the behaviour the
+``heuristic`` promises (one scenario per rule of its documentation), its
+splits against the plain-Python decomposer, and the bid rules."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import random_deal, random_hands, rules_with_flips
+from naive import naive_answers, naive_beats, naive_leads, naive_readings, unpack
+from naive_decompose import naive_min_plays
+from ddz_tools.cards import format_cards, parse_cards
+from ddz_tools.decompose import min_plays
+from ddz_tools.policies import (
+    BID_T1,
+    BID_T2,
+    BID_T3,
+    BUFFER,
+    POLICY_HEURISTIC,
+    POLICY_RANDOM,
+    _best_split,
+    _bid_rule,
+    _choose,
+    _controls,
+    _ncards,
+    _strength,
+    new_table,
+    policy_number,
+)
+from ddz_tools.errors import DdzError
+from ddz_tools.rules import Play, Rules
+from ddz_tools.selfplay import _seed
+
+STANDARD = Rules()
+
+
+def choose(hands, seat, landlord, prev=None, prev_seat=None, policy=POLICY_HEURISTIC, rules=STANDARD):
+    """Ask the policy kernel; hands and prev as text.  Returns the play's text ('' = pass)."""
+    arr = np.array([parse_cards(h) for h in hands], np.int64)
+    pk = pc = 0
+    if prev is not None:
+        p = Play.parse(prev, rules)
+        pk, pc = p.kind, p.cards
+    c, k = _choose(arr, seat, landlord, pk, pc, landlord if prev_seat is None else prev_seat, 0, policy,
+                   rules.flags, new_table(), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
+    return format_cards(int(c)) if k else ""
+
+
+# Helpers ---------------------------------------------------------------------------------
+
+
+@settings(deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=13, max_size=13), st.integers(0, 1), st.integers(0, 1))
+def test_card_counters_match_python(counts, x, d):
+    h = sum(c << (4 * r) for r, c in enumerate(counts + [x, d]))
+    assert _ncards(h) == sum(counts) + x + d
+    assert _controls(h) == counts[12] + x + d
+
+
+def test_policy_names():
+    assert policy_number("random") == POLICY_RANDOM and policy_number("Heuristic") == POLICY_HEURISTIC
+    assert policy_number(1) == 1
+    with pytest.raises(DdzError, match="unknown policy"):
+        policy_number("greedy")
+    with pytest.raises(DdzError):
+        policy_number(7)
+
+
+# Random policy ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("hand,prev", [("3345XD", None), ("33445566", "33"), ("3456789TJ", "34567"),
+                                       ("333444556", None)])
+def test_random_policy_is_uniform_over_legal_actions(hand, prev):
+    h = parse_cards(hand)
+    legal = naive_leads(h, STANDARD) if prev is None else naive_answers(h, Play.parse(prev).kind, STANDARD)
+    options = {(c, k) for c, k in legal} | (set() if prev is None else {(0, 0)})
+    arr = np.array([h, parse_cards("3"), parse_cards("4")], np.int64)
+    pk = 0 if prev is None else Play.parse(prev).kind
+    table, bufc, bufk = new_table(), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
+    _seed(123)
+    n = 400 * len(options)
+    seen: dict = {}
+    for _ in range(n):
+        c, k = _choose(arr, 0, 0, pk, 0, 1, 0, POLICY_RANDOM, 5, table, bufc, bufk)
+        seen[(int(c), int(k))] = seen.get((int(c), int(k)), 0) + 1
+    assert set(seen) == options
+    expect = n / len(options)
+    sigma = (expect * (1 - 1 / len(options))) ** 0.5
+    assert all(abs(v - expect) < 5 * sigma for v in seen.values()), seen
+
+
+def test_random_bids_are_legal_and_uniform():
+    _seed(9)
+    h = parse_cards("33456789TJQKA22XD")
+    for highest in range(4):
+        legal = [0] + list(range(highest + 1, 4))
+        got = [int(_bid_rule(h, POLICY_RANDOM, 5, highest)) for _ in range(2000)]
+        assert set(got) == set(legal)
+        for v in legal:
+            assert abs(got.count(v) - 2000 / len(legal)) < 5 * (2000 / len(legal)) ** 0.5
+
+
+# Heuristic: its split is a minimal split -------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", rules_with_flips()[:6], ids=lambda r: r.describe())
+def test_best_split_is_minimal_and_legal(rules):
+    table = new_table()
+    bufc, bufk = np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
+    oc, ok = np.empty(24, np.int64), np.empty(24, np.int64)
+    for size in (5, 8, 11, 14):
+        for h in random_hands(12, size, seed=size):
+            m = _best_split(h, rules.flags, table, bufc, bufk, oc, ok)
+            plays = list(zip(oc[:m].tolist(), ok[:m].tolist()))
+            assert sum(c for c, _ in plays) == h
+            for c, k in plays:
+                assert (c, k) in naive_readings(c, rules), format_cards(c)
+            assert m == naive_min_plays(h, rules.flags), format_cards(h)
+
+
+# Heuristic: behaviour ----------------------------------------------------------------------
+
+
+def test_goes_out_when_the_hand_is_one_play():
+    assert choose(["345678", "3", "4"], 0, 0) == "345678"
+    assert choose(["3", "99", "3456"], 1, 0, prev="55", prev_seat=0) == "99"
+    assert choose(["3", "KKKK", "3456"], 1, 0, prev="55", prev_seat=0) == "KKKK"
+
+
+def test_does_not_overtake_a_partner_about_to_go_out():
+    # Landlord 0; farmer 1 (one card left) led a 5; farmer 2 could beat it cheaply.
+    assert choose(["3456789TJQKA", "8", "6KKQQ"], 2, 0, prev="5", prev_seat=1) == ""
+    assert choose(["3456789TJQKA", "88", "6KKQQ"], 2, 0, prev="5", prev_seat=1) == ""
+    # ...but goes out over the partner when it can.
+    assert choose(["3456789TJQKA", "8", "6"], 2, 0, prev="5", prev_seat=1) == "6"
+
+
+def test_does_not_overtake_a_partner_with_control_or_high_cards():
+    assert choose(["3456789TJQKA", "8888JQK", "2KKQQ55"], 2, 0, prev="T", prev_seat=1) == ""
+
+
+def test_feeds_a_partner_with_one_or_two_cards():
+    # Farmer 1 leads; partner 2 holds one card, the landlord many: lowest solo.
+    assert choose(["3456789TJQKAA", "3559KKK", "T"], 1, 0) == "3"
+    assert choose(["3456789TJQKAA", "3559KKK", "TT"], 1, 0) == "55"
+
+
+def test_bombs_when_that_wins():
+    # After the bomb only one play is left: bomb.
+    assert choose(["3456789TJQKA2", "777799", "4556"], 1, 0, prev="A", prev_seat=0) == "7777"
+    # The landlord is about to go out: bomb.
+    assert choose(["2J", "7777359J", "4556"], 1, 0, prev="A", prev_seat=0) == "7777"
+    # Early, with a long hand and no danger: keep the bomb.
+    assert choose(["3456789TJQKA2", "7777359JQ", "4556"], 1, 0, prev="A", prev_seat=0) == ""
+
+
+def test_does_not_lead_what_a_one_card_opponent_can_take():
+    # Landlord to lead, a farmer holds one card: the pair goes first.
+    assert choose(["3599K", "4", "33456789"], 0, 0) == "99"
+    # Only solos: the highest card, not the 3.
+    assert choose(["35K", "4", "33456789"], 0, 0) == "K"
+
+
+def test_two_plays_left_leads_the_unbeatable_one_first():
+    # Split {34567, D}: 56789 beats the chain, nothing beats D (no bomb, no X outside): D first.
+    assert choose(["34567D", "56789T", "4AA"], 0, 0) == "D"
+    # A pair nobody can beat before a solo that can be beaten.
+    assert choose(["322", "4AX", "56789"], 0, 0) == "22"
+
+
+def test_answers_without_breaking_its_split():
+    # 56789T is a chain; the cheap answer to a 4 is the Q, not a card of the chain.
+    assert choose(["4J", "3", "56789TQ"], 2, 0, prev="4", prev_seat=0) == "Q"
+
+
+def test_keeps_control_cards_early_and_spends_them_late():
+    hand = "2" + "334455"
+    assert choose(["3456789TJQKA2", "5", hand], 2, 0, prev="5", prev_seat=0) == ""
+    assert choose(["3A", "5", hand], 2, 0, prev="5", prev_seat=0) == "2"
+
+
+def _legal_move(hand, prev_kind, c, k, rules):
+    if k == 0:
+        return prev_kind != 0
+    if any(a < b for a, b in zip(unpack(hand), unpack(c))):
+        return False
+    if (c, k) not in naive_readings(c, rules):
+        return False
+    return prev_kind == 0 or naive_beats(k, prev_kind)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.sampled_from(["standard", "douzero", "encyclopedia"]))
+def test_heuristic_moves_are_legal(seed, spec):
+    """Random mid-game states: whatever the heuristic plays is legal."""
+    rules = Rules.parse(spec)
+    rng = random.Random(seed)
+    hands, bottom = random_deal(rng)
+    ll = rng.randrange(3)
+    hands[ll] += bottom
+    # Remove a few random cards from each hand to reach a mid-game state.
+    for s in range(3):
+        counts = list(unpack(hands[s]))
+        for _ in range(rng.randrange(0, 12)):
+            ranks = [r for r in range(15) if counts[r]]
+            counts[rng.choice(ranks)] -= 1
+        if sum(counts):
+            hands[s] = sum(c << (4 * r) for r, c in enumerate(counts))
+    seat = rng.randrange(3)
+    prev_seat = rng.choice([s for s in range(3) if s != seat])
+    prev = 0
+    if rng.random() < 0.7:
+        opts = sorted(naive_leads(hands[prev_seat], rules))
+        prev = rng.choice(opts)[1]
+    arr = np.array(hands, np.int64)
+    c, k = _choose(arr, seat, ll, prev, 0, prev_seat, 0, POLICY_HEURISTIC, rules.flags, new_table(),
+                   np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
+    assert _legal_move(hands[seat], prev, int(c), int(k), rules)
+
+
+# Bid rules ----------------------------------------------------------------------------------
+
+
+def strength_ref(hand: int) -> int:
+    """The documented hand-strength score, from the public decomposer."""
+    counts = unpack(hand)
+    pts = 4 * counts[14] + 3 * counts[13] + 2 * counts[12] + 5 * sum(1 for r in range(13) if counts[r] == 4)
+    return pts - min_plays(hand)
+
+
+def test_strength_matches_reference_and_bid_follows_it():
+    table = new_table()
+    for h in random_hands(150, 17, seed=3):
+        s = strength_ref(h)
+        assert _strength(h, 5, table) == s
+        want = 3 if s >= BID_T3 else 2 if s >= BID_T2 else 1 if s >= BID_T1 else 0
+        for highest in range(4):
+            b = int(_bid_rule(h, POLICY_HEURISTIC, 5, highest))
+            assert b == (want if want > highest else 0)
+
+
+def test_heuristic_bids_on_strong_hands_and_passes_on_weak_ones():
+    assert _bid_rule(parse_cards("3456789TJQKA222XD"), POLICY_HEURISTIC, 5, 0) == 3
+    assert _bid_rule(parse_cards("3355779JQK4689TAK"), POLICY_HEURISTIC, 5, 0) == 0
+
+
+@given(st.integers(0, 2**31 - 1), st.integers(0, 3), st.sampled_from([POLICY_RANDOM, POLICY_HEURISTIC]))
+@settings(max_examples=60, deadline=None)
+def test_bids_are_legal(seed, highest, policy):
+    hands, _ = random_deal(random.Random(seed))
+    _seed(seed)
+    b = int(_bid_rule(hands[0], policy, 5, highest))
+    assert b == 0 or highest < b <= 3
