@@ -280,6 +280,9 @@ def test_cli_replay_table_and_exit_codes():
     assert r.return_value == 1
     assert "bad_games.jsonl:6: malformed JSON" in r.stderr
     assert "invalid: " in r.stderr and "plays[7]: seat 1 played J but holds" in r.stderr
+    # A file that cannot be read is reported and the other files are still replayed.
+    r = _ddz("replay", str(DATA / "no-such-file.jsonl"), str(DATA / "sample_games.jsonl"))
+    assert r.return_value == 1 and "cannot read the file" in r.stderr and "anti-spring-1" in r.output
 
 
 @pytest.mark.parametrize("fast", [False, True])

@@ -106,17 +106,26 @@ def _botzone_replays(path: str):
 
 def replay_files(paths, fast: bool = False):
     """Yield ``(path, line, ReplayResult or None, error or None)`` for every
-    record line of the files (the library function behind ``ddz replay``)."""
-    from ..records import read_records
+    record line of the files (the function behind ``ddz replay``).  A file
+    that cannot be read is one error (line 0) and the run goes on."""
     for path in paths:
-        if path != "-" and _botzone_kind(path):
-            yield from _botzone_replays(path)
-        elif fast:
-            for lineno, rep, err in _fast_replays(path):
-                yield path, lineno, rep, err
-        else:
-            for item in read_records(path):
-                yield path, item.line, item.replay, item.error
+        try:
+            yield from _replay_one_file(path, fast)
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            yield path, 0, None, f"cannot read the file: {reason}"
+
+
+def _replay_one_file(path: str, fast: bool):
+    from ..records import read_records
+    if path != "-" and _botzone_kind(path):
+        yield from _botzone_replays(path)
+    elif fast:
+        for lineno, rep, err in _fast_replays(path):
+            yield path, lineno, rep, err
+    else:
+        for item in read_records(path):
+            yield path, item.line, item.replay, item.error
 
 
 @click.command()
