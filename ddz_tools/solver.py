@@ -52,6 +52,7 @@ import time
 import numpy as np
 
 from ._jit import kernel
+from .decompose import _min_plays_memo, new_memo_table
 from .errors import DdzError, PositionError
 from .movegen import _gen_into
 from .position import Position
@@ -65,6 +66,8 @@ ENTRY_WORDS = 4
 BUCKET = 4
 ENTRY_BYTES = ENTRY_WORDS * 8
 DEFAULT_TT_MB = 512
+#: Slots (log2) of the minimum-plays memo used for move ordering.
+MEMO_BITS = 22
 
 # Status returned by the kernel.
 ST_DONE = 0
@@ -97,13 +100,6 @@ WORK_SHIFT = 40
 PASS_KIND = -1
 _NOBUF = np.empty(0, np.int64)
 
-# Bucket hash multipliers (odd 64-bit constants as signed int64).
-_M0 = -7046029254386353131   # 0x9E3779B97F4A7C15
-_M1 = -4658895280553007687   # 0xBF58476D1CE4E5B9
-_M2 = -7723592293110705685   # 0x94D049BB133111EB
-_M3 = 2870177450012600261    # 0x27D4EB2F165667C5
-
-
 # Kernels ---------------------------------------------------------------------------
 
 
@@ -128,11 +124,21 @@ def _misc(turn, lb, pk, flags, nplayers):
 
 
 @kernel
+def _fold(acc, w):
+    """Mix one non-negative word into a non-negative hash accumulator.
+
+    Products of 30-bit halves by 31-bit constants stay below 2**62, so no
+    int64 multiply overflows (Numba marks multiplies no-signed-wrap)."""
+    x = acc ^ w
+    a = x & 0x3FFFFFFF
+    b = (x >> 30) & 0x3FFFFFFF
+    return a * 1540483477 + b * 1911520717 + ((acc >> 31) & 0x7FFFFFFF)
+
+
+@kernel
 def _bucket_base(h0, h1, h2, misc, nbuckets):
-    x = h0 * _M0 ^ h1 * _M1 ^ h2 * _M2 ^ misc * _M3
-    x ^= (x >> 29) & 0x7FFFFFFFF
-    x = x * _M1
-    x ^= (x >> 32) & 0xFFFFFFFF
+    x = _fold(_fold(_fold(_fold(0, h0), h1), h2), misc)
+    x ^= x >> 29
     return (x & (nbuckets - 1)) * (BUCKET * ENTRY_WORDS)
 
 
@@ -182,17 +188,6 @@ def _tt_store(tt, nbuckets, h0, h1, h2, misc, value, work, ctl):
 
 
 @kernel
-def _is_one_play(hand, flags, buf_c, buf_k):
-    """True when ``hand`` is a single legal lead (uses the buffers as scratch)."""
-    n = _gen_into(hand, flags, 0, buf_c, buf_k)
-    m = n if n < buf_c.shape[0] else buf_c.shape[0]
-    for i in range(m):
-        if buf_c[i] == hand:
-            return True
-    return False
-
-
-@kernel
 def _unanswered(hands, turn, kind, flags, nplayers, nobuf):
     """True when no opponent of ``turn`` can answer a play of ``kind``."""
     me = _team(turn, nplayers)
@@ -204,7 +199,95 @@ def _unanswered(hands, turn, kind, flags, nplayers, nobuf):
 
 
 @kernel
-def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, scratch_c, scratch_k, nobuf):
+def _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf):
+    """True when ``turn``, leading with ``hand``, can split it into plays no
+    opponent can answer plus at most one last play of any kind.
+
+    Then the mover plays the free plays one after another (each is passed by
+    every opponent, the partner passes too) and goes out with the last one:
+    an exact win.  Depth-first over splits that cover the lowest rank first;
+    ``sc``/``sk`` are scratch (a split that does not fit is not found, which
+    only loses the shortcut, never exactness).
+    """
+    s_hand = np.empty(64, np.int64)
+    s_used = np.empty(64, np.int64)
+    s_beg = np.empty(64, np.int64)
+    s_end = np.empty(64, np.int64)
+    s_i = np.empty(64, np.int64)
+    d = 0
+    s_hand[0] = hand
+    s_used[0] = 0
+    top = 0
+    expand = True
+    while d >= 0:
+        if expand:
+            expand = False
+            h = s_hand[d]
+            cap = sc.shape[0] - top
+            n = _gen_into(h, flags, 0, sc[top:], sk[top:])
+            if n > cap:
+                return False
+            r4 = 0
+            while (h >> r4) & 15 == 0:
+                r4 += 4
+            m = 0
+            for i in range(n):
+                c = sc[top + i]
+                if (c >> r4) & 15 == 0:
+                    continue
+                free = _unanswered(hands, turn, sk[top + i], flags, nplayers, nobuf)
+                if s_used[d] and not free:
+                    continue
+                if c == h:
+                    # Every earlier play was free, or this one is (and the
+                    # one answerable play is kept for last).
+                    return True
+                sc[top + m] = c
+                sk[top + m] = 1 if free else 0
+                m += 1
+            s_beg[d] = top
+            s_end[d] = top + m
+            s_i[d] = top
+            top += m
+        i = s_i[d]
+        if i < s_end[d] and d + 1 < 64:
+            s_i[d] = i + 1
+            s_hand[d + 1] = s_hand[d] - sc[i]
+            s_used[d + 1] = s_used[d] | (1 - sk[i])
+            d += 1
+            expand = True
+        else:
+            top = s_beg[d]
+            d -= 1
+    return False
+
+
+@kernel
+def _score(hands, turn, lb, c, k, flags, nplayers, base_mp, memo, sc, sk, nobuf):
+    """Ordering score of one move (higher first); -1 when it provably wins."""
+    hand = hands[turn]
+    if k == PASS_KIND:
+        if nplayers == 3 and _team(lb, 3) == _team(turn, 3):
+            return 1 << 20
+        return (40 - base_mp) << 8
+    rest = hand - c
+    if rest == 0:
+        return -1
+    mp = _min_plays_memo(rest, flags, memo)
+    free = _unanswered(hands, turn, k, flags, nplayers, nobuf)
+    if free and (mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, nobuf)):
+        return -1
+    cnt = 0
+    x = c
+    while x:
+        cnt += x & 15
+        x >>= 4
+    prim = 40 - mp + (1 if free else 0)
+    return (prim << 8) | (cnt << 4) | (15 - ((k >> 5) & 15))
+
+
+@kernel
+def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, sk, nobuf):
     """Generate and order the moves of a node into the buffers at ``start``.
 
     Returns (n, immediate): ``n`` moves (pass included, as kind -1) whose
@@ -222,32 +305,19 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, scratch_c,
     for i in range(n):
         if mc[start + i] == hand:
             return n, 1
+    if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf):
+        return n, 1
     if pk != 0:
         mc[start + n] = 0
         mk[start + n] = PASS_KIND
         n += 1
+    base_mp = _min_plays_memo(hand, flags, memo)
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        if k == PASS_KIND:
-            if nplayers == 3 and _team(lb, 3) == _team(turn, 3):
-                score = 1 << 20
-            else:
-                score = 0
-        else:
-            score = 0
-            if _unanswered(hands, turn, k, flags, nplayers, nobuf):
-                if _is_one_play(hand - c, flags, scratch_c, scratch_k):
-                    return n, 1
-                score += 1 << 16
-            # Longer plays first, then the lower main rank.
-            cnt = 0
-            x = c
-            while x:
-                cnt += x & 15
-                x >>= 4
-            score += cnt << 5
-            score += 15 - ((k >> 5) & 15)
+        score = _score(hands, turn, lb, c, k, flags, nplayers, base_mp, memo, sc, sk, nobuf)
+        if score < 0:
+            return n, 1
         key[start + i] = ((((1 << 22) - score) << 16) | i)
     key[start:start + n].sort()
     return n, 0
@@ -256,7 +326,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, scratch_c,
 @kernel
 def _search(hands, nplayers, flags, tt, nbuckets, ctl, budget,
             f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0,
-            mc, mk, key, scratch_c, scratch_k, nobuf):
+            mc, mk, key, memo, sc, sk, nobuf):
     """Run (or resume) the search on the stack until done, ``budget`` nodes or a full buffer."""
     while True:
         d = ctl[C_SP]
@@ -284,7 +354,7 @@ def _search(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 f_phase[d] = PH_NEW
                 continue
             n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key,
-                             f_start[d], scratch_c, scratch_k, nobuf)
+                             f_start[d], memo, sc, sk, nobuf)
             if n < 0:
                 ctl[C_RESULT] = -n
                 return ST_GROW
@@ -364,7 +434,7 @@ def _search(hands, nplayers, flags, tt, nbuckets, ctl, budget,
 
 
 @kernel
-def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, scratch_c, scratch_k, nobuf):
+def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, sc, sk, nobuf):
     """The node's moves in search order (no shortcut exit): (n or -needed)."""
     # Run the ordering with shortcuts disabled by scoring every move ourselves.
     hand = hands[turn]
@@ -376,24 +446,11 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, scratch_c,
         mc[n] = 0
         mk[n] = PASS_KIND
         n += 1
+    base_mp = _min_plays_memo(hand, flags, memo)
     for i in range(n):
-        c = mc[i]
-        k = mk[i]
-        if k == PASS_KIND:
-            score = (1 << 20) if (nplayers == 3 and _team(lb, 3) == _team(turn, 3)) else 0
-        else:
-            score = 0
-            if c == hand:
-                score += 1 << 21
-            if _unanswered(hands, turn, k, flags, nplayers, nobuf):
-                score += 1 << 16
-            cnt = 0
-            x = c
-            while x:
-                cnt += x & 15
-                x >>= 4
-            score += cnt << 5
-            score += 15 - ((k >> 5) & 15)
+        score = _score(hands, turn, lb, mc[i], mk[i], flags, nplayers, base_mp, memo, sc, sk, nobuf)
+        if score < 0:
+            score = 1 << 21
         key[i] = ((((1 << 22) - score) << 16) | i)
     key[:n].sort()
     return n
@@ -490,8 +547,9 @@ class Solver:
         self.ctl = np.zeros(C_SIZE, np.int64)
         self._frames = [np.zeros(MAX_DEPTH, np.int64) for _ in range(10)]
         self._grow_moves(1 << 16)
-        self.scratch_c = np.empty(8192, np.int64)
-        self.scratch_k = np.empty(8192, np.int64)
+        self.memo = new_memo_table(MEMO_BITS)
+        self.sc = np.empty(1 << 15, np.int64)
+        self.sk = np.empty(1 << 15, np.int64)
         # Limits of the current solve.
         self._deadline = None
         self._node_limit = None
@@ -543,7 +601,7 @@ class Solver:
             t0 = time.perf_counter()
             status = _search(hands, nplayers, flags, self.tt, self.nbuckets, ctl, budget,
                              f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
-                             self.mc, self.mk, self.key, self.scratch_c, self.scratch_k, _NOBUF)
+                             self.mc, self.mk, self.key, self.memo, self.sc, self.sk, _NOBUF)
             if status == ST_DONE:
                 return int(ctl[C_RESULT])
             if status == ST_GROW:
@@ -574,7 +632,7 @@ class Solver:
             mk = np.empty(size, np.int64)
             key = np.empty(size, np.int64)
             n = _ordered_moves(hands, st.turn, st.pk, st.lb, flags, nplayers, mc, mk, key,
-                               self.scratch_c, self.scratch_k, _NOBUF)
+                               self.memo, self.sc, self.sk, _NOBUF)
             if n >= 0:
                 break
             size = -n + 16

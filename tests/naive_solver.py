@@ -16,6 +16,7 @@ player to move can force a win.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from ddz_tools.cards import NUM_RANKS, counts_of, pack_counts
@@ -31,7 +32,8 @@ def sub_multisets(packed: int):
             yield pack_counts(pick)
 
 
-def plays(hand: int, prev_kind: int, flags: int) -> list[tuple[int, int]]:
+@functools.lru_cache(maxsize=None)
+def plays(hand: int, prev_kind: int, flags: int) -> tuple[tuple[int, int], ...]:
     """Every (cards, kind) the hand may play: all readings for a lead, the
     readings that beat ``prev_kind`` for an answer (pass not included)."""
     out = []
@@ -39,7 +41,7 @@ def plays(hand: int, prev_kind: int, flags: int) -> list[tuple[int, int]]:
         for cards, kind in readings(sub, flags):
             if prev_kind == 0 or beats(kind, prev_kind):
                 out.append((cards, kind))
-    return out
+    return tuple(out)
 
 
 def team(seat: int, nplayers: int) -> int:

@@ -95,11 +95,14 @@ def test_differential_random_positions(preset, nplayers):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("preset,nplayers", CASES)
-def test_differential_larger_positions(preset, nplayers):
+def test_differential_larger_positions(preset, nplayers, request):
+    """Bigger positions (up to 7 cards a side, 5 a seat): 150 per case with
+    ``-m slow``, a capped 6 per case otherwise."""
+    full = "slow" in (request.config.getoption("markexpr") or "")
     rng = random.Random(f"slow-{preset}-{nplayers}")
     solver = Solver(tt_mb=32)
     max_cards = 7 if nplayers == 2 else 5
-    for i in range(150):
+    for i in range(150 if full else 6):
         p = random_position(rng, nplayers, max_cards, preset)
         hands, turn, prev, lb = _naive_args(p)
         expect = wins(hands, turn, prev, lb, p.rules.flags)

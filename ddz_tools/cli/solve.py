@@ -1,0 +1,222 @@
+"""``ddz solve``: exact open-hand endgame solving."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..errors import DdzError, PositionError
+from ..position import THREE_SEATS, TWO_SEATS, Position
+from ..rules import Play
+from ..solver import DEFAULT_TT_MB, Solver, SolveResult
+from .options import emit_json, file_option, format_option, print_table, read_lines, rules_option
+
+_SEATS = TWO_SEATS + THREE_SEATS
+
+
+def _result_dict(res: SolveResult, with_position: bool = True) -> dict:
+    d = res.to_dict()
+    if not with_position:
+        d.pop("position", None)
+    return d
+
+
+def _print_human(res: SolveResult) -> None:
+    p = res.position
+    title = f"{res.id + ': ' if res.id else ''}{p.describe()}  [rules {res.rules}]"
+    verdict = {"win": f"{res.to_move} wins", "loss": f"{res.to_move} loses",
+               "unknown": f"unknown ({res.stopped})"}[res.result]
+    rows = [("result", verdict)]
+    if res.result == "win":
+        label = "winning plays" if res.all_plays else "winning play"
+        rows.append((label, " ".join(res.winning_plays) or "-"))
+    elif res.result == "unknown" and res.winning_plays:
+        rows.append(("proven winning so far", " ".join(res.winning_plays)))
+    if res.line:
+        rows.append(("line", "  ".join(f"{by}:{play}" for play, by in zip(res.line, res.line_by))))
+    if res.stopped and res.result != "unknown":
+        rows.append(("note", f"stopped early ({res.stopped}); the result is proven"))
+    rate = f" ({res.nodes / res.seconds:,.0f}/s)" if res.seconds > 0 else ""
+    rows.append(("nodes", f"{res.nodes:,}{rate}"))
+    rows.append(("time", f"{res.seconds:.3f} s"))
+    tt = res.tt
+    rows.append(("table", f"{tt['entries']:,} of {tt['capacity']:,} entries ({tt['mb']} MiB), "
+                          f"{tt['hits']:,} hits, {tt['evictions']:,} evictions"))
+    print_table(rows, ["", ""], title=title)
+    if res.strategy is not None:
+        click.echo(json.dumps(res.strategy, indent=1))
+
+
+def _position_from_options(me, opponent, landlord, farmer1, farmer2, to_move, after, by, rules) -> Position:
+    two = me is not None or opponent is not None
+    three = landlord is not None or farmer1 is not None or farmer2 is not None
+    if two and three:
+        raise click.UsageError("give --me/--opponent or --landlord/--farmer1/--farmer2, not both")
+    if two:
+        if me is None or opponent is None:
+            raise click.UsageError("a two-player position needs both --me and --opponent")
+        to_move = to_move or "me"
+        if to_move not in TWO_SEATS:
+            raise click.UsageError(f"--to-move must be me or opponent here, not {to_move}")
+        if by is not None and after is not None and by == to_move:
+            raise PositionError(f"--by is {by}, the side to move")
+        return Position.two_player(me, opponent, to_move=to_move, after=after, rules=rules)
+    if three:
+        if landlord is None or farmer1 is None or farmer2 is None:
+            raise click.UsageError("a three-player position needs --landlord, --farmer1 and --farmer2")
+        if to_move is None:
+            raise click.UsageError("a three-player position needs --to-move SEAT")
+        if to_move not in THREE_SEATS:
+            raise click.UsageError(f"--to-move must be landlord, farmer1 or farmer2, not {to_move}")
+        if after is not None and by is None:
+            # The natural default: the previous seat made the play.
+            by = THREE_SEATS[(THREE_SEATS.index(to_move) - 1) % 3]
+        if after is None and by is not None:
+            raise click.UsageError("--by needs --after")
+        return Position.three_player(landlord, farmer1, farmer2, to_move=to_move, after=after, by=by,
+                                     rules=rules)
+    raise click.UsageError("give a position: --me/--opponent, --landlord/--farmer1/--farmer2, or --file")
+
+
+def _interactive(solver: Solver, pos: Position, kwargs: dict) -> None:
+    """The user defends; the solver plays the side to move (which must win)."""
+    res = solver.solve(pos, **kwargs)
+    if res.result != "win":
+        click.echo(f"{pos.to_move} cannot force a win here ({res.result}); nothing to play out.")
+        return
+    solver_team = pos.team_of(pos.to_move)
+    seats = pos.seats
+    hands = {s: h for s, h in pos.hands}
+    turn, prev, last_by = pos.to_move, pos.last_play, pos.last_by
+    while True:
+        cur = Position.build(dict(hands), turn, prev, last_by if prev is not None else None, pos.rules)
+        if pos.team_of(turn) == solver_team:
+            r = solver.solve(cur, line=False, **{k: v for k, v in kwargs.items() if k != "line"})
+            play_text = r.winning_plays[0] if r.winning_plays else None
+            if play_text is None:
+                raise DdzError(f"solver found no winning play ({r.result}, {r.stopped})")
+            click.echo(f"{turn} plays {play_text}")
+        else:
+            click.echo(cur.describe())
+            play_text = click.prompt(f"{turn}, your play (cards, or pass)", default="pass" if prev else None)
+        play = Play.parse(play_text, pos.rules) if play_text != "pass" else Play.pass_()
+        nxt = seats[(seats.index(turn) + 1) % len(seats)]
+        if play.is_pass:
+            if prev is None:
+                click.echo("you must lead a play", err=True)
+                continue
+            if nxt == last_by:
+                prev = last_by = None
+            turn = nxt
+            continue
+        from ..movegen import generate
+        if play not in list(generate(hands[turn], after=prev, rules=pos.rules)):
+            click.echo(f"{play.notation()} is not a legal play here", err=True)
+            continue
+        hands[turn] -= play.cards
+        if hands[turn] == 0:
+            click.echo(f"{turn} is out: {pos.team_of(turn)} wins")
+            return
+        prev, last_by, turn = play, turn, nxt
+
+
+@click.command()
+@click.option("--me", default=None, help="Two-player: my hand.")
+@click.option("--opponent", default=None, help="Two-player: the opponent's hand.")
+@click.option("--landlord", default=None, help="Three-player: the landlord's hand.")
+@click.option("--farmer1", default=None, help="Three-player: the farmer after the landlord.")
+@click.option("--farmer2", default=None, help="Three-player: the farmer before the landlord.")
+@click.option("--to-move", "to_move", type=click.Choice(_SEATS), default=None,
+              help="Side to move (default me in two-player; required in three-player).")
+@click.option("--after", default=None, help="The play to answer (e.g. 77, 333444-56); omit for a free lead.")
+@click.option("--by", type=click.Choice(_SEATS), default=None,
+              help="Three-player: who made the --after play (default: the seat before the side to move).")
+@file_option
+@rules_option
+@format_option()
+@click.option("--all", "all_plays", is_flag=True, help="List every winning play at the root.")
+@click.option("--strategy", is_flag=True, help="Also output the whole winning strategy as a JSON tree.")
+@click.option("--no-line", "no_line", is_flag=True, help="Skip the principal line.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds per position; past it the result is 'unknown'.")
+@click.option("--node-limit", type=click.IntRange(min=1), default=None,
+              help="Nodes per position; past it the result is 'unknown'.")
+@click.option("--tt-mb", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TT_MB, show_default=True,
+              help="Transposition table size in MiB (the bound on its memory).")
+@click.option("--play", "interactive", is_flag=True,
+              help="Interactive: you play the defence against the solver.")
+def solve(me, opponent, landlord, farmer1, farmer2, to_move, after, by, file, rules, fmt, all_plays,
+          strategy, no_line, time_limit, node_limit, tt_mb, interactive):
+    """Solve an open-hand endgame exactly: can the side to move force a win?
+
+    Two-player (me against one opponent) or three-player (the landlord against
+    two farmers who win together).  A position is the hands, the side to move
+    and the play to answer (--after, made by --by) or a free lead.  Positions
+    in a file are ddz-position/1 JSON Lines; with --format json each result is
+    one JSON object per line.  Ctrl-C or a limit gives 'unknown', never a
+    wrong answer.
+
+    \b
+    Examples:
+      $ ddz solve --me 33JJQK2 --opponent 4455A --all
+      $ ddz solve --me 3456789TJQKA --opponent 22 --after 33 --to-move me
+      $ ddz solve --landlord 3KK --farmer1 44 --farmer2 A2 --to-move landlord
+      $ ddz solve --file data/puzzles.jsonl --format json --all
+    """
+    solver = Solver(tt_mb)
+    kwargs = dict(all_plays=all_plays, line=not no_line, strategy=strategy,
+                  time_limit=time_limit, node_limit=node_limit)
+    if file is not None:
+        if any(x is not None for x in (me, opponent, landlord, farmer1, farmer2, to_move, after, by)):
+            raise click.UsageError("--file takes the positions from the file; drop the hand options")
+        if interactive:
+            raise click.UsageError("--play works on one position, not --file")
+        return _solve_file(solver, file, fmt, kwargs)
+    pos = _position_from_options(me, opponent, landlord, farmer1, farmer2, to_move, after, by, rules)
+    if interactive:
+        _interactive(solver, pos, kwargs)
+        return 0
+    res = solver.solve(pos, **kwargs)
+    if fmt == "json":
+        emit_json(_result_dict(res))
+    else:
+        _print_human(res)
+    if res.stopped == "interrupted":
+        return 130
+    return 0
+
+
+def _solve_file(solver: Solver, path: str, fmt: str, kwargs: dict) -> int:
+    done = failed = unknown = 0
+    counts = {"win": 0, "loss": 0, "unknown": 0}
+    interrupted = False
+    for lineno, text in read_lines(path):
+        try:
+            pos = Position.from_json(text)
+        except DdzError as exc:
+            failed += 1
+            click.echo(f"error: {path}:{lineno}: {exc}", err=True)
+            continue
+        if pos.id is None:
+            pos = Position(pos.hands, pos.to_move, pos.rules, pos.last_play, pos.last_by,
+                           f"line {lineno}", pos.extra)
+        res = solver.solve(pos, **kwargs)
+        done += 1
+        counts[res.result] += 1
+        if fmt == "json":
+            emit_json(_result_dict(res))
+        else:
+            _print_human(res)
+            click.echo()
+        sys.stdout.flush()
+        if res.stopped == "interrupted":
+            interrupted = True
+            break
+        unknown += res.result == "unknown"
+    click.echo(f"{done} solved ({counts['win']} win, {counts['loss']} loss, {counts['unknown']} unknown), "
+               f"{failed} skipped" + (", interrupted" if interrupted else ""), err=True)
+    if interrupted:
+        return 130
+    return 1 if failed else 0
