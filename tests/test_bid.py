@@ -287,11 +287,12 @@ def test_seed_changes_samples_but_not_definitions():
 
 
 def test_early_stop_equals_a_full_run_of_the_same_prefix():
-    hand = "334455677899TJJQK"  # no 2, no joker: pass is clearly best
+    hand = "3456789TJQKA222XD"  # two jokers, three 2s and a chain: bid 3 is far ahead
     ev = evaluate_bid(hand, samples=5000, seed=3, workers=2)
     assert ev.stopped_early and ev.indices < 5000 and ev.indices % bid.CHUNK == 0
     full = evaluate_bid(hand, samples=ev.indices, seed=3, workers=1, early_stop=False)
-    assert full.choices == ev.choices and full.recommendation == ev.recommendation == "pass"
+    assert full.choices == ev.choices and full.recommendation == ev.recommendation == "3"
+    assert not evaluate_bid(hand, samples=ev.indices + bid.CHUNK, seed=3, workers=1, early_stop=False).stopped_early
 
 
 def test_strong_hand_bids_three():
