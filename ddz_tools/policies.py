@@ -42,6 +42,9 @@ Kernel entry points (signatures are stable; other modules depend on them):
 * ``_bid_rule(hand17, policy, flags, highest_bid_so_far) -> int``: 0 = pass,
   else a bid 1..3 higher than ``highest_bid_so_far``.
 
+Public Python functions: :func:`choose` (a policy's play in a position) and
+:func:`bid_rule` (its bid), both calling the kernels above.
+
 Randomness comes from Numba's generator, seeded by the caller
 (``np.random.seed`` inside a kernel), so a game is reproducible from its seed.
 """
@@ -54,7 +57,7 @@ from ._jit import kernel
 from .decompose import _memo_get, _min_plays_memo
 from .errors import DdzError
 from .movegen import _gen_into
-from .rules import T_BOMB, T_PAIR, T_ROCKET, T_SOLO
+from .rules import T_BOMB, T_PAIR, T_ROCKET, T_SOLO, Play, Rules
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
@@ -461,3 +464,71 @@ def _bid_rule(hand17, policy, flags, highest_bid_so_far):
     """The policy's bid for a 17-card hand: 0 = pass, else higher than the highest so far."""
     table = np.zeros(2 + 2 * (1 << 10), np.int64)
     return _bid_rule_t(hand17, policy, flags, highest_bid_so_far, table)
+
+
+# Public API ---------------------------------------------------------------------------------
+
+
+def _packed(hand) -> int:
+    from .movegen import _hand_int
+
+    return _hand_int(hand)
+
+
+def choose(hands, seat: int, landlord: int, prev=None, prev_seat: "int | None" = None,
+           policy="heuristic", rules=None, seed: "int | None" = None) -> Play:
+    """The play a policy makes for ``seat`` (a :class:`Play`; ``Play.pass_()`` to pass).
+
+    ``hands``: the three current hands (card text, :class:`Hand` or packed
+    ints), the landlord's with the bottom; ``prev``: the play to answer (text
+    or :class:`Play`), ``None`` for a free lead, made by ``prev_seat``;
+    ``seed`` seeds the random policy.
+
+    >>> str(choose(["3456789TJQKA", "8", "6KKQQ"], 2, 0, prev="5", prev_seat=1))  # partner about to go out
+    ''
+    >>> str(choose(["34567D", "56789T", "4AA"], 0, 0))  # unbeatable first, then the chain
+    'D'
+    """
+    rules = Rules.parse(rules)
+    packed = [_packed(h) for h in hands]
+    if len(packed) != 3:
+        raise DdzError(f"give three hands, not {len(packed)}")
+    for name, v in (("seat", seat), ("landlord", landlord)):
+        if not isinstance(v, int) or not 0 <= v <= 2:
+            raise DdzError(f"{name} must be 0, 1 or 2, not {v!r}")
+    if packed[seat] == 0:
+        raise DdzError(f"seat {seat} holds no cards")
+    prev_kind = prev_cards = 0
+    if prev is not None:
+        p = prev if isinstance(prev, Play) else Play.parse(prev, rules)
+        if not p.is_pass:
+            prev_kind, prev_cards = p.kind, p.cards
+            if prev_seat is None or prev_seat == seat or not 0 <= prev_seat <= 2:
+                raise DdzError("prev_seat must name the other seat that made the play to answer")
+    if seed is not None:
+        _seed_rng(int(seed))
+    pol = policy_number(policy)
+    c, k = _choose(np.array(packed, np.int64), seat, landlord, prev_kind, prev_cards,
+                   landlord if prev_seat is None else prev_seat, 0, pol, rules.flags, new_table(12),
+                   np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
+    return Play(int(c), int(k))
+
+
+def bid_rule(hand, highest: int = 0, policy="heuristic", rules=None, seed: "int | None" = None) -> int:
+    """A policy's bid for a 17-card hand: 0 (pass) or a bid above ``highest``.
+
+    >>> bid_rule("3456789TJQKA222XD"), bid_rule("3456789TJQKA222XD", highest=3)
+    (3, 0)
+    """
+    rules = Rules.parse(rules)
+    h = _packed(hand)
+    if not isinstance(highest, int) or not 0 <= highest <= 3:
+        raise DdzError(f"highest must be 0..3, not {highest!r}")
+    if seed is not None:
+        _seed_rng(int(seed))
+    return int(_bid_rule(h, policy_number(policy), rules.flags, highest))
+
+
+@kernel
+def _seed_rng(seed):
+    np.random.seed(seed)

@@ -257,3 +257,23 @@ def test_bids_are_legal(seed, highest, policy):
     _seed(seed)
     b = int(_bid_rule(hands[0], policy, 5, highest))
     assert b == 0 or highest < b <= 3
+
+
+def test_public_wrappers():
+    from ddz_tools.policies import bid_rule, choose as choose_play
+
+    assert str(choose_play(["345678", "3", "4"], 0, 0)) == "345678"
+    p = choose_play(["3456", "99", "3"], 1, 0, prev="55", prev_seat=0)
+    assert str(p) == "99" and p.type_name == "pair"
+    a = choose_play(["3456789", "99", "3"], 0, 0, policy="random", seed=5)
+    assert a == choose_play(["3456789", "99", "3"], 0, 0, policy="random", seed=5)
+    assert bid_rule("3456789TJQKA222XD", highest=2) == 3
+    assert bid_rule("3456789TJQKA222XD", policy="random", seed=1) in (0, 1, 2, 3)
+    with pytest.raises(DdzError, match="prev_seat"):
+        choose_play(["3456", "99", "3"], 1, 0, prev="55")
+    with pytest.raises(DdzError, match="three hands"):
+        choose_play(["3456", "99"], 1, 0)
+    with pytest.raises(DdzError, match="holds no cards"):
+        choose_play(["3456", "", "3"], 1, 0)
+    with pytest.raises(DdzError, match="highest"):
+        bid_rule("3456789TJQKA222XD", highest=4)
