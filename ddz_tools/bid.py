@@ -715,6 +715,8 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
         done = sum(len(p) for p in parts)
         if progress is not None:
             progress(done, samples)
+        if not any(p[:, COL_ACCEPTED].any() for p in parts):
+            return True  # a whole chunk found no consistent deal: give up (error below)
         if early_stop and done >= MIN_SAMPLES and done < samples:
             return _settled(np.concatenate(parts), problem.legal, z_stop)
         return False

@@ -396,3 +396,8 @@ def test_rows_do_not_depend_on_the_work_tables():
                    bid.seed_key(8), 0, 30, bid.MAX_ATTEMPTS, tiny, new_table(4),
                    np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
     assert warm.tolist() == again.tolist() == tiny.tolist()
+
+
+def test_no_consistent_deal_is_an_error_after_one_chunk():
+    with pytest.raises(BidError, match="no deal consistent with the earlier bids pass,1"):
+        evaluate_bid(_hand17(9), seat=2, before="pass,1", samples=2000, workers=1, max_attempts=0)
