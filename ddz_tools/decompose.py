@@ -51,7 +51,8 @@ import threading
 import numpy as np
 
 from ._jit import kernel
-from .cards import FULL_DECK, RANK_2, RANK_D, RANK_X, count_of, format_cards
+from .cards import FULL_DECK, RANK_2, RANK_D, RANK_X, card_count, count_of, format_cards
+from .errors import CardError, DdzError
 from .movegen import _gen_into, _hand_int
 from .rules import (
     KICKERS,
@@ -338,6 +339,19 @@ def new_memo_table(bits: int = 16) -> np.ndarray:
 
 _tables = threading.local()
 
+#: Most cards the public functions take: a landlord's hand.  The search is
+#: exact for any hand, but its time grows quickly past 20 cards (about 6 ms
+#: median at 30 cards, 35 ms at 34, far longer for a whole deck).
+MAX_CARDS = 20
+
+
+def _checked_hand(hand) -> int:
+    h = _hand_int(hand)
+    n = card_count(h)
+    if n > MAX_CARDS:
+        raise CardError(f"{format_cards(h)!r} has {n} cards; a hand to decompose has at most {MAX_CARDS}")
+    return h
+
 
 def _shared_table(flags: int) -> np.ndarray:
     """This thread's persistent memo table for ``flags`` (kept across calls:
@@ -363,7 +377,7 @@ def min_plays(hand, rules=None) -> int:
     0
     """
     flags = Rules.parse(rules).flags if rules is not None else 5
-    return int(_min_plays_memo(_hand_int(hand), flags, _shared_table(flags)))
+    return int(_min_plays_memo(_checked_hand(hand), flags, _shared_table(flags)))
 
 
 @kernel
@@ -622,11 +636,9 @@ def decompose(hand, rules=None, all_splits: bool = False, limit: int = DEFAULT_S
     >>> decompose("789TJ5AA").min_plays
     3
     """
-    h = _hand_int(hand)
+    h = _checked_hand(hand)
     rules = Rules.parse(rules)
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
-        from .errors import DdzError
-
         raise DdzError(f"limit must be a positive int, not {limit!r}")
     twos, jokers, bombs, rocket = _controls(h)
     if h == 0:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import numba
@@ -256,6 +258,27 @@ def test_bad_input():
         decompose("33", limit=0)
     with pytest.raises(DdzError):
         decompose("33", rules="nosuch")
+    with pytest.raises(CardError, match="at most 20"):
+        min_plays("33334444555566667777X")
+    with pytest.raises(CardError, match="at most 20"):
+        decompose(FULL_DECK)
+
+
+def test_kernels_run_without_jit():
+    """The kernels as plain Python (NUMBA_DISABLE_JIT=1) give the same answers
+    on a few hands: coverage of kernel code and of typing that works by luck."""
+    hands = random_hands(8, 12, sizes=(3, 12))
+    code = (
+        "import sys, warnings; warnings.simplefilter('ignore')\n"
+        "from ddz_tools.decompose import min_plays\n"
+        f"print([min_plays(h, r) for r in ('standard', 'douzero') for h in {hands!r}])\n"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0, res.stderr
+    want = [naive_min_plays(h, Rules.parse(r).flags) for r in ("standard", "douzero") for h in hands]
+    assert res.stdout.strip() == str(want)
+    clear_caches()
 
 
 # Kernels ---------------------------------------------------------------------------
