@@ -71,14 +71,13 @@ ddz_tools.game.IllegalAction: seat 0 played 3333-45, which does not beat 7777-8T
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from .cards import (
     FULL_DECK,
-    RANK_D,
     RANK_X,
-    RANKS,
     card_count,
     count_of,
     format_cards,
@@ -88,7 +87,6 @@ from .cards import (
 from .errors import CardError, GameError, PlayError
 from .movegen import generate
 from .rules import (
-    KICKERS,
     T_BOMB,
     T_ROCKET,
     Play,
@@ -349,6 +347,12 @@ def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays
 # Choosing the reading of a play ------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _kinds(cards: int, flags: int) -> tuple:
+    """The kinds of every reading of a multiset (memoised: plays repeat a lot)."""
+    return tuple(k for _, k in readings(cards, flags))
+
+
 def choose_reading(cards: int, prev_kind: int, rules: Rules) -> "int | None":
     """The reading (kind) a bare set of cards takes here, or None if none is legal.
 
@@ -362,8 +366,12 @@ def choose_reading(cards: int, prev_kind: int, rules: Rules) -> "int | None":
     >>> Play(parse_cards("444555666777"), choose_reading(parse_cards("444555666777"), prev, Rules.parse("douzero"))).notation()
     '555666777-444'
     """
+    return _choose(cards, prev_kind, Rules.parse(rules).flags)
+
+
+def _choose(cards: int, prev_kind: int, flags: int) -> "int | None":
     best = None
-    for _, kind in readings(cards, rules.flags):
+    for kind in _kinds(cards, flags):
         if prev_kind == 0 or beats(kind, prev_kind):
             if best is None or kind > best:
                 best = kind
@@ -420,10 +428,12 @@ class Game:
                  first_bidder: "int | None" = None, seed: "int | None" = None, dealer: int = 0,
                  all_pass: str = "redeal", rng: "random.Random | None" = None):
         self.rules = Rules.parse(rules)
+        self._flags = self.rules.flags
         if all_pass not in ALL_PASS_OPTIONS:
             raise GameError(f"all_pass must be one of {', '.join(ALL_PASS_OPTIONS)}, not {all_pass!r}")
         self.all_pass = all_pass
-        self.rng = rng if rng is not None else random.Random(seed)
+        self._rng = rng
+        self._seed = seed
         self.dealer = _check_seat(dealer)
         self.hand_ids: "list[list[int]] | None" = None
         self.bottom_ids: "list[int] | None" = None
@@ -439,6 +449,13 @@ class Game:
             else:
                 first_bidder = (self.dealer + 1) % 3
         self._start(_check_seat(first_bidder))
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random generator (seeded; made on first use)."""
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng
 
     # Dealing.
     def _deal_random(self) -> None:
@@ -533,19 +550,18 @@ class Game:
         return ([] if self.last_play is None else [Play.pass_()]) + list(moves)
 
     # Actions.
-    def _check_turn(self, seat, what: str) -> int:
-        if seat is None:
+    def _check_turn(self, seat, action) -> int:
+        if seat is None or seat == self.turn:
             return self.turn
         seat = _check_seat(seat)
-        if seat != self.turn:
-            raise IllegalAction(E_WRONG_TURN, f"seat {seat} {what} but it is seat {self.turn}'s turn")
-        return seat
+        what = f"bid {action!r}" if self.phase == BIDDING else f"played {_text(action)}"
+        raise IllegalAction(E_WRONG_TURN, f"seat {seat} {what} but it is seat {self.turn}'s turn")
 
     def bid(self, value: int, seat: "int | None" = None) -> None:
         """Bid ``value`` (0 = pass) for the seat to move (or check that it is ``seat``)."""
         if self.phase != BIDDING:
             raise IllegalAction(E_NOT_BIDDING, f"bid {value!r} in the {self.phase} phase")
-        seat = self._check_turn(seat, f"bid {value!r}")
+        seat = self._check_turn(seat, value)
         self.auction.bid(seat, value)
         if not self.auction.done:
             self.turn = self.auction.turn
@@ -562,7 +578,7 @@ class Game:
         if isinstance(play, Play):
             if play.is_pass:
                 return play
-            if (play.cards, play.kind) not in readings(play.cards, self.rules.flags):
+            if play.kind not in _kinds(play.cards, self._flags):
                 raise IllegalAction(E_NOT_A_COMBINATION, f"seat {seat} played {play.notation()}: not a legal "
                                                          f"play under {self.rules.describe()} rules")
             cards, fixed = play.cards, play.kind
@@ -597,7 +613,7 @@ class Game:
             raise GameError(f"a play is a Play, card text or a packed int, not {type(play).__name__}")
         if not _contains(self.hands[seat], cards):
             raise IllegalAction(E_NOT_IN_HAND, f"seat {seat} played {text} but holds {self.hand(seat)}")
-        if fixed == -1 or (fixed is None and not readings(cards, self.rules.flags)):
+        if fixed == -1 or (fixed is None and not _kinds(cards, self._flags)):
             raise IllegalAction(E_NOT_A_COMBINATION, f"seat {seat} played {text}: not a legal play under "
                                                      f"{self.rules.describe()} rules")
         if fixed is not None:
@@ -605,7 +621,7 @@ class Game:
                 raise IllegalAction(E_DOES_NOT_BEAT, f"seat {seat} played {text}, which does not beat "
                                                      f"{self.last_play.notation()}")
             return Play(cards, fixed)
-        kind = choose_reading(cards, prev, self.rules)
+        kind = _choose(cards, prev, self._flags)
         if kind is None:
             raise IllegalAction(E_DOES_NOT_BEAT, f"seat {seat} played {text}, which does not beat "
                                                  f"{self.last_play.notation()}")
@@ -619,7 +635,7 @@ class Game:
             if self.phase == FINISHED:
                 raise IllegalAction(E_FINISHED, f"{_text(play)} was played after the game ended")
             raise IllegalAction(E_NOT_PLAYING, f"{_text(play)} was played in the {self.phase} phase")
-        seat = self._check_turn(seat, f"played {_text(play)}")
+        seat = self._check_turn(seat, play)
         p = self._resolve(play, seat)
         if p.is_pass:
             if self.last_play is None:

@@ -42,7 +42,6 @@ one Numba kernel (``_validate_games``), with the same statuses and codes.
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
 import os
 from typing import IO, Iterable, Iterator

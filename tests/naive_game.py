@@ -157,7 +157,7 @@ def naive_replay(rec: dict) -> dict:
             return {"status": "invalid", "code": "not_playing", "phase": "play", "index": 0}
         return {"status": "incomplete", "code": None}
     hands[landlord] = [a + b for a, b in zip(hands[landlord], bottom)]
-    turn, last, last_seat, passes = landlord, None, None, 0
+    turn, last, passes = landlord, None, 0
     bombs, n_played = 0, [0, 0, 0]
     winner = None
     for i, p in enumerate(plays):
@@ -204,7 +204,7 @@ def naive_replay(rec: dict) -> dict:
         n_played[seat] += 1
         if decode(kind)[0] in ("bomb", "rocket"):
             bombs += 1
-        last, last_seat, passes = kind, seat, 0
+        last, passes = kind, 0
         if not any(hands[seat]):
             winner = seat
         turn = (turn + 1) % 3
