@@ -236,6 +236,9 @@ def _from_replay(item: Item, rec, rep) -> GameAnalysis:
         g.reason = _strip_index(rep.reason)
     elif rep.status == "incomplete":
         g.status, g.reason = STATUS_INCOMPLETE, rep.reason
+        info = rec.extra.get("botzone") if isinstance(rec.extra, dict) else None
+        if isinstance(info, dict) and info.get("reason"):
+            g.notes.append(f"botzone: {info['reason']}")
     else:
         g.result = rep.result.to_dict()
         if rep.status == "mismatch":
@@ -276,8 +279,6 @@ def review_bids(rec, opts: AnalyzeOptions) -> "tuple[list | None, str | None]":
     rules = rec.rules
     if rules.bidding != "single-round" or rules.spring != "landlord":
         return None, f"bid review needs bidding=single-round and spring=landlord (this game: {rules.describe()})"
-    if rec.all_pass != "redeal":
-        return None, "bid review is not available for Botzone's all-pass rule (seat 0 becomes landlord)"
     out = []
     before: list = []
     for k, (seat, bid) in enumerate(rec.bids[:3]):
@@ -307,6 +308,8 @@ def _deep(g: GameAnalysis, rec, opts: AnalyzeOptions) -> None:
             g.bid_review, why = None, f"bid review failed: {exc}"
         if why:
             g.notes.append(why)
+        elif rec.all_pass != "redeal":
+            g.notes.append("bid review assumes a redeal when all pass (Botzone makes seat 0 landlord)")
 
 
 def _record_of(item: Item, opts: AnalyzeOptions):
@@ -327,16 +330,18 @@ def _record_of(item: Item, opts: AnalyzeOptions):
 
 
 def _botzone_record(item: Item, opts: AnalyzeOptions):
+    """Import a Botzone judge log or transcript as a record (card ids kept, so suits are checked)."""
     from . import botzone
 
     try:
         if item.fmt == FMT_BOTZONE_LOG:
-            imp = botzone.import_judge_log(item.data, rules=opts.rules)
+            rec = botzone.import_judge_log(item.data, rules=opts.rules)
         else:
-            imp = botzone.import_transcript(item.data, rules=opts.rules)
-    except DdzError as exc:
+            # import_file also reads the judge's sibling "*-scores.txt" file, when there is one.
+            rec = botzone.import_file(item.file, rules=opts.rules)[0]
+    except (DdzError, OSError) as exc:
         return None, _invalid(item, str(exc), rules=opts.rules.describe())
-    return imp, None
+    return rec, None
 
 
 def _analyze_games(items: Sequence[Item], opts: AnalyzeOptions) -> list[GameAnalysis]:
