@@ -21,18 +21,26 @@ On top of a minimal split, :func:`decompose` reports what players look at:
   outside, every non-bomb play counts).
 * ``controls``: the control cards held: 2s, jokers, bombs and the rocket.
 * Among all minimal splits the reported one has the fewest ``uncontrolled``
-  plays, then the fewest ``uncontrolled_any``, then the fewest bombs broken
-  up is implied by the count; remaining ties go to the first in a fixed order
-  (deterministic).
+  plays, then the fewest ``uncontrolled_any``; remaining ties go to a fixed
+  deterministic order.
 * ``plays`` is listed in a lead order (see :func:`lead_order`).
 
 Algorithm
 ---------
-Every split must cover the lowest rank ``r`` present, so only plays holding at
-least one card of rank ``r`` (as body *or* kicker) need to be tried as the
-next play; the result is memoised by the packed remaining hand (the packed
-int is its own exact key) in an open-addressing int64 table.  A node whose
-whole hand is one play is 1 and needs no children.
+Plays are *rank-bound* (chains, pair chains, airplanes with or without wings:
+the body runs over consecutive ranks) or *rank-free* (solo, pair, trio, trio +
+kicker, four + kickers, bomb, rocket: they fit any ranks).  So
+
+    value(hand) = min(R(signature(hand)), 1 + value(hand - p) for rank-bound p)
+
+where the signature counts the ranks 3..2 held once, twice, three and four
+times plus the jokers, and ``R`` is the fewest rank-free plays, equal for all
+hands with that signature.  ``R`` is an exact search on a representative hand,
+branching only on the plays holding its lowest rank (every split covers it,
+as body or kicker).  Every play comes from the shared generator, filtered by
+type.  Both searches are one explicit-stack DFS memoised in an
+open-addressing int64 table keyed by the packed hand (its own exact key) or
+the tagged signature.
 
 >>> min_plays("789TJ5AA")
 3
@@ -141,7 +149,7 @@ def _lowest_rank(hand):
 #: Types whose body spans several ranks (searched hand by hand); every other
 #: type (solo, pair, trio and four bodies with their kickers, bomb, rocket)
 #: does not care which ranks it uses, so those plays are handled on rank-count
-#: signatures (see :func:`_residual`).
+#: signatures (see :func:`_search`).
 _CHAIN_TYPES = (1 << T_CHAIN) | (1 << T_PAIR_CHAIN) | (1 << T_AIRPLANE) | (1 << T_AIRPLANE_SOLO) | (1 << T_AIRPLANE_PAIR)
 #: Tag bit of signature keys in the memo table (hands use bits 0..59).
 _SIG_TAG = 1 << 61
@@ -322,7 +330,9 @@ def _min_plays_memo(hand, flags, table):
 def _min_plays(hand, flags):
     """Exact minimum number of plays of the packed ``hand`` under ``flags``.
 
-    Callable from other kernels; allocates its own memo table per call.
+    Callable from other kernels; allocates a small memo table per call.  For
+    many calls, :func:`_min_plays_memo` with a kept table is several times
+    faster.  Exact for any hand; the time grows quickly past 20 cards.
     """
     if hand == 0:
         return 0
