@@ -202,3 +202,25 @@ def test_cli_simulate(tmp_path):
     assert lines[0]["rules"]["preset"] == "douzero"
     r3 = runner.invoke(cli, ["simulate", "--policy", "random,random"])
     assert r3.exit_code == 2 and "three" in r3.output
+
+
+def test_kernels_agree_with_their_python_execution():
+    """The same games with NUMBA_DISABLE_JIT=1 (the kernels' code run as plain
+    Python, Numba's generator replaced by NumPy's with the same streams): any
+    typing that only works by luck or undefined behaviour in compiled code
+    shows up as a difference."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = ("import json\nfrom ddz_tools.selfplay import simulate\n"
+              "print(json.dumps([list(simulate(n, p, seed=3, rules=r)) for p, n in (('heuristic', 20), ('random', 3))"
+              " for r in ('standard', 'douzero,bidding=call-grab')]))\n")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    python_run = json.loads(out.stdout)
+    jit_run = [list(simulate(n, p, seed=3, rules=r)) for p, n in (("heuristic", 20), ("random", 3))
+               for r in ("standard", "douzero,bidding=call-grab")]
+    assert python_run == jit_run
