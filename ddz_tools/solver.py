@@ -67,7 +67,9 @@ BUCKET = 4
 ENTRY_BYTES = ENTRY_WORDS * 8
 DEFAULT_TT_MB = 512
 #: Slots (log2) of the minimum-plays memo used for move ordering.
-MEMO_BITS = 22
+MEMO_BITS = 20
+#: Hands a control-win check may expand before it gives up.
+CONTROL_BUDGET = 48
 
 # Status returned by the kernel.
 ST_DONE = 0
@@ -214,6 +216,9 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf):
     s_beg = np.empty(64, np.int64)
     s_end = np.empty(64, np.int64)
     s_i = np.empty(64, np.int64)
+    # Cap the splits tried (the search is exponential in bad cases); giving
+    # up only loses the shortcut.
+    budget = CONTROL_BUDGET
     d = 0
     s_hand[0] = hand
     s_used[0] = 0
@@ -222,6 +227,9 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf):
     while d >= 0:
         if expand:
             expand = False
+            budget -= 1
+            if budget < 0:
+                return False
             h = s_hand[d]
             cap = sc.shape[0] - top
             n = _gen_into(h, flags, 0, sc[top:], sk[top:])
@@ -287,7 +295,7 @@ def _score(hands, turn, lb, c, k, flags, nplayers, base_mp, memo, sc, sk, nobuf)
 
 
 @kernel
-def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, sk, nobuf):
+def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, sk, nobuf, tt, nbuckets):
     """Generate and order the moves of a node into the buffers at ``start``.
 
     Returns (n, immediate): ``n`` moves (pass included, as kind -1) whose
@@ -311,6 +319,28 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
         mc[start + n] = 0
         mk[start + n] = PASS_KIND
         n += 1
+    # Enhanced transposition cutoff: a child already proven good for us ends the node.
+    me = _team(turn, nplayers)
+    nxt = _next_seat(turn, nplayers)
+    for i in range(n):
+        c = mc[start + i]
+        k = mk[start + i]
+        if k == PASS_KIND:
+            if nplayers == 2 or nxt == lb:
+                cpk = 0
+                clb = 0
+            else:
+                cpk = pk
+                clb = lb
+        else:
+            cpk = k
+            clb = turn
+        hands[turn] -= c
+        v = _tt_probe(tt, nbuckets, hands[0], hands[1], hands[2] if nplayers == 3 else 0,
+                      _misc(nxt, clb, cpk, flags, nplayers))
+        hands[turn] += c
+        if v >= 0 and (v == 1) == (_team(nxt, nplayers) == me):
+            return n, 1
     base_mp = _min_plays_memo(hand, flags, memo)
     for i in range(n):
         c = mc[start + i]
@@ -354,7 +384,7 @@ def _search(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 f_phase[d] = PH_NEW
                 continue
             n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key,
-                             f_start[d], memo, sc, sk, nobuf)
+                             f_start[d], memo, sc, sk, nobuf, tt, nbuckets)
             if n < 0:
                 ctl[C_RESULT] = -n
                 return ST_GROW
