@@ -29,13 +29,12 @@ ddz_tools.errors.RecordError: pickle refers to builtins.range: refused (only lis
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 import os
 import pickle
 import re
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from .cards import (
     FULL_DECK,
@@ -101,9 +100,8 @@ def safe_load(path: str):
 # Items --------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class Item:
-    """One game (or deal) found in an input file.
+class Item(NamedTuple):
+    """One game (or deal) found in an input file (an immutable tuple).
 
     ``file`` is the path as given (normalised), ``line`` the 1-based line of a
     JSON Lines file, the 1-based index of a deal in a pickle or of a record in a
