@@ -1,0 +1,416 @@
+"""``ddz analyze``: per-game verdicts, the mistake search against a plain-Python twin,
+summaries, outputs, --out/--resume, process workers and a local Dask cluster."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import pickle
+import random
+import re
+import shutil
+
+import pytest
+
+import naive_solver
+from conftest import REPO
+from ddz_tools.analyze import (
+    AnalyzeOptions,
+    GameAnalysis,
+    Mistake,
+    analyze_files,
+    find_mistakes,
+    flat_row,
+    from_flat_row,
+    load_results,
+    review_bids,
+    summarize,
+)
+from ddz_tools.cards import card_count, format_cards
+from ddz_tools.cli import main
+from ddz_tools.game import random_game
+from ddz_tools.records import parse_record, record_from_game, record_to_dict, replay_record
+from ddz_tools.rules import Play, Rules
+from ddz_tools.selfplay import simulate
+
+CORPUS = REPO / "data" / "analysis_corpus"
+
+
+def write_jsonl(path, records) -> str:
+    with open(path, "w") as f:
+        for r in records:
+            f.write((r if isinstance(r, str) else json.dumps(r)) + "\n")
+    return str(path)
+
+
+def run_cli(args, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+# Per-game verdicts -------------------------------------------------------------------------
+
+
+def test_corpus_verdicts():
+    path = str(CORPUS / "selfplay.jsonl")
+    res = {g.line: g for g in analyze_files([path], solve_below=0)}
+    assert [res[i].status for i in range(1, 13)] == ["valid"] * 12
+    assert (res[13].status, res[13].phase, res[13].move) == ("invalid", "play", 1)
+    assert "but holds" in res[13].reason and res[13].id == "broken-not-in-hand"
+    assert (res[14].status, res[14].move) == ("invalid", 2) and "turn" in res[14].reason
+    assert res[15].status == "valid" and res[15].result_disagrees == ["multiplier", "scores"]
+    assert res[15].stored_result["scores"] != res[15].result["scores"]
+    assert (res[16].status, res[16].phase, res[16].move) == ("invalid", "bid", 2)
+    assert res[17].status == "invalid" and res[17].reason.startswith("not JSON")
+    assert res[18].status == "invalid" and "unknown schema" in res[18].reason
+    # Every valid game's result is the one its record stores (the corpus was written by self-play).
+    lines = open(path).read().splitlines()
+    for i in range(1, 13):
+        assert res[i].result == json.loads(lines[i - 1])["result"]
+        assert res[i].players == json.loads(lines[i - 1])["players"]
+
+
+def _mutations(rec: dict, rng: random.Random) -> dict:
+    """A copy of a record with one random change that may or may not break it."""
+    r = json.loads(json.dumps(rec))
+    k = rng.randrange(6)
+    if k == 0 and r["plays"]:
+        i = rng.randrange(len(r["plays"]))
+        r["plays"][i]["seat"] = (r["plays"][i]["seat"] + 1) % 3
+    elif k == 1 and r["plays"]:
+        i = rng.randrange(len(r["plays"]))
+        r["plays"][i]["cards"] = rng.choice(["", "3", "XD", "2222", "34567", "33"])
+    elif k == 2:
+        r["plays"] = r["plays"][: rng.randrange(len(r["plays"]) + 1)]
+    elif k == 3:
+        r["result"]["scores"] = [x + 1 for x in r["result"]["scores"]]
+    elif k == 4:
+        r["bids"] = [{"seat": r["first_bidder"], "bid": rng.choice([0, 1, 2, 3, 4])}]
+    else:
+        r["landlord"] = (r["landlord"] + 1) % 3
+    return r
+
+
+def test_fast_path_agrees_with_the_full_replay(tmp_path):
+    rng = random.Random(5)
+    recs = list(simulate(40, "random", seed=9))
+    recs += [_mutations(r, rng) for r in recs for _ in range(3)]
+    path = write_jsonl(tmp_path / "g.jsonl", recs)
+    got = list(analyze_files([path], solve_below=0, chunk_size=17))
+    assert len(got) == len(recs)
+    statuses = set()
+    for g, rec in zip(got, recs):
+        rep = replay_record(rec)
+        statuses.add(rep.status)
+        want = {"ok": "valid", "mismatch": "valid", "invalid": "invalid", "incomplete": "incomplete"}[rep.status]
+        assert g.status == want, (g.line, rep.reason)
+        if rep.status in ("ok", "mismatch"):
+            assert g.result == rep.result.to_dict()
+            assert g.landlord == rep.landlord
+            assert g.result_disagrees == list(rep.disagreements)
+        if rep.status == "invalid":
+            assert g.move == rep.index + 1 and g.phase == rep.phase
+            assert rep.reason.endswith(g.reason)
+    assert statuses == {"ok", "mismatch", "invalid", "incomplete"}
+
+
+def test_records_without_rules_take_the_default(tmp_path):
+    rec = record_to_dict(record_from_game(random_game(3, rules="douzero")))
+    del rec["rules"]
+    path = write_jsonl(tmp_path / "g.jsonl", [rec])
+    (g,) = analyze_files([path], rules="douzero", solve_below=0)
+    assert g.rules == "douzero" and g.status == "valid"
+
+
+def test_missing_file_and_refused_pickle_are_reported(tmp_path):
+    class Evil:
+        def __reduce__(self):
+            return (open, (str(tmp_path / "pwned"), "w"))
+
+    evil = tmp_path / "evil.pkl"
+    evil.write_bytes(pickle.dumps([Evil()]))
+    res = list(analyze_files([str(evil), str(tmp_path / "nope.jsonl"), str(CORPUS / "deals.pkl")]))
+    assert not (tmp_path / "pwned").exists()
+    assert (res[0].status, res[0].line) == ("invalid", 0) and "refused" in res[0].reason
+    assert (res[1].status, res[1].line) == ("invalid", 0) and "No such file" in res[1].reason
+    deals = res[2:]
+    assert [g.status for g in deals] == ["deal"] * 4 + ["invalid"]
+    d = deals[0].deal
+    assert [card_count(__import__("ddz_tools.cards").cards.parse_cards(h)) for h in d["hands"]] == [20, 17, 17]
+    assert len(d["min_plays"]) == 3 and all(1 <= m <= 20 for m in d["min_plays"])
+
+
+def test_botzone_inputs(samples_dir):
+    files = [str(samples_dir / "botzone" / "botzone_ftl2_simu4_game-log.txt"),
+             str(samples_dir / "botzone" / "botzone_ftl2_simu1_partial_game-log.txt"),
+             str(CORPUS / "botzone_game.json")]
+    full, partial, ours = analyze_files(files, solve_below=0)
+    assert full.format == "botzone-transcript" and full.status == "valid"
+    assert full.result["scores"] == [6, -3, -3] and full.result_disagrees == []
+    assert partial.status == "incomplete" and "nobody went out" in partial.reason
+    assert ours.format == "botzone-log" and ours.status == "valid"
+
+
+# The mistake search against a plain-Python twin ------------------------------------------------
+
+
+def _random_endgame(rng: random.Random, sizes):
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    rng.shuffle(deck)
+    hands, i = [], 0
+    for n in sizes:
+        h = 0
+        for r in deck[i:i + n]:
+            h += 1 << (4 * r)
+        hands.append(h)
+        i += n
+    return hands
+
+
+def naive_mistakes(hands, landlord, plays, flags):
+    """Mistakes the slow way: a play is a mistake when the mover had winning plays
+    (by plain minimax over every sub-multiset) and the play made is not one of them."""
+    rel = lambda s: (s - landlord) % 3  # noqa: E731 - position seat of an absolute seat
+    h = [0, 0, 0]
+    for s in range(3):
+        h[rel(s)] = hands[s]
+    prev, last_by = 0, 0
+    out = []
+    for i, (seat, play) in enumerate(plays):
+        t = rel(seat)
+        win = naive_solver.winning_plays(tuple(h), t, prev, last_by, flags)
+        made = (0, 0) if play.is_pass else (play.cards, play.kind)
+        if win and made not in win:
+            names = sorted("pass" if c == 0 else Play(c, k).notation() for c, k in win)
+            out.append((i + 1, seat, names))
+        if play.is_pass:
+            if (t + 1) % 3 == last_by:
+                prev, last_by = 0, 0
+        else:
+            h[t] -= play.cards
+            if h[t] == 0:
+                break
+            prev, last_by = play.kind, t
+    return out
+
+
+def _random_line(hands, landlord, rules, rng):
+    """A random legal continuation to the end, by the plain-Python generator."""
+    h = list(hands)
+    seat, prev, last_by = landlord, 0, None
+    plays = []
+    while True:
+        options = list(naive_solver.plays(h[seat], prev, rules.flags))
+        if prev and (not options or rng.random() < 0.35):
+            plays.append((seat, Play.pass_()))
+            seat = (seat + 1) % 3
+            if seat == last_by:
+                prev, last_by = 0, None
+            continue
+        c, k = rng.choice(options)
+        plays.append((seat, Play(c, k)))
+        h[seat] -= c
+        if h[seat] == 0:
+            return plays
+        prev, last_by = k, seat
+        seat = (seat + 1) % 3
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_mistakes_match_the_naive_twin(seed):
+    rng = random.Random(f"mistakes-{seed}")
+    rules = [Rules.parse("standard"), Rules.parse("douzero")][seed % 2]
+    sizes = [rng.randint(1, 5) for _ in range(3)]
+    hands = _random_endgame(rng, sizes)
+    landlord = rng.randrange(3)
+    plays = _random_line(hands, landlord, rules, rng)
+    r = find_mistakes(hands, landlord, plays, rules, solve_below=20, node_limit=None)
+    got = [(m.move, m.seat, m.winning) for m in r.mistakes]
+    assert got == naive_mistakes(hands, landlord, plays, rules.flags), \
+        [format_cards(h) for h in hands]
+    assert r.unchecked == 0 and r.start_move == 1
+    roles = {landlord: "landlord", (landlord + 1) % 3: "farmer1", (landlord + 2) % 3: "farmer2"}
+    assert all(m.role == roles[m.seat] for m in r.mistakes)
+
+
+def test_solve_below_starts_the_search_late_and_limits_never_make_mistakes():
+    g = random_game(11)
+    hands = list(g.dealt)
+    hands[g.landlord] += g.bottom
+    full = find_mistakes(hands, g.landlord, g.plays, g.rules, solve_below=6, node_limit=None)
+    # The first checked move is the first at which every hand has at most 6 cards.
+    h = list(hands)
+    first = None
+    for i, (s, p) in enumerate(g.plays):
+        if all(card_count(x) <= 6 for x in h):
+            first = i + 1
+            break
+        h[s] -= p.cards
+    assert full.start_move == first
+    assert all(m.move >= first for m in full.mistakes)
+    starved = find_mistakes(hands, g.landlord, g.plays, g.rules, solve_below=20, node_limit=1)
+    assert starved.mistakes == [] and starved.unchecked > 0
+    assert find_mistakes(hands, g.landlord, g.plays, g.rules, solve_below=0).start_move is None
+
+
+def test_mistakes_in_analyze_files_name_the_players(tmp_path):
+    path = str(CORPUS / "selfplay.jsonl")
+    res = [g for g in analyze_files([path], solve_below=10) if g.mistakes]
+    assert res, "the corpus has games with mistakes"
+    for g in res:
+        rec = parse_record(open(path).read().splitlines()[g.line - 1])
+        for m in g.mistakes:
+            assert m.player == rec.players[m.seat] and m.winning and m.played not in m.winning
+
+
+# Summary and outputs ---------------------------------------------------------------------------
+
+
+def test_summary_by_hand():
+    def game(ll, winner, mult, scores, players=("a", "b", "c"), status="valid", mistakes=()):
+        return GameAnalysis("f", 1, "ddz-record/1", status, rules="standard", landlord=ll, players=list(players),
+                            result={"winner": winner, "base": 1, "multiplier": mult, "bombs": mult // 2,
+                                    "spring": False, "anti_spring": False, "scores": scores},
+                            mistakes=[Mistake(5, s, "landlord" if s == ll else "farmer1", "3", ["4"]) for s in mistakes])
+
+    gs = [game(0, "landlord", 1, [2, -1, -1]), game(1, "farmers", 2, [2, -4, 2], mistakes=[1, 1]),
+          game(2, "landlord", 4, [-4, -4, 8], players=("c", "a", "b"), mistakes=[0]),
+          GameAnalysis("f", 9, "ddz-record/1", "invalid", reason="x")]
+    s = summarize(gs)
+    assert (s["games"], s["valid"], s["invalid"], s["landlord_wins"]) == (4, 3, 1, 2)
+    assert s["landlord_win_rate"] == round(2 / 3, 4) and s["mean_multiplier"] == round(7 / 3, 4)
+    assert s["mistakes"] == 3 and s["games_with_mistakes"] == 2
+    a, b, c = (s["players"][n] for n in "abc")
+    assert (a["games"], a["wins"], a["score"], a["mistakes"]) == (3, 2, 2 + 2 - 4, 0)
+    assert (b["games"], b["wins"], b["landlord_games"], b["score"], b["mistakes"]) == (3, 1, 2, -1 - 4 + 8, 2)
+    assert (c["games"], c["wins"], c["score"], c["mistakes"]) == (3, 1, -1 + 2 - 4, 1)
+
+
+def test_flat_rows_round_trip():
+    res = list(analyze_files([str(CORPUS / "selfplay.jsonl"), str(CORPUS / "deals.pkl")], solve_below=10))
+    for g in res:
+        back = from_flat_row({k: str(v) for k, v in flat_row(g).items()})
+        assert (back.key, back.status, back.result, back.landlord, back.players, back.move, back.phase) == \
+            (g.key, g.status, g.result, g.landlord, g.players, g.move, g.phase)
+        assert [m.to_dict() for m in back.mistakes] == [m.to_dict() for m in g.mistakes]
+    assert summarize(from_flat_row({k: str(v) for k, v in flat_row(g).items()}) for g in res) == \
+        {**summarize(res), "rules": summarize(res)["rules"]}
+
+
+def test_cli_table_json_csv(capsys):
+    files = [str(CORPUS / "selfplay.jsonl"), str(CORPUS / "deals.pkl")]
+    code, out, err = run_cli(["analyze", *files, "--format", "json", "--workers", "1"], capsys)
+    assert code == 1  # invalid games in the corpus
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert len(lines) == 18 + 5 + 1 and "summary" in lines[-1]
+    s = lines[-1]["summary"]
+    assert (s["games"], s["valid"], s["invalid"], s["deals"], s["result_disagrees"]) == (23, 13, 6, 4, 1)
+    assert s["rules_default"] == "standard"
+    assert "invalid: " in err and "selfplay.jsonl:13: move 1:" in err
+    code, out, err = run_cli(["analyze", files[0], "--format", "csv", "--workers", "1", "--solve-below", "0"], capsys)
+    games, _, summary = out.partition("\n\n")
+    rows = list(csv.DictReader(io.StringIO(games)))
+    assert len(rows) == 18 and rows[12]["status"] == "invalid" and rows[12]["move"] == "1"
+    srows = list(csv.reader(io.StringIO(summary)))
+    assert srows[0] == ["section", "key", "value"] and ["summary", "games", "18"] in srows
+    code, out, err = run_cli(["analyze", files[0], "--workers", "1", "--solve-below", "0"], capsys)
+    assert "landlord win rate" in out and "ann" in out and "broken-wrong-turn" in out
+
+
+def test_cli_usage_errors(capsys, tmp_path):
+    code, out, err = run_cli(["analyze", str(CORPUS / "deals.pkl"), "--resume"], capsys)
+    assert code == 2 and "--resume needs --out" in err
+    code, out, err = run_cli(["analyze", str(tmp_path / "missing.jsonl")], capsys)
+    assert code == 2 and "does not exist" in err
+
+
+# --out and --resume ----------------------------------------------------------------------------
+
+
+def _no_resumed(text: str) -> str:
+    return re.sub(r'"resumed":\d+|summary,resumed,\d+', "", text)
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_resume_after_an_interruption_loses_nothing(tmp_path, capsys, fmt):
+    src = tmp_path / "games.jsonl"
+    shutil.copy(CORPUS / "selfplay.jsonl", src)
+    full = tmp_path / f"full.{fmt}"
+    args = ["analyze", str(src), "--format", fmt, "--workers", "1", "--solve-below", "8"]
+    code, out, _ = run_cli(args + ["--out", str(full)], capsys)
+    whole = full.read_text()
+    summary_full = out
+    # An interrupted run: the first lines, then half a line.
+    lines = whole.splitlines(keepends=True)
+    part = tmp_path / f"part.{fmt}"
+    keep = 7 if fmt == "json" else 8  # csv: header + 7 games
+    part.write_text("".join(lines[:keep]) + lines[keep][:25])
+    code, out, err = run_cli(args + ["--out", str(part), "--resume"], capsys)
+    assert part.read_text() == whole
+    assert "7" in out and _no_resumed(out) == _no_resumed(summary_full)
+    assert "resumed: 7 game(s)" in err
+    # Resuming a complete file analyses nothing and changes nothing.
+    code, out, err = run_cli(args + ["--out", str(part), "--resume"], capsys)
+    assert part.read_text() == whole and "18 game(s) already" in err
+    assert len(load_results(str(part))) == 18
+
+
+def test_load_results_rejects_foreign_files(tmp_path):
+    p = tmp_path / "x.jsonl"
+    p.write_text('{"a": 1}\n{"b": 2}\n')
+    with pytest.raises(Exception, match="lacks file"):
+        load_results(str(p))
+
+
+# Workers and Dask -------------------------------------------------------------------------------
+
+
+def test_workers_give_the_same_results(tmp_path):
+    path = write_jsonl(tmp_path / "g.jsonl", list(simulate(40, "heuristic", seed=4)) + ["{bad"])
+    kw = dict(solve_below=9, chunk_size=3)
+    one = [g.to_dict() for g in analyze_files([path], workers=1, **kw)]
+    two = [g.to_dict() for g in analyze_files([path], workers=2, **kw)]
+    assert one == two and len(one) == 41
+    seen = []
+    list(analyze_files([path], workers=2, progress=lambda d, t: seen.append((d, t)), **kw))
+    assert seen[0] == (0, 41) and seen[-1] == (41, 41) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_dask_local_cluster_gives_the_same_results(tmp_path):
+    pytest.importorskip("distributed")
+    from distributed import Client, LocalCluster
+
+    path = write_jsonl(tmp_path / "g.jsonl", list(simulate(30, "heuristic", seed=6)))
+    files = [path, str(CORPUS / "deals.pkl")]
+    local = [g.to_dict() for g in analyze_files(files, solve_below=9, chunk_size=4)]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        via_client = [g.to_dict() for g in analyze_files(files, solve_below=9, chunk_size=4, scheduler=client)]
+        via_address = [g.to_dict() for g in analyze_files(files, solve_below=9, chunk_size=4,
+                                                          scheduler=cluster.scheduler_address)]
+    assert via_client == local and via_address == local
+
+
+# Bid review -------------------------------------------------------------------------------------
+
+
+def test_bid_review_matches_the_evaluator():
+    from ddz_tools.bid import evaluate_bid
+
+    rec = parse_record(next(simulate(1, "heuristic", seed=12)))
+    entries, why = review_bids(rec, AnalyzeOptions(bids=True, bid_samples=60, seed=3))
+    assert why is None and len(entries) == len(rec.bids)
+    before = []
+    for e, (seat, bid) in zip(entries, rec.bids):
+        ev = evaluate_bid(rec.hands[seat], seat=len(before), before=tuple(before), samples=60, seed=3,
+                          workers=1, rules=rec.rules)
+        assert (e["seat"], e["best"], e["samples"]) == (seat, ev.recommendation, ev.samples)
+        assert e["agrees"] == (e["bid"] == e["best"]) and e["cost"] >= 0
+        before.append(bid)
+    other = parse_record(dict(record_to_dict(rec), rules={"preset": "standard", "bidding": "call-grab"}))
+    entries, why = review_bids(other, AnalyzeOptions())
+    assert entries is None and "single-round" in why
