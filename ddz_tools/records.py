@@ -575,6 +575,7 @@ def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, k
     winner = -1
     out[OUT_STATUS] = S_INCOMPLETE
     out[OUT_INDEX] = -1
+    out[OUT_WINNER] = -1
     for i in range(lo, hi):
         idx = i - lo
         s = seats[i]
@@ -748,7 +749,7 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
     n = len(recs)
     total = sum(len(r.plays) for r in recs)
     hands = np.zeros((n, 3), np.int64)
-    landlord = np.zeros(n, np.int64)
+    landlord = np.full(n, -1, np.int64)
     base = np.zeros(n, np.int64)
     flags = np.zeros(n, np.int64)
     spring_any = np.zeros(n, np.int64)
@@ -760,6 +761,7 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
     pre_index = np.full(n, -1, np.int64)
     skip = np.zeros(n, np.int64)
     out = np.zeros((n, _OUT_COLS), np.int64)
+    out[:, OUT_WINNER] = -1
     phase_bid = np.zeros(n, np.int64)
     stored = np.zeros((n, 11), np.int64)
     pos = 0
@@ -820,7 +822,8 @@ class BatchResult:
 
     ``status`` indexes :data:`STATUS_NAMES` (0 ok, 1 incomplete, then the
     error codes); ``index`` is the bid (``phase_bid`` 1) or play index of
-    the first error, -1 if none; ``winner`` the seat that went out;
+    the first error, -1 if none; ``landlord`` is -1 and ``base`` 0 when the
+    bidding gave no landlord; ``winner`` the seat that went out (-1 if none);
     ``scores`` an (n, 3) array; ``mismatch`` 1 when a finished game's stored
     result or landlord disagrees.
     """

@@ -248,6 +248,8 @@ def test_bad_games_are_reported_line_by_line():
     recs = [it.record for it in items if it.record is not None]
     batch = validate_batch(recs)
     assert [batch.status_name(g) for g in range(len(recs))] == [it.replay.status for it in items if it.record]
+    assert batch.landlord.tolist() == [0, 0, 0, 0, -1, 0, 0]     # bad-bid: no landlord
+    assert batch.winner.tolist()[5] == 0 and batch.winner.tolist()[6] == -1
 
 
 def test_schema_accepts_the_samples():

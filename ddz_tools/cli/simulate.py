@@ -42,7 +42,7 @@ def _fast_replays(path: str):
             code = res.code(g)
             idx = int(res.index[g])
             rep = ReplayResult(rec.id, status, rec.rules.describe(), code=code, n_plays=len(rec.plays),
-                               landlord=int(res.landlord[g]) if not res.phase_bid[g] and res.base[g] else None,
+                               landlord=int(res.landlord[g]) if res.landlord[g] >= 0 else None,
                                base=int(res.base[g]), stored=rec.result)
             if code is not None:
                 rep.phase = "bid" if res.phase_bid[g] else "play"
@@ -181,7 +181,7 @@ def replay(files, fast, errors_only, fmt):
 # ddz simulate (self-play) -- below this line
 # ---------------------------------------------------------------------------------------------
 
-from .options import rules_option, seed_option  # noqa: E402  (this section's own options)
+from .options import default_workers, rules_option, seed_option, workers_option  # noqa: E402  (this section's own)
 
 
 def _parse_policy(ctx, param, value):
@@ -210,15 +210,17 @@ def _parse_policy(ctx, param, value):
 @rules_option
 @click.option("--out", "out", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="Write every game as a ddz-record/1 JSON line to this file ('-' for stdout).")
+@workers_option
 @format_option()
-def simulate(games, policy, seed, rules, out, fmt):
+def simulate(games, policy, seed, rules, out, workers, fmt):
     """Play seeded self-play games and summarise them (optionally recording them).
 
     Each game is dealt, bid and played to the end inside a Numba kernel by
     the chosen policy in every seat (or one policy per seat), and scored
     (base bid, x2 per bomb or rocket, spring, anti-spring).  Game i uses a
     seed derived from --seed and i, so the same --seed always gives the same
-    games.  A progress bar goes to stderr; the summary to stdout (to stderr
+    games, whatever --workers (threads that run the game kernel on chunks of
+    games; records stay in game order).  A progress bar goes to stderr; the summary to stdout (to stderr
     when the records go to stdout with --out -).
 
     \b
@@ -242,7 +244,8 @@ def simulate(games, policy, seed, rules, out, fmt):
     ll_score = 0
     seat_score = [0, 0, 0]
     try:
-        for rec in run(games, policy, seed=seed, rules=rules, progress=progress):
+        for rec in run(games, policy, seed=seed, rules=rules, progress=progress,
+                       workers=default_workers(workers)):
             if stream is not None:
                 stream.write(json.dumps(rec, separators=(",", ":")) + "\n")
             res = rec["result"]
