@@ -151,6 +151,11 @@ class Position:
             rules = Rules.from_dict(d.get("rules"))
         except DdzError as exc:
             raise PositionError(f"rules: {exc}") from None
+        hands = d["hands"]
+        if isinstance(hands, dict):
+            for seat, h in hands.items():
+                if not isinstance(h, str):
+                    raise PositionError(f"hand of {seat} must be card text, not {type(h).__name__}")
         extra = {k: v for k, v in d.items() if k not in _KNOWN_KEYS}
         last_play = d.get("last_play")
         if last_play is not None and not isinstance(last_play, str):

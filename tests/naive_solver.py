@@ -50,36 +50,51 @@ def team(seat: int, nplayers: int) -> int:
     return 0 if seat == 0 else 1
 
 
-def wins(hands: tuple, turn: int, prev: int, last_by: int, flags: int, counter=None) -> bool:
-    """Can the team of ``turn`` force a win?  Plain minimax."""
+def wins(hands: tuple, turn: int, prev: int, last_by: int, flags: int, counter=None, memo=None) -> bool:
+    """Can the team of ``turn`` force a win?  Plain minimax.
+
+    ``memo``: an optional dict keyed by the whole state, used only to check the
+    bigger shipped puzzles in reasonable time (the tests never pass it).
+    """
     if counter is not None:
         counter[0] += 1
+    if memo is not None:
+        key = (hands, turn, prev, last_by)
+        if key in memo:
+            return memo[key]
     n = len(hands)
     me = team(turn, n)
     nxt = (turn + 1) % n
     children = []
+    result = None
     for cards, kind in plays(hands[turn], prev, flags):
         left = hands[turn] - cards
         if left == 0:
-            return True  # the mover goes out: his team wins
+            result = True  # the mover goes out: his team wins
+            break
         new = list(hands)
         new[turn] = left
         children.append((tuple(new), nxt, kind, turn))
-    if prev != 0:
-        # A pass: the next player answers the same play, unless he made it
-        # (everyone else passed), in which case he leads.
-        if nxt == last_by:
-            children.append((hands, nxt, 0, 0))
-        else:
-            children.append((hands, nxt, prev, last_by))
-    for child in children:
-        v = wins(*child, flags, counter)
-        if (team(child[1], n) == me) == v:
-            return True
-    return False
+    if result is None:
+        if prev != 0:
+            # A pass: the next player answers the same play, unless he made
+            # it (everyone else passed), in which case he leads.
+            if nxt == last_by:
+                children.append((hands, nxt, 0, 0))
+            else:
+                children.append((hands, nxt, prev, last_by))
+        result = False
+        for child in children:
+            v = wins(*child, flags, counter, memo)
+            if (team(child[1], n) == me) == v:
+                result = True
+                break
+    if memo is not None:
+        memo[key] = result
+    return result
 
 
-def winning_plays(hands: tuple, turn: int, prev: int, last_by: int, flags: int) -> set:
+def winning_plays(hands: tuple, turn: int, prev: int, last_by: int, flags: int, memo=None) -> set:
     """The set of winning (cards, kind) at the root; pass is (0, 0)."""
     n = len(hands)
     me = team(turn, n)
@@ -92,12 +107,12 @@ def winning_plays(hands: tuple, turn: int, prev: int, last_by: int, flags: int) 
             continue
         new = list(hands)
         new[turn] = left
-        v = wins(tuple(new), nxt, kind, turn, flags)
+        v = wins(tuple(new), nxt, kind, turn, flags, None, memo)
         if (team(nxt, n) == me) == v:
             out.add((cards, kind))
     if prev != 0:
         child = (hands, nxt, 0, 0) if nxt == last_by else (hands, nxt, prev, last_by)
-        v = wins(*child, flags)
+        v = wins(*child, flags, None, memo)
         if (team(nxt, n) == me) == v:
             out.add((0, 0))
     return out

@@ -1,0 +1,98 @@
+"""``ddz solve`` end to end (through the real entry point)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+
+from ddz_tools.cli import main
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def test_two_player_json(capsys):
+    code, out, err = run(capsys, "solve", "--me", "33JJQK2", "--opponent", "4455A", "--all",
+                         "--format", "json", "--tt-mb", "4")
+    assert code == 0
+    d = json.loads(out)
+    assert d["result"] == "win" and d["all_plays"] is True
+    assert set(d["winning_plays"]) == {"JJ", "2", "33", "3", "J", "Q", "K"}
+    assert d["line"][0] in d["winning_plays"] and d["line_by"][0] == "me"
+    assert d["rules"] == "standard" and d["nodes"] > 0 and d["seconds"] >= 0
+    assert d["tt"]["mb"] == 4.0
+
+
+def test_two_player_answering_table(capsys):
+    code, out, err = run(capsys, "solve", "--me", "33", "--opponent", "44", "--after", "2", "--tt-mb", "1")
+    assert code == 0
+    assert "me loses" in out and "line" in out and "nodes" in out
+
+
+def test_three_player_and_default_by(capsys):
+    code, out, _ = run(capsys, "solve", "--landlord", "3KK", "--farmer1", "44", "--farmer2", "A2",
+                       "--to-move", "farmer1", "--after", "3", "--format", "json", "--tt-mb", "1")
+    d = json.loads(out)
+    assert code == 0 and d["position"]["last_by"] == "landlord"
+    assert d["result"] in ("win", "loss")
+
+
+def test_strategy_json(capsys):
+    code, out, _ = run(capsys, "solve", "--me", "33JJQK2", "--opponent", "4455A", "--strategy",
+                       "--format", "json", "--tt-mb", "1")
+    d = json.loads(out)
+    assert d["strategy"]["by"] == "me" and "then" in d["strategy"]
+
+
+def test_node_limit_unknown(capsys):
+    code, out, _ = run(capsys, "solve", "--me", "3446TJQKK2", "--opponent", "3468JKAAAD", "--node-limit", "3",
+                       "--format", "json", "--tt-mb", "4")
+    d = json.loads(out)
+    assert code == 0 and d["result"] == "unknown" and d["stopped"] == "node limit" and d["nodes"] <= 3
+
+
+def test_file_mode_with_a_bad_line(capsys, tmp_path):
+    lines = (ROOT / "data" / "puzzles.jsonl").read_text().splitlines()[:3]
+    bad = json.dumps({"schema": "ddz-position/1", "hands": {"me": "3333", "opponent": "3"}, "to_move": "me"})
+    f = tmp_path / "p.jsonl"
+    f.write_text("\n".join(lines[:2] + [bad] + lines[2:]) + "\n")
+    code, out, err = run(capsys, "solve", "--file", str(f), "--format", "json", "--all", "--tt-mb", "8")
+    results = [json.loads(x) for x in out.splitlines()]
+    assert len(results) == 3 and code == 1
+    for res, ln in zip(results, lines):
+        want = json.loads(ln)
+        assert res["id"] == want["id"] and res["result"] == want["answer"]["result"]
+        assert sorted(res["winning_plays"]) == want["answer"]["winning_plays"]
+    assert f"{f}:3:" in err and "deck has 4" in err and "1 skipped" in err
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--me", "33"], "--opponent"),
+    (["--me", "33", "--opponent", "44", "--landlord", "5"], "not both"),
+    (["--landlord", "3", "--farmer1", "4", "--farmer2", "5"], "--to-move"),
+    (["--me", "3333", "--opponent", "3"], "deck has 4"),
+    (["--me", "33", "--opponent", "44", "--after", "78"], "not a legal play"),
+    (["--me", "33", "--opponent", "44", "--rules", "nope"], "nope"),
+    ([], "give a position"),
+])
+def test_errors_exit_2_without_traceback(capsys, args, message):
+    code, out, err = run(capsys, "solve", "--tt-mb", "1", *args)
+    assert code == 2
+    assert message in err and "Traceback" not in err
+
+
+def test_interactive_defence(capsys, monkeypatch):
+    """The user defends (opponent); the solver, to move, wins."""
+    answers = iter(["pass", "pass", "pass", "pass", "pass"])
+    monkeypatch.setattr("click.prompt", lambda *a, **k: next(answers))
+    code, out, err = run(capsys, "solve", "--me", "33JJQK2", "--opponent", "4455A", "--play", "--tt-mb", "1")
+    assert code == 0
+    assert "me is out: me wins" in out

@@ -1,0 +1,152 @@
+"""ddz-position/1: parsing, validation and round trips."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from ddz_tools.cards import FULL_DECK, format_cards
+from ddz_tools.errors import DdzError, PositionError
+from ddz_tools.position import Position
+from ddz_tools.rules import Play
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _d(**kw):
+    d = {"schema": "ddz-position/1", "id": "t", "rules": "standard",
+         "hands": {"me": "33JJQK2", "opponent": "4455A"}, "to_move": "me",
+         "last_play": None, "last_by": None}
+    d.update(kw)
+    return d
+
+
+def test_example_from_formats_md():
+    p = Position.from_dict(_d())
+    assert p.players == 2 and p.is_lead and p.hand("opponent") == "4455A"
+    assert p.to_dict() == _d()
+
+
+def test_round_trip_keeps_unknown_keys_and_normalises_cards():
+    d = _d(hands={"me": "k q j 3 3 j 2", "opponent": "A5544"}, answer={"result": "win"}, note="x")
+    p = Position.from_json(json.dumps(d))
+    out = p.to_dict()
+    assert out["hands"] == {"me": "33JJQK2", "opponent": "4455A"}
+    assert out["answer"] == {"result": "win"} and out["note"] == "x"
+    assert Position.from_json(p.to_json()) == p
+
+
+def test_three_player_with_play_to_answer():
+    d = _d(hands={"landlord": "3KK", "farmer1": "77", "farmer2": "A2"}, to_move="farmer2",
+           last_play="333444-56", last_by="landlord")
+    p = Position.from_dict(d)
+    assert p.seats == ("landlord", "farmer1", "farmer2")
+    assert p.last_play == Play.parse("333444-56") and p.last_by == "landlord"
+    assert p.to_dict()["last_play"] == "333444-56"
+    assert p.team_of("farmer1") == p.team_of("farmer2") == "farmers"
+
+
+def test_rules_as_object_and_overrides():
+    p = Position.from_dict(_d(rules={"preset": "douzero", "four_with_one": True}))
+    assert p.rules.describe() == "douzero,four_with_one=on"
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"schema": "ddz-position/2"}, "schema"),
+    ({"hands": {"me": "33"}}, "exactly"),
+    ({"hands": {"me": "33", "opponent": "44", "landlord": "5"}}, "exactly"),
+    ({"hands": {"me": "33", "opponent": "3333"}}, "deck has 4"),
+    ({"hands": {"me": "XX", "opponent": "4"}}, "small joker"),
+    ({"hands": {"me": "", "opponent": "4"}}, "empty"),
+    ({"hands": {"me": "33Z", "opponent": "4"}}, "unknown card"),
+    ({"hands": {"me": "33445566778899TTJJQQK", "opponent": "4"}}, "at most 20"),
+    ({"hands": {"me": 33, "opponent": "4"}}, "card text"),
+    ({"to_move": "landlord"}, "to_move"),
+    ({"last_play": "77"}, "both"),
+    ({"last_by": "opponent"}, "both"),
+    ({"last_play": "77", "last_by": "me"}, "side to move"),
+    ({"last_play": "77", "last_by": "farmer1"}, "last_by"),
+    ({"last_play": "78", "last_by": "opponent"}, "not a legal play"),
+    ({"last_play": "pass", "last_by": "opponent"}, "not a pass"),
+    ({"last_play": "3334445557", "last_by": "opponent", "rules": "douzero",
+      "hands": {"me": "JJ", "opponent": "K"}}, "not a legal play under douzero"),
+    ({"last_play": "3333-XD", "last_by": "opponent"}, "not a legal play"),
+    ({"last_play": "2222", "last_by": "opponent", "hands": {"me": "22", "opponent": "4"}}, "play on the table"),
+    ({"rules": "nope"}, "rules"),
+    ({"last_play": 77, "last_by": "opponent"}, "play text"),
+])
+def test_bad_positions_name_the_problem(change, message):
+    d = _d(**change)
+    with pytest.raises(PositionError) as exc:
+        Position.from_dict(d)
+    if message:
+        assert message in str(exc.value)
+    assert "\n" not in str(exc.value)
+
+
+def test_bad_json_and_not_an_object():
+    with pytest.raises(PositionError, match="JSON"):
+        Position.from_json("{nope")
+    with pytest.raises(PositionError, match="object"):
+        Position.from_json("[1, 2]")
+    with pytest.raises(PositionError, match="missing"):
+        Position.from_dict({"schema": "ddz-position/1", "hands": {"me": "3", "opponent": "4"}})
+
+
+def test_three_player_last_by_may_be_either_other_seat():
+    hands = {"landlord": "3", "farmer1": "4", "farmer2": "5"}
+    for by in ("landlord", "farmer1"):
+        Position.build(hands, "farmer2", "6", by)
+    with pytest.raises(PositionError, match="side to move"):
+        Position.build(hands, "farmer2", "6", "farmer2")
+
+
+def test_constructors():
+    p = Position.two_player("3", "XD", to_move="opponent", after="2")
+    assert p.last_by == "me" and p.to_move == "opponent"
+    with pytest.raises(PositionError):
+        Position.two_player("3", "4", to_move="farmer1")
+    assert isinstance(PositionError("x"), DdzError)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(2, 3), st.booleans())
+def test_random_positions_round_trip(rng, nplayers, answer):
+    """Any legal random position survives to_json / from_json unchanged and
+    never holds more cards than the deck."""
+    deck = [r for r in range(15) for _ in range(4 if r < 13 else 1)]
+    rng.shuffle(deck)
+    seats = ("me", "opponent") if nplayers == 2 else ("landlord", "farmer1", "farmer2")
+    hands, pos = {}, 0
+    for s in seats:
+        n = rng.randint(1, 17)
+        hands[s] = "".join("3456789TJQKA2XD"[r] for r in deck[pos:pos + n])
+        pos += n
+    after = by = None
+    if answer and pos < len(deck):
+        after = "3456789TJQKA2XD"[deck[pos]]
+        by = seats[1]
+    to_move = seats[0]
+    p = Position.build(hands, to_move, after, by, "standard")
+    q = Position.from_json(p.to_json())
+    assert q == p
+    total = sum(h for _, h in p.hands) + (p.last_play.cards if p.last_play else 0)
+    assert all(a <= b for a, b in zip(
+        [(total >> (4 * r)) & 15 for r in range(15)], [(FULL_DECK >> (4 * r)) & 15 for r in range(15)]))
+    assert format_cards(p.packed(to_move)) == p.hand(to_move)
+
+
+def test_shipped_puzzles_are_valid_positions():
+    lines = (ROOT / "data" / "puzzles.jsonl").read_text().splitlines()
+    ids = set()
+    for ln in lines:
+        p = Position.from_json(ln)
+        assert p.id not in ids
+        ids.add(p.id)
+        assert "answer" in dict(p.extra)
+    assert len(ids) >= 12
+    random.Random(0)
