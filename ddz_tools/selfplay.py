@@ -517,14 +517,51 @@ def _check_count(name: str, value) -> int:
     return int(value)
 
 
+#: Games per kernel call of :func:`simulate` (and per task when it uses threads).
+CHUNK = 256
+
+
+@kernel
+def _play_games(run_seed, start, count, pols, flags, first_mode, bidding, spring, deals, bids, plays, infos):
+    """Games ``start .. start+count-1`` of a run into per-game rows of the output arrays
+    (``deals[count, 4]``, ``bids[count, MAX_BIDS, 2]``, ``plays[count, MAX_MOVES, 3]``,
+    ``infos[count, INFO_SIZE]``)."""
+    table = np.zeros(2 + 2 * (1 << TABLE_BITS), np.int64)
+    bufc = np.empty(BUFFER, np.int64)
+    bufk = np.empty(BUFFER, np.int64)
+    for j in range(count):
+        i = start + j
+        fb = -1 if first_mode < 0 else (i + 1) % 3
+        _game(_game_seed(run_seed, i), pols, flags, fb, bidding, spring, deals[j], bids[j], plays[j], infos[j],
+              table, bufc, bufk)
+    return count
+
+
+def _chunk_arrays(count: int):
+    return (np.empty((count, 4), np.int64), np.empty((count, MAX_BIDS, 2), np.int64),
+            np.empty((count, MAX_MOVES, 3), np.int64), np.empty((count, INFO_SIZE), np.int64))
+
+
+def _workers(workers) -> int:
+    if workers is None:
+        return 1
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
+        raise DdzError(f"workers must be a positive integer, not {workers!r}")
+    return int(workers)
+
+
 def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
-             progress: "Callable[[int, int], None] | None" = None, start: int = 0) -> Iterator[dict]:
+             progress: "Callable[[int, int], None] | None" = None, start: int = 0,
+             workers: "int | None" = None) -> Iterator[dict]:
     """Play ``games`` seeded self-play games; yield one ``ddz-record/1`` dict per game.
 
     ``policy`` is a name (``random``, ``heuristic``) or three names, one per
     seat.  Game ``i`` (counting from ``start``) is played from
     :func:`game_seed` ``(seed, i)``, so any slice of a run is reproducible on
-    its own.  ``progress(done, total)`` is called after each game.
+    its own and the records do not depend on ``workers`` (threads running the
+    kernel, which releases the GIL, on chunks of :data:`CHUNK` games; records
+    come out in game order).  ``progress(done, total)`` is called as games
+    are done.
 
     >>> rec = next(simulate(1, "random", seed=7))
     >>> rec["schema"], len(rec["deal"]["hands"]), rec["result"]["winner"] in ("landlord", "farmers")
@@ -534,22 +571,60 @@ def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
     games = _check_count("games", games)
     start = _check_count("start", start)
     seed = _check_seed(seed)
+    workers = _workers(workers)
     pols = _policies(policy)
     first_mode, bidding, spring = _game_options(rules)
     flags = rules.flags
     names = [next(k for k, v in POLICIES.items() if v == p) for p in pols.tolist()]
     rules_field = _rules_field(rules)
-    deal, bids, plays, info = new_game_arrays()
-    table, bufc, bufk = work_arrays()
     texts: dict = {}
-    for j in range(games):
-        i = start + j
-        fb = -1 if first_mode < 0 else (i + 1) % 3
-        n = int(_play_game(np.int64(_game_seed(np.int64(seed), np.int64(i))), pols, flags, fb, bidding,
-                           spring, deal, bids, plays, info, table, bufc, bufk))
-        yield _record(f"sim-{seed}-{i}", rules_field, names, deal, bids, plays[:n], info, flags, texts)
-        if progress is not None:
-            progress(j + 1, games)
+    chunk = CHUNK if games > CHUNK or workers > 1 else max(games, 1)
+    if workers > 1:
+        chunk = min(CHUNK, max(1, -(-games // workers)))
+    bounds = [(start + j, min(chunk, games - j)) for j in range(0, games, chunk)]
+
+    def run(lo: int, count: int):
+        arrays = _chunk_arrays(count)
+        _play_games(np.int64(seed), np.int64(lo), np.int64(count), pols, flags, first_mode, bidding, spring,
+                    *arrays)
+        return arrays
+
+    def records(lo: int, count: int, arrays):
+        deals, bids, plays, infos = arrays
+        for j in range(count):
+            n = int(infos[j, I_N_MOVES])
+            yield _record(f"sim-{seed}-{lo + j}", rules_field, names, deals[j], bids[j], plays[j, :n], infos[j],
+                          flags, texts)
+
+    done = 0
+    if workers == 1:
+        for lo, count in bounds:
+            for rec in records(lo, count, run(lo, count)):
+                done += 1
+                yield rec
+                if progress is not None:
+                    progress(done, games)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        pending = []
+        it = iter(bounds)
+        for lo, count in it:
+            pending.append((lo, count, pool.submit(run, lo, count)))
+            if len(pending) >= 2 * workers:
+                break
+        while pending:
+            lo, count, fut = pending.pop(0)
+            arrays = fut.result()
+            nxt = next(it, None)
+            if nxt is not None:
+                pending.append((nxt[0], nxt[1], pool.submit(run, *nxt)))
+            for rec in records(lo, count, arrays):
+                done += 1
+                yield rec
+                if progress is not None:
+                    progress(done, games)
 
 
 def _play_text(cards: int, kind: int, flags: int, cache: dict) -> str:
@@ -624,10 +699,13 @@ class SelfplayStats:
         return d
 
 
-def selfplay_stats(games: int, policy="heuristic", seed: int = 0, rules=None, start: int = 0) -> SelfplayStats:
-    """Play games ``start .. start+games-1`` of a seeded run in one kernel call and sum up.
+def selfplay_stats(games: int, policy="heuristic", seed: int = 0, rules=None, start: int = 0,
+                   workers: "int | None" = None) -> SelfplayStats:
+    """Play games ``start .. start+games-1`` of a seeded run in kernel calls and sum up.
 
-    The same games as :func:`simulate` with the same arguments, without records.
+    The same games as :func:`simulate` with the same arguments, without records;
+    ``workers`` threads each run one kernel call on a share of the games (the
+    sums do not depend on it).
 
     >>> s = selfplay_stats(20, "random", seed=1)
     >>> s.games, 0 <= s.landlord_wins <= 20
@@ -637,11 +715,25 @@ def selfplay_stats(games: int, policy="heuristic", seed: int = 0, rules=None, st
     games = _check_count("games", games)
     start = _check_count("start", start)
     seed = _check_seed(seed)
+    workers = _workers(workers)
     pols = _policies(policy)
     first_mode, bidding, spring = _game_options(rules)
-    stats = np.zeros(16, np.int64)
-    _selfplay_batch(np.int64(seed), np.int64(start), np.int64(games), pols, rules.flags, first_mode, bidding,
-                    spring, stats)
+
+    def run(lo: int, count: int) -> np.ndarray:
+        stats = np.zeros(16, np.int64)
+        _selfplay_batch(np.int64(seed), np.int64(lo), np.int64(count), pols, rules.flags, first_mode, bidding,
+                        spring, stats)
+        return stats
+
+    if workers == 1 or games < 2 * workers:
+        stats = run(start, games)
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        step = -(-games // workers)
+        parts = [(start + j, min(step, games - j)) for j in range(0, games, step)]
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            stats = sum(pool.map(lambda p: run(*p), parts))
     s = stats.tolist()
     return SelfplayStats(games=s[0], landlord_wins=s[1], bombs=s[2], springs=s[3], anti_springs=s[4],
                          moves=s[5], landlord_score=s[6], redeals=s[7], seat_wins=tuple(s[8:11]))

@@ -186,7 +186,7 @@ def test_cli_simulate(tmp_path):
 
     out = tmp_path / "games.jsonl"
     runner = CliRunner()
-    r = runner.invoke(cli, ["simulate", "--games", "15", "--policy", "heuristic", "--seed", "5",
+    r = runner.invoke(cli, ["simulate", "--games", "15", "--policy", "heuristic", "--seed", "5", "--workers", "2",
                             "--out", str(out), "--format", "json"])
     assert r.exit_code == 0, r.output
     summary = json.loads(r.stdout.strip().splitlines()[-1])
@@ -224,3 +224,20 @@ def test_kernels_agree_with_their_python_execution():
     jit_run = [list(simulate(n, p, seed=3, rules=r)) for p, n in (("heuristic", 20), ("random", 3))
                for r in ("standard", "douzero,bidding=call-grab")]
     assert python_run == jit_run
+
+
+def test_results_do_not_depend_on_workers_or_chunks():
+    import ddz_tools.selfplay as sp
+
+    one = list(simulate(40, "heuristic", seed=21))
+    assert list(simulate(40, "heuristic", seed=21, workers=3)) == one
+    old = sp.CHUNK
+    try:
+        sp.CHUNK = 7
+        assert list(simulate(40, "heuristic", seed=21)) == one
+        assert list(simulate(40, "heuristic", seed=21, workers=2)) == one
+    finally:
+        sp.CHUNK = old
+    assert selfplay_stats(300, "random", seed=2, workers=3) == selfplay_stats(300, "random", seed=2)
+    with pytest.raises(DdzError, match="workers"):
+        selfplay_stats(3, workers=0)
