@@ -13,14 +13,19 @@ What is known and what is sampled
   seat's 17 are ``hand - bottom``, the bottom is known to everyone and the 34
   unseen cards are dealt uniformly into the two other hands.
 
-Bidding (``bidding=single-round``, the default of RULES.md)
----------------------------------------------------------
-Seats bid in order ``first``, ``second``, ``third`` once around the table
-(play also goes round in that order); a bid must be higher than every earlier
-bid; a bid of 3 ends the auction.  ``before`` holds the bids of the seats
-before this one (0 = pass), so it has as many entries as this seat's place.
-A choice that is not higher than an earlier bid is reported as illegal and is
-not evaluated.
+Bidding
+-------
+Seats bid in order ``first``, ``second``, ``third`` (play also goes round in
+that order); a bid must be higher than every earlier bid; a bid of 3 ends the
+auction.  Under ``bidding=single-round`` (the default of RULES.md) each seat
+bids once; under ``bidding=until-two-pass`` the auction goes on round the
+table, a seat that passed is out, until someone bids 3, all pass, or two have
+passed and there is a bid (as :mod:`ddz_tools.selfplay` plays it); the choice
+evaluated is this seat's first bid, and in later rounds it bids by the
+policy's rule like everybody else.  ``call-grab`` is not supported.
+``before`` holds the bids of the seats before this one (0 = pass), so it has
+as many entries as this seat's place.  A choice that is not higher than an
+earlier bid is reported as illegal and is not evaluated.
 
 Conditioning on earlier bids: a sampled deal is kept only when every earlier
 seat, given its sampled 17 cards, would have made exactly its bid under the
@@ -101,6 +106,8 @@ class BidError(DdzError):
 SEAT_NAMES = ("first", "second", "third")
 CHOICES = ("pass", "1", "2", "3")
 POLICIES = {"random": 0, "heuristic": 1}
+#: Bidding options the evaluator models (kernel codes).
+BIDDING_MODES = {"single-round": 0, "until-two-pass": 1}
 
 #: Sample indices per chunk: the unit of work, of parallelism and of early stopping.
 CHUNK = 250
@@ -219,18 +226,20 @@ def _bid_of(hand17, policy, flags, highest, key, pos, table):
 
 
 @kernel
-def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, key0,
+def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, mode, key0,
                start, count, max_attempts, out, table, bufc, bufk):
     """Evaluate sample indices ``start .. start + count - 1`` into ``out`` rows.
 
     ``before[p]`` (p < me) are the earlier bids, ``legal[c]`` is 1 when
     choice c (0 = pass, 1..3) may be made.  See the COL_* constants for the
-    row layout.  ``table``, ``bufc``, ``bufk`` are the policies' work arrays
+    row layout.  ``mode``: 0 = ``bidding=single-round``, 1 =
+    ``until-two-pass``.  ``table``, ``bufc``, ``bufk`` are the policies' work arrays
     (a decomposer memo table and move buffers); they hold no state that
     changes a result.
     """
     hands = np.empty(3, np.int64)
     play = np.empty(3, np.int64)
+    passed = np.empty(3, np.int64)
     pols = np.empty(3, np.int64)
     pols[:] = policy
     scratch = np.empty(64, np.int64)
@@ -286,14 +295,34 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, key
                 if choice > top:
                     top = choice
                     lead = me
-                if top < 3:
-                    for p in range(me + 1, 3):
-                        b = _bid_of(hands[p], policy, flags, top, key, p, table)
-                        if b > top:
-                            top = b
-                            lead = p
-                            if b == 3:
-                                break
+                if mode == 0:
+                    # Single round: the later seats bid once each.
+                    if top < 3:
+                        for p in range(me + 1, 3):
+                            b = _bid_of(hands[p], policy, flags, top, key, p, table)
+                            if b > top:
+                                top = b
+                                lead = p
+                                if b == 3:
+                                    break
+                else:
+                    # Until two pass: round the table (this seat too, by the bid
+                    # rule) until a 3, three passes, or two passes and a bid.
+                    npass = 0
+                    for p in range(3):
+                        passed[p] = 1 if (p < me and before[p] == 0) or (p == me and choice == 0) else 0
+                        npass += passed[p]
+                    p = (me + 1) % 3
+                    while not (top == 3 or npass == 3 or (npass == 2 and top > 0)):
+                        if passed[p] == 0:
+                            b = _bid_of(hands[p], policy, flags, top, key, p, table)
+                            if b > top:
+                                top = b
+                                lead = p
+                            else:
+                                passed[p] = 1
+                                npass += 1
+                        p = (p + 1) % 3
             if lead < 0:
                 base = COL_CHOICE + NCOL_CHOICE * choice
                 row[base] = -1
@@ -647,8 +676,11 @@ def _give_work(work) -> None:
 
 
 def run_rows(problem: BidProblem, policy: int, flags: int, seed: int, start: int, count: int,
-             max_attempts: int = MAX_ATTEMPTS) -> np.ndarray:
-    """Per-sample result rows (see the ``COL_*`` constants) of sample indices ``start ..``."""
+             max_attempts: int = MAX_ATTEMPTS, mode: int = 0) -> np.ndarray:
+    """Per-sample result rows (see the ``COL_*`` constants) of sample indices ``start ..``.
+
+    ``mode`` is the bidding mode (:data:`BIDDING_MODES`).
+    """
     out = np.zeros((count, NCOLS), dtype=np.int64)
     before = np.zeros(3, dtype=np.int64)
     before[: len(problem.before)] = problem.before
@@ -656,7 +688,7 @@ def run_rows(problem: BidProblem, policy: int, flags: int, seed: int, start: int
     try:
         _bid_chunk(problem.unseen, problem.seat, problem.me17,
                    problem.bottom if problem.bottom is not None else 0,
-                   before, np.array(problem.legal, dtype=np.int64), policy, flags, seed_key(seed),
+                   before, np.array(problem.legal, dtype=np.int64), policy, flags, mode, seed_key(seed),
                    start, count, max_attempts, out, *work)
     finally:
         _give_work(work)
@@ -684,8 +716,8 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
     (500, True, True)
     """
     rules = Rules.parse(rules)
-    if rules.bidding != "single-round":
-        raise RulesError(f"the bid evaluator supports bidding=single-round only, not {rules.bidding}")
+    if rules.bidding not in BIDDING_MODES:
+        raise RulesError(f"the bid evaluator supports bidding={' or '.join(BIDDING_MODES)}, not {rules.bidding}")
     if rules.spring != "landlord":
         raise RulesError(f"the bid evaluator supports spring=landlord only, not {rules.spring}")
     if policy not in POLICIES:
@@ -697,6 +729,7 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
     problem = bid_problem(hand, bottom, seat, before)
     pol = POLICIES[policy]
     flags = rules.flags
+    mode = BIDDING_MODES[rules.bidding]
     workers = workers or os.cpu_count() or 1
     n_chunks = -(-samples // CHUNK)
     n_alt = max(1, sum(problem.legal) - 1)
@@ -705,7 +738,7 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
 
     def work(k: int) -> np.ndarray:
         start = k * CHUNK
-        return run_rows(problem, pol, flags, seed, start, min(CHUNK, samples - start), max_attempts)
+        return run_rows(problem, pol, flags, seed, start, min(CHUNK, samples - start), max_attempts, mode)
 
     parts: list = []
     stopped = False

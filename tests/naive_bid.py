@@ -21,6 +21,7 @@ references), so they are called, not re-implemented.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numba
@@ -109,8 +110,12 @@ def policy_bid(bid_rule, hand: int, policy: int, flags: int, highest: int, key: 
     return int(bid_rule(hand, policy, flags, highest))
 
 
-def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: int, max_attempts: int):
-    """One dict per sample index, from the rules text and the documented seeds."""
+def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: int, max_attempts: int,
+               mode: int = 0):
+    """One dict per sample index, from the rules text and the documented seeds.
+
+    ``mode`` 0 is ``bidding=single-round``, 1 is ``until-two-pass``.
+    """
     from ddz_tools.policies import _bid_rule
     from ddz_tools.selfplay import _playout
 
@@ -152,17 +157,35 @@ def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: i
             if choice and choice <= max(earlier, default=0):
                 row["choices"][choice] = None
                 continue
-            bids = {p: earlier[p] for p in range(me)}
-            bids[me] = choice
-            for p in range(me + 1, 3):
-                if max(bids.values()) == 3:
-                    break
-                bids[p] = policy_bid(_bid_rule, hands[p], policy, flags, max(bids.values()), key, p)
-            top = max(bids.values())
+            history = [(p, earlier[p]) for p in range(me)] + [(me, choice)]
+            if mode == 0:
+                # One round: each later seat bids once, unless a 3 ended it.
+                for p in range(me + 1, 3):
+                    if max(b for _, b in history) == 3:
+                        break
+                    history.append((p, policy_bid(_bid_rule, hands[p], policy, flags,
+                                                  max(b for _, b in history), key, p)))
+            else:
+                # Round the table; a seat that passed is out; stop at a 3, when
+                # everyone passed, or when two passed and someone bid.
+                out = {p for p, b in history if b == 0}
+                turn = itertools.cycle([(me + 1) % 3, (me + 2) % 3, me])
+                while True:
+                    top = max(b for _, b in history)
+                    if top == 3 or len(out) == 3 or (len(out) == 2 and top > 0):
+                        break
+                    p = next(turn)
+                    if p in out:
+                        continue
+                    b = policy_bid(_bid_rule, hands[p], policy, flags, top, key, p)
+                    history.append((p, b))
+                    if b == 0:
+                        out.add(p)
+            top = max(b for _, b in history)
             if top == 0:
                 row["choices"][choice] = {"landlord": None, "score": 0}
                 continue
-            landlord = [p for p, b in bids.items() if b == top][0]
+            landlord = [p for p, b in history if b == top][0]
             won, mult = outcome(landlord)
             stake = top * mult
             if landlord == me:

@@ -172,7 +172,7 @@ def test_legal_choices_follow_earlier_bids():
 
 
 def test_bad_options_raise():
-    with pytest.raises(DdzError, match="single-round"):
+    with pytest.raises(DdzError, match="single-round or until-two-pass"):
         evaluate_bid("33445566778899TTJ", rules="standard,bidding=call-grab", samples=10)
     with pytest.raises(DdzError, match="policy"):
         evaluate_bid("33445566778899TTJ", policy="smart", samples=10)
@@ -212,15 +212,16 @@ def _rows_as_naive(rows: np.ndarray, legal) -> list:
     dict(seat=2, before=("1", "2"), policy=0),
     dict(seat=2, before=("pass", "pass"), policy=1, bottom=True),
 ])
-def test_rows_equal_python_loop(case):
+@pytest.mark.parametrize("mode", [0, 1])
+def test_rows_equal_python_loop(case, mode):
     seed = 11 + case["seat"]
     hands, bottom = random_deal(random.Random(f"rows-{case}"))
     if case.get("bottom"):
         problem = bid_problem(hands[0] + bottom, format_cards(bottom), case["seat"], case["before"])
     else:
         problem = bid_problem(hands[0], None, case["seat"], case["before"])
-    rows = run_rows(problem, case["policy"], FLAGS, seed, 5, 12, max_attempts=300)
-    expected = naive_bid.naive_rows(problem, case["policy"], FLAGS, seed, 5, 12, max_attempts=300)
+    rows = run_rows(problem, case["policy"], FLAGS, seed, 5, 12, max_attempts=300, mode=mode)
+    expected = naive_bid.naive_rows(problem, case["policy"], FLAGS, seed, 5, 12, max_attempts=300, mode=mode)
     assert _rows_as_naive(rows, problem.legal) == expected
 
 
@@ -392,7 +393,7 @@ def test_rows_do_not_depend_on_the_work_tables():
     again = run_rows(problem, 1, FLAGS, 8, 0, 30)
     tiny = np.zeros((30, bid.NCOLS), np.int64)
     before = np.array([0, 0, 0], np.int64)
-    bid._bid_chunk(problem.unseen, 1, problem.me17, 0, before, np.array(problem.legal, np.int64), 1, FLAGS,
+    bid._bid_chunk(problem.unseen, 1, problem.me17, 0, before, np.array(problem.legal, np.int64), 1, FLAGS, 0,
                    bid.seed_key(8), 0, 30, bid.MAX_ATTEMPTS, tiny, new_table(4),
                    np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
     assert warm.tolist() == again.tolist() == tiny.tolist()
@@ -401,3 +402,14 @@ def test_rows_do_not_depend_on_the_work_tables():
 def test_no_consistent_deal_is_an_error_after_one_chunk():
     with pytest.raises(BidError, match="no deal consistent with the earlier bids pass,1"):
         evaluate_bid(_hand17(9), seat=2, before="pass,1", samples=2000, workers=1, max_attempts=0)
+
+
+def test_until_two_pass_is_modelled_and_named():
+    hand = _hand17(10)
+    kw = dict(seat=1, before="1", samples=250, seed=6, early_stop=False)
+    one = evaluate_bid(hand, rules="standard,bidding=until-two-pass", workers=1, **kw)
+    two = evaluate_bid(hand, rules="standard,bidding=until-two-pass", workers=2, **kw)
+    assert one == two and one.to_dict()["rules"] == "standard,bidding=until-two-pass"
+    single = evaluate_bid(hand, workers=1, **kw)
+    # Same deals and the same playouts for this seat as landlord; only the later auction differs.
+    assert single.win_prob == one.win_prob and single.drawn == one.drawn
