@@ -92,7 +92,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from ._jit import kernel
-from .cards import FULL_DECK, NUM_RANKS, card_count, counts_of, format_cards, parse_cards
+from .cards import FULL_DECK, card_count, counts_of, format_cards, parse_cards
 from .errors import DdzError, RulesError
 from .rules import Rules
 from .policies import BUFFER, _bid_rule_t, new_table

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import DECK, pack_ranks, random_deal
+from conftest import random_deal
 from ddz_tools import bid
 from ddz_tools.bid import (
     CHOICES,
