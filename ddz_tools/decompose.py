@@ -86,7 +86,17 @@ from .rules import (
 # key 0 marks an empty slot (the empty hand is never stored).  When a table
 # is more than 3/4 full, or was filled under other flags, it is cleared.
 
-_HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed int64 (Fibonacci hashing)
+#: Knuth's multiplicative hash constant (2**32 / golden ratio).  The key is
+#: folded to 31 bits first, so the product stays below 2**63: Numba marks
+#: int64 multiplies "no signed wrap", and an overflowing one is undefined.
+_HASH_MUL = 2654435761
+
+
+@kernel
+def _slot(key, mask):
+    """Home slot of ``key`` (0 <= slot <= mask)."""
+    a = (key ^ (key >> 29) ^ (key >> 47)) & 0x7FFFFFFF
+    return ((a * _HASH_MUL) >> 20) & mask
 
 #: Default number of slots (log2) of the table :func:`_min_plays` allocates.
 DEFAULT_MEMO_BITS = 12
@@ -98,8 +108,7 @@ _GEN_CAPACITY = 1024
 def _memo_get(table, key):
     """Value stored for ``key``, or -1."""
     mask = (table.shape[0] - 2) // 2 - 1
-    x = key * _HASH_MUL
-    i = (x ^ (x >> 29)) & mask
+    i = _slot(key, mask)
     while True:
         k = table[2 + 2 * i]
         if k == key:
@@ -115,8 +124,7 @@ def _memo_put(table, key, value):
     if 4 * (table[1] + 1) > 3 * slots:
         table[1:] = 0
     mask = slots - 1
-    x = key * _HASH_MUL
-    i = (x ^ (x >> 29)) & mask
+    i = _slot(key, mask)
     while True:
         k = table[2 + 2 * i]
         if k == key:
@@ -168,22 +176,53 @@ def _signature(hand):
     return s | ((((hand >> 52) & 15) + ((hand >> 56) & 15)) << 16)
 
 
+#: Ranks a representative hand fills, in order: every other rank first, so
+#: that hands of up to 7 ranks hold no chain (fewer plays to generate).
+_SPREAD = (0, 2, 4, 6, 8, 10, 12, 1, 3, 5, 7, 9, 11)
+
+
 @kernel
 def _representative(sig):
-    """A hand with signature ``sig``: fours on the lowest ranks, then trios,
-    pairs and singles; then the small joker, then the big one."""
+    """A hand with signature ``sig``: fours first, then trios, pairs and
+    singles, on the ranks of :data:`_SPREAD` in order; then the small joker,
+    then the big one.  Its lowest rank is its first rank (0)."""
     hand = 0
-    r = 0
+    i = 0
     for c in range(4, 0, -1):
         for _ in range((sig >> (4 * (c - 1))) & 15):
-            hand |= c << (4 * r)
-            r += 1
+            hand |= c << (4 * _SPREAD[i])
+            i += 1
     j = sig >> 16
     if j >= 1:
         hand |= 1 << 52
     if j >= 2:
         hand |= 1 << 56
     return hand
+
+
+@kernel
+def _sig_cards(sig):
+    """Number of cards of a signature."""
+    return ((sig & 15) + 2 * ((sig >> 4) & 15) + 3 * ((sig >> 8) & 15)
+            + 4 * ((sig >> 12) & 15) + (sig >> 16))
+
+
+@kernel
+def _sig_bound(sig):
+    """A lower bound on the rank-free plays of a (non-empty) signature.
+
+    A rank-free play covers at most 3 ranks (four + two), jokers counted as
+    ranks.  Every play has one body rank (the rocket two), so every rank but
+    those used up whole as kickers holds a body; kicker slots are at most 1
+    per rank held three times and 2 per rank held four times.
+    """
+    n3 = (sig >> 8) & 15
+    n4 = (sig >> 12) & 15
+    j = sig >> 16
+    m = (sig & 15) + ((sig >> 4) & 15) + n3 + n4 + j
+    a = (m + 2) // 3
+    b = m - n3 - 2 * n4 - (1 if j == 2 else 0)
+    return a if a > b else b
 
 
 #: Bit of a child entry meaning "this child costs no play" (the signature
@@ -227,6 +266,16 @@ def _expand(key, flags, gc, gk, n, out, start):
         if not dup:
             out[end] = child
             end += 1
+    if residual:
+        # Fewest cards left first: good splits early make the bounds bite.
+        for a in range(start + 1, end):
+            x = out[a]
+            kx = _sig_cards(x ^ _SIG_TAG)
+            b = a - 1
+            while b >= start and _sig_cards(out[b] ^ _SIG_TAG) > kx:
+                out[b + 1] = out[b]
+                b -= 1
+            out[b + 1] = x
     return end
 
 
@@ -247,6 +296,7 @@ def _search(root, flags, table):
     s_best = np.empty(120, np.int64)
     s_next = np.empty(120, np.int64)
     s_end = np.empty(120, np.int64)
+    s_lb = np.empty(120, np.int64)
     ch = np.empty(4 * cap, np.int64)
     top = 0
     d = -1
@@ -279,17 +329,25 @@ def _search(root, flags, table):
             s_best[d] = _INF
             s_next[d] = top
             s_end[d] = end
+            # A node that is not one play needs at least 2; a signature at
+            # least its bound.  Reaching the bound ends the node.
+            s_lb[d] = 2
+            if node >= _SIG_TAG:
+                lb = _sig_bound(node ^ _SIG_TAG)
+                if lb > 2:
+                    s_lb[d] = lb
             top = end
             continue
         i = s_next[d]
-        if i < s_end[d] and s_best[d] > 2:
-            # A node that is not one play needs at least 2: stop there.
+        if i < s_end[d] and s_best[d] > s_lb[d]:
             s_next[d] = i + 1
             child = ch[i]
             w = 1
             if child >= _FREE:
                 child ^= _FREE
                 w = 0
+            elif child >= _SIG_TAG and _sig_bound(child ^ _SIG_TAG) + 1 >= s_best[d]:
+                continue  # cannot beat the best found
             v = _memo_get(table, child)
             if v >= 0:
                 if v + w < s_best[d]:
