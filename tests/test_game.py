@@ -345,3 +345,48 @@ def test_card_ids_deal():
     assert g.hand_ids[0] == sorted(ids[:17]) and g.bottom_ids == sorted(ids[51:])
     with pytest.raises(DdzError, match="appears twice"):
         Game(hands=[ids[:17], ids[17:34], ids[34:50] + [0]], bottom=ids[51:])
+
+
+# Bidding against the reference auction of tests/naive_game.py ------------------------------
+
+
+def _engine_auction(bids, first, mode, all_pass):
+    a = Auction(first, mode, all_pass)
+    for i, (seat, v) in enumerate(bids):
+        try:
+            a.bid(seat, v)
+        except IllegalAction as exc:
+            return ("error", exc.code, i)
+    if not a.done:
+        return (None, "unfinished")
+    if a.void:
+        return (None, "void")
+    return (a.landlord, a.base)
+
+
+def _naive_auction(bids, first, mode, all_pass):
+    from naive_game import Bad, auction as naive
+    try:
+        return naive(bids, first, mode, all_pass)
+    except Bad as exc:
+        return ("error",) + tuple(exc.code)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2), st.sampled_from(["single-round", "until-two-pass", "call-grab"]),
+       st.sampled_from(["redeal", "seat0"]), st.data())
+def test_auction_matches_reference(first, mode, all_pass, data):
+    """Random bid sequences, mostly in turn and mostly plausible values, some illegal."""
+    a = Auction(first, mode, all_pass)
+    bids = []
+    for _ in range(data.draw(st.integers(0, 7))):
+        in_turn = data.draw(st.integers(0, 9)) > 0 and not a.done
+        seat = a.turn if in_turn else data.draw(st.integers(0, 2))
+        top = 1 if mode == "call-grab" else 3
+        value = data.draw(st.integers(0, top + (1 if data.draw(st.integers(0, 9)) == 0 else 0)))
+        bids.append((seat, value))
+        try:
+            a.bid(seat, value)
+        except IllegalAction:
+            pass
+    assert _engine_auction(bids, first, mode, all_pass) == _naive_auction(bids, first, mode, all_pass)
