@@ -1,0 +1,117 @@
+"""Shared test helpers: seeded random deals and the rule variants to test under.
+
+Other test modules may import these (``from conftest import random_hands``)
+or use the fixtures below.  Everything random here is driven by an explicit
+seed, so a failure names a seed that reproduces it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from ddz_tools.rules import PRESETS, Rules
+
+REPO = Path(__file__).resolve().parent.parent
+#: Shared sample data (read in place, never copied into the repo).
+SAMPLES = REPO.parent / "shared" / "samples"
+
+#: The 54 cards as rank indices (0 = "3" .. 12 = "2", 13 = X, 14 = D).
+DECK = tuple([r for r in range(13) for _ in range(4)] + [13, 14])
+
+PLAY_OPTIONS = ("kickers_distinct", "jokers_as_kickers", "jokers_in_four_two", "four_with_one", "chains_with_two")
+
+
+def pack_ranks(ranks) -> int:
+    """Packed hand of a list of rank indices."""
+    packed = 0
+    for r in ranks:
+        packed += 1 << (4 * r)
+    return packed
+
+
+def random_deal(rng: random.Random) -> tuple[list[int], int]:
+    """One shuffled deal: three packed 17-card hands and the packed 3-card bottom."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    hands = [pack_ranks(deck[17 * i:17 * (i + 1)]) for i in range(3)]
+    return hands, pack_ranks(deck[51:])
+
+
+def random_hands(count: int, size: int, seed: int) -> list[int]:
+    """``count`` packed hands of ``size`` cards from seeded random deals.
+
+    Size 17 is a farmer's deal, 20 the landlord's (17 plus the bottom); any
+    other size takes the first ``size`` cards of a shuffled deck.
+    """
+    rng = random.Random(f"ddz-hands-{size}-{seed}")
+    out = []
+    for _ in range(count):
+        if size in (17, 20):
+            hands, bottom = random_deal(rng)
+            out.append(hands[0] + bottom if size == 20 else hands[0])
+        else:
+            deck = list(DECK)
+            rng.shuffle(deck)
+            out.append(pack_ranks(deck[:size]))
+    return out
+
+
+def rules_with_flips() -> list[Rules]:
+    """The three presets, and each preset with each single play option flipped.
+
+    Duplicates (the same options reached two ways) are dropped, keeping the
+    first spelling, so every entry is a distinct option set.
+    """
+    out, seen = [], set()
+    for preset in PRESETS.values():
+        variants = [preset] + [
+            dataclasses.replace(preset, **{opt: not getattr(preset, opt)}) for opt in PLAY_OPTIONS
+        ]
+        for r in variants:
+            if r.flags not in seen:
+                seen.add(r.flags)
+                out.append(r)
+    return out
+
+
+def all_option_sets() -> list[Rules]:
+    """All 32 combinations of the five play options (on the standard preset)."""
+    out = []
+    for bits in itertools.product((False, True), repeat=len(PLAY_OPTIONS)):
+        out.append(dataclasses.replace(PRESETS["standard"], **dict(zip(PLAY_OPTIONS, bits))))
+    return out
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``slow`` run only when ``-m`` selects them (``pytest -m slow``)."""
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="exhaustive run: select it with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def rng(request) -> random.Random:
+    """A random.Random seeded from the test's name (stable across runs)."""
+    return random.Random(request.node.nodeid)
+
+
+@pytest.fixture(scope="session")
+def samples_dir() -> Path:
+    """``../shared/samples`` relative to the repo root; skips when absent."""
+    if not SAMPLES.is_dir():
+        pytest.skip(f"shared samples not found at {SAMPLES}")
+    return SAMPLES
+
+
+@pytest.fixture(scope="session")
+def rule_variants() -> list[Rules]:
+    return rules_with_flips()
+
