@@ -489,7 +489,7 @@ def classify(text_or_cards: "str | int", rules: "Rules | str | None" = None) -> 
     """Every reading of a set of cards as one play (empty if none).
 
     >>> [p.notation() for p in classify("333444555666", "douzero")]
-    ['333444555666', '333444555-666', '444555666-333']
+    ['333444555-666', '444555666-333', '333444555666']
     """
     rules = Rules.parse(rules)
     cards = parse_cards(text_or_cards) if isinstance(text_or_cards, str) else text_or_cards
