@@ -59,7 +59,7 @@ import threading
 import numpy as np
 
 from ._jit import kernel
-from .cards import FULL_DECK, RANK_2, RANK_D, RANK_X, card_count, count_of, format_cards
+from .cards import FULL_DECK, RANK_2, RANK_D, RANK_X, count_of, format_cards, is_valid_packed
 from .errors import CardError, DdzError
 from .movegen import _gen_into, _hand_int
 from .rules import (
@@ -406,6 +406,7 @@ def new_memo_table(bits: int = 16) -> np.ndarray:
 
 
 _tables = threading.local()
+STANDARD_FLAGS = Rules().flags
 
 #: Most cards the public functions take: a landlord's hand.  The search is
 #: exact for any hand, but its time grows quickly past 20 cards (about 6 ms
@@ -413,12 +414,33 @@ _tables = threading.local()
 MAX_CARDS = 20
 
 
+_LOW_NIBBLES = 0x0F0F0F0F0F0F0F0F
+
+
 def _checked_hand(hand) -> int:
-    h = _hand_int(hand)
-    n = card_count(h)
+    if type(hand) is int and 0 <= hand < 1 << 60 and is_valid_packed(hand):
+        h = hand  # the fast path: a packed int
+    else:
+        h = _hand_int(hand)
+    # Card count: the nibble sums of even and odd ranks, byte by byte.
+    n = sum((h & _LOW_NIBBLES).to_bytes(8, "little")) + sum(((h >> 4) & _LOW_NIBBLES).to_bytes(8, "little"))
     if n > MAX_CARDS:
         raise CardError(f"{format_cards(h)!r} has {n} cards; a hand to decompose has at most {MAX_CARDS}")
     return h
+
+
+_flags_of: dict = {None: STANDARD_FLAGS}
+
+
+def _rules_flags(rules) -> int:
+    """``Rules.parse(rules).flags``, remembered per spec (str or Rules)."""
+    try:
+        return _flags_of[rules]
+    except (KeyError, TypeError):
+        flags = Rules.parse(rules).flags
+        if isinstance(rules, (str, Rules)) and len(_flags_of) < 1024:
+            _flags_of[rules] = flags
+        return flags
 
 
 def _shared_table(flags: int) -> np.ndarray:
@@ -444,7 +466,7 @@ def min_plays(hand, rules=None) -> int:
     >>> min_plays("")
     0
     """
-    flags = Rules.parse(rules).flags if rules is not None else 5
+    flags = _rules_flags(rules)
     return int(_min_plays_memo(_checked_hand(hand), flags, _shared_table(flags)))
 
 
