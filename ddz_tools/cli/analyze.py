@@ -174,7 +174,7 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
             if g.status == STATUS_INVALID:
                 bad += 1
                 if bar.enabled:
-                    sys.stderr.write("\n")
+                    sys.stderr.write("\r\x1b[K")  # clear the bar's line; it is redrawn below
                 click.echo(f"invalid: {_game_label(g)}: {_note(g)}", err=True)
             if sink is not None:
                 if csv_out is not None:
