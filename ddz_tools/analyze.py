@@ -45,7 +45,7 @@ import json
 import os
 from typing import Callable, Iterable, Iterator, Sequence
 
-from .cards import card_count, parse_cards
+from .cards import parse_cards
 from .errors import DdzError, RecordError
 from .rules import Rules
 from .sources import (
@@ -413,7 +413,7 @@ def _analyze_games(items: Sequence[Item], opts: AnalyzeOptions) -> list[GameAnal
 
 #: Transposition table of the per-process solver (MiB); cleared before every game so
 #: that node limits give the same verdicts whatever else a worker analysed before.
-SOLVER_TT_MB = 32
+SOLVER_TT_MB = 16
 _SOLVER = None
 
 
@@ -423,6 +423,16 @@ def _solver():
         from .solver import Solver
         _SOLVER = Solver(SOLVER_TT_MB)
     return _SOLVER
+
+
+_BYTE_LOW = 0x0F0F0F0F0F0F0F0F
+
+
+def _ncards(packed: int) -> int:
+    """Cards in a packed hand: nibbles summed into bytes, bytes summed by one multiply
+    (at most 54 cards, so no byte overflows; the classic SWAR popcount's last step)."""
+    b = (packed & _BYTE_LOW) + ((packed >> 4) & _BYTE_LOW)
+    return ((b * 0x0101010101010101) >> 56) & 0xFF
 
 
 @dataclasses.dataclass
@@ -499,7 +509,7 @@ def find_mistakes(hands: Sequence[int], landlord: int, plays: Sequence, rules: R
         return out
 
     for i, (seat, play) in enumerate(plays):
-        if started is None and all(card_count(x) <= solve_below for x in h):
+        if started is None and max(_ncards(h[0]), _ncards(h[1]), _ncards(h[2])) <= solve_below:
             started = i
         if started is not None:
             before, _ = value(h, seat, last, last_by)

@@ -414,3 +414,15 @@ def test_bid_review_matches_the_evaluator():
     other = parse_record(dict(record_to_dict(rec), rules={"preset": "standard", "bidding": "call-grab"}))
     entries, why = review_bids(other, AnalyzeOptions())
     assert entries is None and "single-round" in why
+
+
+def test_card_count_bit_trick():
+    from ddz_tools.analyze import _ncards
+    from ddz_tools.cards import FULL_DECK
+
+    rng = random.Random(8)
+    for _ in range(5000):
+        counts = [rng.randint(0, 4) for _ in range(13)] + [rng.randint(0, 1), rng.randint(0, 1)]
+        h = sum(c << (4 * r) for r, c in enumerate(counts))
+        assert _ncards(h) == sum(counts) == card_count(h)
+    assert _ncards(FULL_DECK) == 54 and _ncards(0) == 0
