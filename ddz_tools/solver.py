@@ -30,16 +30,22 @@ change an answer.  When a bucket is full the entry with the least work (log2
 of the nodes below it) is replaced.  Memory is ``tt_mb`` MiB (default 512;
 32 bytes an entry).
 
-Move ordering: a play that empties the hand ends the node at once; then plays
-no opponent can answer, then longer plays, then lower main rank; a farmer
-passes first over his partner's play, otherwise pass comes last.  Exact
-shortcut: a play no opponent can answer whose remaining cards form one legal
-play wins (the partner, if any, passes; the mover leads the rest).
+Exact shortcuts: a play that empties the hand ends the node; a *control win*
+ends it too: the mover, leading, can split his hand into plays no opponent can
+answer plus one last play of any kind (he plays the free ones, each passed by
+everyone, then goes out).  Enhanced transposition cutoff: before ordering, a
+child already stored as a win for the mover's team ends the node.
+
+Move ordering: fewest plays left after the move first (the exact minimum from
+the decomposer, :func:`ddz_tools.decompose._min_plays_memo`, memoised), a play
+no opponent can answer counting as one play fewer; then longer plays, then the
+lower main rank.  A farmer passes first over his partner's play; otherwise a
+pass ranks as a move that leaves the hand as it is.
 
 >>> from ddz_tools.position import Position
 >>> r = solve(Position.two_player("33JJQK2", "4455A"))
->>> r.result, r.winning_plays[:1]
-('win', ['2'])
+>>> r.result, r.winning_plays
+('win', ['JJ'])
 >>> solve(Position.two_player("3", "XD", after="2")).result
 'loss'
 """

@@ -1,0 +1,199 @@
+"""Benchmark of the endgame solver (``ddz_tools.solver``).
+
+Sets (seeded, reproducible):
+
+* two-player random deals, N cards each (me leads), N = 10, 13, 15, 17;
+* three-player random positions, N cards per seat (landlord leads), N = 5..10;
+* the 13-against-12 expert puzzle of ``data/puzzles.jsonl`` (repeated);
+* small two-player deals (4, 5, 6 and 8 cards each) also solved by the peer
+  ``doudizhu-resolver`` (PyPI, pure Python, two-player only) in the same run,
+  each in a child process killed after ``--peer-timeout`` seconds.
+
+Every position is solved from an empty table (``Solver.clear()``), value only
+(no principal line), after a warm-up that loads the compiled kernels.  Printed
+per set: solved / unknown (past ``--time-limit``), median, p95 and max seconds,
+nodes per second (total nodes / total time); for the peer, its median, its
+timeouts, the ratio of medians on the positions both finished, and how often
+the two answers agree (the peer's rules differ from ours in places, so a
+disagreement is reported, not asserted).
+
+    $ .venv/bin/python benchmarks/solve.py                 # everything
+    $ .venv/bin/python benchmarks/solve.py --quick         # fewer deals
+    $ .venv/bin/python benchmarks/solve.py --sets p2-17 --count 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import pathlib
+import random
+import statistics
+import sys
+import time
+
+from tabulate import tabulate
+
+from ddz_tools.cards import FULL_DECK, counts_of, pack_counts
+from ddz_tools.position import Position
+from ddz_tools.solver import Solver
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+_RANK_STR = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
+_SUITS = "shdc"
+
+
+def deal(seed: str, sizes) -> list[int]:
+    """Packed hands of the given sizes from a seeded shuffle of the deck."""
+    deck = [r for r, c in enumerate(counts_of(FULL_DECK)) for _ in range(c)]
+    random.Random(seed).shuffle(deck)
+    out, pos = [], 0
+    for n in sizes:
+        counts = [0] * 15
+        for r in deck[pos:pos + n]:
+            counts[r] += 1
+        out.append(pack_counts(counts))
+        pos += n
+    return out
+
+
+def resolver_text(packed: int, used: dict) -> str:
+    """doudizhu-resolver's card string ('As-Ac-9c', jokers BJ small, CJ big)."""
+    cards = []
+    for r, c in enumerate(counts_of(packed)):
+        for _ in range(c):
+            if r == 13:
+                cards.append("BJ")
+            elif r == 14:
+                cards.append("CJ")
+            else:
+                k = used.get(r, 0)
+                used[r] = k + 1
+                cards.append(_RANK_STR[r] + _SUITS[k])
+    return "-".join(cards)
+
+
+def _peer_worker(me: str, opp: str, conn) -> None:
+    import doudizhu_resolver
+    doudizhu_resolver.clear_cache()
+    sys.setrecursionlimit(100000)
+    t = time.perf_counter()
+    v = doudizhu_resolver.is_winable(me, opp)
+    conn.send((bool(v), time.perf_counter() - t))
+
+
+def run_peer(me: int, opp: int, timeout: float):
+    """(win?, seconds) from doudizhu-resolver, or (None, None) on a timeout."""
+    used: dict = {}
+    a, b = resolver_text(me, used), resolver_text(opp, used)
+    parent, child = mp.Pipe(duplex=False)
+    proc = mp.Process(target=_peer_worker, args=(a, b, child), daemon=True)
+    proc.start()
+    try:
+        if parent.poll(timeout):
+            return parent.recv()
+        return None, None
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+
+
+def p95(xs):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
+
+
+def bench_set(solver: Solver, name: str, positions, time_limit: float, peer_timeout: "float | None"):
+    times, nodes, unknown = [], 0, 0
+    rows_peer = []
+    for p in positions:
+        solver.clear()
+        r = solver.solve(p, line=False, time_limit=time_limit)
+        times.append(r.seconds)
+        nodes += r.nodes
+        if r.result == "unknown":
+            unknown += 1
+        if peer_timeout:
+            win, secs = run_peer(p.packed("me"), p.packed("opponent"), peer_timeout)
+            rows_peer.append((r, win, secs))
+    row = {
+        "set": name, "positions": len(times), "unknown": unknown,
+        "median_s": statistics.median(times), "p95_s": p95(times), "max_s": max(times),
+        "nodes_per_s": nodes / max(sum(times), 1e-9),
+    }
+    if peer_timeout:
+        done = [(r, w, s) for r, w, s in rows_peer if s is not None and r.result != "unknown"]
+        row["peer_timeouts"] = sum(1 for _, _, s in rows_peer if s is None)
+        if done:
+            ours = statistics.median(r.seconds for r, _, _ in done)
+            theirs = statistics.median(s for _, _, s in done)
+            row["peer_median_s"] = theirs
+            row["ratio_peer_over_ours"] = theirs / max(ours, 1e-9)
+            row["agree"] = f"{sum((r.result == 'win') == w for r, w, _ in done)}/{len(done)}"
+    return row
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--count", type=int, default=20, help="positions per set")
+    ap.add_argument("--peer-count", type=int, default=10, help="positions per set run through the peer")
+    ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per position for our solver")
+    ap.add_argument("--peer-timeout", type=float, default=10.0, help="seconds per position for the peer")
+    ap.add_argument("--tt-mb", type=float, default=512)
+    ap.add_argument("--quick", action="store_true", help="5 positions per set")
+    ap.add_argument("--sets", default=None, help="comma-separated set names to run (default: all)")
+    ap.add_argument("--json", action="store_true", help="one JSON object per set instead of a table")
+    args = ap.parse_args(argv)
+    count = 5 if args.quick else args.count
+    peer_count = min(count, args.peer_count)
+
+    solver = Solver(args.tt_mb)
+    # Warm-up: load every compiled kernel once.
+    solver.solve(Position.two_player("33JJQK2", "4455A"), all_plays=True)
+    solver.solve(Position.three_player("3KK", "44", "A2", to_move="landlord"), all_plays=True)
+
+    sets = []
+    for n in (4, 5, 6, 8):
+        sets.append((f"p2-{n}-peer", [Position.two_player(*deal(f"p2-{n}-{i}", (n, n)))
+                                      for i in range(peer_count)], True))
+    for n in (10, 13, 15, 17):
+        sets.append((f"p2-{n}", [Position.two_player(*deal(f"p2-{n}-{i}", (n, n))) for i in range(count)], False))
+    for n in range(5, 11):
+        sets.append((f"p3-{n}", [Position.three_player(*deal(f"p3-{n}-{i}", (n, n, n)), to_move="landlord")
+                                 for i in range(count)], False))
+    puzzles = {json.loads(ln)["id"]: Position.from_json(ln)
+               for ln in (ROOT / "data" / "puzzles.jsonl").read_text().splitlines() if ln.strip()}
+    expert = puzzles.get("p2-expert-13v12")
+    if expert is not None:
+        sets.append(("expert-13v12", [expert] * 5, False))
+    if args.sets:
+        wanted = set(args.sets.split(","))
+        sets = [s for s in sets if s[0] in wanted]
+
+    rows = []
+    for name, positions, with_peer in sets:
+        t = time.perf_counter()
+        row = bench_set(solver, name, positions, args.time_limit, args.peer_timeout if with_peer else None)
+        rows.append(row)
+        if args.json:
+            print(json.dumps(row), flush=True)
+        else:
+            print(f"{name}: done in {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
+    if not args.json:
+        headers = ["set", "positions", "unknown", "median s", "p95 s", "max s", "nodes/s",
+                   "peer median s", "peer timeouts", "peer/ours", "agree"]
+        table = [[r["set"], r["positions"], r["unknown"], f"{r['median_s']:.4f}", f"{r['p95_s']:.3f}",
+                  f"{r['max_s']:.3f}", f"{r['nodes_per_s']:,.0f}",
+                  f"{r['peer_median_s']:.3f}" if "peer_median_s" in r else "",
+                  r.get("peer_timeouts", ""),
+                  f"{r['ratio_peer_over_ours']:.0f}x" if "ratio_peer_over_ours" in r else "",
+                  r.get("agree", "")] for r in rows]
+        print(f"time limit {args.time_limit} s per position (ours), peer timeout {args.peer_timeout} s")
+        print(tabulate(table, headers=headers))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
