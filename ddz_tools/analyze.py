@@ -740,7 +740,8 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
         "result_disagrees": 0, "landlord_wins": 0, "farmer_wins": 0, "landlord_win_rate": None,
         "mean_multiplier": None, "bombs": 0, "springs": 0, "anti_springs": 0,
         "mistakes": 0, "games_with_mistakes": 0, "mistakes_by_role": {r: 0 for r in ROLES},
-        "positions_solved": 0, "positions_unchecked": 0, "rules": {}, "players": {},
+        "positions_solved": 0, "positions_unchecked": 0, "bids_reviewed": 0, "bids_agreeing": 0,
+        "bid_cost": 0.0, "rules": {}, "players": {},
     }
     files = set()
     mult_sum = 0
@@ -769,6 +770,14 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
             role = m.role if isinstance(m, Mistake) else m["role"]
             s["mistakes_by_role"][role] = s["mistakes_by_role"].get(role, 0) + 1
         names = _player_names(g)
+        for b in g.bid_review or []:
+            s["bids_reviewed"] += 1
+            s["bids_agreeing"] += bool(b.get("agrees"))
+            s["bid_cost"] += b.get("cost") or 0.0
+            if names:
+                p = players.setdefault(names[b["seat"]], _new_player())
+                p["bids_reviewed"] += 1
+                p["bids_agreeing"] += bool(b.get("agrees"))
         if g.status != STATUS_VALID or not g.result:
             if names and g.status == STATUS_INCOMPLETE:
                 for n in names:
@@ -801,6 +810,7 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
         s["mean_multiplier"] = round(mult_sum / decided, 4)
     for p in players.values():
         p["win_rate"] = round(p["wins"] / p["games"], 4) if p["games"] else None
+    s["bid_cost"] = round(s["bid_cost"], 4)
     s["players"] = dict(sorted(players.items()))
     s["files"] = len(files)
     return s
@@ -808,7 +818,7 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
 
 def _new_player() -> dict:
     return {"games": 0, "wins": 0, "win_rate": None, "landlord_games": 0, "landlord_wins": 0,
-            "score": 0, "mistakes": 0, "incomplete": 0}
+            "score": 0, "mistakes": 0, "incomplete": 0, "bids_reviewed": 0, "bids_agreeing": 0}
 
 
 # Flat rows for tables and CSV --------------------------------------------------------------
@@ -824,7 +834,7 @@ def flat_row(g: GameAnalysis) -> dict:
     """One CSV row: scalars only, lists joined with ``|``.
 
     ``mistake_moves`` holds ``move:seat:role:played>win1/win2`` per mistake and
-    ``bid_review`` ``seat:bid>best`` per reviewed bid; :func:`from_flat_row`
+    ``bid_review`` ``seat:bid>best@cost`` per reviewed bid; :func:`from_flat_row`
     reads a row back (for ``--resume`` on a CSV file).
     """
     r = g.result or {}
@@ -843,7 +853,7 @@ def flat_row(g: GameAnalysis) -> dict:
         "mistakes": len(g.mistakes),
         "mistake_moves": j(f"{m.move}:{m.seat}:{m.role}:{m.played}>{'/'.join(m.winning)}" for m in g.mistakes),
         "positions_solved": g.positions_solved, "positions_unchecked": g.positions_unchecked,
-        "bid_review": j(f"{b['seat']}:{b['bid']}>{b['best']}" for b in (g.bid_review or [])),
+        "bid_review": j(f"{b['seat']}:{b['bid']}>{b['best']}@{b.get('cost', 0)}" for b in (g.bid_review or [])),
         "notes": j(g.notes),
     }
 
@@ -876,8 +886,10 @@ def from_flat_row(row: dict) -> GameAnalysis:
             reviews = []
             for tok in row["bid_review"].split("|"):
                 seat, _, rest = tok.partition(":")
-                bid, _, best = rest.partition(">")
-                reviews.append({"seat": int(seat), "bid": bid, "best": best, "agrees": bid == best})
+                bid, _, rest = rest.partition(">")
+                best, _, cost = rest.partition("@")
+                reviews.append({"seat": int(seat), "bid": bid, "best": best, "agrees": bid == best,
+                                "cost": float(cost) if cost else 0.0})
         return GameAnalysis(
             row["file"], int(row["line"]), row["format"], row["status"], id=row.get("id") or None,
             rules=row.get("rules") or None, reason=row.get("reason") or None, phase=row.get("phase") or None,

@@ -426,3 +426,17 @@ def test_card_count_bit_trick():
         h = sum(c << (4 * r) for r, c in enumerate(counts))
         assert _ncards(h) == sum(counts) == card_count(h)
     assert _ncards(FULL_DECK) == 54 and _ncards(0) == 0
+
+
+def test_bid_reviews_in_the_summary_and_csv():
+    g = GameAnalysis("f", 1, "ddz-record/1", "valid", landlord=0, players=["a", "b", "c"],
+                     result={"winner": "landlord", "base": 2, "multiplier": 1, "bombs": 0, "spring": False,
+                             "anti_spring": False, "scores": [4, -2, -2]},
+                     bid_review=[{"seat": 1, "bid": "pass", "best": "pass", "agrees": True, "cost": 0.0},
+                                 {"seat": 2, "bid": "1", "best": "pass", "agrees": False, "cost": 0.25},
+                                 {"seat": 0, "bid": "2", "best": "3", "agrees": False, "cost": 0.5}])
+    s = summarize([g])
+    assert (s["bids_reviewed"], s["bids_agreeing"], s["bid_cost"]) == (3, 1, 0.75)
+    assert (s["players"]["b"]["bids_reviewed"], s["players"]["b"]["bids_agreeing"]) == (1, 1)
+    back = from_flat_row({k: str(v) for k, v in flat_row(g).items()})
+    assert summarize([back]) == s

@@ -76,14 +76,17 @@ def _print_summary_tables(s: dict, analyses: "list | None") -> None:
             ("mistakes by landlord / farmer1 / farmer2",
              " / ".join(str(s["mistakes_by_role"].get(r, 0)) for r in ("landlord", "farmer1", "farmer2"))),
             ("positions solved", s["positions_solved"]), ("moves unchecked (solver limit)", s["positions_unchecked"]),
+            ("bids reviewed / agreeing with the evaluator", f"{s['bids_reviewed']} / {s['bids_agreeing']}"),
+            ("expected points lost in bidding", s["bid_cost"]),
             ("rules", ", ".join(f"{k} ({v})" for k, v in s["rules"].items()))]
     print_table(rows, ["summary", ""])
     if s["players"]:
         click.echo()
         print_table([(name, p["games"], p["wins"], pct(p["win_rate"]), p["landlord_games"], p["landlord_wins"],
-                      p["score"], p["mistakes"], p["incomplete"]) for name, p in s["players"].items()],
+                      p["score"], p["mistakes"], p["incomplete"], f"{p['bids_agreeing']}/{p['bids_reviewed']}")
+                     for name, p in s["players"].items()],
                     ["player", "games", "wins", "win rate", "as landlord", "landlord wins", "score", "mistakes",
-                     "incomplete"])
+                     "incomplete", "bids agreeing"])
     if analyses:
         rows = [(_game_label(g), g.id or "", m.move, m.role, m.player or m.seat, m.played, " ".join(m.winning))
                 for g in analyses for m in g.mistakes]
