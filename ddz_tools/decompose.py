@@ -71,10 +71,8 @@ from .rules import (
     T_CHAIN,
     T_PAIR_CHAIN,
     T_ROCKET,
-    TYPE_NAMES,
     Play,
     Rules,
-    kind_main,
     kind_type,
 )
 

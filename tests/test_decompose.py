@@ -6,7 +6,6 @@ import os
 import random
 import subprocess
 import sys
-from collections import Counter
 
 import numba
 import numpy as np
