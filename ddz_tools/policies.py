@@ -251,6 +251,14 @@ def _best_split(hand, flags, table, gc, gk, out_c, out_k):
             if pref > best_pref:
                 best_pref = pref
                 best = i
+        if best < 0:
+            # Cannot happen with an exact decomposer; never loop: take the first
+            # play holding the lowest rank and go on from what it leaves.
+            for i in range(n):
+                if (mc[i] >> r4) & 15:
+                    best = i
+                    break
+            v = _min_plays_memo(h - mc[best], flags, table) + 1
         out_c[k] = mc[best]
         out_k[k] = mk[best]
         k += 1
@@ -387,6 +395,16 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_cards, prev_seat, f
 
     danger = prev_n <= 2 or opp_min <= 2
     urgent = danger or opp_min <= 5
+    pt = prev_kind & 31
+    if danger and (pt == T_SOLO or pt == T_PAIR):
+        # An opponent is about to go out: answer with the highest solo or pair, so
+        # that his last cards cannot follow.
+        top = -1
+        for i in range(n):
+            if not _is_bomb(gk[i]) and (top < 0 or gk[i] > gk[top]):
+                top = i
+        if top >= 0:
+            return gc[top], gk[top]
     if best >= 0:
         # Keeps the split; spend control cards only when it matters.
         if _controls(gc[best]) == 0 or urgent or n_me - _ncards(gc[best]) <= 4:
