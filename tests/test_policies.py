@@ -277,3 +277,10 @@ def test_public_wrappers():
         choose_play(["3456", "", "3"], 1, 0)
     with pytest.raises(DdzError, match="highest"):
         bid_rule("3456789TJQKA222XD", highest=4)
+
+
+def test_tops_an_opponent_about_to_go_out():
+    # The landlord leads a 5 and keeps one card: the farmer answers with its highest solo.
+    assert choose(["7", "69KK2", "3456789"], 1, 0, prev="5", prev_seat=0) == "2"
+    # The same lead early in the hand: the cheap answer of its split.
+    assert choose(["7899JJQQKKA", "69KK2", "3456789"], 1, 0, prev="5", prev_seat=0) == "6"
