@@ -45,7 +45,7 @@ import json
 import os
 from typing import Callable, Iterable, Iterator, Sequence
 
-from .cards import parse_cards
+from .cards import parse_cards  # noqa: F401 - used by the doctests
 from .errors import DdzError, RecordError
 from .rules import Rules
 from .sources import (
@@ -311,10 +311,14 @@ def review_bids(rec, opts: AnalyzeOptions) -> "tuple[list | None, str | None]":
 def _deep(g: GameAnalysis, rec, opts: AnalyzeOptions) -> None:
     """Mistake search and bid review of a valid game, in place."""
     if opts.solve_below > 0:
-        hands, landlord, plays = _game_plays(rec)
-        ms = find_mistakes(hands, landlord, plays, rec.rules, opts.solve_below, opts.node_limit,
-                           opts.time_limit, rec.players)
-        g.mistakes, g.positions_solved, g.positions_unchecked = ms.mistakes, ms.solved, ms.unchecked
+        try:
+            hands, landlord, plays = _game_plays(rec)
+            ms = find_mistakes(hands, landlord, plays, rec.rules, opts.solve_below, opts.node_limit,
+                               opts.time_limit, rec.players)
+        except DdzError as exc:  # never lose the batch to one game's search
+            g.notes.append(f"mistake search failed: {exc}")
+        else:
+            g.mistakes, g.positions_solved, g.positions_unchecked = ms.mistakes, ms.solved, ms.unchecked
     if opts.bids:
         try:
             g.bid_review, why = review_bids(rec, opts)
