@@ -71,16 +71,23 @@ def deals(n: int, seed: int) -> tuple[list[int], list[int]]:
     return landlords, farmers
 
 
-def median_time(fn, repeat: int) -> tuple[float, object]:
-    """Median wall time of ``fn()`` over ``repeat`` runs (after one untimed
-    warm-up run), and its last result."""
+def median_time(fn, repeat: int) -> tuple[float, float, object]:
+    """(median CPU seconds, median wall seconds, last result) of ``fn()`` over
+    ``repeat`` runs, after one untimed warm-up run.
+
+    CPU time is this process's (``time.process_time``): on a shared machine
+    the wall time of a loop longer than a scheduler time slice also counts
+    the time other processes ran, so rates are computed from CPU time and the
+    wall time is shown beside them.
+    """
     result = fn()
-    times = []
+    cpu, wall = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        c0, w0 = time.process_time(), time.perf_counter()
         result = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), result
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+    return statistics.median(cpu), statistics.median(wall), result
 
 
 # Ours --------------------------------------------------------------------------------------
@@ -261,6 +268,9 @@ def main(argv=None) -> None:
     peers = [] if args.no_peers else [p for p in ("douzero", "rlcard") if have(p)]
     print(f"{args.deals} seeded deals (seed {args.seed}); medians of {args.repeat} runs "
           f"({args.peer_repeat} for peers); peers: {', '.join(peers) or 'none'}", file=sys.stderr)
+    print(f"{args.deals} seeded deals (seed {args.seed}); rates from the median CPU time of {args.repeat} runs "
+          f"({args.peer_repeat} for peers); wall us/call beside them; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
     # Warm the kernels up (compile or load from the cache) outside the timings.
     for rules in (std, dz):
@@ -280,33 +290,35 @@ def main(argv=None) -> None:
         for rules in (std, dz):
             after = Play.parse(after_text, rules) if after_text else None
             prev = after.kind if after else 0
-            t, plays = median_time(ours_batch(arr, rules.flags, prev), args.repeat)
-            results.append(("ddz batch", rules.preset, t, plays))
-            t, plays = median_time(ours_count_batch(arr, rules, prev), args.repeat)
-            results.append(("ddz count_batch", rules.preset, t, plays))
-            t, plays = median_time(ours_generate(hands, rules, after), args.repeat)
-            results.append(("ddz generate", rules.preset, t, plays))
+            t, w, plays = median_time(ours_batch(arr, rules.flags, prev), args.repeat)
+            results.append(("ddz batch", rules.preset, t, w, plays))
+            t, w, plays = median_time(ours_count_batch(arr, rules, prev), args.repeat)
+            results.append(("ddz count_batch", rules.preset, t, w, plays))
+            t, w, plays = median_time(ours_generate(hands, rules, after), args.repeat)
+            results.append(("ddz generate", rules.preset, t, w, plays))
         if "douzero" in peers:
-            t, plays = median_time(douzero_runner(hands, after_text), args.peer_repeat)
-            results.append(("douzero", "douzero", t, plays))
+            t, w, plays = median_time(douzero_runner(hands, after_text), args.peer_repeat)
+            results.append(("douzero", "douzero", t, w, plays))
             dz_distinct[label] = douzero_distinct(hands, after_text)
         if "rlcard" in peers:
-            t, plays = median_time(rlcard_runner(hands, after_text), args.peer_repeat)
-            results.append(("rlcard", "rlcard", t, plays))
-        by = {(impl, r): t for impl, r, t, _ in results}
-        for impl, r, t, plays in results:
+            t, w, plays = median_time(rlcard_runner(hands, after_text), args.peer_repeat)
+            results.append(("rlcard", "rlcard", t, w, plays))
+        by = {(impl, r): t for impl, r, t, _, _ in results}
+        for impl, r, t, w, plays in results:
             ours_pc = by[("ddz generate", "douzero" if impl == "douzero" else "standard")]
             ours_b = by[("ddz batch", "douzero" if impl == "douzero" else "standard")]
             peer = impl in ("douzero", "rlcard")
             rows.append([label, impl, r, plays, f"{n / t:,.0f}", f"{plays / t:,.0f}", f"{t / n * 1e6:.2f}",
+                         f"{w / n * 1e6:.2f}",
                          f"{t / ours_pc:.0f}x" if peer else "", f"{t / ours_b:.0f}x" if peer else ""])
         summary[label] = by
         print(f"  done: {label}", file=sys.stderr)
 
     print(tabulate(rows, headers=["workload", "implementation", "rules", "plays", "hands/s", "plays/s",
-                                  "us/call", "peer/ours (generate)", "peer/ours (batch)"],
+                                  "us/call", "wall us/call", "peer/ours (generate)",
+                                  "peer/ours (batch)"],
                    disable_numparse=True, colalign=("left", "left", "left", "right", "right", "right", "right",
-                                                   "right", "right")))
+                                                   "right", "right", "right")))
 
     # Targets.
     lead20 = summary["lead, 20 cards"][("ddz generate", "standard")] / args.deals * 1e6
