@@ -144,6 +144,25 @@ def test_differential_options_full(rules, request):
     _differential(rules, random_hands(4000 + VARIANTS.index(rules), 600))
 
 
+def _all_option_sets(count: int, seed: int):
+    from conftest import all_option_sets
+
+    for i, rules in enumerate(all_option_sets()):
+        _differential(rules.describe(), random_hands(seed + i, count, sizes=(6, 20)))
+
+
+def test_differential_all_option_sets():
+    """Every one of the 32 combinations of the five play options, 16 hands each."""
+    _all_option_sets(16, 5000)
+
+
+@pytest.mark.slow
+def test_differential_all_option_sets_full(request):
+    if not _slow_selected(request):
+        pytest.skip("full differential run: use -m slow")
+    _all_option_sets(200, 6000)
+
+
 @pytest.mark.parametrize("rules", ("standard", "douzero"))
 def test_full_deals(rules):
     """17- and 20-card deals, the sizes the game uses."""
