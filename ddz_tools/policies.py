@@ -20,9 +20,11 @@ Two policies, numbered for the kernels (:data:`POLICIES` maps the names):
       rocket; with two plays left it leads the one nobody can beat first.
       Against an opponent about to go out it avoids the type he can answer
       (no low solos against one card, no low pairs against two).
-    * Answers: the cheapest answer that does not break its best split (the
-      plays left do not go up); breaks the split, or spends a 2 or a joker,
-      only when an opponent is close to going out; bombs (lowest bomb
+    * Answers: the cheapest play of its split that beats the play; a 2 or a
+      joker only against a high play (Q or more), near its end or when an
+      opponent holds five cards or fewer.  It breaks its split only when the
+      plays left do not go up, or when an opponent is close to going out (then
+      it answers a solo or pair with its highest one); bombs (lowest bomb
       first, the rocket last) only when that wins: the hand left after the
       bomb is at most one play, or an opponent is about to go out.
     * Team play as a farmer: never overtakes a partner who is about to go
@@ -406,8 +408,9 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_cards, prev_seat, f
         if top >= 0:
             return gc[top], gk[top]
     if best >= 0:
-        # Keeps the split; spend control cards only when it matters.
-        if _controls(gc[best]) == 0 or urgent or n_me - _ncards(gc[best]) <= 4:
+        # Keeps the split; spends a 2 or a joker only on a high play (Q or more),
+        # near the end, or when an opponent is getting close to going out.
+        if _controls(gc[best]) == 0 or urgent or n_me - _ncards(gc[best]) <= 4 or ((prev_kind >> 5) & 15) >= 9:
             return gc[best], gk[best]
     # Breaking the split: search every ordinary answer and the bombs.
     brk = -1

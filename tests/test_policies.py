@@ -284,3 +284,8 @@ def test_tops_an_opponent_about_to_go_out():
     assert choose(["7", "69KK2", "3456789"], 1, 0, prev="5", prev_seat=0) == "2"
     # The same lead early in the hand: the cheap answer of its split.
     assert choose(["7899JJQQKKA", "69KK2", "3456789"], 1, 0, prev="5", prev_seat=0) == "6"
+
+
+def test_spends_a_control_card_on_a_high_play():
+    # Early, against a K: the 2 of its split goes (against a 5 it was kept, see above).
+    assert choose(["3456789TJQKA2", "5", "2334455"], 2, 0, prev="K", prev_seat=0) == "2"
