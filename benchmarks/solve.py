@@ -106,13 +106,14 @@ def p95(xs):
 
 
 def bench_set(solver: Solver, name: str, positions, time_limit: float, peer_timeout: "float | None"):
-    times, nodes, unknown = [], 0, 0
+    times, nodes, unknown, node_counts = [], 0, 0, []
     rows_peer = []
     for p in positions:
         solver.clear()
         r = solver.solve(p, line=False, time_limit=time_limit)
         times.append(r.seconds)
         nodes += r.nodes
+        node_counts.append(r.nodes)
         if r.result == "unknown":
             unknown += 1
         if peer_timeout:
@@ -122,6 +123,7 @@ def bench_set(solver: Solver, name: str, positions, time_limit: float, peer_time
         "set": name, "positions": len(times), "unknown": unknown,
         "median_s": statistics.median(times), "p95_s": p95(times), "max_s": max(times),
         "nodes_per_s": nodes / max(sum(times), 1e-9),
+        "median_nodes": int(statistics.median(node_counts)), "p95_nodes": p95(node_counts),
     }
     if peer_timeout:
         done = [(r, w, s) for r, w, s in rows_peer if s is not None and r.result != "unknown"]
@@ -182,10 +184,10 @@ def main(argv=None) -> int:
         else:
             print(f"{name}: done in {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
     if not args.json:
-        headers = ["set", "positions", "unknown", "median s", "p95 s", "max s", "nodes/s",
+        headers = ["set", "positions", "unknown", "median s", "p95 s", "max s", "nodes/s", "median nodes",
                    "peer median s", "peer timeouts", "peer/ours", "agree"]
         table = [[r["set"], r["positions"], r["unknown"], f"{r['median_s']:.4f}", f"{r['p95_s']:.3f}",
-                  f"{r['max_s']:.3f}", f"{r['nodes_per_s']:,.0f}",
+                  f"{r['max_s']:.3f}", f"{r['nodes_per_s']:,.0f}", f"{r['median_nodes']:,}",
                   f"{r['peer_median_s']:.3f}" if "peer_median_s" in r else "",
                   r.get("peer_timeouts", ""),
                   f"{r['ratio_peer_over_ours']:.0f}x" if "ratio_peer_over_ours" in r else "",
