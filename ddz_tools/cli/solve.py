@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..errors import DdzError, PositionError
+from ..movegen import generate
 from ..position import THREE_SEATS, TWO_SEATS, Position
 from ..rules import Play
 from ..solver import DEFAULT_TT_MB, Solver, SolveResult
@@ -101,7 +102,11 @@ def _interactive(solver: Solver, pos: Position, kwargs: dict) -> None:
         else:
             click.echo(cur.describe())
             play_text = click.prompt(f"{turn}, your play (cards, or pass)", default="pass" if prev else None)
-        play = Play.parse(play_text, pos.rules) if play_text != "pass" else Play.pass_()
+        try:
+            play = Play.parse(play_text, pos.rules)
+        except DdzError as exc:
+            click.echo(f"{exc}; try again", err=True)
+            continue
         nxt = seats[(seats.index(turn) + 1) % len(seats)]
         if play.is_pass:
             if prev is None:
@@ -111,7 +116,6 @@ def _interactive(solver: Solver, pos: Position, kwargs: dict) -> None:
                 prev = last_by = None
             turn = nxt
             continue
-        from ..movegen import generate
         if play not in list(generate(hands[turn], after=prev, rules=pos.rules)):
             click.echo(f"{play.notation()} is not a legal play here", err=True)
             continue
