@@ -440,3 +440,13 @@ def test_bid_reviews_in_the_summary_and_csv():
     assert (s["players"]["b"]["bids_reviewed"], s["players"]["b"]["bids_agreeing"]) == (1, 1)
     back = from_flat_row({k: str(v) for k, v in flat_row(g).items()})
     assert summarize([back]) == s
+
+
+def test_resume_refuses_a_file_of_the_other_format(tmp_path, capsys):
+    out = tmp_path / "r.jsonl"
+    args = ["analyze", str(CORPUS / "deals.pkl"), "--workers", "1", "--out", str(out)]
+    run_cli(args, capsys)
+    code, _, err = run_cli(args + ["--resume", "--format", "csv"], capsys)
+    assert code == 2 and "holds JSON Lines" in err
+    code, _, err = run_cli(args + ["--resume", "--format", "table"], capsys)
+    assert code == 1 and "5 game(s) already" in err

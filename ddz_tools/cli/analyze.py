@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import csv
-import io
 import json
+import os
 import sys
 
 import click
@@ -133,7 +133,8 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
     are recomputed and a stored result that disagrees is flagged.  --rules
     applies to games that do not name their own rules.
 
-    Exit status: 0, or 1 when some game is invalid or unreadable.
+    Exit status: 0, or 1 when some game is invalid or unreadable (with
+    --resume: some game of the whole --out file).
 
     \b
     Examples:
@@ -151,6 +152,12 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
     workers = default_workers(workers)
     previous = []
     if out and resume:
+        if os.path.exists(out) and os.path.getsize(out):
+            with open(out, "rb") as f:
+                is_csv = f.read(5) == b"file,"
+            if is_csv != (fmt == "csv"):
+                have = "CSV" if is_csv else "JSON Lines"
+                raise click.UsageError(f"{out} holds {have}: resume it with --format {'csv' if is_csv else 'json'}")
         previous = load_results(out, repair=True)
     skip = {g.key for g in previous}
     bar = Progress("analyze", enabled=progress)
@@ -214,7 +221,8 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
         _print_summary_tables(s, all_games)
     if previous:
         click.echo(f"resumed: {len(previous)} game(s) already in {out}, {len(new)} analysed now", err=True)
-    if bad:
-        click.echo(f"{bad} invalid or unreadable game(s)", err=True)
+    if s["invalid"]:
+        click.echo(f"{s['invalid']} invalid or unreadable game(s)"
+                   + (f" ({bad} in this run)" if previous else ""), err=True)
         return 1
     return 0
