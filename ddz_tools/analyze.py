@@ -54,6 +54,7 @@ from .sources import (
     FMT_DOUZERO,
     FMT_RECORD,
     Item,
+    decode_item,
     parse_douzero_deal,
     read_items,
 )
@@ -212,6 +213,7 @@ def analyze_items(items: Sequence[Item], opts: AnalyzeOptions = AnalyzeOptions()
 
 
 def _analyze_items(items: Sequence[Item], opts: AnalyzeOptions) -> list[GameAnalysis]:
+    items = [decode_item(it) for it in items]
     out: list = [None] * len(items)
     games = []
     for i, item in enumerate(items):
@@ -549,10 +551,11 @@ def find_mistakes(hands: Sequence[int], landlord: int, plays: Sequence, rules: R
 
 def iter_items(paths: Iterable[str]) -> Iterator[Item]:
     """Every item of every file, in order; a file that cannot be read at all
-    becomes one item with ``line`` 0 and ``error`` set."""
+    becomes one item with ``line`` 0 and ``error`` set.  JSON Lines stay
+    undecoded here: the worker that analyses a line decodes it."""
     for path in paths:
         try:
-            yield from read_items(path)
+            yield from read_items(path, decode=False)
         except (DdzError, OSError) as exc:
             reason = str(exc) if isinstance(exc, DdzError) else (exc.strerror or str(exc))
             norm = os.path.normpath(path)

@@ -53,6 +53,8 @@ FMT_BOTZONE_LOG = "botzone-log"
 FMT_BOTZONE_TRANSCRIPT = "botzone-transcript"
 FMT_DOUZERO = "douzero-pickle"
 FORMATS = (FMT_RECORD, FMT_BOTZONE_LOG, FMT_BOTZONE_TRANSCRIPT, FMT_DOUZERO)
+#: An undecoded line of a JSON Lines file (see :func:`read_items`); never reported.
+FMT_JSON_LINE = "json-line"
 
 _PICKLE_SUFFIXES = (".pkl", ".pickle", ".pk")
 _TRANSCRIPT_LINE = re.compile(r"^\s*(Judge|Bot \d+)\s*:")
@@ -161,7 +163,7 @@ def _classify_json(obj) -> "tuple[str, str | None]":
     return FMT_RECORD, None
 
 
-def _json_items(path: str, text: str) -> Iterator[Item]:
+def _json_items(path: str, text: str, decode: bool) -> Iterator[Item]:
     lines = text.splitlines()
     first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
     if first is None:
@@ -187,21 +189,39 @@ def _json_items(path: str, text: str) -> Iterator[Item]:
         s = line.strip()
         if not s or s.startswith("#"):
             continue
-        try:
-            value = json.loads(s)
-        except ValueError as exc:
-            yield Item(path, i, FMT_RECORD, None, f"not JSON: {exc}")
-            continue
-        fmt, err = _classify_json(value)
-        yield Item(path, i, fmt, value, err)
+        item = Item(path, i, FMT_JSON_LINE, s, None)
+        yield decode_item(item) if decode else item
 
 
-def read_items(path: str) -> Iterator[Item]:
+def decode_item(item: Item) -> Item:
+    """Decode an undecoded JSON line (format :data:`FMT_JSON_LINE`) and classify it;
+    any other item is returned as it is.
+
+    >>> decode_item(Item("f", 3, FMT_JSON_LINE, '{"schema": "ddz-record/1"}')).fmt
+    'ddz-record/1'
+    >>> decode_item(Item("f", 4, FMT_JSON_LINE, '{"schema": 1')).error
+    "not JSON: Expecting ',' delimiter: line 1 column 13 (char 12)"
+    """
+    if item.fmt != FMT_JSON_LINE:
+        return item
+    try:
+        value = json.loads(item.data)
+    except ValueError as exc:
+        return Item(item.file, item.line, FMT_RECORD, None, f"not JSON: {exc}")
+    fmt, err = _classify_json(value)
+    return Item(item.file, item.line, fmt, value, err)
+
+
+def read_items(path: str, decode: bool = True) -> Iterator[Item]:
     """Every game or deal of one file, in file order.
 
     Raises :class:`RecordError` only when the file as a whole cannot be read
     (a pickle that is refused or broken, a file that is not UTF-8 text);
-    single bad lines come back as items with ``error`` set.
+    single bad lines come back as items with ``error`` set.  With
+    ``decode=False`` the lines of a JSON Lines file stay undecoded text (format
+    :data:`FMT_JSON_LINE`) for :func:`decode_item` to decode later, in a worker:
+    a line of text travels to another process far more cheaply than its parsed
+    objects, and the decoding runs in parallel.
     """
     path = os.path.normpath(path)
     with open(path, "rb") as f:
@@ -226,7 +246,7 @@ def read_items(path: str) -> Iterator[Item]:
     if fmt == FMT_BOTZONE_TRANSCRIPT:
         yield Item(path, 1, FMT_BOTZONE_TRANSCRIPT, text, None)
         return
-    yield from _json_items(path, text)
+    yield from _json_items(path, text, decode)
 
 
 # DouZero deals --------------------------------------------------------------------
