@@ -480,3 +480,62 @@ def test_movecounts_file_against_kernel_and_naive():
                 problems.append(f"line {lineno} {hand_text} {spec} {after or 'lead'}: {name} differs "
                                 f"by type (file, got): {diff}")
     assert not problems, "\n".join(problems)
+
+
+# The full deck: play counts by type from closed-form combinatorics ------------------------
+#
+# The naive generator cannot enumerate the 54-card deck (5^13 * 4 sub-multisets), but on
+# the full deck every count has a closed form: bodies by position, kickers by counting
+# multisets of the allowed ranks (a generating-function coefficient).  This also checks
+# the "at most 20 cards per play" limits (airplanes of 6 trios, 5 with solo wings, 4 with
+# pair wings; pair chains of 10 pairs).
+
+
+def multisets(caps: list[int], k: int) -> int:
+    """Number of multisets of size ``k`` taking at most caps[i] of kind i."""
+    poly = [1]
+    for cap in caps:
+        nxt = [0] * (len(poly) + cap)
+        for i, a in enumerate(poly):
+            for j in range(cap + 1):
+                nxt[i + j] += a
+        poly = nxt
+    return poly[k] if k < len(poly) else 0
+
+
+def full_deck_counts(rules: Rules) -> dict[str, int]:
+    top = 13 if rules.chains_with_two else 12  # ranks a pair chain / airplane may use
+    solo_cap = 1 if rules.kickers_distinct else 4
+
+    def solo_kickers(normal_ranks: int, k: int, jokers_ok: bool) -> int:
+        jokers = 2 if jokers_ok else 0
+        total = multisets([solo_cap] * normal_ranks + [1] * jokers, k)
+        if jokers == 2 and not rules.jokers_as_kickers:
+            total -= multisets([solo_cap] * normal_ranks, k - 2) if k >= 2 else 0
+        return total
+
+    comb = __import__("math").comb
+    c = {
+        "solo": 15, "pair": 13, "trio": 13, "bomb": 13, "rocket": 1,
+        "trio_solo": 13 * 14, "trio_pair": 13 * 12,
+        "chain": sum(12 - n + 1 for n in range(5, 13)),
+        "pair_chain": sum(top - n + 1 for n in range(3, 11)),
+        "airplane": sum(top - n + 1 for n in range(2, 7)),
+        "airplane_solo": sum((top - n + 1) * solo_kickers(13 - n, n, True) for n in range(2, 6)),
+        "airplane_pair": sum((top - n + 1) * comb(13 - n, n) for n in range(2, 5)),
+        "four_two_solo": 13 * solo_kickers(12, 2, rules.jokers_in_four_two),
+        "four_two_pair": 13 * comb(12, 2),
+    }
+    if rules.four_with_one:
+        c["four_solo"] = 13 * (12 + (2 if rules.jokers_in_four_two else 0))
+        c["four_pair"] = 13 * 12
+    return c
+
+
+@pytest.mark.parametrize("rules", all_option_sets(), ids=lambda r: r.describe())
+def test_full_deck_counts_by_type(rules):
+    deck = parse_cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD")
+    got = count_by_type(kernel_plays(deck, rules))
+    want = full_deck_counts(rules)
+    diff = {t: (want.get(t, 0), got.get(t, 0)) for t in set(want) | set(got) if want.get(t, 0) != got.get(t, 0)}
+    assert not diff, f"(closed form, kernel) by type: {diff}"
