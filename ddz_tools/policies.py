@@ -195,11 +195,12 @@ def _strength(hand, flags, table):
 
 
 #: Bid thresholds of the heuristic on :func:`_strength` (bid 1, 2, 3), set from
-#: heuristic self-play: a landlord hand (17 cards plus the bottom) of strength
-#: -2 won 57% of 6,000 x 3 playouts, 0 won 60%, 2 won 67% (-4: 47%, -6: 37%).
-BID_T1 = -2
-BID_T2 = 0
-BID_T3 = 2
+#: heuristic self-play: as landlord (17 cards plus the bottom), hands of strength
+#: -1 won 55% of 4,000 deals x 3 seats of playouts, 1 won 62%, 3 won 67%
+#: (-3: 47%, -5: 37%).
+BID_T1 = -1
+BID_T2 = 1
+BID_T3 = 3
 
 
 @kernel
