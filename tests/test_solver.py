@@ -93,21 +93,28 @@ def test_differential_random_positions(preset, nplayers):
         assert solve(p, tt_mb=1, line=False).result == r.result, p.describe()
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("preset,nplayers", CASES)
-def test_differential_larger_positions(preset, nplayers, request):
-    """Bigger positions (up to 7 cards a side, 5 a seat): 150 per case with
-    ``-m slow``, a capped 6 per case otherwise."""
-    full = "slow" in (request.config.getoption("markexpr") or "")
+def _larger(preset, nplayers, count):
+    """Bigger positions (up to 7 cards a side, 5 a seat): the value equals the reference's."""
     rng = random.Random(f"slow-{preset}-{nplayers}")
     solver = Solver(tt_mb=32)
     max_cards = 7 if nplayers == 2 else 5
-    for i in range(150 if full else 6):
+    for i in range(count):
         p = random_position(rng, nplayers, max_cards, preset)
         hands, turn, prev, lb = _naive_args(p)
         expect = wins(hands, turn, prev, lb, p.rules.flags)
         r = solver.solve(p, line=False)
         assert r.result == ("win" if expect else "loss"), p.describe()
+
+
+@pytest.mark.parametrize("preset,nplayers", CASES)
+def test_differential_larger_positions_capped(preset, nplayers):
+    _larger(preset, nplayers, 6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset,nplayers", CASES)
+def test_differential_larger_positions(preset, nplayers):
+    _larger(preset, nplayers, 150)
 
 
 def test_tiny_table_still_exact():
