@@ -217,7 +217,13 @@ class Hand:
             packed = cards._packed
         elif isinstance(cards, int) and not isinstance(cards, bool):
             if not is_valid_packed(cards):
-                raise CardError(f"{cards:#x} is not a legal packed hand")
+                detail = ""
+                if 0 <= cards < _LIMIT:
+                    try:
+                        _check_packed(cards, "it")
+                    except CardError as exc:
+                        detail = f": {exc}"
+                raise CardError(f"{cards:#x} is not a legal packed hand{detail}")
             packed = cards
         elif isinstance(cards, str):
             packed = parse_cards(cards)

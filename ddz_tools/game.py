@@ -92,6 +92,8 @@ from .rules import (
     Play,
     Rules,
     beats,
+    has_fixed_reading,
+    play_text_cards,
     readings,
 )
 
@@ -582,23 +584,19 @@ class Game:
                 raise IllegalAction(E_NOT_A_COMBINATION, f"seat {seat} played {play.notation()}: not a legal "
                                                          f"play under {self.rules.describe()} rules")
             cards, fixed = play.cards, play.kind
-            text = play.notation()
+            text = play.notation(self._flags)
         elif isinstance(play, str):
             text = play.strip()
             if text in ("", "-") or text.lower() in ("pass", "p"):
                 return Play.pass_()
             fixed = None
             try:
-                if "-" in text:
-                    body_text, _, kick_text = text.partition("-")
-                    cards = parse_cards(body_text) + parse_cards(kick_text)
-                else:
-                    cards = parse_cards(text)
+                cards = play_text_cards(text)
+            except PlayError:
+                raise IllegalAction(E_BAD_CARDS, f"seat {seat} played {text!r}: too many cards of one rank") from None
             except CardError as exc:
                 raise IllegalAction(E_BAD_CARDS, f"seat {seat} played {text!r}: {exc}") from None
-            if "-" in text:
-                if not _fits(cards):
-                    raise IllegalAction(E_BAD_CARDS, f"seat {seat} played {text!r}: too many cards of one rank")
+            if has_fixed_reading(text):
                 try:
                     fixed = Play.parse(text, self.rules).kind
                 except PlayError:

@@ -80,7 +80,7 @@ from .game import (
     Result,
 )
 from .movegen import _gen_into
-from .rules import Play, Rules, readings
+from .rules import Play, Rules, has_fixed_reading, play_text_cards, readings
 
 __all__ = [
     "SCHEMA", "Record", "ReplayResult", "LineResult", "parse_record", "record_to_dict",
@@ -284,7 +284,7 @@ def play_text(play: Play, rules: Rules) -> str:
     if play.is_pass:
         return ""
     if len(readings(play.cards, rules.flags)) > 1:
-        return play.notation()
+        return play.notation(rules)
     return format_cards(play.cards)
 
 
@@ -722,9 +722,11 @@ def _parse_play_text(text: str, rules: Rules, flags: int):
         res = (0, 0, 0)
     else:
         try:
-            if "-" in t:
-                body, _, kick = t.partition("-")
-                cards = parse_cards(body) + parse_cards(kick)
+            if has_fixed_reading(t):
+                try:
+                    cards = play_text_cards(t)
+                except PlayError:
+                    raise CardError(t) from None
                 try:
                     res = (cards, Play.parse(t, rules).kind, 0)
                 except (PlayError, CardError):

@@ -389,31 +389,44 @@ class Play:
         """Parse a play; ``-`` separates the body from the kickers.
 
         Without ``-``, the kicker-free reading is taken when there is one;
-        otherwise the cards must have exactly one reading.  ``""``, ``pass``
-        and ``-`` alone are the pass.
+        otherwise the cards must have exactly one reading.  A ``:type`` suffix
+        (``3333-55:four_two_solo``) picks the reading by type name; it is only
+        ever needed where two readings share body and kickers (four + two solos
+        of one rank against four + one pair, with ``kickers_distinct`` off and
+        ``four_with_one`` on), and :meth:`notation` writes it there.  ``""``,
+        ``pass`` and ``-`` alone are the pass.
         """
         rules = Rules.parse(rules)
         t = text.strip()
         if t == "" or t.lower() in ("pass", "-", "p"):
             return cls.pass_()
+        want_type = None
+        if ":" in t:
+            t, _, tname = t.partition(":")
+            want_type = TYPE_OF_NAME.get(tname.strip().lower())
+            if want_type is None:
+                raise PlayError(f"{text!r}: unknown combination type {tname.strip()!r}")
         if "-" in t:
             body_text, _, kick_text = t.partition("-")
             body, kick = parse_cards(body_text), parse_cards(kick_text)
             cards = _checked_sum(body, kick, text)
             found = [rk for rk in readings(cards, rules.flags) if body_of(*rk) == body]
-            if not found:
-                raise PlayError(f"{text!r} is not a legal play under {rules.describe()} rules")
-            return cls(*found[0])
-        cards = parse_cards(t)
-        found = readings(cards, rules.flags)
+        else:
+            cards = parse_cards(t)
+            found = readings(cards, rules.flags)
+        if want_type is not None:
+            found = [rk for rk in found if kind_type(rk[1]) == want_type]
         if not found:
             raise PlayError(f"{text!r} is not a legal play under {rules.describe()} rules")
-        plain = [rk for rk in found if kind_type(rk[1]) not in KICKERS]
-        if plain:
-            return cls(*plain[0])
         if len(found) > 1:
-            options = " or ".join(cls(*rk).notation() for rk in found)
-            raise PlayError(f"{text!r} has several readings: write {options}")
+            # The notation without a suffix names the reading that needs none.
+            plain = [rk for rk in found if not _needs_type_suffix(*rk, rules.flags)]
+            if "-" not in t:
+                plain = [rk for rk in plain if kind_type(rk[1]) not in KICKERS]
+                if not plain:
+                    options = " or ".join(cls(*rk).notation(rules) for rk in found)
+                    raise PlayError(f"{text!r} has several readings: write {options}")
+            found = plain or found
         return cls(*found[0])
 
     @property
@@ -446,13 +459,23 @@ class Play:
     def kickers(self) -> int:
         return self.cards - body_of(self.cards, self.kind)
 
-    def notation(self) -> str:
-        """Body, then ``-`` and the kickers if there are any; ``pass`` for a pass."""
+    def notation(self, rules: "Rules | str | int | None" = None) -> str:
+        """Body, then ``-`` and the kickers if there are any; ``pass`` for a pass.
+
+        Under rules where the same text is also four + one pair
+        (``four_with_one`` on, ``kickers_distinct`` off), four + two solos of
+        one rank get ``:four_two_solo``, so that :meth:`parse` under those
+        rules gives this play back.
+        """
         if self.kind == KIND_PASS:
             return "pass"
         kick = self.kickers()
         body = format_cards(self.body())
-        return f"{body}-{format_cards(kick)}" if kick else body
+        text = f"{body}-{format_cards(kick)}" if kick else body
+        if rules is not None and _needs_type_suffix(
+                self.cards, self.kind, rules if isinstance(rules, int) else Rules.parse(rules).flags):
+            text += ":" + TYPE_NAMES[self.kind & 31]
+        return text
 
     def beats(self, other: "Play") -> bool:
         return beats(self.kind, other.kind)
@@ -460,8 +483,8 @@ class Play:
     def num_cards(self) -> int:
         return sum(counts_of(self.cards))
 
-    def to_dict(self) -> dict:
-        return {"cards": str(self), "notation": self.notation(), "type": self.type_name,
+    def to_dict(self, rules: "Rules | str | None" = None) -> dict:
+        return {"cards": str(self), "notation": self.notation(rules), "type": self.type_name,
                 "main": self.main_rank, "length": self.length}
 
     def __str__(self) -> str:
@@ -475,6 +498,33 @@ class Play:
 
     def __hash__(self) -> int:
         return hash((self.cards, self.kind))
+
+
+def play_text_cards(text: str) -> int:
+    """The packed cards of play text in any notation (``333444-56``,
+    ``3333-55:four_two_solo``, bare cards), without choosing a reading.
+
+    Raises :class:`~ddz_tools.errors.CardError` for impossible cards
+    (a sum over 4 of a rank is reported as a :class:`PlayError`).
+    """
+    core = text.partition(":")[0]
+    if "-" in core:
+        body, _, kick = core.partition("-")
+        return _checked_sum(parse_cards(body), parse_cards(kick), text)
+    return parse_cards(core)
+
+
+def has_fixed_reading(text: str) -> bool:
+    """True when play text names its reading (body-kicker notation or a type suffix)."""
+    return "-" in text.strip().strip("-") or ":" in text
+
+
+def _needs_type_suffix(cards: int, kind: int, flags: int) -> bool:
+    """Four + two solos whose two kickers share a rank read like four + one pair."""
+    if kind & 31 != T_FOUR_TWO_SOLO or not flags & F_FOUR_WITH_ONE or flags & F_KICKERS_DISTINCT:
+        return False
+    kick = cards - body_of(cards, kind)
+    return max(counts_of(kick)) == 2
 
 
 def _checked_sum(a: int, b: int, text: str) -> int:

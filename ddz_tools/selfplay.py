@@ -635,7 +635,7 @@ def _play_text(cards: int, kind: int, flags: int, cache: dict) -> str:
     text = cache.get(key)
     if text is None:
         if len(readings(cards, flags)) > 1:
-            text = Play(cards, kind).notation()
+            text = Play(cards, kind).notation(flags)
         else:
             text = format_cards(cards)
         if len(cache) > 100_000:

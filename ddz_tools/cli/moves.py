@@ -21,7 +21,7 @@ def _moves_result(hand_text: str, after: "Play | None", rules) -> dict:
         "rules": rules.describe(),
         "after": after.notation() if after is not None else None,
         "count": len(moves),
-        "plays": [p.to_dict() for p in moves],
+        "plays": [p.to_dict(rules) for p in moves],
     }
 
 
@@ -101,7 +101,7 @@ def classify(play, rules, fmt):
     text = play.replace("-", "")
     found = classify_cards(text, rules)
     res = {"cards": format_cards(parse_cards(text)), "rules": rules.describe(),
-           "readings": [p.to_dict() for p in found]}
+           "readings": [p.to_dict(rules) for p in found]}
     if fmt == "json":
         emit_json(res)
     else:

@@ -10,15 +10,13 @@ import time
 import click
 from tabulate import tabulate
 
-from ..errors import DdzError
 from ..rules import Rules
 
 
 def _parse_rules(ctx, param, value):
-    try:
-        return Rules.parse(value)
-    except DdzError as exc:
-        raise click.BadParameter(str(exc)) from None
+    # A DdzError leaves click untouched and becomes the one-line "error: ..."
+    # of ddz_tools.cli.main, like every other input error.
+    return Rules.parse(value)
 
 
 rules_option = click.option(
