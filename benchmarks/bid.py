@@ -82,7 +82,7 @@ def main() -> None:
     evaluate_bid(hands(1)[0], samples=10, workers=1)
     cold = time.perf_counter() - t0
     hl = hands(args.hands)
-    print(f"# bid evaluator: {args.hands} hands x {args.repeats} seeds, {args.samples} samples each, "
+    print(f"bid evaluator: {args.hands} hands x {args.repeats} seeds, {args.samples} samples each, "
           f"early stopping off; {cores} cores; first call in this process (cache load) {cold:.2f} s")
     print()
     rows = run_case("first seat, heuristic", hl, args.samples, args.repeats, cores)
