@@ -23,8 +23,8 @@ per game or deal, in input order):
    that bid, against the bid made.
 
 DouZero evaluation pickles hold deals, not games: each deal is validated and
-reported (hands in our notation, control cards and bombs per seat) with status
-``deal``.
+reported (hands in our notation, control cards, bombs and minimum number of
+plays per seat) with status ``deal``.
 
 :func:`summarize` folds results into one summary: games, valid / invalid /
 incomplete, landlord win rate, mean multiplier, bombs, springs, mistakes, and
