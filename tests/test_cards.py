@@ -207,7 +207,7 @@ def test_hand_operators_are_multiset_operators():
     assert a.count("4") == 2 and a.count("x") == 1 and a.count("B") == 1 and a.count(0) == 2
     with pytest.raises(CardError):
         a.count("Z")
-    with pytest.raises(CardError):  # two small jokers
+    with pytest.raises(CardError, match="2 small jokers"):
         Hand("X") + Hand("X")
     with pytest.raises(CardError, match="not a legal packed hand"):
         Hand(0xF)

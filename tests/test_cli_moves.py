@@ -146,6 +146,9 @@ def test_moves_file_table(capsys):
     (["moves", "--file", "/nonexistent/hands.txt"], "No such file"),
     (["classify", "33333"], "5 3s"),
     (["classify", "3Z"], "unknown card character"),
+    (["moves", "345", "--rules", "poker"], "unknown rules preset 'poker'"),
+    (["moves", "345", "--rules", "standard,colour=red"], "unknown rules option 'colour'"),
+    (["classify", "345", "--rules", "standard,four_with_one=maybe"], "takes on or off"),
 ])
 def test_errors_are_one_line_exit_2(argv, fragment, capsys):
     code, out, err = run(argv, capsys)
@@ -155,8 +158,6 @@ def test_errors_are_one_line_exit_2(argv, fragment, capsys):
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["moves", "345", "--rules", "poker"], "unknown rules preset 'poker'"),
-    (["moves", "345", "--rules", "standard,colour=red"], "unknown rules option 'colour'"),
     (["moves"], "give a HAND or --file"),
     (["moves", "345", "--file", "x.txt"], "give a HAND or --file"),
     (["moves", "345", "--format", "xml"], "xml"),
