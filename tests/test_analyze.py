@@ -450,3 +450,56 @@ def test_resume_refuses_a_file_of_the_other_format(tmp_path, capsys):
     assert code == 2 and "holds JSON Lines" in err
     code, _, err = run_cli(args + ["--resume", "--format", "table"], capsys)
     assert code == 1 and "5 game(s) already" in err
+
+
+# Summary invariants (hypothesis) ------------------------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@st.composite
+def analyses(draw):
+    out = []
+    for i in range(draw(st.integers(0, 12))):
+        status = draw(st.sampled_from(["valid", "valid", "invalid", "incomplete", "deal"]))
+        names = draw(st.permutations(["ann", "bo", "cy"])) if draw(st.booleans()) else None
+        ll = draw(st.integers(0, 2))
+        g = GameAnalysis(f"f{i % 3}", i + 1, "ddz-record/1", status, players=list(names) if names else None,
+                         landlord=ll if status in ("valid", "incomplete") else None)
+        if status == "valid":
+            stake = draw(st.sampled_from([1, 2, 3])) * 2 ** draw(st.integers(0, 3))
+            won = draw(st.booleans())
+            scores = [(2 * stake if s == ll else -stake) * (1 if won else -1) for s in range(3)]
+            g.result = {"winner": "landlord" if won else "farmers", "base": 1, "multiplier": stake,
+                        "bombs": 0, "spring": False, "anti_spring": False, "scores": scores}
+            g.mistakes = [Mistake(draw(st.integers(1, 40)), s, "landlord" if s == ll else "farmer1", "3", [])
+                          for s in draw(st.lists(st.integers(0, 2), max_size=3))]
+        out.append(g)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(analyses(), st.randoms(use_true_random=False))
+def test_summary_invariants(gs, rnd):
+    s = summarize(gs)
+    assert s["games"] == len(gs) == s["valid"] + s["invalid"] + s["incomplete"] + s["deals"]
+    assert s["landlord_wins"] + s["farmer_wins"] == s["valid"]
+    assert s["mistakes"] == sum(len(g.mistakes) for g in gs)
+    assert sum(p["score"] for p in s["players"].values()) == 0  # every game is zero-sum
+    assert sum(p["games"] for p in s["players"].values()) == 3 * sum(
+        1 for g in gs if g.status == "valid" and g.players)
+    assert sum(p["mistakes"] for p in s["players"].values()) == sum(
+        len(g.mistakes) for g in gs if g.players)
+    shuffled = list(gs)
+    rnd.shuffle(shuffled)
+    assert summarize(shuffled) == s
+    k = len(gs) // 2
+    assert summarize(gs[:k] + gs[k:]) == s
+
+
+def test_skip_skips_exactly_the_given_keys():
+    path = str(CORPUS / "selfplay.jsonl")
+    every = [g.key for g in analyze_files([path], solve_below=0)]
+    skip = set(every[::3])
+    rest = [g.key for g in analyze_files([path], solve_below=0, skip=skip)]
+    assert rest == [k for k in every if k not in skip]
