@@ -32,7 +32,8 @@ def _print_moves_table(res: dict) -> None:
     order = {name: i for i, name in enumerate(TYPE_NAMES)}
     rows = [(t, len(v), " ".join(v)) for t, v in sorted(groups.items(), key=lambda kv: order[kv[0]])]
     after = f" answering {res['after']}" if res["after"] else " (leads)"
-    click.echo(f"hand {res['hand']}{after}, rules {res['rules']}: {res['count']} plays"
+    noun = "play" if res["count"] == 1 else "plays"
+    click.echo(f"hand {res['hand']}{after}, rules {res['rules']}: {res['count']} {noun}"
                + (" (pass is also legal)" if res["after"] else ""))
     if rows:
         from tabulate import tabulate
