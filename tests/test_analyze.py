@@ -326,6 +326,11 @@ def test_cli_usage_errors(capsys, tmp_path):
     assert code == 2 and "--resume needs --out" in err
     code, out, err = run_cli(["analyze", str(tmp_path / "missing.jsonl")], capsys)
     assert code == 2 and "does not exist" in err
+    src = tmp_path / "g.jsonl"
+    shutil.copy(CORPUS / "selfplay.jsonl", src)
+    code, out, err = run_cli(["analyze", str(src), "--out", str(src)], capsys)
+    assert code == 2 and "also an input file" in err
+    assert src.read_bytes() == (CORPUS / "selfplay.jsonl").read_bytes()
 
 
 # --out and --resume ----------------------------------------------------------------------------

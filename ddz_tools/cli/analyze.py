@@ -147,6 +147,8 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
     """
     if resume and not out:
         raise click.UsageError("--resume needs --out (the file to append to)")
+    if out and os.path.realpath(out) in {os.path.realpath(f) for f in files}:
+        raise click.UsageError(f"--out {out} is also an input file")
     if scheduler is not None and workers is not None:
         raise click.UsageError("give --workers or --scheduler, not both")
     workers = default_workers(workers)
