@@ -397,9 +397,15 @@ def _min_plays(hand, flags):
 
 
 def new_memo_table(bits: int = 16) -> np.ndarray:
-    """A fresh memo table for :func:`_min_plays_memo` with ``2**bits`` slots."""
-    if not 4 <= bits <= 26:
-        raise ValueError("bits must be between 4 and 26")
+    """A fresh memo table for :func:`_min_plays_memo` with ``2**bits`` slots.
+
+    >>> from ddz_tools.cards import parse_cards
+    >>> t = new_memo_table(10)
+    >>> t.shape, int(_min_plays_memo(parse_cards("33344455"), Rules.parse("douzero").flags, t))
+    ((2050,), 1)
+    """
+    if not isinstance(bits, int) or isinstance(bits, bool) or not 4 <= bits <= 26:
+        raise DdzError(f"memo table bits must be an int from 4 to 26, not {bits!r}")
     return np.zeros(2 + 2 * (1 << bits), np.int64)
 
 

@@ -280,6 +280,8 @@ def test_bad_input():
         min_plays("33334444555566667777X")
     with pytest.raises(CardError, match="at most 20"):
         decompose(FULL_DECK)
+    with pytest.raises(DdzError, match="bits"):
+        new_memo_table(40)
 
 
 def test_kernels_run_without_jit():
