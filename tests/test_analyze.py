@@ -385,19 +385,23 @@ def test_workers_give_the_same_results(tmp_path):
     assert seen[0] == (0, 41) and seen[-1] == (41, 41) and [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
-def test_dask_local_cluster_gives_the_same_results(tmp_path):
+def test_dask_local_cluster_gives_the_same_results(tmp_path, capsys):
     pytest.importorskip("distributed")
     from distributed import Client, LocalCluster
 
     path = write_jsonl(tmp_path / "g.jsonl", list(simulate(30, "heuristic", seed=6)))
     files = [path, str(CORPUS / "deals.pkl")]
     local = [g.to_dict() for g in analyze_files(files, solve_below=9, chunk_size=4)]
+    cli_args = ["analyze", *files, "--solve-below", "9", "--format", "json"]
+    _, cli_local, _ = run_cli(cli_args + ["--workers", "1"], capsys)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         via_client = [g.to_dict() for g in analyze_files(files, solve_below=9, chunk_size=4, scheduler=client)]
         via_address = [g.to_dict() for g in analyze_files(files, solve_below=9, chunk_size=4,
                                                           scheduler=cluster.scheduler_address)]
+        _, cli_dask, _ = run_cli(cli_args + ["--scheduler", cluster.scheduler_address], capsys)
     assert via_client == local and via_address == local
+    assert cli_dask == cli_local and len(cli_local.splitlines()) == 30 + 5 + 1
 
 
 # Bid review -------------------------------------------------------------------------------------
