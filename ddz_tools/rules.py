@@ -35,6 +35,7 @@ one play per reading: same ``cards``, different ``kind``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Iterable
 
 from .cards import (
@@ -173,9 +174,9 @@ class Rules:
     spring: str = "landlord"
     preset: str = "standard"
 
-    @property
+    @functools.cached_property
     def flags(self) -> int:
-        """The play options as the int bit set the kernels take."""
+        """The play options as the int bit set the kernels take (computed once)."""
         f = 0
         for name, bit in _PLAY_OPTIONS.items():
             if getattr(self, name):
