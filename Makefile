@@ -25,7 +25,7 @@ test-slow: $(STAMP)
 	$(PY) -m pytest -m slow
 
 peers: $(STAMP)
-	$(PY) -m pip install -q --no-deps douzero rlcard doudizhu-resolver
+	$(PY) -m pip install -q --no-deps douzero rlcard doudizhu-resolver termcolor
 
 bench: peers
 	$(PY) benchmarks/movegen.py

@@ -34,7 +34,7 @@ def format_option(*choices: str):
 seed_option = click.option("--seed", type=int, default=0, show_default=True,
                            help="Random seed; the same seed gives the same output.")
 workers_option = click.option("--workers", type=click.IntRange(min=1), default=None,
-                              help="Worker processes (default: all cores).")
+                              help="Parallel workers (default: all cores).")
 file_option = click.option("--file", "file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
                            help="Read one input per line from this file ('-' for stdin).")
 
