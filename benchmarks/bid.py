@@ -83,7 +83,7 @@ def main() -> None:
     cold = time.perf_counter() - t0
     hl = hands(args.hands)
     print(f"bid evaluator: {args.hands} hands x {args.repeats} seeds, {args.samples} samples each, "
-          f"early stopping off; {cores} cores; first call in this process (cache load) {cold:.2f} s")
+          f"early stopping off; {cores} cores; first call in this process (cache load, or compile when the cache is cold) {cold:.2f} s")
     print()
     rows = run_case("first seat, heuristic", hl, args.samples, args.repeats, cores)
     rows += run_case("second seat after pass", hl, args.samples, args.repeats, cores, seat=1, before="pass")
