@@ -165,7 +165,7 @@ def solve(me, opponent, landlord, farmer1, farmer2, to_move, after, by, file, ru
     \b
     Examples:
       $ ddz solve --me 33JJQK2 --opponent 4455A --all
-      $ ddz solve --me 3456789TJQKA --opponent 22 --after 33 --to-move me
+      $ ddz solve --me 9AA --opponent 5577TTQQ2 --after 3
       $ ddz solve --landlord 3KK --farmer1 44 --farmer2 A2 --to-move landlord
       $ ddz solve --file data/puzzles.jsonl --format json --all
     """
