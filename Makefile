@@ -15,8 +15,19 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
+	@mkdir -p out
 	$(DDZ) moves --file data/hands.txt
 	$(DDZ) classify 333444555666 --rules douzero
+	$(DDZ) decompose --file data/hands.txt
+	$(DDZ) solve --file data/puzzles.jsonl --all
+	$(DDZ) solve --landlord 4889D --farmer1 59QK --farmer2 3467A --to-move landlord --after 7 --by farmer2
+	$(DDZ) simulate --games 2000 --policy heuristic --seed 1 --out out/selfplay.jsonl
+	$(DDZ) replay data/sample_games.jsonl data/botzone_sample_log.json
+	$(DDZ) bid 34456789TJQKA22XD --seat first --seed 1
+	$(DDZ) bid 3455789TJQKKA222D --seat third --before pass,1 --seed 1
+	# The corpus holds deliberately broken records: analyze reports them and exits 1.
+	$(DDZ) analyze data/analysis_corpus/selfplay.jsonl data/analysis_corpus/deals.pkl \
+		data/analysis_corpus/botzone_game.json out/selfplay.jsonl --out out/analysis.jsonl || [ $$? -eq 1 ]
 
 test: $(STAMP)
 	$(PY) -m pytest
