@@ -12,7 +12,7 @@ from .options import emit_json, file_option, format_option, print_table, read_li
 def _print_table(d: Decomposition, all_splits: bool) -> None:
     unc = set(d.uncontrolled_plays)
     n = d.splits_count
-    click.echo(f"hand {d.hand}, rules {d.rules.describe()}: {d.min_plays} plays "
+    click.echo(f"hand {d.hand}, rules {d.rules.describe()}: {d.min_plays} play{'s' if d.min_plays != 1 else ''} "
                f"({n} minimal split{'s' if n != 1 else ''})")
     rows = [(i, p.notation(), p.type_name, "no" if p in unc else "yes")
             for i, p in enumerate(d.plays, 1)]
