@@ -98,7 +98,7 @@ from .rules import (
 )
 
 __all__ = [
-    "IllegalAction", "Auction", "Result", "GameState", "Game", "choose_reading", "score",
+    "IllegalAction", "Auction", "Result", "GameState", "Game", "choose_reading", "score", "seat_scores",
     "random_game", "BIDDING", "PLAYING", "FINISHED", "REDEAL", "ALL_PASS_OPTIONS",
 ]
 
@@ -335,15 +335,18 @@ def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays
         spring = False
         anti = landlord_plays == 1
     mult = 2 ** (bombs + int(spring) + int(anti))
-    stake = base * mult
-    scores = [0, 0, 0]
-    for s in range(3):
-        if s == landlord:
-            scores[s] = 2 * stake if landlord_wins else -2 * stake
-        else:
-            scores[s] = -stake if landlord_wins else stake
     return Result("landlord" if landlord_wins else "farmers", winner_seat, landlord, base, mult,
-                  bombs, spring, anti, tuple(scores))
+                  bombs, spring, anti, seat_scores(landlord, landlord_wins, base * mult))
+
+
+def seat_scores(landlord: int, landlord_wins: bool, stake: int) -> tuple:
+    """Per-seat scores: each farmer settles ``stake`` with the landlord.
+
+    >>> seat_scores(1, True, 6)
+    (-6, 12, -6)
+    """
+    sign = 1 if landlord_wins else -1
+    return tuple(2 * sign * stake if s == landlord else -sign * stake for s in range(3))
 
 
 # Choosing the reading of a play ------------------------------------------------------

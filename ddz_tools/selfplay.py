@@ -61,6 +61,7 @@ import numpy as np
 from ._jit import kernel
 from .cards import format_cards
 from .errors import DdzError, RulesError
+from .game import seat_scores
 from .policies import BUFFER, POLICIES, POLICY_RANDOM, TABLE_BITS, _bid_rule_t, _choose, new_table, policy_number
 from .rules import T_BOMB, T_ROCKET, Play, Rules, readings
 
@@ -649,13 +650,7 @@ def _record(gid, rules_field, names, deal, bids, plays, info, flags, cache) -> d
     inf = info.tolist()
     ll = inf[I_LANDLORD]
     won = inf[I_LANDLORD_WON] == 1
-    stake = inf[I_BASE] * inf[I_MULTIPLIER]
-    scores = [0, 0, 0]
-    for s in range(3):
-        if s == ll:
-            scores[s] = 2 * stake if won else -2 * stake
-        else:
-            scores[s] = -stake if won else stake
+    scores = list(seat_scores(ll, won, inf[I_BASE] * inf[I_MULTIPLIER]))
     return {
         "schema": "ddz-record/1",
         "id": gid,
