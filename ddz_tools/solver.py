@@ -37,10 +37,10 @@ everyone, then goes out).  Enhanced transposition cutoff: before ordering, a
 child already stored as a win for the mover's team ends the node.
 
 Move ordering: fewest plays left after the move first (the exact minimum from
-the decomposer, :func:`ddz_tools.decompose._min_plays_memo`, memoised), a play
-no opponent can answer counting as one play fewer; then longer plays, then the
-lower main rank.  A farmer passes first over his partner's play; otherwise a
-pass ranks as a move that leaves the hand as it is.
+the decomposer, :func:`ddz_tools.decompose._min_plays_memo`, memoised); then
+longer plays, then the lower main rank.  A play no opponent can answer gets no
+bonus (one cost 2.4x more nodes on 17-card deals).  A farmer passes first over
+his partner's play; any other pass comes last.
 
 >>> from ddz_tools.position import Position
 >>> r = solve(Position.two_player("33JJQK2", "4455A"))
@@ -277,13 +277,15 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf):
 
 
 @kernel
-def _score(hands, turn, lb, c, k, flags, nplayers, base_mp, memo, sc, sk, nobuf):
+def _score(hands, turn, lb, c, k, flags, nplayers, memo, sc, sk, nobuf):
     """Ordering score of one move (higher first); -1 when it provably wins."""
     hand = hands[turn]
     if k == PASS_KIND:
         if nplayers == 3 and _team(lb, 3) == _team(turn, 3):
             return 1 << 20
-        return (40 - base_mp) << 8
+        # Otherwise pass last: beating, even at the cost of the hand's
+        # structure, refutes more often (measured: 2.4x fewer nodes).
+        return 0
     rest = hand - c
     if rest == 0:
         return -1
@@ -296,8 +298,9 @@ def _score(hands, turn, lb, c, k, flags, nplayers, base_mp, memo, sc, sk, nobuf)
     while x:
         cnt += x & 15
         x >>= 4
-    prim = 40 - mp + (1 if free else 0)
-    return (prim << 8) | (cnt << 4) | (15 - ((k >> 5) & 15))
+    # No bonus for an unanswerable play: spending control early is seldom
+    # right (the bonus cost 2.4x more nodes on 17-card deals).
+    return ((40 - mp) << 8) | (cnt << 4) | (15 - ((k >> 5) & 15))
 
 
 @kernel
@@ -347,11 +350,10 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
         hands[turn] += c
         if v >= 0 and (v == 1) == (_team(nxt, nplayers) == me):
             return n, 1
-    base_mp = _min_plays_memo(hand, flags, memo)
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        score = _score(hands, turn, lb, c, k, flags, nplayers, base_mp, memo, sc, sk, nobuf)
+        score = _score(hands, turn, lb, c, k, flags, nplayers, memo, sc, sk, nobuf)
         if score < 0:
             return n, 1
         key[start + i] = ((((1 << 22) - score) << 16) | i)
@@ -482,9 +484,8 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, sc, 
         mc[n] = 0
         mk[n] = PASS_KIND
         n += 1
-    base_mp = _min_plays_memo(hand, flags, memo)
     for i in range(n):
-        score = _score(hands, turn, lb, mc[i], mk[i], flags, nplayers, base_mp, memo, sc, sk, nobuf)
+        score = _score(hands, turn, lb, mc[i], mk[i], flags, nplayers, memo, sc, sk, nobuf)
         if score < 0:
             score = 1 << 21
         key[i] = ((((1 << 22) - score) << 16) | i)
