@@ -45,7 +45,7 @@ his partner's play; any other pass comes last.
 >>> from ddz_tools.position import Position
 >>> r = solve(Position.two_player("33JJQK2", "4455A"))
 >>> r.result, r.winning_plays
-('win', ['JJ'])
+('win', ['33'])
 >>> solve(Position.two_player("3", "XD", after="2")).result
 'loss'
 """
