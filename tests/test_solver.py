@@ -275,3 +275,38 @@ def test_puzzle_file_answers():
         r = solver.solve(p, all_plays=True, line=False)
         assert r.result == d["answer"]["result"], d["id"]
         assert sorted(r.winning_plays) == sorted(d["answer"]["winning_plays"]), d["id"]
+
+
+def test_move_ordering():
+    """Search order (the order of a losing side's replies in the strategy
+    tree and of ``Solver._moves``): a plain pass comes last; among plays that
+    neither empty the hand nor go unanswered, fewest plays left first; a
+    farmer passes first over his partner's play."""
+    from ddz_tools.decompose import min_plays
+    from ddz_tools.solver import PASS_KIND, _State
+
+    rng = random.Random(23)
+    solver = Solver(tt_mb=1)
+    checked = 0
+    for _ in range(40):
+        p = random_position(rng, 2, 12, "standard")
+        if p.last_play is None:
+            continue
+        hands = tuple(h for _, h in p.hands) + (0,)
+        turn = p.seats.index(p.to_move)
+        st = _State(hands, turn, p.last_play.kind, p.seats.index(p.last_by), p.last_play.cards)
+        moves = solver._moves(st, 2, p.rules.flags)
+        assert moves[-1] == (0, PASS_KIND)
+        opp = hands[1 - turn]
+        mps = [min_plays(hands[turn] - c, p.rules) for c, k in moves[:-1]
+               if c != hands[turn] and len(generate(opp, after=Play(c, k), rules=p.rules)) > 0]
+        assert mps == sorted(mps), p.describe()
+        checked += 1
+    assert checked >= 10
+    # The reply order shows in the strategy tree too.
+    r = solve(Position.two_player("33JJQK2", "4455A"), strategy=True, tt_mb=1)
+    assert list(r.strategy["then"]["replies"])[-1] == "pass"
+    # Three-player: farmer2 passes first over farmer1's play (no play of his wins at once).
+    p = Position.three_player("A", "4", "79", to_move="farmer2", after="5", by="farmer1")
+    st = _State(tuple(h for _, h in p.hands), 2, p.last_play.kind, 1, p.last_play.cards)
+    assert solver._moves(st, 3, p.rules.flags)[0] == (0, PASS_KIND)
