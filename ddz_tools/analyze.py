@@ -308,8 +308,8 @@ def review_bids(rec, opts: AnalyzeOptions) -> "tuple[list | None, str | None]":
     from .bid import CHOICES, evaluate_bid
 
     rules = rec.rules
-    if rules.bidding != "single-round" or rules.spring != "landlord":
-        return None, f"bid review needs bidding=single-round and spring=landlord (this game: {rules.describe()})"
+    if rules.bidding not in ("single-round", "until-two-pass"):
+        return None, f"bid review needs bidding=single-round or until-two-pass (this game: {rules.describe()})"
     out = []
     before: list = []
     for k, (seat, bid) in enumerate(rec.bids[:3]):

@@ -96,7 +96,7 @@ from .cards import FULL_DECK, card_count, counts_of, format_cards, parse_cards
 from .errors import DdzError, RulesError
 from .rules import Rules
 from .policies import BUFFER, _bid_rule_t, new_table
-from .selfplay import _playout_t
+from .selfplay import R_SPRING, R_SPRING_ANY, _playout_r
 
 
 class BidError(DdzError):
@@ -108,6 +108,8 @@ CHOICES = ("pass", "1", "2", "3")
 POLICIES = {"random": 0, "heuristic": 1}
 #: Bidding options the evaluator models (kernel codes).
 BIDDING_MODES = {"single-round": 0, "until-two-pass": 1}
+#: Spring rules (kernel codes): which losing side's silence doubles the stake.
+SPRING_MODES = {"landlord": 0, "any-player": 1}
 
 #: Sample indices per chunk: the unit of work, of parallelism and of early stopping.
 CHUNK = 250
@@ -232,12 +234,15 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, mod
 
     ``before[p]`` (p < me) are the earlier bids, ``legal[c]`` is 1 when
     choice c (0 = pass, 1..3) may be made.  See the COL_* constants for the
-    row layout.  ``mode``: 0 = ``bidding=single-round``, 1 =
-    ``until-two-pass``.  ``table``, ``bufc``, ``bufk`` are the policies' work arrays
+    row layout.  ``mode``: bit 0 the bidding (0 = ``bidding=single-round``,
+    1 = ``until-two-pass``), bit 1 the spring rule (0 = ``spring=landlord``,
+    1 = ``any-player``).  ``table``, ``bufc``, ``bufk`` are the policies' work arrays
     (a decomposer memo table and move buffers); they hold no state that
     changes a result.
     """
     hands = np.empty(3, np.int64)
+    bidding = mode & 1
+    spring_col = R_SPRING_ANY if (mode >> 1) & 1 else R_SPRING
     play = np.empty(3, np.int64)
     passed = np.empty(3, np.int64)
     pols = np.empty(3, np.int64)
@@ -295,7 +300,7 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, mod
                 if choice > top:
                     top = choice
                     lead = me
-                if mode == 0:
+                if bidding == 0:
                     # Single round: the later seats bid once each.
                     if top < 3:
                         for p in range(me + 1, 3):
@@ -332,9 +337,9 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, mod
                 for p in range(3):
                     play[p] = hands[p]
                 play[lead] += bottom
-                res = _playout_t(play, lead, pols, flags, _mix2(key, 0x1000 + rel), table, bufc, bufk)
+                res = _playout_r(play, lead, pols, flags, _mix2(key, 0x1000 + rel), table, bufc, bufk)
                 cache_won[rel] = res[0]
-                cache_mult[rel] = 1 << (res[1] + res[2] + res[3])
+                cache_mult[rel] = 1 << (res[1] + res[spring_col] + res[3])
             won = cache_won[rel]
             mult = cache_mult[rel]
             if choice == -1:
@@ -676,10 +681,11 @@ def _give_work(work) -> None:
 
 
 def run_rows(problem: BidProblem, policy: int, flags: int, seed: int, start: int, count: int,
-             max_attempts: int = MAX_ATTEMPTS, mode: int = 0) -> np.ndarray:
+             max_attempts: int = MAX_ATTEMPTS, mode: int = 0, spring: int = 0) -> np.ndarray:
     """Per-sample result rows (see the ``COL_*`` constants) of sample indices ``start ..``.
 
-    ``mode`` is the bidding mode (:data:`BIDDING_MODES`).
+    ``mode`` is the bidding mode (:data:`BIDDING_MODES`), ``spring`` the
+    spring rule (:data:`SPRING_MODES`).
     """
     out = np.zeros((count, NCOLS), dtype=np.int64)
     before = np.zeros(3, dtype=np.int64)
@@ -688,7 +694,7 @@ def run_rows(problem: BidProblem, policy: int, flags: int, seed: int, start: int
     try:
         _bid_chunk(problem.unseen, problem.seat, problem.me17,
                    problem.bottom if problem.bottom is not None else 0,
-                   before, np.array(problem.legal, dtype=np.int64), policy, flags, mode, seed_key(seed),
+                   before, np.array(problem.legal, dtype=np.int64), policy, flags, mode | (spring << 1), seed_key(seed),
                    start, count, max_attempts, out, *work)
     finally:
         _give_work(work)
@@ -718,8 +724,6 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
     rules = Rules.parse(rules)
     if rules.bidding not in BIDDING_MODES:
         raise RulesError(f"the bid evaluator supports bidding={' or '.join(BIDDING_MODES)}, not {rules.bidding}")
-    if rules.spring != "landlord":
-        raise RulesError(f"the bid evaluator supports spring=landlord only, not {rules.spring}")
     if policy not in POLICIES:
         raise BidError(f"policy {policy!r} is not one of {', '.join(POLICIES)}")
     if not isinstance(samples, int) or samples < 1:
@@ -730,6 +734,7 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
     pol = POLICIES[policy]
     flags = rules.flags
     mode = BIDDING_MODES[rules.bidding]
+    spring = SPRING_MODES[rules.spring]
     workers = workers or os.cpu_count() or 1
     n_chunks = -(-samples // CHUNK)
     n_alt = max(1, sum(problem.legal) - 1)
@@ -738,7 +743,7 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
 
     def work(k: int) -> np.ndarray:
         start = k * CHUNK
-        return run_rows(problem, pol, flags, seed, start, min(CHUNK, samples - start), max_attempts, mode)
+        return run_rows(problem, pol, flags, seed, start, min(CHUNK, samples - start), max_attempts, mode, spring)
 
     parts: list = []
     stopped = False

@@ -243,13 +243,20 @@ def _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res):
 
 
 @kernel
-def _playout_t(hands, landlord, pols, flags, seed, table, bufc, bufk):
-    """:func:`_playout_seats` with caller-kept work arrays (see module doc)."""
+def _playout_r(hands, landlord, pols, flags, seed, table, bufc, bufk):
+    """:func:`_playout_t` returning the whole ``R_*`` result row, which also
+    holds the spring flag of ``spring=any-player`` (``R_SPRING_ANY``)."""
     np.random.seed(seed)
     h = hands.copy()
     res = np.zeros(RESULT_SIZE, np.int64)
     _run(h, landlord, pols, flags, table, bufc, bufk, np.empty((0, 3), np.int64), res)
-    return res[:5]
+    return res
+
+
+@kernel
+def _playout_t(hands, landlord, pols, flags, seed, table, bufc, bufk):
+    """:func:`_playout_seats` with caller-kept work arrays (see module doc)."""
+    return _playout_r(hands, landlord, pols, flags, seed, table, bufc, bufk)[:5]
 
 
 @kernel

@@ -413,3 +413,33 @@ def test_until_two_pass_is_modelled_and_named():
     single = evaluate_bid(hand, workers=1, **kw)
     # Same deals and the same playouts for this seat as landlord; only the later auction differs.
     assert single.win_prob == one.win_prob and single.drawn == one.drawn
+
+
+def test_spring_any_player_only_adds_springs():
+    """spring=any-player: the same deals and playouts, and a stake that is never
+    lower; it is doubled exactly where the landlord won and one farmer (not
+    both) played no card, which the landlord-only rule does not count."""
+    from ddz_tools.selfplay import R_SPRING, R_SPRING_ANY, _playout_r
+    from ddz_tools.policies import BUFFER, new_table
+
+    problem = bid_problem(_hand17(21), None, 0, ())
+    plain = run_rows(problem, 1, FLAGS, 4, 0, 120)
+    anyp = run_rows(problem, 1, FLAGS, 4, 0, 120, spring=1)
+    cols = [bid.COL_ATTEMPTS, bid.COL_ACCEPTED, bid.COL_WON]
+    assert plain[:, cols].tolist() == anyp[:, cols].tolist()
+    ratio = anyp[:, bid.COL_MULT] / plain[:, bid.COL_MULT]
+    assert set(ratio.tolist()) <= {1.0, 2.0}
+    # The kernel's two spring flags on random playouts: "any" includes "landlord".
+    rng = random.Random(3)
+    work = (new_table(12), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
+    extra = 0
+    for _ in range(300):
+        hands, bottom = random_deal(rng)
+        arr = np.array([hands[0] + bottom, hands[1], hands[2]], np.int64)
+        res = _playout_r(arr, 0, np.array([1, 1, 1], np.int64), FLAGS, rng.randrange(2**31), *work)
+        assert res[R_SPRING_ANY] >= res[R_SPRING]
+        extra += res[R_SPRING_ANY] - res[R_SPRING]
+    assert extra > 0
+    ev = evaluate_bid(_hand17(21), samples=250, seed=4, workers=1, early_stop=False,
+                      rules="standard,spring=any-player")
+    assert ev.to_dict()["rules"] == "standard,spring=any-player"
