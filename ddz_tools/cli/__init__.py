@@ -73,7 +73,8 @@ def main(argv=None) -> None:
     except click.exceptions.Exit as exc:
         rv = exc.exit_code
     except click.ClickException as exc:
-        exc.show()
+        # Usage errors too are one line, like every other input error.
+        click.echo(f"error: {exc.format_message()}", err=True)
         rv = exc.exit_code
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("error: interrupted", err=True)
