@@ -39,8 +39,9 @@ child already stored as a win for the mover's team ends the node.
 Move ordering: fewest plays left after the move first (the exact minimum from
 the decomposer, :func:`ddz_tools.decompose._min_plays_memo`, memoised); then
 longer plays, then the lower main rank.  A play no opponent can answer gets no
-bonus (one cost 2.4x more nodes on 17-card deals).  A farmer passes first over
-his partner's play; any other pass comes last.
+bonus (one cost 2.4x more nodes on 17-card deals).  Bombs and the rocket come
+after every other play, and a pass after them, except that a farmer passes
+first over his partner's play.
 
 >>> from ddz_tools.position import Position
 >>> r = solve(Position.two_player("33JJQK2", "4455A"))
@@ -62,7 +63,7 @@ from .decompose import _min_plays_memo, new_memo_table
 from .errors import DdzError, PositionError
 from .movegen import _gen_into
 from .position import Position
-from .rules import Play
+from .rules import T_BOMB, T_ROCKET, Play
 
 # Kernel constants ---------------------------------------------------------------
 
@@ -298,9 +299,13 @@ def _score(hands, turn, lb, c, k, flags, nplayers, memo, sc, sk, nobuf):
     while x:
         cnt += x & 15
         x >>= 4
+    t = k & 31
+    if t == T_BOMB or t == T_ROCKET:
+        # Bombs and the rocket last, just before a pass (17% fewer nodes).
+        return 1
     # No bonus for an unanswerable play: spending control early is seldom
     # right (the bonus cost 2.4x more nodes on 17-card deals).
-    return ((40 - mp) << 8) | (cnt << 4) | (15 - ((k >> 5) & 15))
+    return ((40 - mp) << 9) | (cnt << 4) | (15 - ((k >> 5) & 15))
 
 
 @kernel

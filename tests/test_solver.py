@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from ddz_tools.cards import FULL_DECK, counts_of, format_cards, pack_counts
+from ddz_tools.cards import FULL_DECK, counts_of, format_cards, pack_counts, parse_cards
 from ddz_tools.errors import DdzError
 from ddz_tools.movegen import generate
 from ddz_tools.position import Position
@@ -279,17 +279,19 @@ def test_puzzle_file_answers():
 
 def test_move_ordering():
     """Search order (the order of a losing side's replies in the strategy
-    tree and of ``Solver._moves``): a plain pass comes last; among plays that
-    neither empty the hand nor go unanswered, fewest plays left first; a
-    farmer passes first over his partner's play."""
+    tree and of ``Solver._moves``): a plain pass comes last, bombs and the
+    rocket just before it; among the other plays that neither empty the hand
+    nor go unanswered, fewest plays left first; a farmer passes first over
+    his partner's play."""
     from ddz_tools.decompose import min_plays
+    from ddz_tools.rules import T_BOMB, T_ROCKET
     from ddz_tools.solver import PASS_KIND, _State
 
     rng = random.Random(23)
     solver = Solver(tt_mb=1)
     checked = 0
-    for _ in range(40):
-        p = random_position(rng, 2, 12, "standard")
+    for _ in range(60):
+        p = random_position(rng, 2, 14, "standard")
         if p.last_play is None:
             continue
         hands = tuple(h for _, h in p.hands) + (0,)
@@ -298,11 +300,21 @@ def test_move_ordering():
         moves = solver._moves(st, 2, p.rules.flags)
         assert moves[-1] == (0, PASS_KIND)
         opp = hands[1 - turn]
-        mps = [min_plays(hands[turn] - c, p.rules) for c, k in moves[:-1]
-               if c != hands[turn] and len(generate(opp, after=Play(c, k), rules=p.rules)) > 0]
+        slow = [c != hands[turn] and len(generate(opp, after=Play(c, k), rules=p.rules)) > 0
+                for c, k in moves[:-1]]
+        bomb = [(k & 31) in (T_BOMB, T_ROCKET) for c, k in moves[:-1]]
+        # Bombs that do not win at once come after every other play.
+        tail = [b for b, sl in zip(bomb, slow) if sl]
+        assert tail == sorted(tail), p.describe()
+        mps = [min_plays(hands[turn] - c, p.rules) for (c, k), sl, b in zip(moves[:-1], slow, bomb)
+               if sl and not b]
         assert mps == sorted(mps), p.describe()
         checked += 1
     assert checked >= 10
+    # A bomb the opponent can beat (with the rocket) comes after every other lead.
+    st = _State((parse_cards("33339JK"), parse_cards("45XD"), 0), 0, 0, 0, 0)
+    moves = solver._moves(st, 2, Position.two_player("3", "4").rules.flags)
+    assert moves[-1] == (parse_cards("3333"), Play.parse("3333").kind)
     # The reply order shows in the strategy tree too.
     r = solve(Position.two_player("33JJQK2", "4455A"), strategy=True, tt_mb=1)
     assert list(r.strategy["then"]["replies"])[-1] == "pass"
