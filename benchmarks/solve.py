@@ -20,6 +20,7 @@ disagreement is reported, not asserted).
     $ .venv/bin/python benchmarks/solve.py                 # everything
     $ .venv/bin/python benchmarks/solve.py --quick         # fewer deals
     $ .venv/bin/python benchmarks/solve.py --sets p2-17 --count 40
+    $ .venv/bin/python benchmarks/solve.py --sets p2-17 --time-limit 20 --each   # nodes per deal
 """
 
 from __future__ import annotations
@@ -105,12 +106,15 @@ def p95(xs):
     return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
 
 
-def bench_set(solver: Solver, name: str, positions, time_limit: float, peer_timeout: "float | None"):
+def bench_set(solver: Solver, name: str, positions, time_limit: float, peer_timeout: "float | None",
+              each: bool = False):
     times, nodes, unknown, node_counts = [], 0, 0, []
     rows_peer = []
-    for p in positions:
+    for i, p in enumerate(positions):
         solver.clear()
         r = solver.solve(p, line=False, time_limit=time_limit)
+        if each:
+            print(f"{name} {i}: {r.result} {r.nodes} nodes {r.seconds:.3f} s", file=sys.stderr, flush=True)
         times.append(r.seconds)
         nodes += r.nodes
         node_counts.append(r.nodes)
@@ -147,6 +151,8 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="5 positions per set")
     ap.add_argument("--sets", default=None, help="comma-separated set names to run (default: all)")
     ap.add_argument("--json", action="store_true", help="one JSON object per set instead of a table")
+    ap.add_argument("--each", action="store_true",
+                    help="also print every position's result, nodes and seconds on stderr")
     args = ap.parse_args(argv)
     count = 5 if args.quick else args.count
     peer_count = min(count, args.peer_count)
@@ -177,7 +183,8 @@ def main(argv=None) -> int:
     rows = []
     for name, positions, with_peer in sets:
         t = time.perf_counter()
-        row = bench_set(solver, name, positions, args.time_limit, args.peer_timeout if with_peer else None)
+        row = bench_set(solver, name, positions, args.time_limit, args.peer_timeout if with_peer else None,
+                        args.each)
         rows.append(row)
         if args.json:
             print(json.dumps(row), flush=True)
