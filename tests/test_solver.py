@@ -315,6 +315,15 @@ def test_move_ordering():
     st = _State((parse_cards("33339JK"), parse_cards("45XD"), 0), 0, 0, 0, 0)
     moves = solver._moves(st, 2, Position.two_player("3", "4").rules.flags)
     assert moves[-1] == (parse_cards("3333"), Play.parse("3333").kind)
+    # An answer no one can beat counts one and a half plays more: answering a
+    # K, A (one play more left, but the 2 beats it) before the big joker.
+    me, opp = parse_cards("3345567788JJAAA2"), parse_cards("44778999TTJJQQKAD")
+    king = Play.parse("K")
+    st = _State((me, opp, 0), 1, king.kind, 0, king.cards)
+    flags = Position.two_player("3", "4").rules.flags
+    order = [Play(c, k).notation() if k != PASS_KIND else "pass" for c, k in solver._moves(st, 2, flags)]
+    assert order == ["A", "D", "pass"]
+    assert min_plays(opp - parse_cards("A")) == min_plays(opp - parse_cards("D")) + 1
     # The reply order shows in the strategy tree too.
     r = solve(Position.two_player("33JJQK2", "4455A"), strategy=True, tt_mb=1)
     assert list(r.strategy["then"]["replies"])[-1] == "pass"
