@@ -37,11 +37,11 @@ everyone, then goes out).  Enhanced transposition cutoff: before ordering, a
 child already stored as a win for the mover's team ends the node.
 
 Move ordering: fewest plays left after the move first (the exact minimum from
-the decomposer, :func:`ddz_tools.decompose._min_plays_memo`, memoised); then
-longer plays, then the lower main rank.  A play no opponent can answer gets no
-bonus (one cost 2.4x more nodes on 17-card deals).  Bombs and the rocket come
-after every other play, and a pass after them, except that a farmer passes
-first over his partner's play.
+the decomposer, :func:`ddz_tools.decompose._min_plays_memo`, memoised), an
+answer no opponent can beat counting one and a half plays more (a lead no
+opponent can beat gets no bonus); then longer plays, then the lower main rank.
+Bombs and the rocket come after every other play, and a pass after them,
+except that a farmer passes first over his partner's play.
 
 >>> from ddz_tools.position import Position
 >>> r = solve(Position.two_player("33JJQK2", "4455A"))
