@@ -748,7 +748,7 @@ def _player_names(g: GameAnalysis) -> "list | None":
 
 
 def summarize(analyses: Iterable[GameAnalysis]) -> dict:
-    """Figures across games (see ``docs/analyze.md`` for each field).
+    """Figures across games (each field is described in the README, "Summary").
 
     >>> g = GameAnalysis("f", 1, "ddz-record/1", "valid", landlord=0, players=["a", "b", "c"],
     ...                  result={"winner": "landlord", "multiplier": 2, "bombs": 1, "spring": False,
