@@ -125,6 +125,17 @@ def _next_seat(seat, nplayers):
 
 
 @kernel
+def _after_move(k, turn, nxt, pk, lb, nplayers):
+    """(play to answer, who made it) after ``turn`` makes move ``k``: a play
+    stands until it comes back round to its maker, who then leads (0, 0)."""
+    if k != PASS_KIND:
+        return k, turn
+    if nplayers == 2 or nxt == lb:
+        return 0, 0
+    return pk, lb
+
+
+@kernel
 def _misc(turn, lb, pk, flags, nplayers):
     m = turn | (lb << 2) | (pk << 4) | (flags << 18)
     if nplayers == 3:
@@ -344,16 +355,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        if k == PASS_KIND:
-            if nplayers == 2 or nxt == lb:
-                cpk = 0
-                clb = 0
-            else:
-                cpk = pk
-                clb = lb
-        else:
-            cpk = k
-            clb = turn
+        cpk, clb = _after_move(k, turn, nxt, pk, lb, nplayers)
         hands[turn] -= c
         v = _tt_probe(tt, nbuckets, hands[0], hands[1], hands[2] if nplayers == 3 else 0,
                       _misc(nxt, clb, cpk, flags, nplayers))
@@ -437,19 +439,12 @@ def _search(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                     pk = f_pk[d]
                     lb = f_lb[d]
                     nxt = _next_seat(turn, nplayers)
+                    cpk, clb = _after_move(k, turn, nxt, pk, lb, nplayers)
                     if k == PASS_KIND:
                         f_cards[d] = 0
-                        if nplayers == 2 or nxt == lb:
-                            cpk = 0
-                            clb = 0
-                        else:
-                            cpk = pk
-                            clb = lb
                     else:
                         f_cards[d] = c
                         hands[turn] -= c
-                        cpk = k
-                        clb = turn
                     e = d + 1
                     if e >= f_turn.shape[0]:
                         ctl[C_RESULT] = -1
