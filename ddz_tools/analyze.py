@@ -40,6 +40,7 @@ import collections
 import contextlib
 import dataclasses
 import gc
+import itertools
 import io
 import json
 import os
@@ -583,6 +584,21 @@ def _chunks(seq: Sequence, size: int) -> list:
     return [seq[i:i + size] for i in range(0, len(seq), size)]
 
 
+#: Items read before the analysis starts: an input up to this size is known
+#: whole (progress shows its total); a larger one is read chunk by chunk.
+READ_AHEAD = 20_000
+
+
+def _read_chunks(stream: Iterator, size: int) -> Iterator[list]:
+    """Lists of ``size`` items read from ``stream`` as they are needed."""
+    while True:
+        with _gc_paused():
+            chunk = list(itertools.islice(stream, size))
+        if not chunk:
+            return
+        yield chunk
+
+
 def _default_chunk(n: int, workers: int, opts: AnalyzeOptions) -> int:
     per = 8 if opts.solve_below > 0 or opts.bids else 1024
     return max(1, min(per, -(-n // max(1, 4 * workers))))
@@ -640,20 +656,34 @@ def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, s
     if opts.solve_below < 0:
         raise DdzError("solve_below must be 0 (off) or a positive number of cards")
     skip = set(tuple(k) for k in skip)
+    stream = (it for it in iter_items(paths) if it.key not in skip)
+    workers = max(1, int(workers or 1))
+    slots = workers if scheduler is None else 8
+    # Read ahead up to a few chunks: a small input is then known whole (its
+    # total is shown and its chunks are sized to keep every worker busy); a
+    # large one is streamed chunk by chunk, so memory does not grow with it.
+    per = chunk_size or _default_chunk(1 << 62, slots, opts)
+    ahead = max(READ_AHEAD, 4 * slots * per)
     with _gc_paused():
-        items = [it for it in iter_items(paths) if it.key not in skip]
-    total = len(items)
+        head = list(itertools.islice(stream, ahead + 1))
+    if len(head) <= ahead:
+        total = len(head)
+        size = chunk_size or _default_chunk(total, slots, opts)
+        chunks = iter(_chunks(head, size))
+        several = total > size
+    else:
+        total = None
+        size = per
+        chunks = itertools.chain(_chunks(head, size), _read_chunks(stream, size))
+        several = True
     if progress:
         progress(0, total)
-    if not items:
+    if not head:
         return
-    workers = max(1, int(workers or 1))
-    size = chunk_size or _default_chunk(total, workers if scheduler is None else 8, opts)
-    chunks = _chunks(items, size)
     done = 0
     if scheduler is not None:
         results = _run_dask(scheduler, chunks, opts)
-    elif workers > 1 and len(chunks) > 1:
+    elif workers > 1 and several:
         results = _run_pool(workers, chunks, opts)
     else:
         results = (analyze_items(c, opts) for c in chunks)

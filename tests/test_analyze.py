@@ -385,6 +385,23 @@ def test_workers_give_the_same_results(tmp_path):
     assert seen[0] == (0, 41) and seen[-1] == (41, 41) and [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
+def test_large_inputs_stream_with_the_same_results(tmp_path, monkeypatch):
+    """Past READ_AHEAD items the input is read chunk by chunk (no total known):
+    the same results in the same order, with one worker or two."""
+    import ddz_tools.analyze as analyze_mod
+
+    path = write_jsonl(tmp_path / "g.jsonl", list(simulate(30, "heuristic", seed=6)) + ["{bad"])
+    kw = dict(solve_below=0, chunk_size=2)  # read-ahead: 4 chunks a worker, under the 31 items
+    whole = [g.to_dict() for g in analyze_files([path], **kw)]
+    monkeypatch.setattr(analyze_mod, "READ_AHEAD", 5)
+    for workers in (1, 2):
+        seen = []
+        streamed = [g.to_dict() for g in analyze_files([path], workers=workers,
+                                                       progress=lambda d, t: seen.append((d, t)), **kw)]
+        assert streamed == whole and len(whole) == 31
+        assert seen[0] == (0, None) and seen[-1] == (31, None)
+
+
 def test_dask_local_cluster_gives_the_same_results(tmp_path, capsys):
     pytest.importorskip("distributed")
     from distributed import Client, LocalCluster

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import os
 import sys
@@ -176,15 +177,22 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
     elif fmt == "csv":
         csv_out = _csv_writer(sys.stdout)
         csv_out.writeheader()
-    new = []
-    bad = 0
-    try:
+    # Kept in memory: every game when the table of games is printed at the
+    # end, otherwise only games with mistakes (for the mistakes table); the
+    # summary is accumulated as the games stream past.
+    keep_all = sink is None and fmt == "table"
+    kept = [g for g in previous if keep_all or g.mistakes]
+    count = {"new": 0, "bad": 0}
+
+    def analysed():
         for g in analyze_files(files, rules=rules, solve_below=solve_below, node_limit=node_limit,
                                time_limit=time_limit, bids=bids, bid_samples=bid_samples, seed=seed,
                                workers=workers, scheduler=scheduler, skip=skip, progress=bar):
-            new.append(g)
+            count["new"] += 1
+            if keep_all or g.mistakes:
+                kept.append(g)
             if g.status == STATUS_INVALID:
-                bad += 1
+                count["bad"] += 1
                 if bar.enabled:
                     sys.stderr.write("\r\x1b[K")  # clear the bar's line; it is redrawn below
                 click.echo(f"invalid: {_game_label(g)}: {_note(g)}", err=True)
@@ -200,12 +208,15 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
             elif fmt == "csv":
                 csv_out.writerow(flat_row(g))
                 sys.stdout.flush()
+            yield g
+
+    try:
+        s = summarize(itertools.chain(previous, analysed()))
     finally:
         bar.close()
         if sink is not None:
             sink.close()
-    all_games = previous + new
-    s = summarize(all_games)
+    new, bad = count["new"], count["bad"]
     s["rules_default"] = rules.describe()
     s["resumed"] = len(previous)
     if fmt == "json":
@@ -217,12 +228,12 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
         w.writerow(("section", "key", "value"))
         w.writerows(summary_rows(s))
     else:
-        if sink is None and all_games:
-            print_table([_game_table_row(g) for g in all_games], GAME_HEADERS, title=None)
+        if keep_all and kept:
+            print_table([_game_table_row(g) for g in kept], GAME_HEADERS, title=None)
             click.echo()
-        _print_summary_tables(s, all_games)
+        _print_summary_tables(s, kept)
     if previous:
-        click.echo(f"resumed: {len(previous)} game(s) already in {out}, {len(new)} analysed now", err=True)
+        click.echo(f"resumed: {len(previous)} game(s) already in {out}, {new} analysed now", err=True)
     if s["invalid"]:
         click.echo(f"{s['invalid']} invalid or unreadable game(s)"
                    + (f" ({bad} in this run)" if previous else ""), err=True)
