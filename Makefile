@@ -38,8 +38,16 @@ test-slow: $(STAMP)
 peers: $(STAMP)
 	$(PY) -m pip install -q --no-deps douzero rlcard doudizhu-resolver termcolor
 
+# Every benchmark but the bid evaluator's calibration study (about 20 minutes:
+# $(PY) benchmarks/bid_validation.py --deals 5000 --samples 500 --seed 1).
 bench: peers
 	$(PY) benchmarks/movegen.py
+	$(PY) benchmarks/decompose.py
+	$(PY) benchmarks/solve.py
+	$(PY) benchmarks/selfplay.py
+	$(PY) benchmarks/replay.py
+	$(PY) benchmarks/bid.py
+	$(PY) benchmarks/analyze.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
