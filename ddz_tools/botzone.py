@@ -69,13 +69,10 @@ def _rules(rules) -> Rules:
 def _card_ids(value, where: str) -> list:
     if not isinstance(value, list):
         raise RecordError(f"{where}: expected a list of card ids, got {value!r}")
-    for c in value:
-        try:
-            rank_of_card_id(c)
-        except CardError as exc:
-            raise RecordError(f"{where}: {exc}") from None
-    if len(set(value)) != len(value):
-        raise RecordError(f"{where}: a card id appears twice in {value}")
+    try:
+        pack_card_ids(value)  # every id in 0..53, none twice
+    except CardError as exc:
+        raise RecordError(f"{where}: {exc}") from None
     return list(value)
 
 
