@@ -17,7 +17,7 @@ Bidding
 -------
 Seats bid in order ``first``, ``second``, ``third`` (play also goes round in
 that order); a bid must be higher than every earlier bid; a bid of 3 ends the
-auction.  Under ``bidding=single-round`` (the default of RULES.md) each seat
+auction.  Under ``bidding=single-round`` (the default of docs/rules.md) each seat
 bids once; under ``bidding=until-two-pass`` the auction goes on round the
 table, a seat that passed is out, until someone bids 3, all pass, or two have
 passed and there is a bid (as :mod:`ddz_tools.selfplay` plays it); the choice
@@ -44,7 +44,7 @@ anti-spring)`` and ``stake = winning bid * mult``, this seat scores
 
 * ``+2 * stake`` / ``-2 * stake`` as landlord on a win / loss,
 * ``+stake`` / ``-stake`` as a farmer when the landlord loses / wins,
-* ``0`` when all three seats pass (the cards are redealt, RULES.md).
+* ``0`` when all three seats pass (the cards are redealt, docs/rules.md).
 
 So ``pass`` is not worth 0 by definition: passing makes this seat a farmer
 whenever a later (or earlier) seat takes the contract, and that farmer

@@ -1,7 +1,7 @@
 """The game: a state machine for one whole hand of Dou Dizhu.
 
-One hand, in plain English (``../shared/RULES.md`` is the full text)
---------------------------------------------------------------------
+One hand, in plain English (``docs/rules.md`` is the full text)
+---------------------------------------------------------------
 The deck is dealt 17 cards a seat with 3 face down (the bottom).  Seats bid
 for the landlord, starting from the first bidder and going round in seat
 order (seat ``i`` is followed by ``i + 1 mod 3``), under the ``bidding``
@@ -315,7 +315,7 @@ def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays
     """Score a finished hand from its counts.
 
     ``landlord_plays`` is the number of (non-pass) plays of the landlord,
-    ``farmer_plays`` those of the two farmers.  Example from RULES.md: bid 3,
+    ``farmer_plays`` those of the two farmers.  Example from docs/rules.md: bid 3,
     two bombs, the landlord wins:
 
     >>> score(0, 0, 3, 2, 9, [4, 3]).scores

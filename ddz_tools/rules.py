@@ -1,7 +1,7 @@
 """Rules: combination types, readings, comparison and rule options.
 
-The rules in plain English (``../shared/RULES.md`` is the full text)
---------------------------------------------------------------------
+The rules in plain English (``docs/rules.md`` is the full text)
+---------------------------------------------------------------
 Three players, 54 cards (ranks ``3..A 2`` four times, two jokers ``X`` < ``D``).
 A play is one *combination*: solo, pair, trio, trio + solo, trio + pair, chain
 (5..12 consecutive singles, 3..A), pair chain (3+ consecutive pairs, 3..A),

@@ -24,7 +24,7 @@ A game
    (as Botzone does at once).
 3. Play from the landlord's lead to the first empty hand, each seat by its
    policy (:func:`ddz_tools.policies._choose`).
-4. Scoring (RULES.md): stake = winning bid x 2 per bomb or rocket x 2 for a
+4. Scoring (docs/rules.md): stake = winning bid x 2 per bomb or rocket x 2 for a
    spring x 2 for an anti-spring; the landlord wins or pays the stake from
    or to each farmer.  Spring: the landlord wins and neither farmer played a
    card (``spring=any-player``: at least one farmer played no card).

@@ -17,8 +17,8 @@ import pytest
 from ddz_tools.rules import PRESETS, Rules
 
 REPO = Path(__file__).resolve().parent.parent
-#: Shared sample data (read in place, never copied into the repo).
-SAMPLES = REPO.parent / "shared" / "samples"
+#: Test data files (tests/data/README.md says what each one is).
+DATA = REPO / "tests" / "data"
 
 #: The 54 cards as rank indices (0 = "3" .. 12 = "2", 13 = X, 14 = D).
 DECK = tuple([r for r in range(13) for _ in range(4)] + [13, 14])
@@ -105,10 +105,8 @@ def rng(request) -> random.Random:
 
 @pytest.fixture(scope="session")
 def samples_dir() -> Path:
-    """``../shared/samples`` relative to the repo root; skips when absent."""
-    if not SAMPLES.is_dir():
-        pytest.skip(f"shared samples not found at {SAMPLES}")
-    return SAMPLES
+    """The test data directory, ``tests/data`` (Botzone transcripts under ``botzone/``)."""
+    return DATA
 
 
 @pytest.fixture(scope="session")

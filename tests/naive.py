@@ -1,4 +1,4 @@
-"""Plain-Python reference move generator, written from RULES.md (tests only).
+"""Plain-Python reference move generator, written from docs/rules.md (tests only).
 
 This is the slow, obviously-right twin of the Numba move generator
 (``ddz_tools.movegen._gen_into``) and of ``ddz_tools.rules.readings``.  It
@@ -231,7 +231,7 @@ def naive_leads(hand: int, rules: Rules) -> frozenset[tuple[int, int]]:
 
 
 def naive_beats(kind: int, prev_kind: int) -> bool:
-    """May a play of ``kind`` answer a play of ``prev_kind``?  (RULES.md, Play.)
+    """May a play of ``kind`` answer a play of ``prev_kind``?  (docs/rules.md, Play.)
 
     Plays fall in three classes: ordinary < bomb < rocket.  A higher class
     always wins; within the bomb class the higher four wins; ordinary plays

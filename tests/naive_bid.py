@@ -1,7 +1,7 @@
 """Plain-Python twin of the bid evaluator's kernels (tests only).
 
 Written from the definitions in ``ddz_tools/bid.py``'s module doc and from
-RULES.md, in plain Python with unbounded ints and lists, sharing no code
+docs/rules.md, in plain Python with unbounded ints and lists, sharing no code
 with the kernels:
 
 * :class:`Stream` -- the counter-based random words, as an iterator;

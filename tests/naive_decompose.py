@@ -1,7 +1,7 @@
 """Plain-Python reference for the decomposer, written from the rules text.
 
 It shares nothing with the kernels but the rules classifier
-(:func:`ddz_tools.rules.readings`, itself written straight from RULES.md):
+(:func:`ddz_tools.rules.readings`, itself written straight from docs/rules.md):
 
 * candidate plays are built shape by shape with itertools (a body of one
   rank, a run of ranks, a trio / airplane / four body plus any multiset of

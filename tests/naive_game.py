@@ -1,7 +1,7 @@
 """Plain-Python reference replay of a ``ddz-record/1`` game (tests only).
 
 The slow twin of :class:`ddz_tools.game.Game` and of the batch kernel
-``ddz_tools.records._validate_games``, written again from RULES.md and the
+``ddz_tools.records._validate_games``, written again from docs/rules.md and the
 record format: hands are lists of 15 rank counts, the bidding is written as
 "who may still speak" lists, and a play is classified with the reference
 classifier of ``tests/naive.py`` (every reading of a multiset by the rules
@@ -19,7 +19,7 @@ from naive import TYPE_OF_NAME, decode, naive_beats, naive_readings, pack
 from ddz_tools.rules import Rules
 
 RANK_TEXT = "3456789TJQKA2XD"
-# Cards of each body rank, by type name (RULES.md table).
+# Cards of each body rank, by type name (docs/rules.md table).
 _PER = {"solo": 1, "pair": 2, "trio": 3, "trio_solo": 3, "trio_pair": 3, "chain": 1, "pair_chain": 2,
         "airplane": 3, "airplane_solo": 3, "airplane_pair": 3, "four_two_solo": 4, "four_two_pair": 4,
         "bomb": 4, "four_solo": 4, "four_pair": 4}

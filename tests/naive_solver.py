@@ -5,7 +5,7 @@ Written from the rules text, a different way from ``ddz_tools.solver``:
 * legal plays come from enumerating every sub-multiset of the hand and asking
   the plain-Python classifier ``rules.readings`` for its readings, then
   ``rules.beats`` for answers (the Numba move generator is not used);
-* plain recursive minimax over the game rules as stated in RULES.md, with no
+* plain recursive minimax over the game rules as stated in docs/rules.md, with no
   transposition table, no move ordering and no shortcuts.
 
 A state is ``(hands, turn, prev, last_by)``: ``hands`` a tuple of packed hands

@@ -145,12 +145,12 @@ def test_missing_file_and_refused_pickle_are_reported(tmp_path):
 
 
 def test_botzone_inputs(samples_dir):
-    files = [str(samples_dir / "botzone" / "botzone_ftl2_simu4_game-log.txt"),
-             str(samples_dir / "botzone" / "botzone_ftl2_simu1_partial_game-log.txt"),
+    files = [str(samples_dir / "botzone" / "ftl2_full_game-log.txt"),
+             str(samples_dir / "botzone" / "ftl2_partial_game-log.txt"),
              str(CORPUS / "botzone_game.json")]
     full, partial, ours = analyze_files(files, solve_below=0)
     assert full.format == "botzone-transcript" and full.status == "valid"
-    assert full.result["scores"] == [6, -3, -3] and full.result_disagrees == []
+    assert full.result["scores"] == [-24, 12, 12] and full.result_disagrees == []
     assert partial.status == "incomplete" and "nobody went out" in partial.reason
     assert ours.format == "botzone-log" and ours.status == "valid"
 

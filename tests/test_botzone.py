@@ -1,4 +1,4 @@
-"""Botzone FightTheLandlord2 import: the real transcripts, judge logs, round trips, broken input."""
+"""Botzone FightTheLandlord2 import: transcripts, judge logs, round trips, broken input."""
 
 from __future__ import annotations
 
@@ -17,27 +17,28 @@ from ddz_tools.records import record_to_dict, replay_record, validate_batch
 SAMPLE_LOG = REPO / "data" / "botzone_sample_log.json"
 
 
-def test_full_transcript_imports_and_scores_6_minus3_minus3(samples_dir):
-    path = samples_dir / "botzone" / "botzone_ftl2_simu4_game-log.txt"
-    want = [int(x) for x in (samples_dir / "botzone" / "botzone_ftl2_simu4_game-scores.txt").read_text().split()]
-    assert want == [6, -3, -3]
+def test_full_transcript_imports_and_scores_minus24_12_12(samples_dir):
+    path = samples_dir / "botzone" / "ftl2_full_game-log.txt"
+    want = [int(x) for x in (samples_dir / "botzone" / "ftl2_full_game-scores.txt").read_text().split()]
+    assert want == [-24, 12, 12]
     rec = import_transcript(path.read_text(), scores=want)
     rep = replay_record(rec)
     assert rep.status == "ok" and list(rep.result.scores) == want      # stored scores agree
+    assert rep.result.bombs == 2 and rep.result.winner == "farmers"
     assert rec.bids == [(0, 3)] and rep.landlord == 0 and rep.base == 3
     assert rec.extra["botzone"]["complete"] and rec.all_pass == "seat0"
-    assert rec.plays[0] == (0, format_cards(pack_card_ids([3, 4, 9, 12, 18, 23, 24, 29])))
-    assert rec.play_ids[0] == [3, 4, 9, 12, 18, 23, 24, 29]
-    assert rec.hand_ids[0][:3] == [3, 4, 9] and sorted(rec.bottom_ids) == [12, 40, 42]
-    # The seat that went out is the landlord, with his last card id 33.
-    assert rec.plays[-1] == (0, "J") and rec.play_ids[-1] == [33]          # 33 // 4 = 8: J
+    assert rec.plays[0] == (0, format_cards(pack_card_ids([11, 14, 17, 22, 24])))
+    assert rec.play_ids[0] == [11, 14, 17, 22, 24]
+    assert rec.hand_ids[0][:3] == [0, 3, 5] and sorted(rec.bottom_ids) == [43, 46, 50]
+    # The seat that went out is farmer 1, with his last card id 42.
+    assert rec.plays[-1] == (1, "K") and rec.play_ids[-1] == [42]          # 42 // 4 = 10: K
     # import_file finds the scores file next to the log.
     (via_file,) = import_file(str(path))
-    assert via_file.result == {"scores": [6, -3, -3]} and replay_record(via_file).status == "ok"
+    assert via_file.result == {"scores": [-24, 12, 12]} and replay_record(via_file).status == "ok"
 
 
 def test_partial_transcript_is_incomplete_not_a_crash(samples_dir):
-    text = (samples_dir / "botzone" / "botzone_ftl2_simu1_partial_game-log.txt").read_text()
+    text = (samples_dir / "botzone" / "ftl2_partial_game-log.txt").read_text()
     rec = import_transcript(text)
     rep = replay_record(rec)
     assert rep.status == "incomplete"
@@ -50,13 +51,13 @@ def test_partial_transcript_is_incomplete_not_a_crash(samples_dir):
 
 
 def test_wrong_scores_are_flagged(samples_dir):
-    text = (samples_dir / "botzone" / "botzone_ftl2_simu4_game-log.txt").read_text()
+    text = (samples_dir / "botzone" / "ftl2_full_game-log.txt").read_text()
     rep = replay_record(import_transcript(text, scores=[3, -3, 0]))
     assert rep.status == "mismatch" and rep.disagreements == ("scores",)
 
 
 def test_transcript_inconsistencies_are_errors(samples_dir):
-    text = (samples_dir / "botzone" / "botzone_ftl2_simu4_game-log.txt").read_text()
+    text = (samples_dir / "botzone" / "ftl2_full_game-log.txt").read_text()
     with pytest.raises(RecordError, match="Bot 2 answers a request for seat 1"):
         import_transcript(text.replace("Bot 1:", "Bot 2:", 1))
     # A dropped bot answer shows up in the next play request's history.
@@ -134,9 +135,9 @@ def test_judge_log_errors():
 
 def test_sniff_and_records_written_back(samples_dir):
     assert sniff_text(SAMPLE_LOG.read_text()) == "judge-log"
-    text = (samples_dir / "botzone" / "botzone_ftl2_simu4_game-log.txt").read_text()
+    text = (samples_dir / "botzone" / "ftl2_full_game-log.txt").read_text()
     assert sniff_text(text) == "transcript"
     assert sniff_text('{"schema": "ddz-record/1"}') is None
-    d = record_to_dict(import_transcript(text, scores=[6, -3, -3]))
+    d = record_to_dict(import_transcript(text, scores=[-24, 12, 12]))
     assert d["all_pass"] == "seat0" and d["deal"]["hand_ids"] is not None and "ids" in d["plays"][0]
     assert replay_record(json.dumps(d)).status == "ok"

@@ -238,7 +238,7 @@ def test_options_only_spec_starts_from_standard():
     assert r.four_with_one and r.preset == "standard"
 
 
-# Readings and the edge cases of RULES.md ----------------------------------------------
+# Readings and the edge cases of docs/rules.md ----------------------------------------------
 
 
 def test_333444555666_readings():

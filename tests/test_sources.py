@@ -230,7 +230,7 @@ def test_not_utf8(tmp_path):
 
 
 def test_transcript_item_carries_the_text(tmp_path, samples_dir):
-    path = samples_dir / "botzone" / "botzone_ftl2_simu4_game-log.txt"
+    path = samples_dir / "botzone" / "ftl2_full_game-log.txt"
     items = list(read_items(str(path)))
     assert len(items) == 1 and items[0].fmt == FMT_BOTZONE_TRANSCRIPT
-    assert items[0].data.startswith("./full") and "Bot 0:" in items[0].data
+    assert items[0].data.startswith("# a complete game") and "Bot 0:" in items[0].data
