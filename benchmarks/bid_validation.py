@@ -54,12 +54,21 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from ddz_tools.bid import CHOICES, _mix2, evaluate_bid, wilson_interval  # noqa: E402
+from ddz_tools._jit import interpreted  # noqa: E402
 from ddz_tools.cards import counts_of  # noqa: E402
+from ddz_tools.gamerules import (  # noqa: E402
+    A_BASE, A_HIGH, A_LANDLORD, A_OUTCOME, A_TURN, AUCTION_OPEN, AUCTION_SIZE, AUCTION_VOID, BIDDING_MODES,
+    auction_bid, auction_start, multiplier, settle,
+)
 from ddz_tools.policies import _bid_rule  # noqa: E402
 from ddz_tools.rules import Rules  # noqa: E402
 from ddz_tools.selfplay import _playout, deal_cards, game_seed  # noqa: E402
 
 HEURISTIC = 1
+_auction_start = interpreted(auction_start)
+_auction_bid = interpreted(auction_bid)
+_settle = interpreted(settle)
+_multiplier = interpreted(multiplier)
 
 
 def control_score(hand17: int) -> int:
@@ -86,23 +95,20 @@ def threshold_bid(score: int, t: int, highest: int) -> int:
 
 
 def seat_score(hands, bottom, me, bids_before, my_bid, flags, outcome) -> int:
-    """The evaluated seat's score when it bids ``my_bid`` in the real auction."""
-    bids = list(bids_before) + [my_bid]
-    top = max(bids)
-    for p in range(me + 1, 3):
-        if top == 3:
-            break
-        b = int(_bid_rule(hands[p], HEURISTIC, flags, top))
-        bids.append(b)
-        top = max(top, b)
-    if top == 0:
+    """The evaluated seat's score when it bids ``my_bid`` in the real auction
+    (single round, first bidder 0; the later seats by the policy's bid rule)."""
+    state = [0] * AUCTION_SIZE
+    _auction_start(state, BIDDING_MODES["single-round"], 0, 0)
+    for p, b in enumerate(list(bids_before) + [my_bid]):
+        _auction_bid(state, p, b)
+    while state[A_OUTCOME] == AUCTION_OPEN:
+        p = state[A_TURN]
+        _auction_bid(state, p, int(_bid_rule(hands[p], HEURISTIC, flags, state[A_HIGH])))
+    if state[A_OUTCOME] == AUCTION_VOID:
         return 0
-    landlord = bids.index(top)
+    landlord = state[A_LANDLORD]
     won, mult = outcome(landlord)
-    stake = top * mult
-    if landlord == me:
-        return 2 * stake if won else -2 * stake
-    return -stake if won else stake
+    return _settle(landlord, won, state[A_BASE] * mult)[me]
 
 
 def mean_ci(values, z):
@@ -149,7 +155,7 @@ def main() -> None:
                 deal = np.array(hands, dtype=np.int64)
                 deal[landlord] += bottom
                 res = _playout(deal, landlord, HEURISTIC, flags, _mix2(_mix2(args.seed, index), 0x3000 + landlord))
-                cache[landlord] = (int(res[0]), 1 << int(res[1] + res[2] + res[3]))
+                cache[landlord] = (int(res[0]), _multiplier(int(res[1]), int(res[2]), int(res[3])))
             return cache[landlord]
 
         ev = evaluate_bid(hands[me], seat=me, before=before, samples=args.samples, seed=args.seed * 1000003 + index,

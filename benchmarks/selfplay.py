@@ -20,7 +20,8 @@ Run:  .venv/bin/python benchmarks/selfplay.py [--games N] [--deals D] [--repeats
    (``trace``, ``current_hand``, ``actions``, ``landlord``, ``self``), its legal
    actions are ours under the standard rules written in RLCard's notation (all
    of them are in RLCard's action table), and its random choices are seeded per
-   deal.  Our policy is called through the ``_choose`` kernel.
+   deal.  Our policy is called through the ``policy_play`` kernel, and the game's
+   turn and trick follow ``gamerules.trick_after``.
 
 RLCard and its rule agent are peers installed with ``--no-deps``; RLCard's
 package import needs ``termcolor`` (for its UNO game only).  When termcolor is
@@ -43,9 +44,11 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from ddz_tools.cards import format_cards, parse_cards  # noqa: E402
-from ddz_tools.movegen import _gen_into  # noqa: E402
-from ddz_tools.policies import BUFFER, POLICY_HEURISTIC, _choose, new_table  # noqa: E402
-from ddz_tools.rules import STANDARD, T_BOMB, T_ROCKET  # noqa: E402
+from ddz_tools._jit import interpreted  # noqa: E402
+from ddz_tools.gamerules import doubles_stake, trick_after  # noqa: E402
+from ddz_tools.movegen import gen_into  # noqa: E402
+from ddz_tools.policies import BUFFER, POLICY_HEURISTIC, new_table, policy_play  # noqa: E402
+from ddz_tools.rules import STANDARD  # noqa: E402
 from ddz_tools.selfplay import deal_cards, game_seed, selfplay_stats  # noqa: E402
 
 
@@ -132,7 +135,7 @@ class Match:
         self.illegal = 0
 
     def _legal(self, hand: int, prev_kind: int):
-        n = _gen_into(hand, self.flags, prev_kind, self.gc, self.gk)
+        n = gen_into(hand, self.flags, prev_kind, self.gc, self.gk)
         return list(zip(self.gc[:n].tolist(), self.gk[:n].tolist()))
 
     def _rule_move(self, hands, seat, landlord, prev_kind, trace):
@@ -165,36 +168,35 @@ class Match:
         np.random.seed(seed % (2 ** 32))
         hands = np.array(hands0, np.int64)
         seat = landlord
-        prev_kind = prev_cards = 0
+        prev_kind = 0
         prev_seat = landlord
-        passes = played = bombs = 0
+        bombs = 0
         trace = []
         plays_by = [0, 0, 0]
         while True:
-            if passes == 2:
-                prev_kind = prev_cards = 0
-                passes = 0
             if agents[seat] == "ours":
-                c, k = _choose(hands, seat, landlord, prev_kind, prev_cards, prev_seat, played,
-                               POLICY_HEURISTIC, self.flags, self.table, self.bufc, self.bufk)
+                c, k = policy_play(hands, seat, landlord, prev_kind, prev_seat, POLICY_HEURISTIC, self.flags,
+                                   self.table, self.bufc, self.bufk)
                 c, k = int(c), int(k)
             else:
                 c, k = self._rule_move(hands, seat, landlord, prev_kind, trace)
             if k == 0:
-                passes += 1
                 trace.append((seat, "pass"))
             else:
                 trace.append((seat, _rl(c)))
                 hands[seat] -= c
-                played += c
                 plays_by[seat] += 1
-                if (k & 31) in (T_BOMB, T_ROCKET):
+                if _doubles_stake(k):
                     bombs += 1
-                prev_kind, prev_cards, prev_seat, passes = k, c, seat, 0
                 if hands[seat] == 0:
                     break
+            prev_kind, prev_seat = _trick_after(k, seat, prev_kind, prev_seat, 3)
             seat = (seat + 1) % 3
         return {"landlord_won": seat == landlord, "bombs": bombs, "moves": len(trace)}
+
+
+_trick_after = interpreted(trick_after)
+_doubles_stake = interpreted(doubles_stake)
 
 
 def deals(n: int, seed: int):

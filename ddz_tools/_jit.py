@@ -45,3 +45,11 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = _cache_dir()
 
 kernel = numba.njit(cache=True, nogil=True)
+
+
+def interpreted(fn):
+    """The plain Python function behind a kernel, for Python callers of a small
+    kernel: a call from Python into compiled code costs about a microsecond of
+    dispatch, more than a rule of a few lines takes interpreted.  The function
+    itself when compiling is switched off (``NUMBA_DISABLE_JIT=1``)."""
+    return getattr(fn, "py_func", fn)

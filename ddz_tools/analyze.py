@@ -46,8 +46,10 @@ import json
 import os
 from typing import Callable, Iterable, Iterator, Sequence
 
-from .cards import parse_cards
+from ._jit import interpreted
+from .cards import card_count, parse_cards
 from .errors import DdzError, RecordError
+from .gamerules import next_seat, trick_after
 from .rules import Rules
 from .sources import (
     FMT_BOTZONE_LOG,
@@ -64,7 +66,6 @@ STATUS_VALID = "valid"
 STATUS_INVALID = "invalid"
 STATUS_INCOMPLETE = "incomplete"
 STATUS_DEAL = "deal"
-STATUSES = (STATUS_VALID, STATUS_INVALID, STATUS_INCOMPLETE, STATUS_DEAL)
 
 ROLES = ("landlord", "farmer1", "farmer2")
 
@@ -188,11 +189,6 @@ def _analyze_deal(item: Item, opts: AnalyzeOptions) -> GameAnalysis:
                         rules=opts.rules.describe(), deal=info)
 
 
-def analyze_item(item: Item, opts: AnalyzeOptions = AnalyzeOptions()) -> GameAnalysis:
-    """Analyse one input item (see :func:`analyze_files` for what is computed)."""
-    return analyze_items([item], opts)[0]
-
-
 @contextlib.contextmanager
 def _gc_paused():
     """Pause the cyclic garbage collector while building many small acyclic
@@ -294,7 +290,7 @@ def _reaches(rec, landlord: int, below: int) -> bool:
         if max(n) <= below:
             return True
         if text:
-            n[seat] -= _ncards(parse_cards(text.replace("-", "")))
+            n[seat] -= card_count(parse_cards(text.replace("-", "")))
     return False
 
 
@@ -433,6 +429,9 @@ def _analyze_games(items: Sequence[Item], opts: AnalyzeOptions) -> list[GameAnal
 
 # Mistake search ---------------------------------------------------------------------------
 
+_next_seat = interpreted(next_seat)
+_trick_after = interpreted(trick_after)
+
 #: Transposition table of the per-process solver (MiB); cleared before every game so
 #: that node limits give the same verdicts whatever else a worker analysed before.
 SOLVER_TT_MB = 16
@@ -445,16 +444,6 @@ def _solver():
         from .solver import Solver
         _SOLVER = Solver(SOLVER_TT_MB)
     return _SOLVER
-
-
-_BYTE_LOW = 0x0F0F0F0F0F0F0F0F
-
-
-def _ncards(packed: int) -> int:
-    """Cards in a packed hand: nibbles summed into bytes, bytes summed by one multiply
-    (at most 54 cards, so no byte overflows; the classic SWAR popcount's last step)."""
-    b = (packed & _BYTE_LOW) + ((packed >> 4) & _BYTE_LOW)
-    return ((b * 0x0101010101010101) >> 56) & 0xFF
 
 
 @dataclasses.dataclass
@@ -531,20 +520,20 @@ def find_mistakes(hands: Sequence[int], landlord: int, plays: Sequence, rules: R
         return out
 
     for i, (seat, play) in enumerate(plays):
-        if started is None and max(_ncards(h[0]), _ncards(h[1]), _ncards(h[2])) <= solve_below:
+        if started is None and max(card_count(h[0]), card_count(h[1]), card_count(h[2])) <= solve_below:
             started = i
         if started is not None:
             before, _ = value(h, seat, last, last_by)
         # Apply the move.
         after_h = list(h)
-        if play.is_pass:
-            nxt_last, nxt_by = last, last_by
-        else:
+        if not play.is_pass:
             after_h[seat] -= play.cards
-            nxt_last, nxt_by = play, seat
-        nxt = (seat + 1) % 3
-        if nxt_by == nxt:           # two passes: the last player to play leads
+        nxt = _next_seat(seat, 3)
+        nxt_kind, nxt_by = _trick_after(play.kind, seat, 0 if last is None else last.kind, last_by, 3)
+        if nxt_kind == 0:           # the trick is over: the seat to move leads
             nxt_last, nxt_by = None, None
+        else:
+            nxt_last = last if play.is_pass else play
         if started is not None:
             if before == "unknown":
                 unchecked += 1

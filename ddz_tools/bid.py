@@ -91,12 +91,32 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from ._jit import kernel
-from .cards import FULL_DECK, card_count, counts_of, format_cards, parse_cards
+from ._jit import interpreted, kernel
+from .cards import FULL_DECK, card_count, contains, counts_of, format_cards, to_packed
 from .errors import DdzError, RulesError
 from .rules import Rules
-from .policies import BUFFER, _bid_rule_t, new_table
-from .selfplay import R_SPRING, R_SPRING_ANY, _playout_r
+from .gamerules import (
+    A_BASE,
+    A_HIGH,
+    A_HIGH_SEAT,
+    A_LANDLORD,
+    A_OUTCOME,
+    A_TURN,
+    AUCTION_OPEN,
+    AUCTION_SIZE,
+    BID_OK,
+    BID_OVER,
+    SINGLE_ROUND,
+    BIDDING_MODES as _ALL_BIDDING_MODES,
+    SPRING_MODES,
+    auction_bid,
+    auction_start,
+    bid_error,
+    multiplier,
+    settle,
+)
+from .policies import BUFFER, new_table, policy_bid
+from .selfplay import R_ANTI_SPRING, R_BOMBS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 
 
 class BidError(DdzError):
@@ -107,9 +127,7 @@ SEAT_NAMES = ("first", "second", "third")
 CHOICES = ("pass", "1", "2", "3")
 POLICIES = {"random": 0, "heuristic": 1}
 #: Bidding options the evaluator models (kernel codes).
-BIDDING_MODES = {"single-round": 0, "until-two-pass": 1}
-#: Spring rules (kernel codes): which losing side's silence doubles the stake.
-SPRING_MODES = {"landlord": 0, "any-player": 1}
+BIDDING_MODES = {k: _ALL_BIDDING_MODES[k] for k in ("single-round", "until-two-pass")}
 
 #: Sample indices per chunk: the unit of work, of parallelism and of early stopping.
 CHUNK = 250
@@ -224,7 +242,7 @@ def _deal(unseen, key, me, me17, bottom_known, hands, scratch):
 def _bid_of(hand17, policy, flags, highest, key, pos, table):
     """The policy's bid for one seat, with numba's RNG seeded per (sample, seat, highest bid)."""
     np.random.seed(_mix2(key, 0x2000 + 4 * pos + highest))
-    return _bid_rule_t(hand17, policy, flags, highest, table)
+    return policy_bid(hand17, policy, flags, highest, table)
 
 
 @kernel
@@ -244,12 +262,13 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, mod
     bidding = mode & 1
     spring_col = R_SPRING_ANY if (mode >> 1) & 1 else R_SPRING
     play = np.empty(3, np.int64)
-    passed = np.empty(3, np.int64)
     pols = np.empty(3, np.int64)
     pols[:] = policy
     scratch = np.empty(64, np.int64)
     cache_won = np.empty(3, np.int64)
     cache_mult = np.empty(3, np.int64)
+    before_me = np.empty(AUCTION_SIZE, np.int64)   # the auction after the earlier bids
+    auction = np.empty(AUCTION_SIZE, np.int64)
     for s in range(count):
         idx = start + s
         row = out[s]
@@ -258,25 +277,20 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, mod
         # Draw deals until the earlier seats would have bid as they did.
         key = 0
         bottom = 0
-        highest = 0
-        leader = -1
         accepted = False
         attempt = 0
         while attempt < max_attempts and not accepted:
             key = _sample_key(key0, idx, attempt)
             attempt += 1
             bottom = _deal(unseen, key, me, me17, bottom_known, hands, scratch)
-            highest = 0
-            leader = -1
+            auction_start(before_me, bidding, 0, 0)
             accepted = True
             for p in range(me):
-                b = _bid_of(hands[p], policy, flags, highest, key, p, table)
+                b = _bid_of(hands[p], policy, flags, before_me[A_HIGH], key, p, table)
                 if b != before[p]:
                     accepted = False
                     break
-                if b > highest:
-                    highest = b
-                    leader = p
+                auction_bid(before_me, p, b)
         row[COL_ATTEMPTS] = attempt
         if not accepted:
             continue
@@ -295,39 +309,15 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, mod
                 top = 3
                 lead = me
             else:
-                top = highest
-                lead = leader
-                if choice > top:
-                    top = choice
-                    lead = me
-                if bidding == 0:
-                    # Single round: the later seats bid once each.
-                    if top < 3:
-                        for p in range(me + 1, 3):
-                            b = _bid_of(hands[p], policy, flags, top, key, p, table)
-                            if b > top:
-                                top = b
-                                lead = p
-                                if b == 3:
-                                    break
-                else:
-                    # Until two pass: round the table (this seat too, by the bid
-                    # rule) until a 3, three passes, or two passes and a bid.
-                    npass = 0
-                    for p in range(3):
-                        passed[p] = 1 if (p < me and before[p] == 0) or (p == me and choice == 0) else 0
-                        npass += passed[p]
-                    p = (me + 1) % 3
-                    while not (top == 3 or npass == 3 or (npass == 2 and top > 0)):
-                        if passed[p] == 0:
-                            b = _bid_of(hands[p], policy, flags, top, key, p, table)
-                            if b > top:
-                                top = b
-                                lead = p
-                            else:
-                                passed[p] = 1
-                                npass += 1
-                        p = (p + 1) % 3
+                # The rest of the auction, every other bid by the policy's rule
+                # (under until-two-pass this seat's later bids too).
+                auction[:] = before_me
+                auction_bid(auction, me, choice)
+                while auction[A_OUTCOME] == AUCTION_OPEN:
+                    p = auction[A_TURN]
+                    auction_bid(auction, p, _bid_of(hands[p], policy, flags, auction[A_HIGH], key, p, table))
+                top = auction[A_BASE]
+                lead = auction[A_LANDLORD]   # -1: every seat passed
             if lead < 0:
                 base = COL_CHOICE + NCOL_CHOICE * choice
                 row[base] = -1
@@ -337,26 +327,21 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, mod
                 for p in range(3):
                     play[p] = hands[p]
                 play[lead] += bottom
-                res = _playout_r(play, lead, pols, flags, _mix2(key, 0x1000 + rel), table, bufc, bufk)
-                cache_won[rel] = res[0]
-                cache_mult[rel] = 1 << (res[1] + res[spring_col] + res[3])
+                res = playout(play, lead, pols, flags, _mix2(key, 0x1000 + rel), table, bufc, bufk)
+                cache_won[rel] = res[R_LANDLORD_WON]
+                cache_mult[rel] = multiplier(res[R_BOMBS], res[spring_col], res[R_ANTI_SPRING])
             won = cache_won[rel]
             mult = cache_mult[rel]
             if choice == -1:
                 row[COL_WON] = won
                 row[COL_MULT] = mult
                 continue
-            stake = top * mult
-            if rel == 0:
-                score = 2 * stake if won == 1 else -2 * stake
-            else:
-                score = -stake if won == 1 else stake
             base = COL_CHOICE + NCOL_CHOICE * choice
             row[base] = rel
             row[base + 1] = top
             row[base + 2] = won
             row[base + 3] = mult
-            row[base + 4] = score
+            row[base + 4] = settle(lead, won, top * mult)[me]
     return count
 
 
@@ -571,22 +556,10 @@ def _seat_index(seat) -> int:
     raise BidError(f"seat {seat!r} is not first, second or third")
 
 
-def _as_packed(cards, what: str) -> int:
-    if isinstance(cards, str):
-        return parse_cards(cards)
-    if hasattr(cards, "packed"):
-        return int(cards.packed)
-    if isinstance(cards, int) and not isinstance(cards, bool):
-        return cards
-    raise BidError(f"{what} must be card text, a Hand or a packed int")
-
-
-def _contains(big: int, small: int) -> bool:
-    return all(b >= s for b, s in zip(counts_of(big), counts_of(small)))
-
-
-def _sub(big: int, small: int) -> int:
-    return sum((b - s) << (4 * r) for r, (b, s) in enumerate(zip(counts_of(big), counts_of(small))))
+# The auction rule, run by Python.
+_auction_start = interpreted(auction_start)
+_auction_bid = interpreted(auction_bid)
+_bid_error = interpreted(bid_error)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -617,21 +590,21 @@ def bid_problem(hand, bottom=None, seat: "int | str" = 0, before=()) -> BidProbl
     ...
     ddz_tools.bid.BidError: hand '3456' has 4 cards; a hand before bidding has 17 (or 20 with --bottom)
     """
-    packed = _as_packed(hand, "hand")
+    packed = to_packed(hand, "hand")
     text = format_cards(packed)
     n = card_count(packed)
     s = _seat_index(seat)
     bids = parse_before(before)
     if bottom is not None:
-        bot = _as_packed(bottom, "bottom")
+        bot = to_packed(bottom, "bottom")
         if card_count(bot) != 3:
             raise BidError(f"bottom {format_cards(bot)!r} has {card_count(bot)} cards, not 3")
         if n != 20:
             raise BidError(f"with a bottom the hand must be the landlord's 20 cards, bottom included; "
                            f"{text!r} has {n}")
-        if not _contains(packed, bot):
+        if not contains(packed, bot):
             raise BidError(f"bottom {format_cards(bot)!r} is not contained in hand {text!r}")
-        me17 = _sub(packed, bot)
+        me17 = packed - bot
     else:
         bot = None
         if n != 17:
@@ -640,17 +613,23 @@ def bid_problem(hand, bottom=None, seat: "int | str" = 0, before=()) -> BidProbl
     if len(bids) != s:
         raise BidError(f"the {SEAT_NAMES[s]} seat bids after {s} seat(s), but {len(bids)} earlier "
                        f"bid(s) were given")
-    highest = 0
+    # The earlier bids through the auction rule (the first round is the same
+    # under both bidding options the evaluator models).
+    auction = [0] * AUCTION_SIZE
+    _auction_start(auction, SINGLE_ROUND, 0, 0)
     for i, b in enumerate(bids):
-        if b == 3:
-            raise BidError(f"the {SEAT_NAMES[i]} seat bid 3, which ends the auction before the "
-                           f"{SEAT_NAMES[s]} seat bids")
-        if b and b <= highest:
-            raise BidError(f"earlier bid {b} by the {SEAT_NAMES[i]} seat does not beat the bid {highest} "
-                           f"before it")
-        highest = max(highest, b)
-    legal = tuple([1] + [1 if b > highest else 0 for b in (1, 2, 3)])
-    unseen_packed = _sub(FULL_DECK, packed)
+        err = _bid_error(auction, i, b)
+        if err == BID_OVER:
+            break
+        if err != BID_OK:
+            raise BidError(f"earlier bid {b} by the {SEAT_NAMES[i]} seat does not beat the bid "
+                           f"{auction[A_HIGH]} before it")
+        _auction_bid(auction, i, b)
+    if auction[A_OUTCOME] != AUCTION_OPEN:
+        raise BidError(f"the {SEAT_NAMES[auction[A_HIGH_SEAT]]} seat bid 3, which ends the auction before the "
+                       f"{SEAT_NAMES[s]} seat bids")
+    legal = tuple(1 if _bid_error(auction, s, c) == BID_OK else 0 for c in range(4))
+    unseen_packed = FULL_DECK - packed
     unseen = np.array([r for r, c in enumerate(counts_of(unseen_packed)) for _ in range(c)], dtype=np.int64)
     return BidProblem(packed, bot, me17, s, bids, legal, unseen)
 

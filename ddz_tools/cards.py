@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
+from ._jit import interpreted, kernel
 from .errors import CardError
 
 RANKS = "3456789TJQKA2XD"
@@ -56,11 +57,6 @@ _ALIASES = {"B": "X", "R": "D"}
 _RANK_OF_CHAR = {c: i for i, c in enumerate(RANKS)}
 
 
-def rank_bit(rank: int) -> int:
-    """The packed value of one card of ``rank``."""
-    return 1 << (4 * rank)
-
-
 def count_of(packed: int, rank: int) -> int:
     """How many cards of ``rank`` the packed hand holds."""
     return (packed >> (4 * rank)) & NIBBLE
@@ -79,23 +75,70 @@ def pack_counts(counts: Iterable[int]) -> int:
     return packed
 
 
-def card_count(packed: int) -> int:
-    """Number of cards in a packed hand."""
-    return sum(counts_of(packed))
+# Packed-hand primitives: kernels (int64 in and out) and their Python forms --------
 
 
-def is_valid_packed(packed: int) -> bool:
-    """True when ``packed`` is a legal card multiset (<= 4 per rank, <= 1 per joker).
+@kernel
+def packed_count(h):
+    """Number of cards of a packed hand (kernel).
+
+    The 15 nibbles are summed into bytes, then the bytes by shifts; the usual
+    last step, a multiply by 0x0101..., would overflow int64, which is
+    undefined behaviour in Numba's code (its multiply is no-signed-wrap).
+    """
+    h = h & 0xFFFFFFFFFFFFFFF
+    a = (h & 0x0F0F0F0F0F0F0F0F) + ((h >> 4) & 0x0F0F0F0F0F0F0F0F)
+    a += a >> 32
+    a += a >> 16
+    a += a >> 8
+    return a & 0xFF
+
+
+@kernel
+def packed_contains(hand, cards):
+    """True when ``cards`` is a sub-multiset of ``hand``, both legal packed
+    hands (kernel).  Every nibble of ``hand`` with its bit 3 set, minus the
+    card nibble, does not borrow and keeps bit 3 exactly when the hand holds
+    enough cards of that rank."""
+    return ((hand | _EIGHTS) - cards) & _EIGHTS == _EIGHTS
+
+
+@kernel
+def packed_valid(h):
+    """True when ``h`` is a legal card multiset: at most 4 of a rank, at most
+    1 of each joker (kernel).
 
     A nibble n is at most 4 exactly when neither n nor n + 3 has its bit 3 set;
     adding 3 to every nibble at once cannot carry out of a nibble <= 12, and a
     nibble >= 8 is caught by the first term before any carry matters.
     """
-    if not isinstance(packed, int) or packed < 0 or packed >= _LIMIT:
+    if h < 0 or h >= _LIMIT:
         return False
-    if ((packed + _THREES) | packed) & _EIGHTS:
+    if ((h + _THREES) | h) & _EIGHTS:
         return False
-    return count_of(packed, RANK_X) <= 1 and count_of(packed, RANK_D) <= 1
+    return (h >> (4 * RANK_X)) & NIBBLE <= 1 and (h >> (4 * RANK_D)) & NIBBLE <= 1
+
+
+_count_py = interpreted(packed_count)
+_contains_py = interpreted(packed_contains)
+_valid_py = interpreted(packed_valid)
+
+
+def card_count(packed: int) -> int:
+    """Number of cards in a packed hand (:func:`packed_count`)."""
+    return _count_py(packed)
+
+
+def contains(hand: int, cards: int) -> bool:
+    """True when the packed ``cards`` are part of the packed ``hand``, both
+    legal (:func:`packed_contains`)."""
+    return _contains_py(hand, cards)
+
+
+def is_valid_packed(packed: int) -> bool:
+    """True when ``packed`` is a legal card multiset (<= 4 per rank, <= 1 per
+    joker, :func:`packed_valid`); False for anything but an int."""
+    return isinstance(packed, int) and _valid_py(packed)
 
 
 def _check_packed(packed: int, what: str) -> None:
@@ -145,6 +188,26 @@ def parse_cards(text: str) -> int:
 def format_cards(packed: int) -> str:
     """Canonical text of a packed hand: ranks low to high, no separators."""
     return "".join(RANKS[r] * ((packed >> (4 * r)) & NIBBLE) for r in range(NUM_RANKS))
+
+
+def to_packed(hand, what: str = "a hand") -> int:
+    """The packed int of a hand given as a :class:`Hand`, card text or a packed
+    int (checked with :func:`is_valid_packed`); raises :class:`CardError`.
+
+    >>> to_packed("33X") == to_packed(Hand("33X")) == parse_cards("33X")
+    True
+    """
+    if isinstance(hand, int) and not isinstance(hand, bool):
+        if not is_valid_packed(hand):
+            raise CardError(f"{hand:#x} is not a legal packed hand")
+        return hand
+    if isinstance(hand, str):
+        return parse_cards(hand)
+    if isinstance(hand, Hand):
+        return hand.packed
+    if hasattr(hand, "__index__") and not isinstance(hand, bool):  # a NumPy integer
+        return to_packed(int(hand), what)
+    raise CardError(f"{what} must be a Hand, card text or a packed int, not {type(hand).__name__}")
 
 
 # Card ids ------------------------------------------------------------------

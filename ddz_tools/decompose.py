@@ -7,7 +7,7 @@ cards add up to the hand.  ``min_plays(hand)`` is the smallest size of a split:
 how many times the holder must lead to play the hand out if nobody ever
 answered.  It is exact (proven minimal by an exhaustive memoised search), for
 every preset and rule option, because the plays come from the shared move
-generator (:func:`ddz_tools.movegen._gen_into`) under the same
+generator (:func:`ddz_tools.movegen.gen_into`) under the same
 :attr:`Rules.flags`.
 
 On top of a minimal split, :func:`decompose` reports what players look at:
@@ -59,9 +59,9 @@ import threading
 import numpy as np
 
 from ._jit import kernel
-from .cards import FULL_DECK, RANK_2, RANK_D, RANK_X, count_of, format_cards, is_valid_packed
+from .cards import FULL_DECK, RANK_2, RANK_D, RANK_X, card_count, count_of, format_cards, to_packed
 from .errors import CardError, DdzError
-from .movegen import _gen_into, _hand_int
+from .movegen import gen_all
 from .rules import (
     KICKERS,
     T_AIRPLANE,
@@ -304,11 +304,7 @@ def _search(root, flags, table):
             node = pending
             pending = -1
             hand = _representative(node ^ _SIG_TAG) if node >= _SIG_TAG else node
-            n = _gen_into(hand, flags, 0, gc, gk)
-            if n > gc.shape[0]:
-                gc = np.empty(n, np.int64)
-                gk = np.empty(n, np.int64)
-                _gen_into(hand, flags, 0, gc, gk)
+            n, gc, gk = gen_all(hand, flags, 0, gc, gk)
             if top + n + 1 > ch.shape[0]:
                 ch2 = np.empty(2 * (top + n + 1), np.int64)
                 ch2[:top] = ch[:top]
@@ -365,7 +361,7 @@ def _search(root, flags, table):
 
 
 @kernel
-def _min_plays_memo(hand, flags, table):
+def min_plays_memo(hand, flags, table):
     """Exact minimum number of plays of ``hand``, memoised in ``table``.
 
     ``table`` is an int64 array of length ``2 + 2 * 2**k`` (see
@@ -382,26 +378,30 @@ def _min_plays_memo(hand, flags, table):
     return _search(hand, flags, table)
 
 
+#: The old private name, kept until every caller uses :func:`min_plays_memo`.
+_min_plays_memo = min_plays_memo
+
+
 @kernel
 def _min_plays(hand, flags):
     """Exact minimum number of plays of the packed ``hand`` under ``flags``.
 
     Callable from other kernels; allocates a small memo table per call.  For
-    many calls, :func:`_min_plays_memo` with a kept table is several times
+    many calls, :func:`min_plays_memo` with a kept table is several times
     faster.  Exact for any hand; the time grows quickly past 20 cards.
     """
     if hand == 0:
         return 0
     table = np.zeros(2 + 2 * (1 << DEFAULT_MEMO_BITS), np.int64)
-    return _min_plays_memo(hand, flags, table)
+    return min_plays_memo(hand, flags, table)
 
 
 def new_memo_table(bits: int = 16) -> np.ndarray:
-    """A fresh memo table for :func:`_min_plays_memo` with ``2**bits`` slots.
+    """A fresh memo table for :func:`min_plays_memo` with ``2**bits`` slots.
 
     >>> from ddz_tools.cards import parse_cards
     >>> t = new_memo_table(10)
-    >>> t.shape, int(_min_plays_memo(parse_cards("33344455"), Rules.parse("douzero").flags, t))
+    >>> t.shape, int(min_plays_memo(parse_cards("33344455"), Rules.parse("douzero").flags, t))
     ((2050,), 1)
     """
     if not isinstance(bits, int) or isinstance(bits, bool) or not 4 <= bits <= 26:
@@ -418,16 +418,9 @@ STANDARD_FLAGS = Rules().flags
 MAX_CARDS = 20
 
 
-_LOW_NIBBLES = 0x0F0F0F0F0F0F0F0F
-
-
 def _checked_hand(hand) -> int:
-    if type(hand) is int and 0 <= hand < 1 << 60 and is_valid_packed(hand):
-        h = hand  # the fast path: a packed int
-    else:
-        h = _hand_int(hand)
-    # Card count: the nibble sums of even and odd ranks, byte by byte.
-    n = sum((h & _LOW_NIBBLES).to_bytes(8, "little")) + sum(((h >> 4) & _LOW_NIBBLES).to_bytes(8, "little"))
+    h = to_packed(hand)
+    n = card_count(h)
     if n > MAX_CARDS:
         raise CardError(f"{format_cards(h)!r} has {n} cards; a hand to decompose has at most {MAX_CARDS}")
     return h
@@ -471,32 +464,25 @@ def min_plays(hand, rules=None) -> int:
     0
     """
     flags = _rules_flags(rules)
-    return int(_min_plays_memo(_checked_hand(hand), flags, _shared_table(flags)))
+    return int(min_plays_memo(_checked_hand(hand), flags, _shared_table(flags)))
 
 
 @kernel
 def _optimal_plays(hand, flags, table, out_cards, out_kinds):
     """The leads holding the lowest rank of ``hand`` that start a minimal
     split (``min(hand - play) == min(hand) - 1``), written to the buffers;
-    returns how many (counted past the buffer size like ``_gen_into``)."""
+    returns how many (counted past the buffer size like ``gen_into``)."""
     if hand == 0:
         return 0
-    best = _min_plays_memo(hand, flags, table)
-    cap = 256
-    gc = np.empty(cap, np.int64)
-    gk = np.empty(cap, np.int64)
-    n = _gen_into(hand, flags, 0, gc, gk)
-    if n > cap:
-        gc = np.empty(n, np.int64)
-        gk = np.empty(n, np.int64)
-        _gen_into(hand, flags, 0, gc, gk)
+    best = min_plays_memo(hand, flags, table)
+    n, gc, gk = gen_all(hand, flags, 0, np.empty(256, np.int64), np.empty(256, np.int64))
     r4 = 4 * _lowest_rank(hand)
     m = 0
     for i in range(n):
         c = gc[i]
         if (c >> r4) & 15 == 0:
             continue
-        if _min_plays_memo(hand - c, flags, table) == best - 1:
+        if min_plays_memo(hand - c, flags, table) == best - 1:
             if m < out_cards.shape[0]:
                 out_cards[m] = c
                 out_kinds[m] = gk[i]
@@ -583,7 +569,7 @@ class _Search:
         self._buf = (np.empty(512, np.int64), np.empty(512, np.int64))
 
     def min_plays(self, h: int) -> int:
-        return int(_min_plays_memo(h, self.flags, self.table))
+        return int(min_plays_memo(h, self.flags, self.table))
 
     def optimal_groups(self, h: int) -> list:
         """[(cards, [kinds...])] of the plays starting a minimal split of ``h``,

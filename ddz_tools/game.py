@@ -75,20 +75,39 @@ import functools
 import random
 from typing import Sequence
 
-from .cards import (
-    FULL_DECK,
-    RANK_X,
-    card_count,
-    count_of,
-    format_cards,
-    pack_card_ids,
-    parse_cards,
-)
+from ._jit import interpreted
+from .cards import FULL_DECK, card_count, contains, format_cards, is_valid_packed, pack_card_ids, to_packed
 from .errors import CardError, GameError, PlayError
+from .gamerules import (
+    A_BASE,
+    A_CALLER,
+    A_GRABS,
+    A_HIGH,
+    A_HIGH_SEAT,
+    A_LANDLORD,
+    A_OUTCOME,
+    A_PASSED,
+    A_TURN,
+    AUCTION_OPEN,
+    AUCTION_SIZE,
+    AUCTION_VOID,
+    BID_OK,
+    BID_OVER,
+    BID_WRONG_TURN,
+    BIDDING_MODES,
+    auction_bid,
+    auction_start,
+    bid_error,
+    doubles_stake,
+    may_pass,
+    multiplier,
+    next_seat,
+    settle,
+    spring_doubles,
+    trick_after,
+)
 from .movegen import generate
 from .rules import (
-    T_BOMB,
-    T_ROCKET,
     Play,
     Rules,
     beats,
@@ -137,6 +156,19 @@ class IllegalAction(GameError):
         self.code = code
 
 
+# The rules of ddz_tools.gamerules, run by Python (see its module doc).
+_auction_start = interpreted(auction_start)
+_auction_bid = interpreted(auction_bid)
+_bid_error = interpreted(bid_error)
+_may_pass = interpreted(may_pass)
+_trick_after = interpreted(trick_after)
+_next_seat = interpreted(next_seat)
+_doubles_stake = interpreted(doubles_stake)
+_spring_doubles = interpreted(spring_doubles)
+_multiplier = interpreted(multiplier)
+_settle = interpreted(settle)
+
+
 def _check_seat(seat) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 2:
         raise GameError(f"seat must be 0, 1 or 2, not {seat!r}")
@@ -160,7 +192,7 @@ class Auction:
     """
 
     def __init__(self, first_bidder: int = 0, bidding: str = "single-round", all_pass: str = "redeal"):
-        if bidding not in ("single-round", "until-two-pass", "call-grab"):
+        if bidding not in BIDDING_MODES:
             raise GameError(f"unknown bidding option {bidding!r}")
         if all_pass not in ALL_PASS_OPTIONS:
             raise GameError(f"all_pass must be one of {', '.join(ALL_PASS_OPTIONS)}, not {all_pass!r}")
@@ -168,117 +200,88 @@ class Auction:
         self.bidding = bidding
         self.all_pass = all_pass
         self.bids: list[tuple[int, int]] = []
-        self.turn: "int | None" = self.first_bidder
-        self.high = 0            # highest bid so far (call-grab: 1 once called)
-        self.high_seat: "int | None" = None
-        self.passed: set[int] = set()
-        self.caller: "int | None" = None
-        self.grabs = 0
-        self._grab_queue: list[int] = []
-        self._last_word = False
-        self.landlord: "int | None" = None
-        self.base = 0
-        self.done = False
-        self.void = False        # every seat passed and the deal is redealt
+        # The state of the auction rule of ddz_tools.gamerules (A_* fields).
+        self._state = [0] * AUCTION_SIZE
+        _auction_start(self._state, BIDDING_MODES[bidding], self.first_bidder, int(all_pass == "seat0"))
+
+    @property
+    def turn(self) -> "int | None":
+        """The seat to bid, None once the bidding is over."""
+        t = self._state[A_TURN]
+        return None if t < 0 else t
+
+    @property
+    def high(self) -> int:
+        """The highest bid so far (call-grab: 1 once someone called)."""
+        return self._state[A_HIGH]
+
+    @property
+    def high_seat(self) -> "int | None":
+        s = self._state[A_HIGH_SEAT]
+        return None if s < 0 else s
+
+    @property
+    def passed(self) -> set:
+        """Seats that passed (until-two-pass)."""
+        return {s for s in range(3) if (self._state[A_PASSED] >> s) & 1}
+
+    @property
+    def caller(self) -> "int | None":
+        s = self._state[A_CALLER]
+        return None if s < 0 else s
+
+    @property
+    def grabs(self) -> int:
+        return self._state[A_GRABS]
+
+    @property
+    def landlord(self) -> "int | None":
+        s = self._state[A_LANDLORD]
+        return None if s < 0 else s
+
+    @property
+    def base(self) -> int:
+        return self._state[A_BASE]
+
+    @property
+    def done(self) -> bool:
+        return self._state[A_OUTCOME] != AUCTION_OPEN
+
+    @property
+    def void(self) -> bool:
+        """Every seat passed and the deal is redealt."""
+        return self._state[A_OUTCOME] == AUCTION_VOID
 
     def legal_bids(self) -> list[int]:
         """The values the seat to act may bid (0 is a pass)."""
         if self.done:
             return []
-        if self.bidding == "call-grab":
-            return [0, 1]
-        return [0] + list(range(self.high + 1, 4))
+        turn = self._state[A_TURN]
+        return [v for v in range(4) if _bid_error(self._state, turn, v) == BID_OK]
 
     def check(self, seat: int, value) -> None:
         """Raise :class:`IllegalAction` if ``seat`` may not bid ``value`` now."""
-        if self.done:
+        is_int = isinstance(value, int) and not isinstance(value, bool)
+        err = _bid_error(self._state, seat, value if is_int else -1)
+        if err == BID_OK:
+            return
+        if err == BID_OVER:
             raise IllegalAction(E_NOT_BIDDING, f"seat {seat} bid {value!r} but the bidding is over")
-        if seat != self.turn:
+        if err == BID_WRONG_TURN:
             raise IllegalAction(E_WRONG_TURN, f"seat {seat} bid {value!r} but it is seat {self.turn}'s turn")
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_int:
             raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value!r}: a bid is an integer")
         if self.bidding == "call-grab":
-            if value not in (0, 1):
-                raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value}: call-grab bids are 1 (call or grab) or 0 (pass)")
-        elif value != 0 and not self.high < value <= 3:
-            low = self.high + 1
-            allowed = "0 (pass)" if low > 3 else f"0 (pass) or {low}..3"
-            raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value}: it must be {allowed}")
+            raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value}: call-grab bids are 1 (call or grab) or 0 (pass)")
+        low = self.high + 1
+        allowed = "0 (pass)" if low > 3 else f"0 (pass) or {low}..3"
+        raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value}: it must be {allowed}")
 
     def bid(self, seat: int, value: int) -> None:
         """Apply one bid; raises :class:`IllegalAction` and changes nothing if illegal."""
         self.check(seat, value)
         self.bids.append((seat, value))
-        if self.bidding == "call-grab":
-            self._call_grab(seat, value)
-        elif self.bidding == "single-round":
-            self._single_round(seat, value)
-        else:
-            self._until_two_pass(seat, value)
-
-    def _finish(self, landlord: int, base: int) -> None:
-        self.done, self.landlord, self.base, self.turn = True, landlord, base, None
-
-    def _all_passed(self) -> None:
-        if self.all_pass == "seat0":
-            self._finish(0, 1)
-        else:
-            self.done, self.void, self.turn = True, True, None
-
-    def _single_round(self, seat: int, value: int) -> None:
-        if value:
-            self.high, self.high_seat = value, seat
-        if value == 3:
-            self._finish(seat, 3)
-        elif len(self.bids) == 3:
-            if self.high_seat is None:
-                self._all_passed()
-            else:
-                self._finish(self.high_seat, self.high)
-        else:
-            self.turn = (seat + 1) % 3
-
-    def _until_two_pass(self, seat: int, value: int) -> None:
-        if value:
-            self.high, self.high_seat = value, seat
-        else:
-            self.passed.add(seat)
-        if value == 3:
-            self._finish(seat, 3)
-            return
-        if len(self.passed) == 3:
-            self._all_passed()
-            return
-        if self.high_seat is not None and len(self.passed) == 2:
-            self._finish(self.high_seat, self.high)
-            return
-        nxt = (seat + 1) % 3
-        while nxt in self.passed:
-            nxt = (nxt + 1) % 3
-        self.turn = nxt
-
-    def _call_grab(self, seat: int, value: int) -> None:
-        if self.caller is None:
-            if not value:
-                if len(self.bids) == 3:
-                    self._all_passed()
-                else:
-                    self.turn = (seat + 1) % 3
-                return
-            self.caller = self.high_seat = seat
-            self.high = 1
-            # The seats of the round that have not spoken yet may each grab once.
-            self._grab_queue = [(self.first_bidder + k) % 3 for k in range(len(self.bids), 3)]
-        elif value:
-            self.grabs += 1
-            self.high_seat = seat
-        if not self._grab_queue and self.grabs and not self._last_word and seat != self.caller:
-            self._grab_queue.append(self.caller)      # the caller may grab back once
-            self._last_word = True
-        if self._grab_queue:
-            self.turn = self._grab_queue.pop(0)
-        else:
-            self._finish(self.high_seat, 2 ** self.grabs)
+        _auction_bid(self._state, seat, value)
 
 
 # Results and scoring ---------------------------------------------------------------
@@ -325,18 +328,11 @@ def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays
     (True, 2, (4, -8, 4))
     """
     landlord_wins = winner_seat == landlord
-    if landlord_wins:
-        if spring_rule == "any-player":
-            spring = any(p == 0 for p in farmer_plays)
-        else:
-            spring = all(p == 0 for p in farmer_plays)
-        anti = False
-    else:
-        spring = False
-        anti = landlord_plays == 1
-    mult = 2 ** (bombs + int(spring) + int(anti))
+    f1, f2 = farmer_plays
+    spring, anti = _spring_doubles(landlord_wins, landlord_plays, f1, f2, spring_rule == "any-player")
+    mult = _multiplier(bombs, spring, anti)
     return Result("landlord" if landlord_wins else "farmers", winner_seat, landlord, base, mult,
-                  bombs, spring, anti, seat_scores(landlord, landlord_wins, base * mult))
+                  bombs, spring == 1, anti == 1, seat_scores(landlord, landlord_wins, base * mult))
 
 
 def seat_scores(landlord: int, landlord_wins: bool, stake: int) -> tuple:
@@ -345,8 +341,7 @@ def seat_scores(landlord: int, landlord_wins: bool, stake: int) -> tuple:
     >>> seat_scores(1, True, 6)
     (-6, 12, -6)
     """
-    sign = 1 if landlord_wins else -1
-    return tuple(2 * sign * stake if s == landlord else -sign * stake for s in range(3))
+    return _settle(landlord, landlord_wins, stake)
 
 
 # Choosing the reading of a play ------------------------------------------------------
@@ -364,7 +359,7 @@ def choose_reading(cards: int, prev_kind: int, rules: Rules) -> "int | None":
     ``prev_kind`` is 0 for a lead.  Among the legal readings the largest kind
     wins (see the module doc).
 
-    >>> from ddz_tools.rules import Rules
+    >>> from ddz_tools.cards import parse_cards
     >>> Play(parse_cards("333444555666"), choose_reading(parse_cards("333444555666"), 0, Rules.parse("douzero"))).notation()
     '333444555666'
     >>> prev = Play.parse("333444555-678", "douzero").kind
@@ -476,10 +471,8 @@ class Game:
         for i, h in enumerate(list(hands) + [bottom]):
             if isinstance(h, (list, tuple)):
                 p = pack_card_ids(h)
-            elif isinstance(h, str):
-                p = parse_cards(h)
-            elif isinstance(h, int) and not isinstance(h, bool):
-                p = h
+            elif isinstance(h, (str, int)) and not isinstance(h, bool):
+                p = to_packed(h)
             else:
                 raise GameError(f"a hand must be card text, a packed int or card ids, not {type(h).__name__}")
             packed.append(p)
@@ -607,12 +600,12 @@ class Game:
         elif isinstance(play, int) and not isinstance(play, bool):
             if play == 0:
                 return Play.pass_()
-            if not _fits(play) or play < 0:
+            if not is_valid_packed(play):
                 raise IllegalAction(E_BAD_CARDS, f"seat {seat} played {play:#x}: not a set of cards")
             cards, fixed, text = play, None, format_cards(play)
         else:
             raise GameError(f"a play is a Play, card text or a packed int, not {type(play).__name__}")
-        if not _contains(self.hands[seat], cards):
+        if not contains(self.hands[seat], cards):
             raise IllegalAction(E_NOT_IN_HAND, f"seat {seat} played {text} but holds {self.hand(seat)}")
         if fixed == -1 or (fixed is None and not _kinds(cards, self._flags)):
             raise IllegalAction(E_NOT_A_COMBINATION, f"seat {seat} played {text}: not a legal play under "
@@ -638,25 +631,26 @@ class Game:
             raise IllegalAction(E_NOT_PLAYING, f"{_text(play)} was played in the {self.phase} phase")
         seat = self._check_turn(seat, play)
         p = self._resolve(play, seat)
+        prev_kind = 0 if self.last_play is None else self.last_play.kind
         if p.is_pass:
-            if self.last_play is None:
+            if not _may_pass(prev_kind):
                 raise IllegalAction(E_PASS_ON_LEAD, f"seat {seat} passed but must lead (nothing to answer)")
             self.plays.append((seat, p))
             self.passes += 1
-            if self.passes == 2:
+            if _trick_after(0, seat, prev_kind, self.last_seat, 3)[0] == 0:
                 self.last_play, self.passes = None, 0
-            self.turn = (seat + 1) % 3
+            self.turn = _next_seat(seat, 3)
             return p
         self.plays.append((seat, p))
         self.hands[seat] -= p.cards
         self.played[seat] += 1
-        if p.type in (T_BOMB, T_ROCKET):
+        if _doubles_stake(p.kind):
             self.bombs += 1
-        self.last_play, self.last_seat, self.passes = p, seat, 0
+        self.last_play, self.last_seat, self.passes = p, seat, 0     # trick_after of a play
         if self.hands[seat] == 0:
             self._finish(seat)
         else:
-            self.turn = (seat + 1) % 3
+            self.turn = _next_seat(seat, 3)
         return p
 
     def pass_(self, seat: "int | None" = None) -> None:
@@ -680,21 +674,6 @@ def _text(play) -> str:
     if isinstance(play, int) and not isinstance(play, bool):
         return format_cards(play) if play >= 0 else repr(play)
     return repr(play) if not isinstance(play, str) else (play or "pass")
-
-
-_EIGHTS = sum(8 << (4 * r) for r in range(15))
-
-
-def _fits(cards: int) -> bool:
-    """A legal multiset: at most 4 of a rank, one of each joker."""
-    return all(count_of(cards, r) <= (1 if r >= RANK_X else 4) for r in range(15)) and cards < (1 << 60)
-
-
-def _contains(hand: int, cards: int) -> bool:
-    """Is ``cards`` a sub-multiset of ``hand``?  Every nibble of ``hand | 8``
-    minus the card nibble stays >= 4 (no borrow), and keeps bit 3 exactly
-    when the hand holds enough of that rank."""
-    return ((hand | _EIGHTS) - cards) & _EIGHTS == _EIGHTS
 
 
 def random_game(seed: int, rules: "Rules | str | None" = None, first_bidder: "int | None" = None,

@@ -6,14 +6,16 @@ Public functions validate and convert their input and call one kernel:
   ``kinds``, see :mod:`ddz_tools.rules` for the encoding) -- the fast path;
 * :func:`legal_plays` -> ``list[Play]`` -- convenient, slower.
 
-The kernels (``_gen_into`` and friends) are shared by the decomposer, the
-solver, the game engine and the policies, so every tool plays by the same
-generator and the same rule flags.
+The kernels :func:`gen_into` and :func:`gen_all` (also named in
+:mod:`ddz_tools.kernels`) are shared by the decomposer, the solver, the game
+engine and the policies, so every tool plays by the same generator and the
+same rule flags.
 
-Kernel contract: ``_gen_into(hand, flags, prev_kind, out_cards, out_kinds)``
+Kernel contract: ``gen_into(hand, flags, prev_kind, out_cards, out_kinds)``
 writes the plays into the two buffers and returns how many there are; when
 that is more than the buffers hold, the extra plays are counted but not
-written, and the caller retries with bigger buffers.  ``prev_kind == 0``
+written, and the caller retries with bigger buffers (:func:`gen_all` does
+that).  ``prev_kind == 0``
 asks for every lead; otherwise the answers to that play (same type and
 length with a higher main rank, then bombs and the rocket).  Pass is never
 generated: it is always legal when answering and never when leading.
@@ -24,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .cards import Hand, is_valid_packed, parse_cards
+from .cards import is_valid_packed, to_packed
 from .errors import CardError, PlayError
 from .rules import (
     F_CHAINS_WITH_TWO,
@@ -133,7 +135,7 @@ def _kickers(body, kind, cnt, ex_lo, ex_hi, nk, pair, distinct, jokers, out_card
 
 
 @kernel
-def _gen_into(hand, flags, prev_kind, out_cards, out_kinds):
+def gen_into(hand, flags, prev_kind, out_cards, out_kinds):
     """All leads (``prev_kind == 0``) or all answers of ``hand``; see module doc."""
     n = 0
     lead = prev_kind == 0
@@ -304,15 +306,36 @@ def _gen_into(hand, flags, prev_kind, out_cards, out_kinds):
     return n
 
 
+#: The old private name, kept until every caller uses :func:`gen_into`.
+_gen_into = gen_into
+
+
+@kernel
+def gen_all(hand, flags, prev_kind, bufc, bufk):
+    """Every play, whatever the buffers hold: ``(n, cards, kinds)``.
+
+    Generates into ``bufc``/``bufk``; when they are too small, into fresh
+    arrays that hold everything, which are returned instead (a caller that
+    keeps its buffers may keep the bigger ones).
+    """
+    n = gen_into(hand, flags, prev_kind, bufc, bufk)
+    if n > bufc.shape[0]:
+        c2 = np.empty(n, np.int64)
+        k2 = np.empty(n, np.int64)
+        gen_into(hand, flags, prev_kind, c2, k2)
+        return n, c2, k2
+    return n, bufc, bufk
+
+
 @kernel
 def _gen(hand, flags, prev_kind, capacity):
-    """A fresh (2, n) array: row 0 the cards, row 1 the kinds of every play
-    (the buffer is grown once if ``capacity`` is short)."""
+    """A fresh (2, n) array: row 0 the cards, row 1 the kinds of every play."""
     out = np.empty((2, capacity), np.int64)
-    n = _gen_into(hand, flags, prev_kind, out[0], out[1])
+    n, c, k = gen_all(hand, flags, prev_kind, out[0], out[1])
     if n > capacity:
         out = np.empty((2, n), np.int64)
-        _gen_into(hand, flags, prev_kind, out[0], out[1])
+        out[0] = c
+        out[1] = k
     return out[:, :n]
 
 
@@ -324,11 +347,7 @@ def _gen_batch(hands, flags, prev_kinds, counts):
     out_kinds = np.empty(DEFAULT_CAPACITY, np.int64)
     total = 0
     for i in range(hands.shape[0]):
-        c = _gen_into(hands[i], flags, prev_kinds[i], out_cards, out_kinds)
-        if c > out_cards.shape[0]:
-            out_cards = np.empty(c, np.int64)
-            out_kinds = np.empty(c, np.int64)
-            _gen_into(hands[i], flags, prev_kinds[i], out_cards, out_kinds)
+        c, out_cards, out_kinds = gen_all(hands[i], flags, prev_kinds[i], out_cards, out_kinds)
         counts[i] = c
         total += c
     return total
@@ -361,20 +380,6 @@ class Moves:
         return f"<Moves: {len(self)} plays>"
 
 
-def _hand_int(hand) -> int:
-    if isinstance(hand, np.integer):
-        hand = int(hand)
-    if isinstance(hand, int) and not isinstance(hand, bool):
-        if not is_valid_packed(hand):
-            raise CardError(f"{hand:#x} is not a legal packed hand")
-        return hand
-    if isinstance(hand, Hand):
-        return hand.packed
-    if isinstance(hand, str):
-        return parse_cards(hand)
-    raise CardError(f"a hand must be a Hand, card text or a packed int, not {type(hand).__name__}")
-
-
 def _flags(rules) -> int:
     if rules is None:
         return 5  # standard: kickers_distinct | jokers_in_four_two
@@ -405,7 +410,7 @@ def generate(hand, after=None, rules=None) -> Moves:
     >>> [str(p) for p in generate("3456789", after="34567")]
     ['45678', '56789']
     """
-    out = _gen(_hand_int(hand), _flags(rules), _prev_kind(after, rules), CALL_CAPACITY)
+    out = _gen(to_packed(hand), _flags(rules), _prev_kind(after, rules), CALL_CAPACITY)
     return Moves(out[0], out[1])
 
 

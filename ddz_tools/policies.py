@@ -9,7 +9,7 @@ Two policies, numbered for the kernels (:data:`POLICIES` maps the names):
 
 ``heuristic`` (1)
     A rule-based player built on the hand decomposer
-    (:func:`ddz_tools.decompose._min_plays_memo`, the exact minimum number of
+    (:func:`ddz_tools.decompose.min_plays_memo`, the exact minimum number of
     plays of a hand).  It sees what a real player sees: its own hand, the
     cards not yet played (the other two hands together, never which of them
     holds what) and how many cards each player holds.
@@ -34,15 +34,15 @@ Two policies, numbered for the kernels (:data:`POLICIES` maps the names):
     * Bids from a hand-strength score: control points (big joker 4, small
       joker 3, each 2 two, each bomb five) minus the minimum number of plays.
 
-Kernel entry points (signatures are stable; other modules depend on them):
+Kernel entry points (also named in :mod:`ddz_tools.kernels`):
 
-* ``_choose(hands, seat, landlord, prev_kind, prev_cards, prev_seat, played,
-  policy, flags, table, bufc, bufk) -> (cards, kind)``: the play of ``seat``;
-  ``(0, 0)`` is a pass.  ``prev_kind == 0`` means a free lead.  ``table`` is a
-  decomposer memo table (:func:`new_table`), ``bufc``/``bufk`` move buffers of
+* ``policy_play(hands, seat, landlord, prev_kind, prev_seat, policy, flags,
+  table, bufc, bufk) -> (cards, kind)``: the play of ``seat``; ``(0, 0)`` is a
+  pass.  ``prev_kind == 0`` means a free lead.  ``table`` is a decomposer
+  memo table (:func:`new_table`), ``bufc``/``bufk`` move buffers of
   :data:`BUFFER` entries.
-* ``_bid_rule(hand17, policy, flags, highest_bid_so_far) -> int``: 0 = pass,
-  else a bid 1..3 higher than ``highest_bid_so_far``.
+* ``policy_bid(hand17, policy, flags, highest, table) -> int``: 0 = pass,
+  else a bid 1..3 higher than ``highest``.
 
 Public Python functions: :func:`choose` (a policy's play in a position) and
 :func:`bid_rule` (its bid), both calling the kernels above.
@@ -56,9 +56,10 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .decompose import _memo_get, _min_plays_memo
+from .cards import packed_count, to_packed
+from .decompose import min_plays_memo
 from .errors import DdzError
-from .movegen import _gen_into
+from .movegen import gen_all, gen_into
 from .rules import T_BOMB, T_PAIR, T_ROCKET, T_SOLO, Play, Rules
 
 POLICY_RANDOM = 0
@@ -72,7 +73,6 @@ BUFFER = 4096
 #: log2 of the slots of the decomposer memo table a game keeps.
 TABLE_BITS = 14
 
-_NIB = 0x0F0F0F0F0F0F0F0F
 _CONTROL_SHIFT = 48  # ranks 12 (2), 13 (X), 14 (D) start at bit 48
 
 
@@ -97,36 +97,10 @@ def new_table(bits: int = TABLE_BITS) -> np.ndarray:
 
 
 @kernel
-def _ncards(h):
-    """Number of cards of a packed hand (sum of its nibbles)."""
-    # Byte sums by shifts only: Numba's int64 multiply is ``mul nsw`` in LLVM,
-    # so the usual multiply-by-0x0101... trick would overflow, which is
-    # undefined behaviour there (and was miscompiled in a comparison).
-    a = (h & _NIB) + ((h >> 4) & _NIB)
-    a += a >> 32
-    a += a >> 16
-    a += a >> 8
-    return a & 0xFF
-
-
-@kernel
 def _controls(h):
     """Number of control cards (2s and jokers) in a packed hand."""
     c = h >> _CONTROL_SHIFT
     return (c & 15) + ((c >> 4) & 15) + ((c >> 8) & 15)
-
-
-@kernel
-def _gen_all(hand, flags, prev_kind, bufc, bufk):
-    """Generate into the buffers; when they are too small, return fresh
-    arrays that hold everything.  Returns ``(n, cards, kinds)``."""
-    n = _gen_into(hand, flags, prev_kind, bufc, bufk)
-    if n > bufc.shape[0]:
-        c2 = np.empty(n, np.int64)
-        k2 = np.empty(n, np.int64)
-        _gen_into(hand, flags, prev_kind, c2, k2)
-        return n, c2, k2
-    return n, bufc, bufk
 
 
 @kernel
@@ -138,13 +112,13 @@ def _is_bomb(kind):
 @kernel
 def _can_be_beaten(cards_out, flags, kind, bufc, bufk):
     """Could the cards ``cards_out`` (not in our hand) answer a play of ``kind``?"""
-    return _gen_into(cards_out, flags, kind, bufc[:1], bufk[:1]) > 0
+    return gen_into(cards_out, flags, kind, bufc[:1], bufk[:1]) > 0
 
 
 @kernel
 def _beaten_same_type(cards_out, flags, kind, bufc, bufk):
     """Could ``cards_out`` answer ``kind`` without a bomb or the rocket?"""
-    n, gc, gk = _gen_all(cards_out, flags, kind, bufc, bufk)
+    n, gc, gk = gen_all(cards_out, flags, kind, bufc, bufk)
     for i in range(n):
         if not _is_bomb(gk[i]):
             return True
@@ -157,7 +131,7 @@ def _beaten_same_type(cards_out, flags, kind, bufc, bufk):
 @kernel
 def _random_play(hand, flags, prev_kind, bufc, bufk):
     """Uniform over the legal actions (the pass is one of them when answering)."""
-    n, gc, gk = _gen_all(hand, flags, prev_kind, bufc, bufk)
+    n, gc, gk = gen_all(hand, flags, prev_kind, bufc, bufk)
     if prev_kind == 0:
         i = np.random.randint(0, n)
         return gc[i], gk[i]
@@ -191,7 +165,7 @@ def _strength(hand, flags, table):
     for r in range(13):
         if (hand >> (4 * r)) & 15 == 4:
             pts += 5
-    return pts - _min_plays_memo(hand, flags, table)
+    return pts - min_plays_memo(hand, flags, table)
 
 
 #: Bid thresholds of the heuristic on :func:`_strength` (bid 1, 2, 3), set from
@@ -226,10 +200,10 @@ def _best_split(hand, flags, table, gc, gk, out_c, out_k):
     order).  ``gc``/``gk`` are scratch move buffers.
     """
     h = hand
-    v = _min_plays_memo(h, flags, table)
+    v = min_plays_memo(h, flags, table)
     k = 0
     while h != 0:
-        n, mc, mk = _gen_all(h, flags, 0, gc, gk)
+        n, mc, mk = gen_all(h, flags, 0, gc, gk)
         r4 = 0
         while (h >> r4) & 15 == 0:
             r4 += 4
@@ -240,15 +214,10 @@ def _best_split(hand, flags, table, gc, gk, out_c, out_k):
             if (c >> r4) & 15 == 0:
                 continue
             child = h - c
-            if child == 0:
-                cv = 0
-            else:
-                cv = _memo_get(table, child)
-                if cv < 0:
-                    cv = _min_plays_memo(child, flags, table)
+            cv = min_plays_memo(child, flags, table)
             if cv != v - 1:
                 continue
-            pref = 16 * _ncards(c) - 20 * _controls(c)
+            pref = 16 * packed_count(c) - 20 * _controls(c)
             if _is_bomb(mk[i]) and child != 0:
                 pref -= 100
             if pref > best_pref:
@@ -261,7 +230,7 @@ def _best_split(hand, flags, table, gc, gk, out_c, out_k):
                 if (mc[i] >> r4) & 15:
                     best = i
                     break
-            v = _min_plays_memo(h - mc[best], flags, table) + 1
+            v = min_plays_memo(h - mc[best], flags, table) + 1
         out_c[k] = mc[best]
         out_k[k] = mk[best]
         k += 1
@@ -273,7 +242,7 @@ def _best_split(hand, flags, table, gc, gk, out_c, out_k):
 @kernel
 def _single_reading(h, flags, bufc, bufk):
     """The kind of ``h`` as one play (a non-bomb reading first), or 0."""
-    n, gc, gk = _gen_all(h, flags, 0, bufc, bufk)
+    n, gc, gk = gen_all(h, flags, 0, bufc, bufk)
     kind = 0
     for i in range(n):
         if gc[i] == h:
@@ -287,8 +256,8 @@ def _lead_score(hand, c, k, opp_min):
     """Lower is better: the heuristic's cost of leading a play of its split."""
     t = k & 31
     main = (k >> 5) & 15
-    s = 2 * main - _ncards(c)
-    n_rest = _ncards(hand - c)
+    s = 2 * main - packed_count(c)
+    n_rest = packed_count(hand - c)
     if _is_bomb(k):
         s += 250  # bombs and the rocket are kept unless they end the game
     elif n_rest > 0:
@@ -309,17 +278,17 @@ def _heuristic_lead(hands, seat, landlord, flags, table, bufc, bufk, sc, sk):
         return hand, kind  # go out at once
     others = hands[(seat + 1) % 3] + hands[(seat + 2) % 3]
     if seat == landlord:
-        opp_min = min(_ncards(hands[(seat + 1) % 3]), _ncards(hands[(seat + 2) % 3]))
+        opp_min = min(packed_count(hands[(seat + 1) % 3]), packed_count(hands[(seat + 2) % 3]))
         partner = -1
     else:
-        opp_min = _ncards(hands[landlord])
+        opp_min = packed_count(hands[landlord])
         partner = 3 - seat - landlord
     # Feed a partner who is about to go out (not when the landlord is too).
     if partner >= 0 and opp_min > 2:
-        pn = _ncards(hands[partner])
+        pn = packed_count(hands[partner])
         if pn == 1 or pn == 2:
             want = T_SOLO if pn == 1 else T_PAIR
-            n, gc, gk = _gen_all(hand, flags, 0, bufc, bufk)
+            n, gc, gk = gen_all(hand, flags, 0, bufc, bufk)
             for r in range(15):
                 for i in range(n):
                     if (gk[i] & 31) == want and ((gk[i] >> 5) & 15) == r:
@@ -354,25 +323,24 @@ def _heuristic_lead(hands, seat, landlord, flags, table, bufc, bufk, sc, sk):
 
 
 @kernel
-def _heuristic_answer(hands, seat, landlord, prev_kind, prev_cards, prev_seat, flags, table,
-                      bufc, bufk, sc, sk):
+def _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table, bufc, bufk, sc, sk):
     hand = hands[seat]
-    n, gc, gk = _gen_all(hand, flags, prev_kind, bufc, bufk)
+    n, gc, gk = gen_all(hand, flags, prev_kind, bufc, bufk)
     if n == 0:
         return 0, 0
     for i in range(n):
         if gc[i] == hand:
             return gc[i], gk[i]
-    n_me = _ncards(hand)
+    n_me = packed_count(hand)
     is_ll = seat == landlord
     partner = -1 if is_ll else 3 - seat - landlord
     if is_ll:
-        opp_min = min(_ncards(hands[(seat + 1) % 3]), _ncards(hands[(seat + 2) % 3]))
+        opp_min = min(packed_count(hands[(seat + 1) % 3]), packed_count(hands[(seat + 2) % 3]))
     else:
-        opp_min = _ncards(hands[landlord])
-    prev_n = _ncards(hands[prev_seat])
+        opp_min = packed_count(hands[landlord])
+    prev_n = packed_count(hands[prev_seat])
     others = hands[(seat + 1) % 3] + hands[(seat + 2) % 3]
-    mp0 = _min_plays_memo(hand, flags, table)
+    mp0 = min_plays_memo(hand, flags, table)
 
     # The cheapest answer that is a play of the best split.
     spc = sc[:24]
@@ -390,7 +358,7 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_cards, prev_seat, f
 
     if partner >= 0 and prev_seat == partner:
         # The partner holds the trick.  Overtake only cheaply, never near his end.
-        if best < 0 or _ncards(hands[partner]) <= 2 or opp_min <= 2:
+        if best < 0 or packed_count(hands[partner]) <= 2 or opp_min <= 2:
             return 0, 0
         if _controls(gc[best]) == 0 and ((gk[best] >> 5) & 15) <= 8:
             return gc[best], gk[best]
@@ -411,7 +379,7 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_cards, prev_seat, f
     if best >= 0:
         # Keeps the split; spends a 2 or a joker only on a high play (Q or more),
         # near the end, or when an opponent is getting close to going out.
-        if _controls(gc[best]) == 0 or urgent or n_me - _ncards(gc[best]) <= 4 or ((prev_kind >> 5) & 15) >= 9:
+        if _controls(gc[best]) == 0 or urgent or n_me - packed_count(gc[best]) <= 4 or ((prev_kind >> 5) & 15) >= 9:
             return gc[best], gk[best]
     # Breaking the split: search every ordinary answer and the bombs.
     brk = -1
@@ -427,7 +395,7 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_cards, prev_seat, f
             continue
         if not urgent and _controls(c) > 0:
             continue
-        rest_mp = _min_plays_memo(hand - c, flags, table)
+        rest_mp = min_plays_memo(hand - c, flags, table)
         cost = 100 * (rest_mp - mp0) + 2 * ((k >> 5) & 15) + 30 * _controls(c)
         if cost < brk_cost:
             brk_cost = cost
@@ -435,7 +403,7 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_cards, prev_seat, f
     if brk >= 0 and (danger or (urgent and brk_cost < 100) or brk_cost < 30):
         return gc[brk], gk[brk]
     if bomb >= 0:
-        bomb_mp = _min_plays_memo(hand - gc[bomb], flags, table)
+        bomb_mp = min_plays_memo(hand - gc[bomb], flags, table)
         # Bomb when that wins: at most one play left after it, or stop an opponent going out.
         if bomb_mp <= 1 or danger:
             return gc[bomb], gk[bomb]
@@ -448,14 +416,13 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_cards, prev_seat, f
 
 
 @kernel
-def _choose(hands, seat, landlord, prev_kind, prev_cards, prev_seat, played, policy, flags, table,
-            bufc, bufk):
+def policy_play(hands, seat, landlord, prev_kind, prev_seat, policy, flags, table, bufc, bufk):
     """The play of ``seat`` under ``policy``: ``(cards, kind)``, ``(0, 0)`` = pass.
 
-    ``hands``: int64[3] packed hands; ``prev_kind``/``prev_cards``/``prev_seat``:
-    the play to answer and who made it (``prev_kind == 0``: free lead);
-    ``played``: the packed cards played so far.  ``bufc``/``bufk`` must hold at
-    least 2 * 64 entries; the first half of them is used for the move list.
+    ``hands``: int64[3] packed hands; ``prev_kind``/``prev_seat``: the play to
+    answer and who made it (``prev_kind == 0``: free lead).  ``table``: a
+    decomposer memo table (:func:`new_table`).  ``bufc``/``bufk`` must hold
+    more than 64 entries; all but the last 64 are used for the move list.
     """
     hand = hands[seat]
     if policy == POLICY_RANDOM:
@@ -467,13 +434,13 @@ def _choose(hands, seat, landlord, prev_kind, prev_cards, prev_seat, played, pol
     sk = bufk[half:]
     if prev_kind == 0:
         return _heuristic_lead(hands, seat, landlord, flags, table, mc, mk, sc, sk)
-    return _heuristic_answer(hands, seat, landlord, prev_kind, prev_cards, prev_seat, flags, table,
-                             mc, mk, sc, sk)
+    return _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table, mc, mk, sc, sk)
 
 
 @kernel
-def _bid_rule_t(hand17, policy, flags, highest, table):
-    """:func:`_bid_rule` with a caller-kept decomposer memo table."""
+def policy_bid(hand17, policy, flags, highest, table):
+    """The policy's bid for a 17-card hand: 0 = pass, else higher than
+    ``highest`` (the highest bid so far); ``table`` a decomposer memo table."""
     if highest >= 3:
         return 0
     if policy == POLICY_RANDOM:
@@ -485,16 +452,10 @@ def _bid_rule_t(hand17, policy, flags, highest, table):
 def _bid_rule(hand17, policy, flags, highest_bid_so_far):
     """The policy's bid for a 17-card hand: 0 = pass, else higher than the highest so far."""
     table = np.zeros(2 + 2 * (1 << 10), np.int64)
-    return _bid_rule_t(hand17, policy, flags, highest_bid_so_far, table)
+    return policy_bid(hand17, policy, flags, highest_bid_so_far, table)
 
 
 # Public API ---------------------------------------------------------------------------------
-
-
-def _packed(hand) -> int:
-    from .movegen import _hand_int
-
-    return _hand_int(hand)
 
 
 def choose(hands, seat: int, landlord: int, prev=None, prev_seat: "int | None" = None,
@@ -512,7 +473,7 @@ def choose(hands, seat: int, landlord: int, prev=None, prev_seat: "int | None" =
     'D'
     """
     rules = Rules.parse(rules)
-    packed = [_packed(h) for h in hands]
+    packed = [to_packed(h) for h in hands]
     if len(packed) != 3:
         raise DdzError(f"give three hands, not {len(packed)}")
     for name, v in (("seat", seat), ("landlord", landlord)):
@@ -520,19 +481,19 @@ def choose(hands, seat: int, landlord: int, prev=None, prev_seat: "int | None" =
             raise DdzError(f"{name} must be 0, 1 or 2, not {v!r}")
     if packed[seat] == 0:
         raise DdzError(f"seat {seat} holds no cards")
-    prev_kind = prev_cards = 0
+    prev_kind = 0
     if prev is not None:
         p = prev if isinstance(prev, Play) else Play.parse(prev, rules)
         if not p.is_pass:
-            prev_kind, prev_cards = p.kind, p.cards
+            prev_kind = p.kind
             if prev_seat is None or prev_seat == seat or not 0 <= prev_seat <= 2:
                 raise DdzError("prev_seat must name the other seat that made the play to answer")
     if seed is not None:
         _seed_rng(int(seed))
     pol = policy_number(policy)
-    c, k = _choose(np.array(packed, np.int64), seat, landlord, prev_kind, prev_cards,
-                   landlord if prev_seat is None else prev_seat, 0, pol, rules.flags, new_table(12),
-                   np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
+    c, k = policy_play(np.array(packed, np.int64), seat, landlord, prev_kind,
+                       landlord if prev_seat is None else prev_seat, pol, rules.flags, new_table(12),
+                       np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
     return Play(int(c), int(k))
 
 
@@ -543,7 +504,7 @@ def bid_rule(hand, highest: int = 0, policy="heuristic", rules=None, seed: "int 
     (3, 0)
     """
     rules = Rules.parse(rules)
-    h = _packed(hand)
+    h = to_packed(hand)
     if not isinstance(highest, int) or not 0 <= highest <= 3:
         raise DdzError(f"highest must be 0..3, not {highest!r}")
     if seed is not None:

@@ -52,9 +52,10 @@ from ._jit import kernel
 from .cards import (
     FULL_DECK,
     card_count,
-    is_valid_packed,
     format_cards,
+    is_valid_packed,
     pack_card_ids,
+    packed_contains,
     parse_cards,
     rank_of_card_id,
 )
@@ -79,12 +80,13 @@ from .game import (
     IllegalAction,
     Result,
 )
-from .movegen import _gen_into
+from .gamerules import doubles_stake, may_pass, multiplier, next_seat, settle, spring_doubles, trick_after
+from .movegen import gen_all
 from .rules import Play, Rules, has_fixed_reading, play_text_cards, readings
 
 __all__ = [
     "SCHEMA", "Record", "ReplayResult", "LineResult", "parse_record", "record_to_dict",
-    "record_from_game", "write_record", "read_records", "replay_record", "play_text",
+    "record_from_game", "write_record", "read_records", "replay_record", "play_text", "rules_field",
     "GameBatch", "BatchResult", "pack_games", "validate_batch", "STATUS_NAMES",
 ]
 
@@ -272,9 +274,10 @@ def parse_record(obj) -> Record:
                   hand_ids, bottom_ids, play_ids, all_pass, extra)
 
 
-def play_text(play: Play, rules: Rules) -> str:
+def play_text(play: Play, rules: "Rules | int") -> str:
     """How a record writes a play: ``""`` for a pass, the bare cards when they
-    have one reading, body-kicker notation when they have several.
+    have one reading, body-kicker notation when they have several
+    (``rules``: a :class:`Rules` or its ``flags``).
 
     >>> play_text(Play.parse("333444555-666", "douzero"), Rules.parse("douzero"))
     '333444555-666'
@@ -283,12 +286,18 @@ def play_text(play: Play, rules: Rules) -> str:
     """
     if play.is_pass:
         return ""
-    if len(readings(play.cards, rules.flags)) > 1:
-        return play.notation(rules)
+    flags = rules if isinstance(rules, int) else rules.flags
+    if len(readings(play.cards, flags)) > 1:
+        return play.notation(flags)
     return format_cards(play.cards)
 
 
-def _rules_obj(rules: Rules) -> dict:
+def rules_field(rules: Rules) -> dict:
+    """The ``rules`` object of a record: the preset and the options that differ from it.
+
+    >>> rules_field(Rules.parse("douzero,spring=any-player"))
+    {'preset': 'douzero', 'spring': 'any-player'}
+    """
     d = {"preset": rules.preset}
     for k, v in rules.overrides().items():
         d[k] = ("on" if v else "off") if isinstance(v, bool) else v
@@ -300,7 +309,7 @@ def record_to_dict(rec: Record) -> dict:
     d = {"schema": SCHEMA}
     if rec.id is not None:
         d["id"] = rec.id
-    d["rules"] = _rules_obj(rec.rules)
+    d["rules"] = rules_field(rec.rules)
     if rec.all_pass != "redeal":
         d["all_pass"] = rec.all_pass
     if rec.players is not None:
@@ -510,7 +519,6 @@ S_OK, S_INCOMPLETE, S_WRONG_TURN, S_PASS_ON_LEAD, S_NOT_IN_HAND, S_NOT_A_COMBINA
     S_FINISHED, S_BAD_CARDS, S_BAD_BID, S_NOT_BIDDING, S_NOT_PLAYING = range(len(STATUS_NAMES))
 _STATUS_OF = {name: i for i, name in enumerate(STATUS_NAMES)}
 
-_EIGHTS = sum(8 << (4 * r) for r in range(15))
 _CAPACITY = 1024
 #: Columns of the kernel's output rows.
 OUT_STATUS, OUT_INDEX, OUT_WINNER, OUT_BOMBS, OUT_SPRING, OUT_ANTI, OUT_MULT, OUT_S0 = range(8)
@@ -526,11 +534,7 @@ def _reading(cards, fixed, prev_kind, flags, buf_cards, buf_kinds):
     legal here (all of them for a lead).  ``fixed`` > 0 asks for that reading;
     0 takes the largest legal kind (see ddz_tools.game).
     """
-    n = _gen_into(cards, flags, prev_kind, buf_cards, buf_kinds)
-    if n > buf_cards.shape[0]:
-        buf_cards = np.empty(n, np.int64)
-        buf_kinds = np.empty(n, np.int64)
-        _gen_into(cards, flags, prev_kind, buf_cards, buf_kinds)
+    n, buf_cards, buf_kinds = gen_all(cards, flags, prev_kind, buf_cards, buf_kinds)
     best = -1
     for j in range(n):
         if buf_cards[j] == cards:
@@ -547,11 +551,7 @@ def _reading(cards, fixed, prev_kind, flags, buf_cards, buf_kinds):
     if prev_kind == 0:
         return -S_NOT_A_COMBINATION
     # Is it a combination at all?  Ask for every lead of the play's cards.
-    n = _gen_into(cards, flags, 0, buf_cards, buf_kinds)
-    if n > buf_cards.shape[0]:
-        buf_cards = np.empty(n, np.int64)
-        buf_kinds = np.empty(n, np.int64)
-        _gen_into(cards, flags, 0, buf_cards, buf_kinds)
+    n, buf_cards, buf_kinds = gen_all(cards, flags, 0, buf_cards, buf_kinds)
     for j in range(n):
         if buf_cards[j] == cards:
             return -S_DOES_NOT_BEAT
@@ -562,7 +562,6 @@ def _reading(cards, fixed, prev_kind, flags, buf_cards, buf_kinds):
 def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, kinds, lo, hi,
                   pre_status, pre_index, buf_cards, buf_kinds, out):
     """Validate and score the plays ``lo..hi-1`` of one game into ``out`` (one row)."""
-    eights = 0x888888888888888
     hands = np.empty(3, np.int64)
     hands[0] = h0
     hands[1] = h1
@@ -570,7 +569,7 @@ def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, k
     played = np.zeros(3, np.int64)
     turn = landlord
     last_kind = 0          # 0: the seat to move leads
-    passes = 0
+    last_seat = landlord
     bombs = 0
     winner = -1
     out[OUT_STATUS] = S_INCOMPLETE
@@ -593,19 +592,14 @@ def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, k
             out[OUT_INDEX] = idx
             return
         if c == 0:
-            if last_kind == 0:
+            if not may_pass(last_kind):
                 out[OUT_STATUS] = S_PASS_ON_LEAD
                 out[OUT_INDEX] = idx
                 return
-            passes += 1
-            if passes == 2:
-                last_kind = 0
-                passes = 0
-            turn = (s + 1) % 3
+            last_kind, last_seat = trick_after(0, s, last_kind, last_seat, 3)
+            turn = next_seat(s, 3)
             continue
-        # Containment without a loop: (hand | 8 per nibble) - cards keeps bit 3
-        # of a nibble exactly when the hand holds enough of that rank.
-        if ((hands[s] | eights) - c) & eights != eights:
+        if not packed_contains(hands[s], c):
             out[OUT_STATUS] = S_NOT_IN_HAND
             out[OUT_INDEX] = idx
             return
@@ -620,35 +614,23 @@ def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, k
             return
         hands[s] -= c
         played[s] += 1
-        t = k & 31
-        if t == 13 or t == 14:   # bomb, rocket
+        if doubles_stake(k):
             bombs += 1
-        last_kind = k
-        passes = 0
+        last_kind, last_seat = trick_after(k, s, last_kind, last_seat, 3)
         if hands[s] == 0:
             winner = s
-        turn = (s + 1) % 3
+        turn = next_seat(s, 3)
     if winner < 0:
         return
     # Scoring.
-    f1 = (landlord + 1) % 3
-    f2 = (landlord + 2) % 3
-    spring = 0
-    anti = 0
-    if winner == landlord:
-        if spring_any != 0:
-            if played[f1] == 0 or played[f2] == 0:
-                spring = 1
-        elif played[f1] == 0 and played[f2] == 0:
-            spring = 1
-    elif played[landlord] == 1:
-        anti = 1
-    mult = np.int64(1) << (bombs + spring + anti)
-    stake = base * mult
-    sign = 1 if winner == landlord else -1
-    out[OUT_S0 + landlord] = 2 * stake * sign
-    out[OUT_S0 + f1] = -stake * sign
-    out[OUT_S0 + f2] = -stake * sign
+    won = 1 if winner == landlord else 0
+    spring, anti = spring_doubles(won, played[landlord], played[(landlord + 1) % 3], played[(landlord + 2) % 3],
+                                  spring_any)
+    mult = multiplier(bombs, spring, anti)
+    s0, s1, s2 = settle(landlord, won, base * mult)
+    out[OUT_S0] = s0
+    out[OUT_S0 + 1] = s1
+    out[OUT_S0 + 2] = s2
     out[OUT_STATUS] = S_OK
     out[OUT_WINNER] = winner
     out[OUT_BOMBS] = bombs
@@ -730,7 +712,7 @@ def _parse_play_text(text: str, rules: Rules, flags: int):
                 try:
                     res = (cards, Play.parse(t, rules).kind, 0)
                 except (PlayError, CardError):
-                    res = (cards, 0, S_BAD_CARDS if not _fits(cards) else S_NOT_A_COMBINATION)
+                    res = (cards, 0, S_BAD_CARDS if not is_valid_packed(cards) else S_NOT_A_COMBINATION)
             else:
                 res = (parse_cards(t), 0, 0)
         except CardError:
@@ -738,10 +720,6 @@ def _parse_play_text(text: str, rules: Rules, flags: int):
     if len(_TEXT_CACHE) < 200_000:
         _TEXT_CACHE[key] = res
     return res
-
-
-def _fits(cards: int) -> bool:
-    return all(((cards >> (4 * r)) & 15) <= (1 if r >= 13 else 4) for r in range(15))
 
 
 def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Iterable
 
 from .cards import (
     NUM_RANKS,
@@ -45,6 +44,7 @@ from .cards import (
     RANK_D,
     RANK_X,
     RANKS,
+    card_count,
     counts_of,
     format_cards,
     pack_counts,
@@ -482,7 +482,7 @@ class Play:
         return beats(self.kind, other.kind)
 
     def num_cards(self) -> int:
-        return sum(counts_of(self.cards))
+        return card_count(self.cards)
 
     def to_dict(self, rules: "Rules | str | None" = None) -> dict:
         return {"cards": str(self), "notation": self.notation(rules), "type": self.type_name,
@@ -546,6 +546,3 @@ def classify(text_or_cards: "str | int", rules: "Rules | str | None" = None) -> 
     cards = parse_cards(text_or_cards) if isinstance(text_or_cards, str) else text_or_cards
     return [Play(c, k) for c, k in readings(cards, rules.flags)]
 
-
-def all_rule_names() -> Iterable[str]:
-    return list(_PLAY_OPTIONS) + list(_GAME_OPTIONS)

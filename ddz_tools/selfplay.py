@@ -8,8 +8,9 @@ A game
    depend on batching or on the number of workers.  Seat 0 gets the first 17
    cards of the shuffled deck, seat 1 the next 17, seat 2 the next 17, and the
    last 3 are the bottom.
-2. Bidding, each seat from its policy's own bid rule
-   (:func:`ddz_tools.policies._bid_rule`): ``bidding=single-round`` (one
+2. Bidding by the auction of :mod:`ddz_tools.gamerules`, each seat from its
+   policy's own bid rule (:func:`ddz_tools.policies.policy_bid`):
+   ``bidding=single-round`` (one
    round, a bid must beat every earlier bid, 3 ends it) or
    ``bidding=until-two-pass`` (round after round, a player who passed is out,
    until two players have passed or someone bids 3) or ``bidding=call-grab``
@@ -23,15 +24,21 @@ A game
    row the last deal is played with its first bidder as landlord at base 1
    (as Botzone does at once).
 3. Play from the landlord's lead to the first empty hand, each seat by its
-   policy (:func:`ddz_tools.policies._choose`).
-4. Scoring (docs/rules.md): stake = winning bid x 2 per bomb or rocket x 2 for a
-   spring x 2 for an anti-spring; the landlord wins or pays the stake from
-   or to each farmer.  Spring: the landlord wins and neither farmer played a
-   card (``spring=any-player``: at least one farmer played no card).
-   Anti-spring: the farmers win and the landlord made only the opening lead.
+   policy (:func:`ddz_tools.policies.policy_play`), turn and trick by
+   :func:`ddz_tools.gamerules.trick_after`.
+4. Scoring by :mod:`ddz_tools.gamerules` (docs/rules.md): stake = winning
+   bid x 2 per bomb or rocket x 2 for a spring x 2 for an anti-spring; the
+   landlord wins or pays the stake from or to each farmer.  Spring: the landlord wins and neither
+   farmer played a card (``spring=any-player``: at least one farmer played no
+   card).  Anti-spring: the farmers win and the landlord made only the
+   opening lead.
 
-Kernel entry points (stable signatures, used by the bid evaluator):
+Kernels:
 
+* ``playout(hands, landlord, policies, flags, seed, table, bufc, bufk) ->
+  int64[RESULT_SIZE]`` (public, named in :mod:`ddz_tools.kernels`): one
+  playout with caller-kept work arrays, its whole result row (the ``R_*``
+  columns, the spring flag of both spring rules included).
 * ``_playout(hands, landlord, policy, flags, seed) -> int64[5]``:
   ``[landlord_won, bombs, spring, anti_spring, n_moves]`` for ``hands``
   (int64[3], the bottom already in the landlord's hand), the landlord leading,
@@ -42,10 +49,9 @@ Kernel entry points (stable signatures, used by the bid evaluator):
 * ``_playout_t(hands, landlord, policies, flags, seed, table, bufc, bufk)``:
   the same with caller-kept work arrays (no allocation per call; make them
   with :func:`work_arrays`).
-* ``_play_game(seed, policy, flags, first_bidder, bidding, spring, deal,
+* ``_game(seed, policies, flags, first_bidder, bidding, spring, deal,
   bids, plays, info, table, bufc, bufk) -> n_moves``: a whole game written
-  into arrays (see :func:`new_game_arrays` for their layout); ``policy`` is
-  an int64[3] of per-seat policies.
+  into arrays (see :func:`new_game_arrays` for their layout).
 
 Public functions: :func:`simulate` (records) and :func:`selfplay_stats`
 (aggregate figures, for benchmarks).
@@ -62,8 +68,32 @@ from ._jit import kernel
 from .cards import format_cards
 from .errors import DdzError, RulesError
 from .game import seat_scores
-from .policies import BUFFER, POLICIES, POLICY_RANDOM, TABLE_BITS, _bid_rule_t, _choose, new_table, policy_number
-from .rules import T_BOMB, T_ROCKET, Play, Rules, readings
+from .gamerules import (
+    A_CALLER,
+    A_GRABS,
+    A_HIGH,
+    A_LANDLORD,
+    A_BASE,
+    A_OUTCOME,
+    A_TURN,
+    AUCTION_OPEN,
+    AUCTION_SIZE,
+    AUCTION_VOID,
+    BIDDING_MODES,
+    CALL_GRAB,
+    SPRING_MODES,
+    auction_bid,
+    auction_start,
+    doubles_stake,
+    multiplier,
+    next_seat,
+    settle,
+    spring_doubles,
+    trick_after,
+)
+from .policies import BUFFER, POLICIES, POLICY_RANDOM, TABLE_BITS, new_table, policy_bid, policy_number, policy_play
+from .records import play_text, rules_field as records_rules_field
+from .rules import Play, Rules
 
 #: Upper bound on the moves (plays and passes) of one game: every play takes a
 #: card (at most 54 plays) and at most two passes follow a play.
@@ -73,8 +103,6 @@ MAX_BIDS = 16
 #: All-pass deals in a row before the first bidder is made landlord at base 1.
 MAX_REDEALS = 100
 
-BIDDING_MODES = {"single-round": 0, "until-two-pass": 1, "call-grab": 2}
-SPRING_MODES = {"landlord": 0, "any-player": 1}
 
 # Layout of a game's ``info`` array.
 I_FIRST_BIDDER = 0
@@ -189,10 +217,7 @@ def _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res):
     record = plays.shape[0] > 0
     seat = landlord
     prev_kind = 0
-    prev_cards = 0
     prev_seat = landlord
-    passes = 0
-    played = 0
     bombs = 0
     moves = 0
     ll_plays = 0
@@ -200,24 +225,15 @@ def _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res):
     f2_plays = 0
     f1 = (landlord + 1) % 3
     while True:
-        if passes == 2:
-            prev_kind = 0
-            prev_cards = 0
-            passes = 0
-        c, k = _choose(hands, seat, landlord, prev_kind, prev_cards, prev_seat, played, pols[seat],
-                       flags, table, bufc, bufk)
+        c, k = policy_play(hands, seat, landlord, prev_kind, prev_seat, pols[seat], flags, table, bufc, bufk)
         if record:
             plays[moves, 0] = seat
             plays[moves, 1] = c
             plays[moves, 2] = k
         moves += 1
-        if k == 0:
-            passes += 1
-        else:
+        if k != 0:
             hands[seat] -= c
-            played += c
-            t = k & 31
-            if t == T_BOMB or t == T_ROCKET:
+            if doubles_stake(k):
                 bombs += 1
             if seat == landlord:
                 ll_plays += 1
@@ -225,27 +241,31 @@ def _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res):
                 f1_plays += 1
             else:
                 f2_plays += 1
-            prev_kind = k
-            prev_cards = c
-            prev_seat = seat
-            passes = 0
             if hands[seat] == 0:
                 break
-        seat = (seat + 1) % 3
+        prev_kind, prev_seat = trick_after(k, seat, prev_kind, prev_seat, 3)
+        seat = next_seat(seat, 3)
     won = 1 if seat == landlord else 0
+    spring, anti = spring_doubles(won, ll_plays, f1_plays, f2_plays, 0)
+    spring_any, _ = spring_doubles(won, ll_plays, f1_plays, f2_plays, 1)
     res[R_LANDLORD_WON] = won
     res[R_BOMBS] = bombs
-    res[R_SPRING] = 1 if won == 1 and f1_plays == 0 and f2_plays == 0 else 0
-    res[R_SPRING_ANY] = 1 if won == 1 and (f1_plays == 0 or f2_plays == 0) else 0
-    res[R_ANTI_SPRING] = 1 if won == 0 and ll_plays == 1 else 0
+    res[R_SPRING] = spring
+    res[R_SPRING_ANY] = spring_any
+    res[R_ANTI_SPRING] = anti
     res[R_N_MOVES] = moves
     return moves
 
 
 @kernel
-def _playout_r(hands, landlord, pols, flags, seed, table, bufc, bufk):
-    """:func:`_playout_t` returning the whole ``R_*`` result row, which also
-    holds the spring flag of ``spring=any-player`` (``R_SPRING_ANY``)."""
+def playout(hands, landlord, pols, flags, seed, table, bufc, bufk):
+    """One playout: the whole ``R_*`` result row (int64[RESULT_SIZE]).
+
+    ``hands``: int64[3] packed hands, the bottom already in the landlord's
+    (not changed); the landlord leads; ``pols``: int64[3], one policy per
+    seat; Numba's generator is seeded with ``seed``; ``table``, ``bufc``,
+    ``bufk``: the policies' work arrays (:func:`work_arrays`).
+    """
     np.random.seed(seed)
     h = hands.copy()
     res = np.zeros(RESULT_SIZE, np.int64)
@@ -256,7 +276,7 @@ def _playout_r(hands, landlord, pols, flags, seed, table, bufc, bufk):
 @kernel
 def _playout_t(hands, landlord, pols, flags, seed, table, bufc, bufk):
     """:func:`_playout_seats` with caller-kept work arrays (see module doc)."""
-    return _playout_r(hands, landlord, pols, flags, seed, table, bufc, bufk)[:5]
+    return playout(hands, landlord, pols, flags, seed, table, bufc, bufk)[:5]
 
 
 @kernel
@@ -285,85 +305,28 @@ def _playout(hands, landlord, policy, flags, seed):
 
 @kernel
 def _bidding(hands, first, pols, flags, mode, table, bids):
-    """One auction over ``hands`` (int64[4], 17-card hands first).
+    """One auction over ``hands`` (int64[4], 17-card hands first), each seat
+    bidding by its policy (call-grab: :func:`_grab_rule`).
 
     Writes ``(seat, bid)`` rows into ``bids``; returns ``(landlord, base, n_bids)``,
     landlord -1 when all passed.
     """
-    highest = 0
-    landlord = -1
+    st = np.empty(AUCTION_SIZE, np.int64)
+    auction_start(st, mode, first, 0)
     nb = 0
-    if mode == 0:
-        for j in range(3):
-            s = (first + j) % 3
-            b = _bid_rule_t(hands[s], pols[s], flags, highest, table)
-            bids[nb, 0] = s
-            bids[nb, 1] = b
-            nb += 1
-            if b > 0:
-                highest = b
-                landlord = s
-                if b == 3:
-                    break
-        return landlord, highest, nb
-    if mode == 1:
-        passed = np.zeros(3, np.int64)
-        npass = 0
-        s = first
-        while nb < bids.shape[0]:
-            if passed[s] == 0:
-                b = _bid_rule_t(hands[s], pols[s], flags, highest, table)
-                bids[nb, 0] = s
-                bids[nb, 1] = b
-                nb += 1
-                if b > 0:
-                    highest = b
-                    landlord = s
-                else:
-                    passed[s] = 1
-                    npass += 1
-                if highest == 3 or npass == 3 or (npass == 2 and highest > 0):
-                    break
-            s = (s + 1) % 3
-        return landlord, highest, nb
-    # Call-grab: a first call (1) in turn order, then each later seat of the round
-    # may grab (1) once, and if anyone grabbed the caller may grab back once.
-    # Each grab doubles the base; the last to call or grab is the landlord.
-    caller = -1
-    j = 0
-    while j < 3:
-        s = (first + j) % 3
-        b = _grab_rule(hands[s], pols[s], flags, 0, table)
+    while st[A_OUTCOME] == AUCTION_OPEN:
+        s = st[A_TURN]
+        if mode == CALL_GRAB:
+            b = _grab_rule(hands[s], pols[s], flags, 0 if st[A_CALLER] < 0 else 1 + st[A_GRABS], table)
+        else:
+            b = policy_bid(hands[s], pols[s], flags, st[A_HIGH], table)
         bids[nb, 0] = s
         bids[nb, 1] = b
         nb += 1
-        j += 1
-        if b > 0:
-            caller = s
-            break
-    if caller < 0:
+        auction_bid(st, s, b)
+    if st[A_OUTCOME] == AUCTION_VOID:
         return -1, 0, nb
-    landlord = caller
-    grabs = 0
-    while j < 3:
-        s = (first + j) % 3
-        b = _grab_rule(hands[s], pols[s], flags, 1 + grabs, table)
-        bids[nb, 0] = s
-        bids[nb, 1] = b
-        nb += 1
-        j += 1
-        if b > 0:
-            grabs += 1
-            landlord = s
-    if grabs > 0:
-        b = _grab_rule(hands[caller], pols[caller], flags, 1 + grabs, table)
-        bids[nb, 0] = caller
-        bids[nb, 1] = b
-        nb += 1
-        if b > 0:
-            grabs += 1
-            landlord = caller
-    return landlord, 1 << grabs, nb
+    return st[A_LANDLORD], st[A_BASE], nb
 
 
 @kernel
@@ -374,12 +337,22 @@ def _grab_rule(hand, policy, flags, level, table):
     bid rule would bid above ``min(level, 2)``."""
     if policy == POLICY_RANDOM:
         return np.random.randint(0, 2)
-    return 1 if _bid_rule_t(hand, policy, flags, min(level, 2), table) > 0 else 0
+    return 1 if policy_bid(hand, policy, flags, min(level, 2), table) > 0 else 0
 
 
 @kernel
 def _game(seed, pols, flags, first_bidder, bidding, spring, deal, bids, plays, info, table, bufc, bufk):
-    """A whole game; see :func:`_play_game`."""
+    """A whole game (deal, bidding, play, scoring) from ``seed``.
+
+    ``pols``: int64[3], one policy per seat; ``first_bidder``: 0..2, or -1
+    to draw it from the game's generator; ``bidding``: a
+    :data:`~ddz_tools.gamerules.BIDDING_MODES` code; ``spring``: 0 landlord,
+    1 any-player.  Outputs: ``deal`` int64[4] (three 17-card hands, then the
+    bottom), ``bids`` int64[MAX_BIDS, 2] rows ``(seat, bid)``, ``plays``
+    int64[MAX_MOVES, 3] rows ``(seat, cards, kind)`` (kind 0 = pass; or no
+    rows, to record nothing), ``info`` int64[INFO_SIZE] (see the ``I_*``
+    constants).  Returns the number of moves.
+    """
     np.random.seed(seed)
     first = first_bidder
     if first < 0:
@@ -402,11 +375,7 @@ def _game(seed, pols, flags, first_bidder, bidding, spring, deal, bids, plays, i
     res = np.zeros(RESULT_SIZE, np.int64)
     n = _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res)
     sp = res[R_SPRING_ANY] if spring == 1 else res[R_SPRING]
-    mult = 1 << res[R_BOMBS]
-    if sp:
-        mult *= 2
-    if res[R_ANTI_SPRING]:
-        mult *= 2
+    mult = multiplier(res[R_BOMBS], sp, res[R_ANTI_SPRING])
     info[I_FIRST_BIDDER] = first
     info[I_N_BIDS] = nb
     info[I_LANDLORD] = landlord
@@ -419,22 +388,6 @@ def _game(seed, pols, flags, first_bidder, bidding, spring, deal, bids, plays, i
     info[I_MULTIPLIER] = mult
     info[I_REDEALS] = redeals
     return n
-
-
-@kernel
-def _play_game(seed, policy, flags, first_bidder, bidding, spring, deal, bids, plays, info, table, bufc, bufk):
-    """A whole game (deal, bidding, play, scoring) from ``seed``.
-
-    ``policy``: int64[3], one policy per seat; ``first_bidder``: 0..2, or -1
-    to draw it from the game's generator; ``bidding``: 0 single-round, 1
-    until-two-pass; ``spring``: 0 landlord, 1 any-player.  Outputs:
-    ``deal`` int64[4] (three 17-card hands, then the bottom), ``bids``
-    int64[MAX_BIDS, 2] rows ``(seat, bid)``, ``plays`` int64[MAX_MOVES, 3]
-    rows ``(seat, cards, kind)`` (kind 0 = pass), ``info`` int64[INFO_SIZE]
-    (see the ``I_*`` constants).  Returns the number of moves.
-    """
-    return _game(seed, policy, flags, first_bidder, bidding, spring, deal, bids, plays, info, table,
-                 bufc, bufk)
 
 
 @kernel
@@ -466,7 +419,7 @@ def _selfplay_batch(run_seed, start, count, pols, flags, first_mode, bidding, sp
         stats[3] += info[I_SPRING]
         stats[4] += info[I_ANTI_SPRING]
         stats[5] += info[I_N_MOVES]
-        stats[6] += 2 * stake if won else -2 * stake
+        stats[6] += settle(ll, won, stake)[ll]
         stats[7] += info[I_REDEALS]
         for s in range(3):
             if (s == ll) == (won == 1):
@@ -478,12 +431,12 @@ def _selfplay_batch(run_seed, start, count, pols, flags, first_mode, bidding, sp
 
 
 def work_arrays(table_bits: int = TABLE_BITS):
-    """``(table, bufc, bufk)`` work arrays for :func:`_playout_t` and :func:`_play_game`."""
+    """``(table, bufc, bufk)`` work arrays for :func:`playout` and :func:`_game`."""
     return new_table(table_bits), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
 
 
 def new_game_arrays():
-    """``(deal, bids, plays, info)`` output arrays for :func:`_play_game`."""
+    """``(deal, bids, plays, info)`` output arrays for :func:`_game`."""
     return (np.empty(4, np.int64), np.empty((MAX_BIDS, 2), np.int64),
             np.empty((MAX_MOVES, 3), np.int64), np.empty(INFO_SIZE, np.int64))
 
@@ -503,14 +456,6 @@ def _policies(policy) -> np.ndarray:
             raise DdzError(f"give one policy or three (one per seat), not {len(policy)}")
         return np.array([policy_number(p) for p in policy], np.int64)
     return np.full(3, policy_number(policy), np.int64)
-
-
-def _rules_field(rules: Rules) -> dict:
-    d = {"preset": rules.preset}
-    for k, v in rules.overrides().items():
-        d[k] = ("on" if v else "off") if isinstance(v, bool) else v
-    d["bidding"] = rules.bidding
-    return d
 
 
 def _check_seed(seed) -> int:
@@ -584,7 +529,7 @@ def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
     first_mode, bidding, spring = _game_options(rules)
     flags = rules.flags
     names = [next(k for k, v in POLICIES.items() if v == p) for p in pols.tolist()]
-    rules_field = _rules_field(rules)
+    rules_field = dict(records_rules_field(rules), bidding=rules.bidding)
     texts: dict = {}
     chunk = CHUNK if games > CHUNK or workers > 1 else max(games, 1)
     if workers > 1:
@@ -636,16 +581,13 @@ def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
 
 
 def _play_text(cards: int, kind: int, flags: int, cache: dict) -> str:
-    """A record's text of a play: bare cards, or body-kickers when the cards read several ways."""
+    """:func:`ddz_tools.records.play_text`, memoised in ``cache``."""
     if kind == 0:
         return ""
     key = (cards, kind)
     text = cache.get(key)
     if text is None:
-        if len(readings(cards, flags)) > 1:
-            text = Play(cards, kind).notation(flags)
-        else:
-            text = format_cards(cards)
+        text = play_text(Play(cards, kind), flags)
         if len(cache) > 100_000:
             cache.clear()
         cache[key] = text

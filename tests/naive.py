@@ -1,7 +1,7 @@
 """Plain-Python reference move generator, written from docs/rules.md (tests only).
 
 This is the slow, obviously-right twin of the Numba move generator
-(``ddz_tools.movegen._gen_into``) and of ``ddz_tools.rules.readings``.  It
+(``ddz_tools.movegen.gen_into``) and of ``ddz_tools.rules.readings``.  It
 shares no logic with either: it enumerates *every sub-multiset* of a hand
 with :func:`itertools.product` and asks, for each one, whether it is one of
 the combinations of the rules table, trying every body the table allows and

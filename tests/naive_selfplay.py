@@ -8,7 +8,7 @@ Written from docs/rules.md, sharing no code with ``ddz_tools.selfplay``:
   score; it raises ``AssertionError`` naming the first thing that is wrong
   and returns the recomputed result otherwise.
 * :func:`python_playout` is a game loop in Python around the policy kernel
-  ``_choose``: same decisions as ``_playout`` (the same Numba generator,
+  ``policy_play``: same decisions as ``_playout`` (the same Numba generator,
   seeded the same way), but its own turn order, trick, end and scoring logic,
   with every move checked for legality against the naive rules.
 * :func:`seed_ref` is the per-game seed function written with Python's
@@ -187,7 +187,7 @@ def check_record(rec: dict, rules) -> dict:
 
 
 def python_playout(hands, landlord, policies, rules, seed, seed_kernel, choose, table, bufc, bufk):
-    """Play out ``hands`` in Python, asking ``choose`` (the ``_choose`` kernel) for each move.
+    """Play out ``hands`` in Python, asking ``choose`` (the ``policy_play`` kernel) for each move.
 
     Returns ``([landlord_won, bombs, spring, anti_spring, n_moves], moves)``.
     """
@@ -196,7 +196,6 @@ def python_playout(hands, landlord, policies, rules, seed, seed_kernel, choose, 
     flags = rules.flags
     seat = landlord
     trick = None  # (kind, cards, seat) of the play to answer
-    played = 0
     moves = []
     made = [0, 0, 0]
     bombs = 0
@@ -204,8 +203,8 @@ def python_playout(hands, landlord, policies, rules, seed, seed_kernel, choose, 
         if trick is not None and trick[2] == seat:
             trick = None
         arr = np.array(h, np.int64)
-        pk, pc, ps = trick if trick is not None else (0, 0, landlord)
-        c, k = choose(arr, seat, landlord, pk, pc, ps, played, policies[seat], flags, table, bufc, bufk)
+        pk, _, ps = trick if trick is not None else (0, 0, landlord)
+        c, k = choose(arr, seat, landlord, pk, ps, policies[seat], flags, table, bufc, bufk)
         c, k = int(c), int(k)
         moves.append((seat, c, k))
         if k == 0:
@@ -216,7 +215,6 @@ def python_playout(hands, landlord, policies, rules, seed, seed_kernel, choose, 
             if trick is not None:
                 assert naive_beats(k, trick[0]), "does not beat the play to answer"
             h[seat] -= c
-            played += c
             made[seat] += 1
             if decode(k)[0] in ("bomb", "rocket"):
                 bombs += 1

@@ -442,18 +442,6 @@ def test_bid_review_matches_the_evaluator():
     assert entries is None and "single-round" in why
 
 
-def test_card_count_bit_trick():
-    from ddz_tools.analyze import _ncards
-    from ddz_tools.cards import FULL_DECK
-
-    rng = random.Random(8)
-    for _ in range(5000):
-        counts = [rng.randint(0, 4) for _ in range(13)] + [rng.randint(0, 1), rng.randint(0, 1)]
-        h = sum(c << (4 * r) for r, c in enumerate(counts))
-        assert _ncards(h) == sum(counts) == card_count(h)
-    assert _ncards(FULL_DECK) == 54 and _ncards(0) == 0
-
-
 def test_bid_reviews_in_the_summary_and_csv():
     g = GameAnalysis("f", 1, "ddz-record/1", "valid", landlord=0, players=["a", "b", "c"],
                      result={"winner": "landlord", "base": 2, "multiplier": 1, "bombs": 0, "spring": False,

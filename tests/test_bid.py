@@ -419,7 +419,7 @@ def test_spring_any_player_only_adds_springs():
     """spring=any-player: the same deals and playouts, and a stake that is never
     lower; it is doubled exactly where the landlord won and one farmer (not
     both) played no card, which the landlord-only rule does not count."""
-    from ddz_tools.selfplay import R_SPRING, R_SPRING_ANY, _playout_r
+    from ddz_tools.selfplay import R_SPRING, R_SPRING_ANY, playout
     from ddz_tools.policies import BUFFER, new_table
 
     problem = bid_problem(_hand17(21), None, 0, ())
@@ -436,7 +436,7 @@ def test_spring_any_player_only_adds_springs():
     for _ in range(300):
         hands, bottom = random_deal(rng)
         arr = np.array([hands[0] + bottom, hands[1], hands[2]], np.int64)
-        res = _playout_r(arr, 0, np.array([1, 1, 1], np.int64), FLAGS, rng.randrange(2**31), *work)
+        res = playout(arr, 0, np.array([1, 1, 1], np.int64), FLAGS, rng.randrange(2**31), *work)
         assert res[R_SPRING_ANY] >= res[R_SPRING]
         extra += res[R_SPRING_ANY] - res[R_SPRING]
     assert extra > 0

@@ -14,6 +14,7 @@ from ddz_tools.cards import (
     RANKS,
     Hand,
     card_count,
+    contains,
     count_of,
     counts_of,
     douzero_values,
@@ -22,8 +23,12 @@ from ddz_tools.cards import (
     pack_card_ids,
     pack_counts,
     pack_douzero,
+    packed_contains,
+    packed_count,
+    packed_valid,
     parse_cards,
     rank_of_card_id,
+    to_packed,
 )
 from ddz_tools.errors import CardError, DdzError
 
@@ -144,6 +149,36 @@ def test_is_valid_packed_edges():
     assert not is_valid_packed(-1)
     for r in range(13):
         assert is_valid_packed(4 << (4 * r)) and not is_valid_packed(5 << (4 * r))
+
+
+def test_packed_primitives_kernels_and_python_agree_with_counts():
+    """Card count, containment and validity: kernel, Python form and a count-by-count reference."""
+    import random
+
+    rng = random.Random(8)
+    for _ in range(3000):
+        a = [rng.randint(0, 4) for _ in range(13)] + [rng.randint(0, 1), rng.randint(0, 1)]
+        b = [rng.randint(0, x) if rng.random() < 0.7 else rng.randint(0, 4) for x in a]
+        b[13:] = [min(x, 1) for x in b[13:]]
+        ha, hb = pack_counts(a), pack_counts(b)
+        assert packed_count(ha) == card_count(ha) == sum(a)
+        want = all(y <= x for x, y in zip(a, b))
+        assert bool(packed_contains(ha, hb)) == contains(ha, hb) == want
+        raw = rng.randrange(-4, 1 << 61)
+        assert bool(packed_valid(raw)) == is_valid_packed(raw) == slow_valid(raw)
+    assert packed_count(FULL_DECK) == 54 and packed_count(0) == 0
+    assert contains(FULL_DECK, FULL_DECK) and not contains(0, 1)
+
+
+def test_to_packed_coerces_and_checks():
+    import numpy as np
+
+    h = parse_cards("334XD")
+    assert to_packed("334XD") == to_packed(Hand("334XD")) == to_packed(h) == to_packed(np.int64(h)) == h
+    with pytest.raises(CardError, match="not a legal packed hand"):
+        to_packed(5)
+    with pytest.raises(CardError, match="bottom must be a Hand"):
+        to_packed(3.0, "bottom")
 
 
 def test_pack_counts_and_counts_of_are_inverse():

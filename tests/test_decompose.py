@@ -17,7 +17,7 @@ from ddz_tools.cards import FULL_DECK, format_cards, parse_cards
 from ddz_tools.decompose import (
     Decomposition,
     _min_plays,
-    _min_plays_memo,
+    min_plays_memo,
     decompose,
     lead_order,
     min_plays,
@@ -111,7 +111,7 @@ def _differential(rules: str, hands):
     for h in hands:
         got = min_plays(h, rules)
         want = naive_min_plays(h, flags)
-        if got != want or _min_plays_memo(h, flags, table) != want:
+        if got != want or min_plays_memo(h, flags, table) != want:
             bad.append((format_cards(h), got, want))
     clear_caches()
     assert not bad, f"{len(bad)} mismatches under {rules}, first: {bad[:5]}"
@@ -310,7 +310,7 @@ def test_memo_table_reuse_and_flag_switch():
     for rules in ("standard", "douzero", "standard"):
         flags = Rules.parse(rules).flags
         for h in hands:
-            assert _min_plays_memo(h, flags, table) == _min_plays(h, flags)
+            assert min_plays_memo(h, flags, table) == _min_plays(h, flags)
     assert table[0] == Rules.parse("standard").flags + 1
 
 

@@ -2,7 +2,7 @@
 
 Three implementations must agree, compared as sets of ``(cards, kind)``:
 
-* the kernel ``movegen._gen_into`` (and the public ``generate``);
+* the kernel ``movegen.gen_into`` (and the public ``generate``);
 * ``rules.readings`` (a multiset's readings are exactly the kernel leads of
   the hand made of that multiset that use all its cards);
 * ``tests/naive.py`` (every sub-multiset of the hand, classified from the
@@ -28,7 +28,7 @@ from conftest import DECK, REPO, all_option_sets, random_hands, rules_with_flips
 from ddz_tools import movegen
 from ddz_tools.cards import format_cards, parse_cards
 from ddz_tools.errors import CardError, PlayError
-from ddz_tools.movegen import _gen_into, count_batch, generate, legal_plays
+from ddz_tools.movegen import gen_into, count_batch, generate, legal_plays
 from ddz_tools.rules import (
     TYPE_NAMES,
     TYPE_OF_NAME,
@@ -52,7 +52,7 @@ def kernel_plays(hand: int, rules: Rules, prev_kind: int = 0) -> set:
     while True:
         out_cards = np.empty(cap, np.int64)
         out_kinds = np.empty(cap, np.int64)
-        n = _gen_into(hand, rules.flags, prev_kind, out_cards, out_kinds)
+        n = gen_into(hand, rules.flags, prev_kind, out_cards, out_kinds)
         if n <= cap:
             break
         cap = n
@@ -199,15 +199,15 @@ def test_buffer_overflow_counts_but_writes_prefix():
     hand = parse_cards("3334445556667778889XD")  # far more than 16 plays
     full_c = np.empty(8192, np.int64)
     full_k = np.empty(8192, np.int64)
-    n = _gen_into(hand, 5, 0, full_c, full_k)
+    n = gen_into(hand, 5, 0, full_c, full_k)
     small_c = np.full(16, -1, np.int64)
     small_k = np.full(16, -1, np.int64)
-    assert _gen_into(hand, 5, 0, small_c, small_k) == n
+    assert gen_into(hand, 5, 0, small_c, small_k) == n
     assert n > 16
     assert small_c.tolist() == full_c[:16].tolist()
     assert small_k.tolist() == full_k[:16].tolist()
     empty = np.empty(0, np.int64)
-    assert _gen_into(hand, 5, 0, empty, empty) == n
+    assert gen_into(hand, 5, 0, empty, empty) == n
 
 
 def test_generate_grows_past_its_first_buffer():

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from conftest import random_deal, random_hands, rules_with_flips
 from naive import naive_answers, naive_beats, naive_leads, naive_readings, unpack
 from naive_decompose import naive_min_plays
-from ddz_tools.cards import format_cards, parse_cards
+from ddz_tools.cards import format_cards, packed_count, parse_cards
 from ddz_tools.decompose import min_plays
 from ddz_tools.policies import (
     BID_T1,
@@ -25,12 +25,11 @@ from ddz_tools.policies import (
     POLICY_RANDOM,
     _best_split,
     _bid_rule,
-    _choose,
     _controls,
-    _ncards,
     _strength,
     new_table,
     policy_number,
+    policy_play,
 )
 from ddz_tools.errors import DdzError
 from ddz_tools.rules import Play, Rules
@@ -42,12 +41,12 @@ STANDARD = Rules()
 def choose(hands, seat, landlord, prev=None, prev_seat=None, policy=POLICY_HEURISTIC, rules=STANDARD):
     """Ask the policy kernel; hands and prev as text.  Returns the play's text ('' = pass)."""
     arr = np.array([parse_cards(h) for h in hands], np.int64)
-    pk = pc = 0
+    pk = 0
     if prev is not None:
         p = Play.parse(prev, rules)
-        pk, pc = p.kind, p.cards
-    c, k = _choose(arr, seat, landlord, pk, pc, landlord if prev_seat is None else prev_seat, 0, policy,
-                   rules.flags, new_table(), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
+        pk = p.kind
+    c, k = policy_play(arr, seat, landlord, pk, landlord if prev_seat is None else prev_seat, policy,
+                       rules.flags, new_table(), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
     return format_cards(int(c)) if k else ""
 
 
@@ -58,7 +57,7 @@ def choose(hands, seat, landlord, prev=None, prev_seat=None, policy=POLICY_HEURI
 @given(st.lists(st.integers(0, 4), min_size=13, max_size=13), st.integers(0, 1), st.integers(0, 1))
 def test_card_counters_match_python(counts, x, d):
     h = sum(c << (4 * r) for r, c in enumerate(counts + [x, d]))
-    assert _ncards(h) == sum(counts) + x + d
+    assert packed_count(h) == sum(counts) + x + d
     assert _controls(h) == counts[12] + x + d
 
 
@@ -87,7 +86,7 @@ def test_random_policy_is_uniform_over_legal_actions(hand, prev):
     n = 400 * len(options)
     seen: dict = {}
     for _ in range(n):
-        c, k = _choose(arr, 0, 0, pk, 0, 1, 0, POLICY_RANDOM, 5, table, bufc, bufk)
+        c, k = policy_play(arr, 0, 0, pk, 1, POLICY_RANDOM, 5, table, bufc, bufk)
         seen[(int(c), int(k))] = seen.get((int(c), int(k)), 0) + 1
     assert set(seen) == options
     expect = n / len(options)
@@ -219,8 +218,8 @@ def test_heuristic_moves_are_legal(seed, spec):
         opts = sorted(naive_leads(hands[prev_seat], rules))
         prev = rng.choice(opts)[1]
     arr = np.array(hands, np.int64)
-    c, k = _choose(arr, seat, ll, prev, 0, prev_seat, 0, POLICY_HEURISTIC, rules.flags, new_table(),
-                   np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
+    c, k = policy_play(arr, seat, ll, prev, prev_seat, POLICY_HEURISTIC, rules.flags, new_table(),
+                       np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
     assert _legal_move(hands[seat], prev, int(c), int(k), rules)
 
 

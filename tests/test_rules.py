@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from conftest import PLAY_OPTIONS, all_option_sets, random_hands, rules_with_flips
 from ddz_tools.cards import format_cards, parse_cards
 from ddz_tools.errors import DdzError, PlayError, RulesError
-from ddz_tools.movegen import _gen_into, generate
+from ddz_tools.movegen import gen_into, generate
 from ddz_tools.rules import (
     PRESETS,
     STANDARD,
@@ -39,7 +39,7 @@ def whole_hand_kernel(cards: int, rules: Rules) -> set:
     """Kernel leads of the hand ``cards`` that use every card."""
     out_c = np.empty(40000, np.int64)
     out_k = np.empty(40000, np.int64)
-    n = _gen_into(cards, rules.flags, 0, out_c, out_k)
+    n = gen_into(cards, rules.flags, 0, out_c, out_k)
     return {(c, k) for c, k in zip(out_c[:n].tolist(), out_k[:n].tolist()) if c == cards}
 
 

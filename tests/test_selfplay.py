@@ -17,7 +17,7 @@ import pytest
 from conftest import random_deal
 from naive_selfplay import check_record, python_playout, seed_ref
 from ddz_tools.errors import DdzError, RulesError
-from ddz_tools.policies import BUFFER, _choose, new_table
+from ddz_tools.policies import BUFFER, new_table, policy_play
 from ddz_tools.rules import Rules
 from ddz_tools.selfplay import (
     _game_seed,
@@ -142,7 +142,7 @@ def test_playout_matches_python_game_loop(policies):
             hands[ll] += bottom
             arr = np.array(hands, np.int64)
             seed = rng.randrange(2**31)
-            want, moves = python_playout(arr, ll, pols, rules, seed, _seed, _choose, table, bufc, bufk)
+            want, moves = python_playout(arr, ll, pols, rules, seed, _seed, policy_play, table, bufc, bufk)
             got = _playout_seats(arr, ll, pols, rules.flags, seed).tolist()
             assert got == want, (spec, g)
             assert arr.tolist() == hands  # inputs untouched

@@ -1,0 +1,109 @@
+"""The public kernel surface: every Numba kernel other modules and users may call.
+
+Kernels take and return int64 scalars and int64 arrays (see
+:mod:`ddz_tools._jit`); they do not check their input, so give them what the
+public Python functions would (legal packed hands, the ``flags`` of a
+:class:`~ddz_tools.rules.Rules`).  A kernel calls them directly; Python code
+may call them too (each call from Python costs about a microsecond of
+dispatch).  Names starting with ``_`` stay private to the module that defines
+them and may change at any time; the names below are stable.
+
+This module only re-exports: each kernel is defined (and documented) where
+its layer lives, and modules of the lower layers import it from there, so
+that importing this module never creates an import cycle.
+
+Packed hands (:mod:`ddz_tools.cards`)
+    ``packed_count(hand)``, ``packed_contains(hand, cards)``, ``packed_valid(hand)``.
+Move generation (:mod:`ddz_tools.movegen`)
+    ``gen_into(hand, flags, prev_kind, out_cards, out_kinds) -> n``: every
+    lead (``prev_kind`` 0) or every answer, into the buffers (plays past
+    their size are counted, not written); ``gen_all(hand, flags, prev_kind,
+    bufc, bufk) -> (n, cards, kinds)``: the same, with fresh arrays when the
+    buffers are too small.
+Decomposer (:mod:`ddz_tools.decompose`)
+    ``min_plays_memo(hand, flags, table)``: the exact minimum number of plays
+    of a hand, memoised in ``table`` (:func:`new_memo_table`).
+Policies (:mod:`ddz_tools.policies`)
+    ``policy_play(hands, seat, landlord, prev_kind, prev_seat, policy, flags,
+    table, bufc, bufk) -> (cards, kind)`` and ``policy_bid(hand17, policy,
+    flags, highest, table)``; work arrays from :func:`new_table` and
+    :data:`BUFFER`.
+Self-play (:mod:`ddz_tools.selfplay`)
+    ``playout(hands, landlord, policies, flags, seed, table, bufc, bufk)``:
+    one playout from the landlord's lead, its ``R_*`` result row; work arrays
+    from :func:`work_arrays`.
+Game rules (:mod:`ddz_tools.gamerules`)
+    ``next_seat``, ``may_pass``, ``trick_after`` (turn and trick);
+    ``doubles_stake``, ``spring_doubles``, ``multiplier``, ``settle`` (stake
+    and settlement); ``auction_start``, ``bid_error``, ``auction_bid`` (the
+    auction, on an int64 state of ``AUCTION_SIZE`` fields ``A_*``).
+"""
+
+from .cards import packed_contains, packed_count, packed_valid
+from .decompose import min_plays_memo, new_memo_table
+from .gamerules import (
+    A_BASE,
+    A_BIDS,
+    A_CALLER,
+    A_FIRST,
+    A_GRABS,
+    A_HIGH,
+    A_HIGH_SEAT,
+    A_LANDLORD,
+    A_OUTCOME,
+    A_PASSED,
+    A_TURN,
+    AUCTION_OPEN,
+    AUCTION_SIZE,
+    AUCTION_VOID,
+    AUCTION_WON,
+    BID_BAD,
+    BID_OK,
+    BID_OVER,
+    BID_WRONG_TURN,
+    BIDDING_MODES,
+    SPRING_MODES,
+    auction_bid,
+    auction_start,
+    bid_error,
+    doubles_stake,
+    may_pass,
+    multiplier,
+    next_seat,
+    settle,
+    spring_doubles,
+    trick_after,
+)
+from .movegen import gen_all, gen_into
+from .policies import BUFFER, POLICIES, new_table, policy_bid, policy_play
+from .selfplay import (
+    R_ANTI_SPRING,
+    R_BOMBS,
+    R_LANDLORD_WON,
+    R_N_MOVES,
+    R_SPRING,
+    R_SPRING_ANY,
+    RESULT_SIZE,
+    playout,
+    work_arrays,
+)
+
+__all__ = [
+    # cards
+    "packed_count", "packed_contains", "packed_valid",
+    # movegen
+    "gen_into", "gen_all",
+    # decompose
+    "min_plays_memo", "new_memo_table",
+    # policies
+    "policy_play", "policy_bid", "new_table", "BUFFER", "POLICIES",
+    # selfplay
+    "playout", "work_arrays", "RESULT_SIZE", "R_LANDLORD_WON", "R_BOMBS", "R_SPRING", "R_ANTI_SPRING",
+    "R_N_MOVES", "R_SPRING_ANY",
+    # gamerules
+    "next_seat", "may_pass", "trick_after", "doubles_stake", "spring_doubles", "multiplier", "settle",
+    "auction_start", "bid_error", "auction_bid", "AUCTION_SIZE", "A_FIRST", "A_TURN", "A_BIDS", "A_HIGH",
+    "A_HIGH_SEAT", "A_PASSED", "A_CALLER", "A_GRABS", "A_OUTCOME", "A_LANDLORD", "A_BASE", "AUCTION_OPEN",
+    "AUCTION_WON", "AUCTION_VOID", "BID_OK", "BID_OVER", "BID_WRONG_TURN", "BID_BAD", "BIDDING_MODES",
+    "SPRING_MODES",
+]

@@ -1,0 +1,64 @@
+"""Plain-Python references for ``ddz_tools.gamerules`` (tests only), written from
+the rules text with other algorithms than the kernels:
+
+* the trick is followed through the whole move history (who played last and
+  how many passes came after), not by seat arithmetic;
+* the stake doubles once per doubling event in a list of events;
+* settlement moves the stake between each farmer and the landlord one
+  transfer at a time.
+
+The auction reference is ``naive_game.auction`` ("who may still speak" lists).
+"""
+
+from __future__ import annotations
+
+BOMB_TYPES = (13, 14)   # bomb, rocket (rules table)
+
+
+def play_to_answer(moves, nplayers: int):
+    """The play to answer after a history of ``(seat, kind)`` moves (kind 0 = pass):
+    ``(kind, seat)``, or ``(0, 0)`` when the seat to move leads."""
+    last = None
+    passes = 0
+    for seat, kind in moves:
+        if kind > 0:
+            last = (kind, seat)
+            passes = 0
+        else:
+            passes += 1
+            if passes == nplayers - 1:     # everybody else passed: the trick is over
+                last = None
+                passes = 0
+    return last if last is not None else (0, 0)
+
+
+def stake_of(base: int, plays, landlord: int, winner: int, any_player: bool):
+    """``(spring, anti_spring, multiplier, stake)`` of a finished hand from its
+    ``(seat, kind)`` plays (passes excluded) in order."""
+    events = [k for _, k in plays if (k & 31) in BOMB_TYPES]
+    farmers = [s for s in range(3) if s != landlord]
+    made = {s: sum(1 for p, _ in plays if p == s) for s in range(3)}
+    landlord_won = winner == landlord
+    silent = [made[f] == 0 for f in farmers]
+    spring = landlord_won and (any(silent) if any_player else all(silent))
+    anti = (not landlord_won) and made[landlord] == 1
+    if spring:
+        events.append("spring")
+    if anti:
+        events.append("anti-spring")
+    mult = 1
+    for _ in events:
+        mult *= 2
+    return int(spring), int(anti), mult, base * mult
+
+
+def settlement(landlord: int, landlord_won: bool, stake: int) -> list:
+    """Each farmer settles the stake with the landlord, one transfer each."""
+    scores = [0, 0, 0]
+    for farmer in range(3):
+        if farmer == landlord:
+            continue
+        payer, payee = (farmer, landlord) if landlord_won else (landlord, farmer)
+        scores[payer] -= stake
+        scores[payee] += stake
+    return scores
