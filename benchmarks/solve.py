@@ -4,6 +4,10 @@ Sets (seeded, reproducible):
 
 * two-player random deals, N cards each (me leads), N = 10, 13, 15, 17;
 * three-player random positions, N cards per seat (landlord leads), N = 5..10;
+* ``p3-deal``: whole deals (landlord 20 cards, the bottom included, farmers
+  17 each, landlord leads), ``--deals`` of them (default 50);
+* ``level50``: the WeChat expert level 50 (me ``448999TJJQQAD`` against
+  ``336688TAA22X``, me to lead; a win), repeated;
 * the 13-against-12 expert puzzle of ``data/puzzles.jsonl`` (repeated);
 * small two-player deals (4, 5, 6 and 8 cards each) also solved by the peer
   ``doudizhu-resolver`` (PyPI, pure Python, two-player only) in the same run,
@@ -144,6 +148,7 @@ def bench_set(solver: Solver, name: str, positions, time_limit: float, peer_time
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--count", type=int, default=20, help="positions per set")
+    ap.add_argument("--deals", type=int, default=50, help="whole deals in the p3-deal set")
     ap.add_argument("--peer-count", type=int, default=10, help="positions per set run through the peer")
     ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per position for our solver")
     ap.add_argument("--peer-timeout", type=float, default=10.0, help="seconds per position for the peer")
@@ -171,6 +176,9 @@ def main(argv=None) -> int:
     for n in range(5, 11):
         sets.append((f"p3-{n}", [Position.three_player(*deal(f"p3-{n}-{i}", (n, n, n)), to_move="landlord")
                                  for i in range(count)], False))
+    sets.append(("p3-deal", [Position.three_player(*deal(f"p3-deal-{i}", (20, 17, 17)), to_move="landlord")
+                             for i in range(5 if args.quick else args.deals)], False))
+    sets.append(("level50", [Position.two_player("448999TJJQQAD", "336688TAA22X")] * 5, False))
     puzzles = {json.loads(ln)["id"]: Position.from_json(ln)
                for ln in (ROOT / "data" / "puzzles.jsonl").read_text().splitlines() if ln.strip()}
     expert = puzzles.get("p2-expert-13v12")

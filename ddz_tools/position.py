@@ -204,6 +204,50 @@ class Position:
             return seat
         return "landlord" if seat == "landlord" else "farmers"
 
+    @property
+    def is_over(self) -> bool:
+        """True when a hand is empty (only :meth:`push` makes such a position)."""
+        return any(h == 0 for _, h in self.hands)
+
+    # Moves -------------------------------------------------------------------
+
+    def push(self, play: Play) -> "Position":
+        """The position after the side to move makes ``play`` (a pass included).
+
+        Like python-chess's ``Board.push`` it trusts its input: the play is not
+        checked against the hand or the play to answer, and nothing is
+        validated (the fast way to walk a line; parse and check plays before).
+        A Position is immutable, so the new one is returned.  The turn rule:
+        a play stands until it comes back round to the seat that made it,
+        which then leads; in two-player one pass gives the lead back.  A play
+        that empties the hand gives a position that :attr:`is_over`.
+
+        >>> p = Position.three_player("3", "44", "55", to_move="landlord")
+        >>> q = p.push(Play.parse("3"))
+        >>> q.is_over
+        True
+        >>> r = Position.three_player("36", "44", "55", to_move="landlord").push(Play.parse("3"))
+        >>> r.to_move, r.last_by, r.push(Play.pass_()).push(Play.pass_()).is_lead
+        ('farmer1', 'landlord', True)
+        """
+        seats = self.seats
+        i = seats.index(self.to_move)
+        nxt = seats[(i + 1) % len(seats)]
+        if play.is_pass:
+            if len(seats) == 2 or nxt == self.last_by:
+                last, by = None, None
+            else:
+                last, by = self.last_play, self.last_by
+            hands = self.hands
+        else:
+            hands = tuple((s, h - play.cards) if s == self.to_move else (s, h) for s, h in self.hands)
+            last, by = play, self.to_move
+        new = object.__new__(Position)
+        for name, value in (("hands", hands), ("to_move", nxt), ("rules", self.rules), ("last_play", last),
+                            ("last_by", by), ("id", self.id), ("extra", self.extra)):
+            object.__setattr__(new, name, value)
+        return new
+
     # Output --------------------------------------------------------------------
 
     def to_dict(self) -> dict:
@@ -227,6 +271,98 @@ class Position:
         hands = ", ".join(f"{s} {format_cards(h)}" for s, h in self.hands)
         what = "leads" if self.last_play is None else f"answers {self.last_play.notation()} by {self.last_by}"
         return f"{hands}; {self.to_move} {what}"
+
+
+def from_record(record, move: "int | None" = None) -> Position:
+    """The open-hand position of a recorded game before ``plays[move]``.
+
+    ``record`` is a :class:`~ddz_tools.records.Record` (from
+    :func:`~ddz_tools.records.parse_record` or a Botzone import).  Its bids
+    and first ``move`` plays are replayed through
+    :class:`~ddz_tools.game.Game` (so an illegal action is an error, never
+    trusted); ``move`` counts plays from 0, passes included, as ``ddz
+    analyze`` numbers them; None or 0 is the position after the auction (the
+    landlord, holding the bottom, to lead).  Seats are named by role: the
+    landlord, farmer1 after him, farmer2 before him.  The position's ``id`` is
+    the record's; ``extra`` holds ``record`` (the id) and ``move``.
+
+    >>> from ddz_tools.game import Game
+    >>> from ddz_tools.records import record_from_game
+    >>> g = Game(seed=3, first_bidder=0); g.bid(3); _ = g.play("3")
+    >>> p = from_record(record_from_game(g, id="g"), 1)
+    >>> p.to_move, p.last_play.notation(), p.last_by, len(p.hand("landlord"))
+    ('farmer1', '3', 'landlord', 19)
+    """
+    from .game import FINISHED, PLAYING, Game, IllegalAction
+
+    move = 0 if move is None else move
+    if not isinstance(move, int) or isinstance(move, bool) or move < 0:
+        raise PositionError(f"move must be a non-negative integer, not {move!r}")
+    if move > len(record.plays):
+        raise PositionError(f"record {record.id}: move {move} is past its last play "
+                            f"(it has {len(record.plays)} plays, numbered from 0)")
+    g = Game(hands=list(record.hands), bottom=record.bottom, rules=record.rules,
+             first_bidder=record.first_bidder, all_pass=record.all_pass)
+    try:
+        for seat, bid in record.bids:
+            g.bid(bid, seat)
+        if g.phase != PLAYING:
+            raise PositionError(f"record {record.id}: the auction does not end with a landlord")
+        for i, (seat, text) in enumerate(record.plays[:move]):
+            if g.phase == FINISHED:
+                raise PositionError(f"record {record.id}: the game is over before move {move}")
+            try:
+                g.play(text, seat)
+            except IllegalAction as exc:
+                raise PositionError(f"record {record.id}: plays[{i}]: {exc}") from None
+    except IllegalAction as exc:
+        raise PositionError(f"record {record.id}: {exc}") from None
+    if g.phase != PLAYING:
+        raise PositionError(f"record {record.id}: the game is over before move {move}")
+    ll = g.landlord
+    role = {ll: "landlord", (ll + 1) % 3: "farmer1", (ll + 2) % 3: "farmer2"}
+    hands = {role[s]: g.hands[s] for s in range(3)}
+    last = g.last_play
+    rid = None if record.id is None else str(record.id)
+    return Position.build(hands, role[g.turn], last, role[g.last_seat] if last is not None else None,
+                          record.rules, rid, {"record": rid, "move": move})
+
+
+def read_game_records(path: str, rules=None):
+    """Yield ``(label, record, error)`` for every game of a file: ``ddz-record/1``
+    JSON Lines, a Botzone judge log or a Botzone transcript (through the
+    readers of :mod:`ddz_tools.records` and :mod:`ddz_tools.botzone`).
+    ``label`` is ``file:line``; a game that cannot be read has ``record``
+    None and ``error`` the reason; ``rules`` apply where a game names none.
+    """
+    from . import botzone
+    from .records import parse_record
+    from .sources import FMT_BOTZONE_LOG, FMT_BOTZONE_TRANSCRIPT, FMT_RECORD, read_items
+
+    rules = Rules.parse(rules)
+    try:
+        items = list(read_items(path))
+    except OSError as exc:
+        raise DdzError(f"{path}: {exc.strerror or exc}") from None
+    for item in items:
+        label = f"{item.file}:{item.line}"
+        if item.error is not None:
+            yield label, None, item.error
+            continue
+        try:
+            if item.fmt == FMT_RECORD:
+                data = item.data
+                if isinstance(data, dict) and "rules" not in data:
+                    data = dict(data, rules=rules.describe())
+                yield label, parse_record(data), None
+            elif item.fmt == FMT_BOTZONE_LOG:
+                yield label, botzone.import_judge_log(item.data, rules=rules), None
+            elif item.fmt == FMT_BOTZONE_TRANSCRIPT:
+                yield label, botzone.import_file(item.file, rules=rules)[0], None
+            else:
+                yield label, None, f"{item.fmt} holds deals without their auction and plays, not game records"
+        except (DdzError, OSError) as exc:
+            yield label, None, str(exc)
 
 
 def _seats_of(keys: tuple) -> tuple[str, ...]:

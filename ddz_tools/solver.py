@@ -54,6 +54,7 @@ except that a farmer passes first over his partner's play.
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 
 import numpy as np
@@ -73,6 +74,8 @@ ENTRY_WORDS = 4
 BUCKET = 4
 ENTRY_BYTES = ENTRY_WORDS * 8
 DEFAULT_TT_MB = 512
+#: Buckets of a fresh table (128 KiB); it doubles when half full, up to ``tt_mb``.
+START_BUCKETS = 1 << 10
 #: Slots (log2) of the minimum-plays memo used for move ordering.
 MEMO_BITS = 20
 #: Hands a control-win check may expand before it gives up.
@@ -82,6 +85,7 @@ CONTROL_BUDGET = 48
 ST_DONE = 0
 ST_PAUSED = 1
 ST_GROW = 2
+ST_TABLE = 3
 
 # Slots of the control array.
 C_SP = 0
@@ -93,6 +97,7 @@ C_STORES = 5
 C_FILLED = 6
 C_EVICT = 7
 C_MAXD = 8
+C_GROW_AT = 9
 C_SIZE = 16
 
 # Frame phases.
@@ -205,6 +210,28 @@ def _tt_store(tt, nbuckets, h0, h1, h2, misc, value, work, ctl):
     tt[victim + 2] = h2
     tt[victim + 3] = word
     ctl[C_STORES] += 1
+
+
+@kernel
+def _tt_rehash(old, new, nbuckets):
+    """Copy every entry of ``old`` into the empty table ``new`` of ``nbuckets``
+    buckets (an entry whose bucket is full is dropped); returns the entries kept."""
+    kept = 0
+    for b in range(0, old.shape[0], ENTRY_WORDS):
+        w = old[b + 3]
+        if (w & VALID_BIT) == 0:
+            continue
+        base = _bucket_base(old[b], old[b + 1], old[b + 2], w & MISC_MASK, nbuckets)
+        for e in range(BUCKET):
+            t = base + e * ENTRY_WORDS
+            if (new[t + 3] & VALID_BIT) == 0:
+                new[t] = old[b]
+                new[t + 1] = old[b + 1]
+                new[t + 2] = old[b + 2]
+                new[t + 3] = w
+                kept += 1
+                break
+    return kept
 
 
 @kernel
@@ -379,6 +406,8 @@ def _search(hands, nplayers, flags, tt, nbuckets, ctl, budget,
             mc, mk, key, memo, sc, sk, nobuf):
     """Run (or resume) the search on the stack until done, ``budget`` nodes or a full buffer."""
     while True:
+        if ctl[C_FILLED] >= ctl[C_GROW_AT] > 0:
+            return ST_TABLE
         d = ctl[C_SP]
         res = -1
         turn = f_turn[d]
@@ -507,6 +536,8 @@ class SearchLimit(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
+        #: Winning root plays proven before the limit (parallel root only).
+        self.proven = None
 
 
 @dataclasses.dataclass
@@ -568,25 +599,60 @@ class _State:
     cards: int    # cards of the play to answer (for display only)
 
 
+class _Team:
+    """Workers solving the root moves of one position in parallel (each with
+    its own table: they share nothing but this bookkeeping)."""
+
+    def __init__(self, engines, node_limit):
+        self.engines = engines
+        self.nodes0 = [int(e.ctl[C_NODES]) for e in engines]
+        self.node_limit = node_limit
+        self.lock = threading.Lock()
+        self.next = 0
+        self.best = None      # lowest index of a winning move found so far
+        self.stop = None      # a limit or an interrupt ended the work
+        self.values = {}      # move index -> 1 (wins) / 0 (loses)
+        self.busy = {}        # engine id -> index it is solving
+
+    def nodes(self) -> int:
+        return sum(int(e.ctl[C_NODES]) - n0 for e, n0 in zip(self.engines, self.nodes0))
+
+    def cancelled(self, engine) -> bool:
+        if self.stop is not None:
+            return True
+        i = self.busy.get(id(engine))
+        return self.best is not None and i is not None and i > self.best
+
+
 class Solver:
     """A reusable solver: one transposition table shared by many solves.
 
-    ``tt_mb`` bounds the table (MiB).  Results for different rules and player
-    counts never mix: both are part of every key.  Not thread-safe.
+    ``tt_mb`` bounds the table's memory (MiB); the table starts small and
+    doubles when half full.  ``workers`` > 1 solves the moves at the root in
+    parallel threads, each with its own table of ``tt_mb / workers``; every
+    result field except the counts (nodes, table) is the same for any number
+    of workers.  Results for different rules and player counts never mix: both
+    are part of every key.  One solve at a time per Solver.
     """
 
-    def __init__(self, tt_mb: float = DEFAULT_TT_MB):
+    def __init__(self, tt_mb: float = DEFAULT_TT_MB, workers: int = 1):
         if not (tt_mb > 0):
             raise DdzError(f"tt_mb must be positive, not {tt_mb!r}")
+        if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+            raise DdzError(f"workers must be a positive integer, not {workers!r}")
+        self.workers = workers
+        self._helpers = [Solver(tt_mb / workers) for _ in range(workers - 1)]
+        tt_mb = tt_mb / workers
         entries = int(tt_mb * (1 << 20)) // ENTRY_BYTES
         nb = 1
         while nb * 2 * BUCKET <= entries:
             nb *= 2
         if nb * BUCKET > entries:
             raise DdzError(f"tt_mb={tt_mb} is too small for one bucket ({BUCKET * ENTRY_BYTES} bytes)")
-        self.nbuckets = nb
-        self.tt = np.zeros(nb * BUCKET * ENTRY_WORDS, np.int64)
+        #: Buckets the table may grow to (``tt_mb`` bounds it).
+        self.max_buckets = nb
         self.ctl = np.zeros(C_SIZE, np.int64)
+        self._new_table(min(nb, START_BUCKETS))
         self._frames = [np.zeros(MAX_DEPTH, np.int64) for _ in range(10)]
         self._grow_moves(1 << 16)
         self.memo = new_memo_table(MEMO_BITS)
@@ -596,10 +662,38 @@ class Solver:
         self._deadline = None
         self._node_limit = None
         self._slice = 50_000
+        self._team = None
 
     @property
     def tt_mb(self) -> float:
-        return self.tt.nbytes / (1 << 20)
+        """The cap on the tables' memory (MiB), every worker's together."""
+        return self.workers * self.max_buckets * BUCKET * ENTRY_BYTES / (1 << 20)
+
+    @property
+    def tt_used_mb(self) -> float:
+        """The tables' memory now (MiB): each doubles when half full, up to its share of :attr:`tt_mb`."""
+        return sum(e.tt.nbytes for e in [self] + self._helpers) / (1 << 20)
+
+    def _new_table(self, nb: int) -> None:
+        self.nbuckets = nb
+        self.tt = np.zeros(nb * BUCKET * ENTRY_WORDS, np.int64)
+        self.ctl[C_FILLED] = 0
+        self._set_grow_at()
+
+    def _set_grow_at(self) -> None:
+        # Double the table when it is half full, until the cap; at the cap the
+        # replacement scheme takes over (C_GROW_AT 0 = never stop to grow).
+        self.ctl[C_GROW_AT] = self.nbuckets * BUCKET // 2 if self.nbuckets < self.max_buckets else 0
+
+    def _grow_table(self) -> None:
+        """Double the table (called between kernel slices: the search resumes exactly)."""
+        old = self.tt
+        nb = self.nbuckets * 2
+        new = np.zeros(nb * BUCKET * ENTRY_WORDS, np.int64)
+        kept = _tt_rehash(old, new, nb)
+        self.tt, self.nbuckets = new, nb
+        self.ctl[C_FILLED] = kept
+        self._set_grow_at()
 
     def _grow_moves(self, size: int) -> None:
         """(Re)allocate the move buffers, keeping their contents (a paused search uses them)."""
@@ -611,15 +705,16 @@ class Solver:
             setattr(self, name, new)
 
     def clear(self) -> None:
-        """Forget every stored position."""
-        self.tt[:] = 0
-        self.ctl[C_FILLED] = 0
+        """Forget every stored position (the table shrinks back to its first size)."""
+        self._new_table(min(self.max_buckets, START_BUCKETS))
+        for h in self._helpers:
+            h.clear()
 
     def table_stats(self) -> dict:
         cap = self.nbuckets * BUCKET
         filled = int(self.ctl[C_FILLED])
-        return {"mb": round(self.tt_mb, 1), "capacity": cap, "entries": filled,
-                "fill": round(filled / cap, 6), "hits": int(self.ctl[C_HITS]),
+        return {"mb": round(self.tt_mb, 1), "used_mb": round(self.tt_used_mb, 3), "capacity": cap,
+                "entries": filled, "fill": round(filled / cap, 6), "hits": int(self.ctl[C_HITS]),
                 "stores": int(self.ctl[C_STORES]), "evictions": int(self.ctl[C_EVICT])}
 
     # One exact value ------------------------------------------------------------------
@@ -638,7 +733,9 @@ class Solver:
         ctl[C_RET] = -1
         while True:
             budget = int(ctl[C_NODES]) + self._slice
-            if self._node_limit is not None:
+            if self._team is not None and self._team.node_limit is not None:
+                budget = min(budget, int(ctl[C_NODES]) + max(1, self._team.node_limit - self._team.nodes()))
+            elif self._node_limit is not None:
                 budget = min(budget, self._node_limit)
             t0 = time.perf_counter()
             status = _search(hands, nplayers, flags, self.tt, self.nbuckets, ctl, budget,
@@ -646,6 +743,9 @@ class Solver:
                              self.mc, self.mk, self.key, self.memo, self.sc, self.sk, _NOBUF)
             if status == ST_DONE:
                 return int(ctl[C_RESULT])
+            if status == ST_TABLE:
+                self._grow_table()
+                continue
             if status == ST_GROW:
                 need = int(ctl[C_RESULT])
                 if need < 0:
@@ -654,14 +754,24 @@ class Solver:
                 continue
             # Paused: check the limits and size the next slice to about 0.1 s.
             dt = time.perf_counter() - t0
-            if self._node_limit is not None and ctl[C_NODES] >= self._node_limit:
-                raise SearchLimit("node limit")
-            if self._deadline is not None and time.perf_counter() >= self._deadline:
-                raise SearchLimit("time limit")
+            self._check_limits()
             if dt < 0.05:
                 self._slice = min(self._slice * 2, 10_000_000)
             elif dt > 0.2:
                 self._slice = max(self._slice // 2, 1000)
+
+    def _check_limits(self) -> None:
+        """Raise SearchLimit past the node or time limit (or when a worker is called off)."""
+        team = self._team
+        if team is not None:
+            if team.cancelled(self):
+                raise SearchLimit("cancelled")
+            if team.node_limit is not None and team.nodes() >= team.node_limit:
+                raise SearchLimit("node limit")
+        elif self._node_limit is not None and self.ctl[C_NODES] >= self._node_limit:
+            raise SearchLimit("node limit")
+        if self._deadline is not None and time.perf_counter() >= self._deadline:
+            raise SearchLimit("time limit")
 
     # Moves in Python -------------------------------------------------------------------
 
@@ -728,18 +838,30 @@ class Solver:
             root = _State(tuple(hands), turn, position.last_play.kind, seats.index(position.last_by),
                           position.last_play.cards)
         start = time.perf_counter()
-        nodes0 = int(self.ctl[C_NODES])
-        hits0, stores0 = int(self.ctl[C_HITS]), int(self.ctl[C_STORES])
-        self._deadline = None if time_limit is None else start + time_limit
-        self._node_limit = None if node_limit is None else nodes0 + node_limit
-        self._slice = 50_000 if node_limit is None else max(1, min(50_000, node_limit))
+        engines = [self] + self._helpers
+        nodes0 = [int(e.ctl[C_NODES]) for e in engines]
+        hits0 = [int(e.ctl[C_HITS]) for e in engines]
+        stores0 = [int(e.ctl[C_STORES]) for e in engines]
+        for e in engines:
+            e._deadline = None if time_limit is None else start + time_limit
+            e._node_limit = None if node_limit is None else int(e.ctl[C_NODES]) + node_limit
+            e._slice = 50_000 if node_limit is None else max(1, min(50_000, node_limit))
         result, stopped = "unknown", None
         winning: list = []
         line_plays: list = []
         line_by: list = []
         tree = None
         try:
-            if all_plays:
+            if self._helpers:
+                result, winning, first, eng = self._root_parallel(root, nplayers, flags, all_plays, node_limit)
+                if line:
+                    line_plays, line_by = [_notation(first)], [seats[root.turn]]
+                    child = self._child(root, first, nplayers)
+                    if child is not None:
+                        rest, rest_by = eng._line(child, nplayers, flags, seats)
+                        line_plays += rest
+                        line_by += rest_by
+            elif all_plays:
                 for mv in self._moves(root, nplayers, flags):
                     if self._move_value(root, mv, nplayers, flags):
                         winning.append(_notation(mv))
@@ -752,7 +874,7 @@ class Solver:
                         if self._move_value(root, mv, nplayers, flags):
                             winning.append(_notation(mv))
                             break
-            if line:
+            if line and not self._helpers:
                 line_plays, line_by = self._line(root, nplayers, flags, seats)
             if strategy:
                 budget = [strategy_max_nodes]
@@ -760,20 +882,98 @@ class Solver:
         except (SearchLimit, KeyboardInterrupt) as exc:
             # A result already proven stays; only the extras are cut short.
             stopped = exc.reason if isinstance(exc, SearchLimit) else "interrupted"
+            if isinstance(exc, SearchLimit) and exc.proven is not None:
+                winning = exc.proven
             if result == "unknown" and winning:
                 result = "win"
         finally:
-            self._deadline = None
-            self._node_limit = None
+            for e in engines:
+                e._deadline = None
+                e._node_limit = None
+                e._team = None
         seconds = time.perf_counter() - start
         tt = self.table_stats()
-        tt["hits"] = int(self.ctl[C_HITS]) - hits0
-        tt["stores"] = int(self.ctl[C_STORES]) - stores0
+        tt["hits"] = sum(int(e.ctl[C_HITS]) - h for e, h in zip(engines, hits0))
+        tt["stores"] = sum(int(e.ctl[C_STORES]) - h for e, h in zip(engines, stores0))
+        nodes = sum(int(e.ctl[C_NODES]) - n for e, n in zip(engines, nodes0))
         return SolveResult(
             id=position.id, result=result, to_move=position.to_move, winning_plays=winning,
-            line=line_plays, line_by=line_by, nodes=int(self.ctl[C_NODES]) - nodes0,
+            line=line_plays, line_by=line_by, nodes=nodes,
             seconds=seconds, rules=position.rules.describe(), all_plays=all_plays and result != "unknown",
             stopped=stopped, tt=tt, strategy=tree, position=position)
+
+    def _root_parallel(self, root: _State, nplayers: int, flags: int, all_plays: bool, node_limit):
+        """Solve the root's moves in search order on every worker.
+
+        Returns (result, winning plays, first move of the line, the worker that
+        solved it).  The winning plays are every winning move (``all_plays``)
+        or the first in search order, exactly as one worker finds them: a
+        worker never starts a move after a known win, and a worker on a move
+        after a win is called off.
+        """
+        moves = self._moves(root, nplayers, flags)
+        engines = [self] + self._helpers
+        team = _Team(engines, node_limit)
+        solved_by = {}
+
+        def work(engine):
+            engine._team = team
+            while True:
+                with team.lock:
+                    i = team.next
+                    if team.stop is not None or i >= len(moves) or (not all_plays and team.best is not None):
+                        return
+                    team.next += 1
+                    team.busy[id(engine)] = i
+                try:
+                    v = engine._move_value(root, moves[i], nplayers, flags)
+                except SearchLimit as exc:
+                    if exc.reason == "cancelled" and team.stop is None:
+                        continue
+                    with team.lock:
+                        if team.stop is None:
+                            team.stop = exc.reason
+                    return
+                except BaseException:
+                    with team.lock:
+                        team.stop = "interrupted"
+                    raise
+                with team.lock:
+                    team.values[i] = v
+                    solved_by[i] = engine
+                    if v and not all_plays and (team.best is None or i < team.best):
+                        team.best = i
+
+        threads = [threading.Thread(target=work, args=(e,), daemon=True) for e in self._helpers]
+        for t in threads:
+            t.start()
+        try:
+            work(self)
+        finally:
+            for t in threads:
+                t.join()
+            for e in engines:
+                e._team = None
+        vals = team.values
+        if team.stop is not None:
+            # Proven so far: winning moves whose earlier moves are all known.
+            proven = []
+            for i in range(len(moves)):
+                if i not in vals:
+                    break
+                if vals[i]:
+                    proven.append(_notation(moves[i]))
+                    if not all_plays:
+                        break
+            exc = SearchLimit(team.stop)
+            exc.proven = proven
+            raise exc
+        wins = [i for i in range(len(moves)) if vals.get(i)]
+        if not all_plays:
+            wins = wins[:1]
+        if wins:
+            return "win", [_notation(moves[i]) for i in wins], moves[wins[0]], solved_by[wins[0]]
+        return "loss", [], moves[0], solved_by[0]
 
     def _line(self, root: _State, nplayers: int, flags: int, seats) -> tuple[list, list]:
         """Principal line: the winner's first winning play in search order at
@@ -835,7 +1035,7 @@ def _notation(move: tuple) -> str:
 def solve(position: Position, *, all_plays: bool = False, line: bool = True, strategy: bool = False,
           strategy_max_nodes: int = 100_000, time_limit: "float | None" = None,
           node_limit: "int | None" = None, tt_mb: float = DEFAULT_TT_MB,
-          solver: "Solver | None" = None) -> SolveResult:
+          solver: "Solver | None" = None, workers: int = 1) -> SolveResult:
     """Solve an open-hand position exactly.
 
     ``all_plays`` lists every winning play at the root (otherwise one);
@@ -844,7 +1044,9 @@ def solve(position: Position, *, all_plays: bool = False, line: bool = True, str
     ``time_limit`` (seconds) and ``node_limit`` end the search with
     ``result == "unknown"`` and ``stopped`` set; Ctrl-C does the same with
     ``stopped == "interrupted"``.  Pass a :class:`Solver` to share one table
-    between solves (``tt_mb`` is then ignored).
+    between solves (``tt_mb`` and ``workers`` are then ignored).  ``workers``
+    threads solve the root's moves in parallel; the result, winning plays
+    and line are the same for any number of workers.
 
     >>> from ddz_tools.position import Position
     >>> p = Position.three_player("3", "44", "55", to_move="landlord")
@@ -855,7 +1057,7 @@ def solve(position: Position, *, all_plays: bool = False, line: bool = True, str
     True
     """
     if solver is None:
-        solver = Solver(tt_mb)
+        solver = Solver(tt_mb, workers)
     return solver.solve(position, all_plays=all_plays, line=line, strategy=strategy,
                         strategy_max_nodes=strategy_max_nodes, time_limit=time_limit,
                         node_limit=node_limit)

@@ -96,3 +96,36 @@ def test_interactive_defence(capsys, monkeypatch):
     code, out, err = run(capsys, "solve", "--me", "33JJQK2", "--opponent", "4455A", "--play", "--tt-mb", "1")
     assert code == 0
     assert "me is out: me wins" in out
+
+
+def test_whole_deal_from_options(capsys):
+    """A whole deal, 20/17/17, is accepted (here cut short by a node limit)."""
+    from ddz_tools.cards import card_count, parse_cards
+    from ddz_tools.cards import FULL_DECK
+    landlord, farmer1, farmer2 = "33445566778899TTJQKD", "34567789TJJQKAA22", "345689TJQQKKAA22X"
+    assert [card_count(parse_cards(h)) for h in (landlord, farmer1, farmer2)] == [20, 17, 17]
+    assert sum(parse_cards(h) for h in (landlord, farmer1, farmer2)) == FULL_DECK
+    code, out, err = run(capsys, "solve", "--landlord", landlord, "--farmer1", farmer1, "--farmer2", farmer2,
+                         "--to-move", "landlord", "--node-limit", "20000", "--format", "json", "--no-line",
+                         "--workers", "2", "--tt-mb", "8")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["result"] in ("win", "loss", "unknown") and d["position"]["hands"]["landlord"] == landlord
+
+
+def test_record_and_move(capsys):
+    path = ROOT / "data" / "sample_games.jsonl"
+    first = json.loads(path.read_text().splitlines()[0])
+    n = len(first["plays"]) - 4
+    code, out, err = run(capsys, "solve", "--record", str(path), "--move", str(n), "--format", "json",
+                         "--tt-mb", "8", "--workers", "1")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert rows[0]["record"] == first["id"] and rows[0]["move"] == n
+    assert rows[0]["result"] in ("win", "loss")
+    assert "past its last play" in err or code == 0
+    code, out, _ = run(capsys, "solve", "--record", str(ROOT / "data" / "botzone_sample_log.json"),
+                       "--move", "3", "--format", "json", "--tt-mb", "8", "--node-limit", "1000")
+    d = json.loads(out.splitlines()[0])
+    assert d["move"] == 3 and d["position"]["to_move"] in ("landlord", "farmer1", "farmer2")
+    code, _, err = run(capsys, "solve", "--move", "3", "--me", "3", "--opponent", "4")
+    assert code == 2 and "--move needs --record" in err

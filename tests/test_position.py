@@ -150,3 +150,48 @@ def test_shipped_puzzles_are_valid_positions():
         assert "answer" in dict(p.extra)
     assert len(ids) >= 12
     random.Random(0)
+
+
+def test_push_follows_the_turn_rule():
+    p = Position.three_player("3KK", "44A", "55", to_move="landlord")
+    q = p.push(Play.parse("3"))
+    assert (q.to_move, q.last_play.notation(), q.last_by, q.hand("landlord")) == ("farmer1", "3", "landlord", "KK")
+    r = q.push(Play.parse("A")).push(Play.pass_())
+    assert (r.to_move, r.last_by) == ("landlord", "farmer1")
+    s = r.push(Play.pass_())
+    assert s.to_move == "farmer1" and s.is_lead and s.last_by is None
+    t = s.push(Play.parse("4")).push(Play.pass_())
+    assert (t.to_move, t.last_by, t.last_play.notation()) == ("landlord", "farmer1", "4")
+    # Two players: one pass gives the lead back; the original is unchanged.
+    a = Position.two_player("33", "4", after="2")
+    assert a.push(Play.pass_()).is_lead and a.push(Play.pass_()).to_move == "opponent"
+    assert a.to_move == "me" and a.hand("me") == "33"
+    # Going out ends the game; the pushed position equals a validated one.
+    assert Position.two_player("3", "4").push(Play.parse("3")).is_over
+    assert q == Position.three_player("KK", "44A", "55", to_move="farmer1", after="3", by="landlord")
+
+
+def test_from_record_replays_to_the_move():
+    from ddz_tools.game import Game
+    from ddz_tools.position import from_record
+    from ddz_tools.records import record_from_game
+
+    g = Game(seed=5, first_bidder=1)
+    g.bid(3)
+    start = from_record(record_from_game(g, id="r"))
+    assert start.to_move == "landlord" and start.is_lead and len(start.hand("landlord")) == 20
+    assert len(start.hand("farmer1")) == len(start.hand("farmer2")) == 17
+    plays = []
+    while g.phase == "playing" and len(plays) < 12:
+        play = g.legal_plays()[-1]
+        plays.append(play)
+        g.play(play)
+    rec = record_from_game(g, id="r")
+    p = start
+    for n, play in enumerate(plays):
+        q = from_record(rec, n)
+        assert q.hands == p.hands and q.to_move == p.to_move and q.last_play == p.last_play
+        assert q.last_by == p.last_by and dict(q.extra) == {"record": "r", "move": n}
+        p = p.push(play)
+    with pytest.raises(PositionError, match="past its last play"):
+        from_record(rec, len(rec.plays) + 1)

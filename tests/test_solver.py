@@ -331,3 +331,31 @@ def test_move_ordering():
     p = Position.three_player("A", "4", "79", to_move="farmer2", after="5", by="farmer1")
     st = _State(tuple(h for _, h in p.hands), 2, p.last_play.kind, 1, p.last_play.cards)
     assert solver._moves(st, 3, p.rules.flags)[0] == (0, PASS_KIND)
+
+
+def test_workers_and_table_size_give_identical_results():
+    """Result, winning plays and line do not depend on the number of workers
+    or on the table's size (a tiny table evicts all the time)."""
+    rng = random.Random(31)
+    for i in range(24):
+        p = random_position(rng, 2 + i % 2, 8 if i % 2 == 0 else 6, "standard")
+        every = i % 3 == 0
+        base = solve(p, all_plays=every, tt_mb=64)
+        for kw in ({"workers": 2, "tt_mb": 64}, {"workers": 2, "tt_mb": 0.01}, {"tt_mb": 0.0001220703125}):
+            r = solve(p, all_plays=every, **kw)
+            assert (r.result, r.winning_plays, r.line, r.line_by) == \
+                (base.result, base.winning_plays, base.line, base.line_by), (p.describe(), kw)
+
+
+def test_table_grows_from_small_and_clear_shrinks_it():
+    s = Solver(tt_mb=64)
+    assert s.tt_used_mb <= 0.125 and s.tt_mb == 64
+    tiny = s.solve(Position.two_player("33", "3"))
+    assert tiny.result == "win" and tiny.tt["used_mb"] <= 0.125
+    p = Position.three_player("345789TJQK", "3468TJJQA2", "5679TQKKA2", to_move="landlord")
+    r = s.solve(p, line=False)
+    assert r.result in ("win", "loss")
+    assert r.tt["used_mb"] > 0.125 and r.tt["entries"] <= r.tt["capacity"] // 2 + 1
+    assert solve(p, line=False, tt_mb=0.25).result == r.result
+    s.clear()
+    assert s.tt_used_mb <= 0.125 and s.table_stats()["entries"] == 0

@@ -9,16 +9,20 @@ import click
 
 from ..errors import DdzError, PositionError
 from ..movegen import generate
-from ..position import THREE_SEATS, TWO_SEATS, Position
+from ..position import THREE_SEATS, TWO_SEATS, Position, from_record, read_game_records
 from ..rules import Play
 from ..solver import DEFAULT_TT_MB, Solver, SolveResult
-from .options import emit_json, file_option, format_option, print_table, read_lines, rules_option
+from .options import (default_workers, emit_json, file_option, format_option, print_table, read_lines,
+                      rules_option, workers_option)
 
 _SEATS = TWO_SEATS + THREE_SEATS
 
 
 def _result_dict(res: SolveResult, with_position: bool = True) -> dict:
     d = res.to_dict()
+    extra = dict(res.position.extra) if res.position is not None else {}
+    if "move" in extra:
+        d["record"], d["move"] = extra.get("record"), extra["move"]
     if not with_position:
         d.pop("position", None)
     return d
@@ -26,7 +30,9 @@ def _result_dict(res: SolveResult, with_position: bool = True) -> dict:
 
 def _print_human(res: SolveResult) -> None:
     p = res.position
-    title = f"{res.id + ': ' if res.id else ''}{p.describe()}  [rules {res.rules}]"
+    extra = dict(p.extra)
+    name = f"{res.id}, before move {extra['move']}" if "move" in extra else res.id
+    title = f"{name + ': ' if name else ''}{p.describe()}  [rules {res.rules}]"
     verdict = {"win": f"{res.to_move} wins", "loss": f"{res.to_move} loses",
                "unknown": f"unknown ({res.stopped})"}[res.result]
     rows = [("result", verdict)]
@@ -43,7 +49,7 @@ def _print_human(res: SolveResult) -> None:
     rows.append(("nodes", f"{res.nodes:,}{rate}"))
     rows.append(("time", f"{res.seconds:.3f} s"))
     tt = res.tt
-    rows.append(("table", f"{tt['entries']:,} of {tt['capacity']:,} entries ({tt['mb']} MiB), "
+    rows.append(("table", f"{tt['entries']:,} of {tt['capacity']:,} entries ({tt['used_mb']:g} of {tt['mb']:g} MiB), "
                           f"{tt['hits']:,} hits, {tt['evictions']:,} evictions"))
     print_table(rows, ["", ""], title=title)
     if res.strategy is not None:
@@ -88,11 +94,9 @@ def _interactive(solver: Solver, pos: Position, kwargs: dict) -> None:
         click.echo(f"{pos.to_move} cannot force a win here ({res.result}); nothing to play out.")
         return
     solver_team = pos.team_of(pos.to_move)
-    seats = pos.seats
-    hands = {s: h for s, h in pos.hands}
-    turn, prev, last_by = pos.to_move, pos.last_play, pos.last_by
+    cur = pos
     while True:
-        cur = Position.build(dict(hands), turn, prev, last_by if prev is not None else None, pos.rules)
+        turn = cur.to_move
         if pos.team_of(turn) == solver_team:
             r = solver.solve(cur, line=False, **{k: v for k, v in kwargs.items() if k != "line"})
             play_text = r.winning_plays[0] if r.winning_plays else None
@@ -101,29 +105,24 @@ def _interactive(solver: Solver, pos: Position, kwargs: dict) -> None:
             click.echo(f"{turn} plays {play_text}")
         else:
             click.echo(cur.describe())
-            play_text = click.prompt(f"{turn}, your play (cards, or pass)", default="pass" if prev else None)
+            play_text = click.prompt(f"{turn}, your play (cards, or pass)",
+                                     default="pass" if cur.last_play else None)
         try:
             play = Play.parse(play_text, pos.rules)
         except DdzError as exc:
             click.echo(f"{exc}; try again", err=True)
             continue
-        nxt = seats[(seats.index(turn) + 1) % len(seats)]
         if play.is_pass:
-            if prev is None:
+            if cur.last_play is None:
                 click.echo("you must lead a play", err=True)
                 continue
-            if nxt == last_by:
-                prev = last_by = None
-            turn = nxt
-            continue
-        if play not in list(generate(hands[turn], after=prev, rules=pos.rules)):
+        elif play not in list(generate(cur.packed(turn), after=cur.last_play, rules=pos.rules)):
             click.echo(f"{play.notation()} is not a legal play here", err=True)
             continue
-        hands[turn] -= play.cards
-        if hands[turn] == 0:
+        cur = cur.push(play)
+        if cur.is_over:
             click.echo(f"{turn} is out: {pos.team_of(turn)} wins")
             return
-        prev, last_by, turn = play, turn, nxt
 
 
 @click.command()
@@ -149,10 +148,16 @@ def _interactive(solver: Solver, pos: Position, kwargs: dict) -> None:
               help="Nodes per position; past it the result is 'unknown'.")
 @click.option("--tt-mb", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TT_MB, show_default=True,
               help="Transposition table size in MiB (the bound on its memory).")
+@workers_option
+@click.option("--record", "record", type=click.Path(dir_okay=False), default=None,
+              help="Solve a recorded game (ddz-record/1 JSON Lines or a Botzone log): every game in the file.")
+@click.option("--move", type=click.IntRange(min=0), default=None,
+              help="With --record: the position before this play (from 0, passes counted; default 0, "
+                   "just after the auction).")
 @click.option("--play", "interactive", is_flag=True,
               help="Interactive: you play the defence against the solver.")
 def solve(me, opponent, landlord, farmer1, farmer2, to_move, after, by, file, rules, fmt, all_plays,
-          strategy, no_line, time_limit, node_limit, tt_mb, interactive):
+          strategy, no_line, time_limit, node_limit, tt_mb, workers, record, move, interactive):
     """Solve an open-hand endgame exactly: can the side to move force a win?
 
     Two-player (me against one opponent) or three-player (the landlord against
@@ -168,10 +173,20 @@ def solve(me, opponent, landlord, farmer1, farmer2, to_move, after, by, file, ru
       $ ddz solve --me 9AA --opponent 5577TTQQ2 --after 3
       $ ddz solve --landlord 3KK --farmer1 44 --farmer2 A2 --to-move landlord
       $ ddz solve --file data/puzzles.jsonl --format json --all
+      $ ddz solve --record data/sample_games.jsonl --move 6 --time-limit 10
     """
-    solver = Solver(tt_mb)
+    solver = Solver(tt_mb, default_workers(workers))
     kwargs = dict(all_plays=all_plays, line=not no_line, strategy=strategy,
                   time_limit=time_limit, node_limit=node_limit)
+    if move is not None and record is None:
+        raise click.UsageError("--move needs --record")
+    if record is not None:
+        if file is not None or any(x is not None for x in (me, opponent, landlord, farmer1, farmer2, to_move,
+                                                           after, by)):
+            raise click.UsageError("--record takes the positions from the game records; drop the other inputs")
+        if interactive:
+            raise click.UsageError("--play works on one position given by hands, not --record")
+        return _solve_positions(solver, _record_positions(record, move, rules), fmt, kwargs)
     if file is not None:
         if any(x is not None for x in (me, opponent, landlord, farmer1, farmer2, to_move, after, by)):
             raise click.UsageError("--file takes the positions from the file; drop the hand options")
@@ -192,20 +207,45 @@ def solve(me, opponent, landlord, farmer1, farmer2, to_move, after, by, file, ru
     return 0
 
 
-def _solve_file(solver: Solver, path: str, fmt: str, kwargs: dict) -> int:
-    done = failed = unknown = 0
-    counts = {"win": 0, "loss": 0, "unknown": 0}
-    interrupted = False
+def _file_positions(path: str):
+    """(position or None, error text) for every line of a ddz-position/1 file."""
     for lineno, text in read_lines(path):
         try:
             pos = Position.from_json(text)
         except DdzError as exc:
-            failed += 1
-            click.echo(f"error: {path}:{lineno}: {exc}", err=True)
+            yield None, f"{path}:{lineno}: {exc}"
             continue
         if pos.id is None:
             pos = Position(pos.hands, pos.to_move, pos.rules, pos.last_play, pos.last_by,
                            f"line {lineno}", pos.extra)
+        yield pos, None
+
+
+def _record_positions(path: str, move, rules):
+    """(position or None, error text) for every game of a record file (see :func:`from_record`)."""
+    for label, rec, err in read_game_records(path, rules):
+        if rec is None:
+            yield None, f"{label}: {err}"
+            continue
+        try:
+            yield from_record(rec, move), None
+        except DdzError as exc:
+            yield None, f"{label}: {exc}"
+
+
+def _solve_file(solver: Solver, path: str, fmt: str, kwargs: dict) -> int:
+    return _solve_positions(solver, _file_positions(path), fmt, kwargs)
+
+
+def _solve_positions(solver: Solver, positions, fmt: str, kwargs: dict) -> int:
+    done = failed = unknown = 0
+    counts = {"win": 0, "loss": 0, "unknown": 0}
+    interrupted = False
+    for pos, err in positions:
+        if pos is None:
+            failed += 1
+            click.echo(f"error: {err}", err=True)
+            continue
         res = solver.solve(pos, **kwargs)
         done += 1
         counts[res.result] += 1
