@@ -359,3 +359,28 @@ def test_table_grows_from_small_and_clear_shrinks_it():
     assert solve(p, line=False, tt_mb=0.25).result == r.result
     s.clear()
     assert s.tt_used_mb <= 0.125 and s.table_stats()["entries"] == 0
+
+
+def test_answer_cache_agrees_with_the_move_generator():
+    """The solver's answer thresholds (one scan of a hand's leads) say a play
+    can be answered exactly when the move generator lists an answer."""
+    import numpy as np
+    from ddz_tools.movegen import _gen_into
+    from ddz_tools.solver import AC_PLAYS, AC_WORDS, _answers_slot, _can_answer
+
+    rng = random.Random(41)
+    nobuf = np.empty(0, np.int64)
+    for preset in PRESETS:
+        flags = PRESETS[preset].flags
+        ac = np.zeros(16 * AC_WORDS, np.int64)
+        ab = np.empty(2 * AC_PLAYS, np.int64)
+        for _ in range(150):
+            deck = _deck_list(FULL_DECK)
+            rng.shuffle(deck)
+            hand = _pack(deck[:rng.randint(1, 20)])
+            other = _pack(deck[20:20 + rng.randint(1, 20)])
+            base = _answers_slot(ac, hand, flags, ab)
+            assert base >= 0
+            for play in generate(other, rules=preset):
+                expect = _gen_into(hand, flags, play.kind, nobuf, nobuf) > 0
+                assert _can_answer(ac, base, play.kind) == expect, (format_cards(hand), play.notation())
