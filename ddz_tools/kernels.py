@@ -32,6 +32,10 @@ Self-play (:mod:`ddz_tools.selfplay`)
     ``playout(hands, landlord, policies, flags, seed, table, bufc, bufk)``:
     one playout from the landlord's lead, its ``R_*`` result row; work arrays
     from :func:`work_arrays`.
+Solver (:mod:`ddz_tools.solver`)
+    ``search_step(...)``: run or resume the exact open-hand search for a
+    node budget (one slice); the arrays and the calling loop are a
+    :class:`~ddz_tools.solver.Solver`'s.
 Game rules (:mod:`ddz_tools.gamerules`)
     ``next_seat``, ``may_pass``, ``trick_after`` (turn and trick);
     ``doubles_stake``, ``spring_doubles``, ``multiplier``, ``settle`` (stake
@@ -87,6 +91,7 @@ from .selfplay import (
     playout,
     work_arrays,
 )
+from .solver import search_step
 
 __all__ = [
     # cards
@@ -100,6 +105,8 @@ __all__ = [
     # selfplay
     "playout", "work_arrays", "RESULT_SIZE", "R_LANDLORD_WON", "R_BOMBS", "R_SPRING", "R_ANTI_SPRING",
     "R_N_MOVES", "R_SPRING_ANY",
+    # solver
+    "search_step",
     # gamerules
     "next_seat", "may_pass", "trick_after", "doubles_stake", "spring_doubles", "multiplier", "settle",
     "auction_start", "bid_error", "auction_bid", "AUCTION_SIZE", "A_FIRST", "A_TURN", "A_BIDS", "A_HIGH",

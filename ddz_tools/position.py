@@ -42,7 +42,12 @@ from typing import Any
 
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, counts_of, format_cards, parse_cards
 from .errors import DdzError, PositionError
+from ._jit import interpreted
+from .gamerules import next_seat, trick_after
 from .rules import Play, Rules
+
+_next_seat = interpreted(next_seat)
+_trick_after = interpreted(trick_after)
 
 SCHEMA = "ddz-position/1"
 TWO_SEATS = ("me", "opponent")
@@ -232,12 +237,11 @@ class Position:
         """
         seats = self.seats
         i = seats.index(self.to_move)
-        nxt = seats[(i + 1) % len(seats)]
+        nxt = seats[_next_seat(i, len(seats))]
         if play.is_pass:
-            if len(seats) == 2 or nxt == self.last_by:
-                last, by = None, None
-            else:
-                last, by = self.last_play, self.last_by
+            lb = seats.index(self.last_by) if self.last_by is not None else 0
+            pk, _ = _trick_after(0, i, self.last_play.kind if self.last_play is not None else 0, lb, len(seats))
+            last, by = (self.last_play, self.last_by) if pk else (None, None)
             hands = self.hands
         else:
             hands = tuple((s, h - play.cards) if s == self.to_move else (s, h) for s, h in self.hands)

@@ -16,7 +16,7 @@ under the position's rules.
 Search
 ------
 The value of a position is a win or a loss for the team to move, so the search
-is an AND/OR tree: one winning child ends a node.  The kernel ``_search`` is an
+is an AND/OR tree: one winning child ends a node.  The kernel :func:`search_step` is an
 iterative depth-first search over an explicit stack held in NumPy arrays, so a
 call can stop after a node budget and the next call resumes exactly where it
 stopped: that is how time limits, node limits and Ctrl-C work without ever
@@ -37,7 +37,7 @@ everyone, then goes out).  Enhanced transposition cutoff: before ordering, a
 child already stored as a win for the mover's team ends the node.
 
 Move ordering: fewest plays left after the move first (the exact minimum from
-the decomposer, :func:`ddz_tools.decompose._min_plays_memo`, memoised), an
+the decomposer, :func:`ddz_tools.decompose.min_plays_memo`, memoised), an
 answer no opponent can beat counting one and a half plays more (a lead no
 opponent can beat gets no bonus); then longer plays, then the lower main rank.
 Bombs and the rocket come after every other play, and a pass after them,
@@ -59,10 +59,11 @@ import time
 
 import numpy as np
 
-from ._jit import kernel
-from .decompose import _min_plays_memo, new_memo_table
+from ._jit import interpreted, kernel
+from .decompose import min_plays_memo, new_memo_table
 from .errors import DdzError, PositionError
-from .movegen import _gen_into
+from .gamerules import next_seat, trick_after
+from .movegen import gen_into
 from .position import Position
 from .rules import T_BOMB, T_ROCKET, Play
 
@@ -119,6 +120,8 @@ VALID_BIT = 1 << 33
 WORK_SHIFT = 40
 
 PASS_KIND = -1
+_py_next_seat = interpreted(next_seat)
+_py_trick_after = interpreted(trick_after)
 _NOBUF = np.empty(0, np.int64)
 
 # Kernels ---------------------------------------------------------------------------
@@ -129,22 +132,6 @@ def _team(seat, nplayers):
     if nplayers == 2:
         return seat
     return 0 if seat == 0 else 1
-
-
-@kernel
-def _next_seat(seat, nplayers):
-    return (seat + 1) % nplayers
-
-
-@kernel
-def _after_move(k, turn, nxt, pk, lb, nplayers):
-    """(play to answer, who made it) after ``turn`` makes move ``k``: a play
-    stands until it comes back round to its maker, who then leads (0, 0)."""
-    if k != PASS_KIND:
-        return k, turn
-    if nplayers == 2 or nxt == lb:
-        return 0, 0
-    return pk, lb
 
 
 @kernel
@@ -251,7 +238,7 @@ def _answers_slot(ac, hand, flags, ab):
     if ac[base] == hand + 1:
         return base
     half = ab.shape[0] // 2
-    n = _gen_into(hand, flags, 0, ab[:half], ab[half:])
+    n = gen_into(hand, flags, 0, ab[:half], ab[half:])
     if n > half:
         return -1
     ac[base] = hand + 1
@@ -289,7 +276,7 @@ def _unanswered(hands, turn, kind, flags, nplayers, nobuf, ac, ab):
         if s != turn and _team(s, nplayers) != me:
             base = _answers_slot(ac, hands[s], flags, ab)
             if base < 0:
-                if _gen_into(hands[s], flags, kind, nobuf, nobuf) > 0:
+                if gen_into(hands[s], flags, kind, nobuf, nobuf) > 0:
                     return False
             elif _can_answer(ac, base, kind):
                 return False
@@ -328,7 +315,7 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf, ac, ab):
                 return False
             h = s_hand[d]
             cap = sc.shape[0] - top
-            n = _gen_into(h, flags, 0, sc[top:], sk[top:])
+            n = gen_into(h, flags, 0, sc[top:], sk[top:])
             if n > cap:
                 return False
             r4 = 0
@@ -379,7 +366,7 @@ def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, sc, sk, nobu
     rest = hand - c
     if rest == 0:
         return -1
-    mp = _min_plays_memo(rest, flags, memo)
+    mp = min_plays_memo(rest, flags, memo)
     free = _unanswered(hands, turn, k, flags, nplayers, nobuf, ac, ab)
     if free and (mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, nobuf, ac, ab)):
         return -1
@@ -415,7 +402,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
     cap = mc.shape[0] - start - 1
     if cap < 0:
         return -(start + 2), 0
-    n = _gen_into(hand, flags, pk, mc[start:start + cap], mk[start:start + cap])
+    n = gen_into(hand, flags, pk, mc[start:start + cap], mk[start:start + cap])
     if n > cap:
         return -(start + n + 2), 0
     for i in range(n):
@@ -429,11 +416,11 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
         n += 1
     # Enhanced transposition cutoff: a child already proven good for us ends the node.
     me = _team(turn, nplayers)
-    nxt = _next_seat(turn, nplayers)
+    nxt = next_seat(turn, nplayers)
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        cpk, clb = _after_move(k, turn, nxt, pk, lb, nplayers)
+        cpk, clb = trick_after(k, turn, pk, lb, nplayers)
         hands[turn] -= c
         v = _tt_probe(tt, nbuckets, hands[0], hands[1], hands[2] if nplayers == 3 else 0,
                       _misc(nxt, clb, cpk, flags, nplayers))
@@ -452,10 +439,15 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
 
 
 @kernel
-def _search(hands, nplayers, flags, tt, nbuckets, ctl, budget,
-            f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0,
-            mc, mk, key, memo, sc, sk, nobuf, ac, ab):
-    """Run (or resume) the search on the stack until done, ``budget`` nodes or a full buffer."""
+def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
+                f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0,
+                mc, mk, key, memo, sc, sk, nobuf, ac, ab):
+    """Run (or resume) the search on the stack until it is done (``ST_DONE``,
+    the value for the side to move at the root in ``ctl[C_RESULT]``), has
+    searched up to ``budget`` nodes in all (``ST_PAUSED``), needs a bigger move
+    buffer (``ST_GROW``) or a bigger table (``ST_TABLE``); a call after a
+    pause resumes exactly.  The arrays are a :class:`Solver`'s (see
+    ``Solver._value``, which sets up the root frame and runs the slices)."""
     while True:
         if ctl[C_FILLED] >= ctl[C_GROW_AT] > 0:
             return ST_TABLE
@@ -518,8 +510,8 @@ def _search(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                     k = mk[s + idx]
                     pk = f_pk[d]
                     lb = f_lb[d]
-                    nxt = _next_seat(turn, nplayers)
-                    cpk, clb = _after_move(k, turn, nxt, pk, lb, nplayers)
+                    nxt = next_seat(turn, nplayers)
+                    cpk, clb = trick_after(k, turn, pk, lb, nplayers)
                     if k == PASS_KIND:
                         f_cards[d] = 0
                     else:
@@ -562,7 +554,7 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, sc, 
     # Run the ordering with shortcuts disabled by scoring every move ourselves.
     hand = hands[turn]
     cap = mc.shape[0] - 1
-    n = _gen_into(hand, flags, pk, mc[:cap], mk[:cap])
+    n = gen_into(hand, flags, pk, mc[:cap], mk[:cap])
     if n > cap:
         return -(n + 2)
     if pk != 0:
@@ -656,7 +648,6 @@ class _Team:
 
     def __init__(self, engines, node_limit):
         self.engines = engines
-        self.nodes0 = [int(e.ctl[C_NODES]) for e in engines]
         self.node_limit = node_limit
         self.lock = threading.Lock()
         self.next = 0
@@ -665,8 +656,18 @@ class _Team:
         self.values = {}      # move index -> 1 (wins) / 0 (loses)
         self.busy = {}        # engine id -> index it is solving
 
-    def nodes(self) -> int:
-        return sum(int(e.ctl[C_NODES]) - n0 for e, n0 in zip(self.engines, self.nodes0))
+        self.reserved = 0     # nodes handed out to the workers' slices (node limit)
+
+    def reserve(self, want: int) -> int:
+        """Nodes a worker may search in its next slice (0: the node limit is spent)."""
+        with self.lock:
+            got = max(0, min(want, self.node_limit - self.reserved))
+            self.reserved += got
+            return got
+
+    def release(self, unused: int) -> None:
+        with self.lock:
+            self.reserved -= max(0, unused)
 
     def cancelled(self, engine) -> bool:
         if self.stop is not None:
@@ -787,15 +788,25 @@ class Solver:
         ctl[C_RET] = -1
         while True:
             budget = int(ctl[C_NODES]) + self._slice
-            if self._team is not None and self._team.node_limit is not None:
-                budget = min(budget, int(ctl[C_NODES]) + max(1, self._team.node_limit - self._team.nodes()))
+            team = self._team
+            granted = 0
+            if team is not None and team.node_limit is not None:
+                granted = team.reserve(self._slice)
+                if granted == 0:
+                    raise SearchLimit("node limit")
+                budget = int(ctl[C_NODES]) + granted
             elif self._node_limit is not None:
                 budget = min(budget, self._node_limit)
+            before = int(ctl[C_NODES])
             t0 = time.perf_counter()
-            status = _search(hands, nplayers, flags, self.tt, self.nbuckets, ctl, budget,
-                             f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
-                             self.mc, self.mk, self.key, self.memo, self.sc, self.sk, _NOBUF,
-                             self._answers(flags), self.ab)
+            try:
+                status = search_step(hands, nplayers, flags, self.tt, self.nbuckets, ctl, budget,
+                                 f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
+                                 self.mc, self.mk, self.key, self.memo, self.sc, self.sk, _NOBUF,
+                                 self._answers(flags), self.ab)
+            finally:
+                if granted:
+                    team.release(granted - (int(ctl[C_NODES]) - before))
             if status == ST_DONE:
                 return int(ctl[C_RESULT])
             if status == ST_TABLE:
@@ -829,7 +840,7 @@ class Solver:
         if team is not None:
             if team.cancelled(self):
                 raise SearchLimit("cancelled")
-            if team.node_limit is not None and team.nodes() >= team.node_limit:
+            if team.node_limit is not None and team.reserved >= team.node_limit:
                 raise SearchLimit("node limit")
         elif self._node_limit is not None and self.ctl[C_NODES] >= self._node_limit:
             raise SearchLimit("node limit")
@@ -858,11 +869,10 @@ class Solver:
     def _child(st: _State, move: tuple, nplayers: int) -> "_State | None":
         """The state after ``move``, or None when it empties the mover's hand."""
         c, k = move
-        nxt = (st.turn + 1) % nplayers
+        nxt = _py_next_seat(st.turn, nplayers)
         if k == PASS_KIND:
-            if nplayers == 2 or nxt == st.lb:
-                return _State(st.hands, nxt, 0, 0, 0)
-            return _State(st.hands, nxt, st.pk, st.lb, st.cards)
+            pk, lb = _py_trick_after(k, st.turn, st.pk, st.lb, nplayers)
+            return _State(st.hands, nxt, pk, lb, st.cards if pk else 0)
         hands = list(st.hands)
         hands[st.turn] -= c
         if hands[st.turn] == 0:
@@ -1126,4 +1136,4 @@ def solve(position: Position, *, all_plays: bool = False, line: bool = True, str
                         node_limit=node_limit)
 
 
-__all__ = ["solve", "Solver", "SolveResult", "SearchLimit", "DEFAULT_TT_MB"]
+__all__ = ["solve", "Solver", "SolveResult", "SearchLimit", "DEFAULT_TT_MB", "search_step"]

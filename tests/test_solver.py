@@ -384,3 +384,100 @@ def test_answer_cache_agrees_with_the_move_generator():
             for play in generate(other, rules=preset):
                 expect = _gen_into(hand, flags, play.kind, nobuf, nobuf) > 0
                 assert _can_answer(ac, base, play.kind) == expect, (format_cards(hand), play.notation())
+
+
+# Whole deals ------------------------------------------------------------------------
+
+#: Seeded whole deals of benchmarks/solve.py's p3-deal set (landlord 20 cards
+#: with the bottom, farmers 17, landlord to lead) that solve in few nodes:
+#: id -> (hands, result).
+WHOLE_DEALS = {
+    "p3-deal-34": (("33445567789TTJQQKAXD", "335666779TJQQAA22", "44588899TJJKKKA22"), "win"),
+    "p3-deal-35": (("33444567789TTTJQQQK2", "3466689TJJJQKAAAX", "3555778899KKA222D"), "loss"),
+    "p3-deal-40": (("344567999JJQQKKAA22X", "3345778889TTJJKA2", "345566678TTQQKA2D"), "win"),
+}
+
+
+def _whole(deal_id):
+    hands, result = WHOLE_DEALS[deal_id]
+    return Position.three_player(*hands, to_move="landlord", id=deal_id), result
+
+
+def _root_equals_best_child(deal_id, node_limit):
+    """Solve the root, then every child of the root on its own (a fresh
+    table each): the root wins exactly when some child wins for the landlord,
+    and the winning play reported is the first such child in search order."""
+    from ddz_tools.solver import _State
+
+    p, expect = _whole(deal_id)
+    root = solve(p, line=False, tt_mb=64)
+    assert root.result == expect
+    solver = Solver(tt_mb=64)
+    st = _State(tuple(h for _, h in p.hands), 0, 0, 0, 0)
+    values = []
+    for mv in solver._moves(st, 3, p.rules.flags):
+        child = Solver._child(st, mv, 3)
+        if child is None:
+            values.append(1)
+            continue
+        hands = dict(zip(SEATS3, child.hands))
+        q = Position.three_player(*hands.values(), to_move="farmer1", after=Play(mv[0], mv[1]), by="landlord")
+        r = solve(q, line=False, tt_mb=64, node_limit=node_limit)
+        assert r.result != "unknown", (deal_id, Play(*mv).notation())
+        values.append(0 if r.result == "win" else 1)   # a farmers' win is a landlord's loss
+        if values[-1] and expect == "win":
+            break
+    assert (1 in values) == (expect == "win")
+    if expect == "win":
+        first = values.index(1)
+        assert root.winning_plays == [Play(*solver._moves(st, 3, p.rules.flags)[first]).notation()]
+
+
+def test_whole_deal_root_equals_best_child_capped():
+    _root_equals_best_child("p3-deal-35", 200_000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("deal_id", sorted(WHOLE_DEALS))
+def test_whole_deal_root_equals_best_child(deal_id):
+    _root_equals_best_child(deal_id, 5_000_000)
+
+
+def test_whole_deals_same_for_workers_and_table_size():
+    for deal_id in ("p3-deal-34", "p3-deal-40"):
+        p, expect = _whole(deal_id)
+        a = solve(p, tt_mb=64)
+        b = solve(p, tt_mb=64, workers=2)
+        c = solve(p, tt_mb=0.5)
+        assert a.result == expect
+        assert (a.result, a.winning_plays, a.line, a.line_by) == (b.result, b.winning_plays, b.line, b.line_by) \
+            == (c.result, c.winning_plays, c.line, c.line_by)
+        _check_line(p, a)
+
+
+def test_positions_late_in_whole_games_match_the_reference():
+    """Self-play whole games, cut where every hand is small: the position
+    rebuilt from the record (from_record) solves to the reference's answer."""
+    from ddz_tools.position import from_record
+    from ddz_tools.records import parse_record
+    from ddz_tools.selfplay import simulate
+
+    checked = 0
+    for rec in simulate(150, "heuristic", seed=3):
+        record = parse_record(rec)
+        sizes = [17, 17, 17]
+        sizes[record.landlord] = 20
+        for n, (seat, text) in enumerate(record.plays):
+            if sum(sizes) <= 11 and max(sizes) <= 5:
+                p = from_record(record, n)
+                assert sorted(sum(counts_of(h)) for _, h in p.hands) == sorted(sizes)
+                break
+            sizes[seat] -= sum(counts_of(parse_cards(text.replace("-", "")))) if text else 0
+        else:
+            continue
+        r = solve(p, all_plays=True, tt_mb=8)
+        expect = _naive_plays(p)
+        assert r.result == ("win" if expect else "loss"), p.describe()
+        assert set(r.winning_plays) == expect, p.describe()
+        checked += 1
+    assert checked >= 10
