@@ -81,13 +81,6 @@ START_BUCKETS = 1 << 10
 MEMO_BITS = 20
 #: Hands a control-win check may expand before it gives up.
 CONTROL_BUDGET = 48
-#: Answer cache: slots (log2), and words a slot: the hand (+1; 0 = empty slot)
-#: and, for every (type, length), one more than the highest main rank of a
-#: play of that type and length the hand holds (0 = none).
-AC_BITS = 13
-AC_WORDS = 1 + 17 * 16
-#: Plays of one hand the answer cache can scan (more: answers are generated instead).
-AC_PLAYS = 4096
 
 # Status returned by the kernel.
 ST_DONE = 0
@@ -229,62 +222,18 @@ def _tt_rehash(old, new, nbuckets):
 
 
 @kernel
-def _answers_slot(ac, hand, flags, ab):
-    """Index in ``ac`` of the slot of ``hand`` (filled from its leads on a miss),
-    or -1 when the hand has more leads than the scratch ``ab`` holds."""
-    x = _fold(_fold(0, hand), 0x2545F491)
-    x ^= x >> 29
-    base = (x & ((ac.shape[0] // AC_WORDS) - 1)) * AC_WORDS
-    if ac[base] == hand + 1:
-        return base
-    half = ab.shape[0] // 2
-    n = gen_into(hand, flags, 0, ab[:half], ab[half:])
-    if n > half:
-        return -1
-    ac[base] = hand + 1
-    for j in range(1, AC_WORDS):
-        ac[base + j] = 0
-    for i in range(n):
-        k = ab[half + i]
-        j = base + 1 + (k & 31) * 16 + (k >> 9)
-        m = ((k >> 5) & 15) + 1
-        if m > ac[j]:
-            ac[j] = m
-    return base
-
-
-@kernel
-def _can_answer(ac, base, kind):
-    """True when the hand of slot ``base`` holds an answer to a play of ``kind``:
-    a higher play of the same type and length, a bomb (a higher one to a bomb)
-    or the rocket; nothing answers the rocket (the move generator's rule)."""
-    t = kind & 31
-    if t == T_ROCKET:
-        return False
-    if ac[base + 1 + T_ROCKET * 16 + 1] > 0:
-        return True
-    if t != T_BOMB and ac[base + 1 + T_BOMB * 16 + 1] > 0:
-        return True
-    return ac[base + 1 + t * 16 + (kind >> 9)] > ((kind >> 5) & 15) + 1
-
-
-@kernel
-def _unanswered(hands, turn, kind, flags, nplayers, nobuf, ac, ab):
+def _unanswered(hands, turn, kind, flags, nplayers, nobuf):
     """True when no opponent of ``turn`` can answer a play of ``kind``."""
     me = _team(turn, nplayers)
     for s in range(nplayers):
         if s != turn and _team(s, nplayers) != me:
-            base = _answers_slot(ac, hands[s], flags, ab)
-            if base < 0:
-                if gen_into(hands[s], flags, kind, nobuf, nobuf) > 0:
-                    return False
-            elif _can_answer(ac, base, kind):
+            if gen_into(hands[s], flags, kind, nobuf, nobuf) > 0:
                 return False
     return True
 
 
 @kernel
-def _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf, ac, ab):
+def _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf):
     """True when ``turn``, leading with ``hand``, can split it into plays no
     opponent can answer plus at most one last play of any kind.
 
@@ -326,7 +275,7 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf, ac, ab):
                 c = sc[top + i]
                 if (c >> r4) & 15 == 0:
                     continue
-                free = _unanswered(hands, turn, sk[top + i], flags, nplayers, nobuf, ac, ab)
+                free = _unanswered(hands, turn, sk[top + i], flags, nplayers, nobuf)
                 if s_used[d] and not free:
                     continue
                 if c == h:
@@ -354,7 +303,7 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf, ac, ab):
 
 
 @kernel
-def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, sc, sk, nobuf, ac, ab):
+def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, sc, sk, nobuf):
     """Ordering score of one move (higher first); -1 when it provably wins."""
     hand = hands[turn]
     if k == PASS_KIND:
@@ -367,8 +316,8 @@ def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, sc, sk, nobu
     if rest == 0:
         return -1
     mp = min_plays_memo(rest, flags, memo)
-    free = _unanswered(hands, turn, k, flags, nplayers, nobuf, ac, ab)
-    if free and (mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, nobuf, ac, ab)):
+    free = _unanswered(hands, turn, k, flags, nplayers, nobuf)
+    if free and (mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, nobuf)):
         return -1
     cnt = 0
     x = c
@@ -390,7 +339,7 @@ def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, sc, sk, nobu
 
 
 @kernel
-def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, sk, nobuf, tt, nbuckets, ac, ab):
+def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, sk, nobuf, tt, nbuckets):
     """Generate and order the moves of a node into the buffers at ``start``.
 
     Returns (n, immediate): ``n`` moves (pass included, as kind -1) whose
@@ -408,7 +357,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
     for i in range(n):
         if mc[start + i] == hand:
             return n, 1
-    if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf, ac, ab):
+    if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf):
         return n, 1
     if pk != 0:
         mc[start + n] = 0
@@ -430,7 +379,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        score = _score(hands, turn, lb, c, k, 1 if pk != 0 else 0, flags, nplayers, memo, sc, sk, nobuf, ac, ab)
+        score = _score(hands, turn, lb, c, k, 1 if pk != 0 else 0, flags, nplayers, memo, sc, sk, nobuf)
         if score < 0:
             return n, 1
         key[start + i] = ((((1 << 22) - score) << 16) | i)
@@ -441,7 +390,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
 @kernel
 def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0,
-                mc, mk, key, memo, sc, sk, nobuf, ac, ab):
+                mc, mk, key, memo, sc, sk, nobuf):
     """Run (or resume) the search on the stack until it is done (``ST_DONE``,
     the value for the side to move at the root in ``ctl[C_RESULT]``), has
     searched up to ``budget`` nodes in all (``ST_PAUSED``), needs a bigger move
@@ -476,7 +425,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 f_phase[d] = PH_NEW
                 continue
             n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key,
-                             f_start[d], memo, sc, sk, nobuf, tt, nbuckets, ac, ab)
+                             f_start[d], memo, sc, sk, nobuf, tt, nbuckets)
             if n < 0:
                 ctl[C_RESULT] = -n
                 return ST_GROW
@@ -549,7 +498,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
 
 
 @kernel
-def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, sc, sk, nobuf, ac, ab):
+def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, sc, sk, nobuf):
     """The node's moves in search order (no shortcut exit): (n or -needed)."""
     # Run the ordering with shortcuts disabled by scoring every move ourselves.
     hand = hands[turn]
@@ -562,7 +511,7 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, sc, 
         mk[n] = PASS_KIND
         n += 1
     for i in range(n):
-        score = _score(hands, turn, lb, mc[i], mk[i], 1 if pk != 0 else 0, flags, nplayers, memo, sc, sk, nobuf, ac, ab)
+        score = _score(hands, turn, lb, mc[i], mk[i], 1 if pk != 0 else 0, flags, nplayers, memo, sc, sk, nobuf)
         if score < 0:
             score = 1 << 21
         key[i] = ((((1 << 22) - score) << 16) | i)
@@ -710,9 +659,6 @@ class Solver:
         self.memo = new_memo_table(MEMO_BITS)
         self.sc = np.empty(1 << 15, np.int64)
         self.sk = np.empty(1 << 15, np.int64)
-        self.ac = np.zeros((1 << AC_BITS) * AC_WORDS, np.int64)
-        self.ab = np.empty(2 * AC_PLAYS, np.int64)
-        self._ac_flags = None
         # Limits of the current solve.
         self._deadline = None
         self._node_limit = None
@@ -802,8 +748,7 @@ class Solver:
             try:
                 status = search_step(hands, nplayers, flags, self.tt, self.nbuckets, ctl, budget,
                                  f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
-                                 self.mc, self.mk, self.key, self.memo, self.sc, self.sk, _NOBUF,
-                                 self._answers(flags), self.ab)
+                                 self.mc, self.mk, self.key, self.memo, self.sc, self.sk, _NOBUF)
             finally:
                 if granted:
                     team.release(granted - (int(ctl[C_NODES]) - before))
@@ -825,14 +770,6 @@ class Solver:
                 self._slice = min(self._slice * 2, 10_000_000)
             elif dt > 0.2:
                 self._slice = max(self._slice // 2, 1000)
-
-    def _answers(self, flags: int) -> np.ndarray:
-        """The answer cache, emptied when the rules change (it is keyed by hand only)."""
-        if self._ac_flags != flags:
-            if self._ac_flags is not None:
-                self.ac[:] = 0
-            self._ac_flags = flags
-        return self.ac
 
     def _check_limits(self) -> None:
         """Raise SearchLimit past the node or time limit (or when a worker is called off)."""
@@ -858,7 +795,7 @@ class Solver:
             mk = np.empty(size, np.int64)
             key = np.empty(size, np.int64)
             n = _ordered_moves(hands, st.turn, st.pk, st.lb, flags, nplayers, mc, mk, key,
-                               self.memo, self.sc, self.sk, _NOBUF, self._answers(flags), self.ab)
+                               self.memo, self.sc, self.sk, _NOBUF)
             if n >= 0:
                 break
             size = -n + 16

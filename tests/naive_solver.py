@@ -118,4 +118,29 @@ def winning_plays(hands: tuple, turn: int, prev: int, last_by: int, flags: int, 
     return out
 
 
+def control_split(hands: tuple, turn: int, hand: int, flags: int) -> bool:
+    """Can ``hand`` (``turn`` leading) be split into plays no opponent can
+    answer plus at most one more play?  Every split, no cap."""
+    n = len(hands)
+    opps = [hands[s] for s in range(n) if s != turn and team(s, n) != team(turn, n)]
+
+    def free(kind):
+        return not any(plays(h, kind, flags) for h in opps)
+
+    @functools.lru_cache(maxsize=None)
+    def split(rest: int, used: bool) -> bool:
+        if rest == 0:
+            return True
+        low = next(r for r, c in enumerate(counts_of(rest)) if c)
+        for cards, kind in plays(rest, 0, flags):
+            if counts_of(cards)[low] == 0:
+                continue
+            f = free(kind)
+            if (f or not used) and split(rest - cards, used or not f):
+                return True
+        return False
+
+    return split(hand, False)
+
+
 assert NUM_RANKS == 15

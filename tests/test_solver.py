@@ -361,31 +361,6 @@ def test_table_grows_from_small_and_clear_shrinks_it():
     assert s.tt_used_mb <= 0.125 and s.table_stats()["entries"] == 0
 
 
-def test_answer_cache_agrees_with_the_move_generator():
-    """The solver's answer thresholds (one scan of a hand's leads) say a play
-    can be answered exactly when the move generator lists an answer."""
-    import numpy as np
-    from ddz_tools.movegen import _gen_into
-    from ddz_tools.solver import AC_PLAYS, AC_WORDS, _answers_slot, _can_answer
-
-    rng = random.Random(41)
-    nobuf = np.empty(0, np.int64)
-    for preset in PRESETS:
-        flags = PRESETS[preset].flags
-        ac = np.zeros(16 * AC_WORDS, np.int64)
-        ab = np.empty(2 * AC_PLAYS, np.int64)
-        for _ in range(150):
-            deck = _deck_list(FULL_DECK)
-            rng.shuffle(deck)
-            hand = _pack(deck[:rng.randint(1, 20)])
-            other = _pack(deck[20:20 + rng.randint(1, 20)])
-            base = _answers_slot(ac, hand, flags, ab)
-            assert base >= 0
-            for play in generate(other, rules=preset):
-                expect = _gen_into(hand, flags, play.kind, nobuf, nobuf) > 0
-                assert _can_answer(ac, base, play.kind) == expect, (format_cards(hand), play.notation())
-
-
 # Whole deals ------------------------------------------------------------------------
 
 #: Seeded whole deals of benchmarks/solve.py's p3-deal set (landlord 20 cards
@@ -481,3 +456,34 @@ def test_positions_late_in_whole_games_match_the_reference():
         assert set(r.winning_plays) == expect, p.describe()
         checked += 1
     assert checked >= 10
+
+
+def test_control_win_against_every_split():
+    """The control-win shortcut (with its quick refutation and its cap) never
+    claims a split that does not exist, and finds every one on small hands."""
+    import numpy as np
+    from naive_solver import control_split
+    from ddz_tools.solver import _control_win
+
+    rng = random.Random(43)
+    nobuf = np.empty(0, np.int64)
+    sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
+    found = 0
+    for i in range(400):
+        nplayers = 2 + i % 2
+        preset = list(PRESETS)[i % 3]
+        flags = PRESETS[preset].flags
+        deck = _deck_list(FULL_DECK)
+        rng.shuffle(deck)
+        sizes = [rng.randint(1, 8)] + [rng.randint(1, 6) for _ in range(nplayers - 1)]
+        hands, pos = [], 0
+        for n in sizes:
+            hands.append(_pack(deck[pos:pos + n]))
+            pos += n
+        turn = rng.randrange(nplayers)
+        arr = np.array(hands + [0] * (3 - nplayers), np.int64)
+        got = bool(_control_win(arr, turn, hands[turn], flags, nplayers, sc, sk, nobuf))
+        want = control_split(tuple(hands), turn, hands[turn], flags)
+        assert got == want, ([format_cards(h) for h in hands], turn, preset)
+        found += got
+    assert 40 <= found <= 360
