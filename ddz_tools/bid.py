@@ -209,6 +209,25 @@ def _sample_key(key0, index, attempt):
     return _mix2(_mix2(key0, index), attempt)
 
 
+def sample_key(key0: int, index: int, attempt: int = 0) -> int:
+    """The stream key of draw ``attempt`` of sample ``index`` under the run key ``key0``
+    (:func:`seed_key`): the counter-based key every sampler of the package uses."""
+    return int(_sample_key(int(key0), int(index), int(attempt)))
+
+
+def shuffle(cards: np.ndarray, key: int) -> None:
+    """Shuffle an int64 array in place by the stream ``key`` (exactly uniform,
+    the same on every machine and for any number of workers).
+
+    >>> a = np.arange(10, dtype=np.int64); shuffle(a, sample_key(seed_key(1), 0))
+    >>> sorted(a.tolist()) == list(range(10))
+    True
+    """
+    if not isinstance(cards, np.ndarray) or cards.dtype != np.int64 or cards.ndim != 1:
+        raise DdzError("shuffle takes a one-dimensional int64 array")
+    _shuffle(cards, int(key) & M32)
+
+
 @kernel
 def _deal(unseen, key, me, me17, bottom_known, hands, scratch):
     """Deal ``unseen`` (rank indices) for one sample; returns the bottom.
@@ -496,13 +515,34 @@ def _ranking(rows: np.ndarray, legal: Sequence[int]) -> list[int]:
 def _settled(rows: np.ndarray, legal: Sequence[int], z: float) -> bool:
     """Is the best choice ahead of every other with one-sided bound ``z``?"""
     acc = rows[rows[:, COL_ACCEPTED] == 1]
-    n = len(acc)
     order = _ranking(rows, legal)
-    if n < 2 or len(order) < 2:
+    return settled(np.stack([acc[:, COL_CHOICE + NCOL_CHOICE * c + 4] for c in order], axis=1), z)
+
+
+def stop_z(confidence: float, alternatives: int, looks: int) -> float:
+    """The one-sided z of the early-stopping test: level ``(1 - confidence)``
+    split over the alternatives and the planned looks (Bonferroni)."""
+    return NormalDist().inv_cdf(1 - (1 - confidence) / (max(1, alternatives) * max(1, looks)))
+
+
+def settled(scores: np.ndarray, z: float) -> bool:
+    """Is column 0 of ``scores`` (samples x choices, integer scores on the same
+    samples, best choice first) ahead of every other column?
+
+    For each other column the one-sided lower bound (``z``) of the mean paired
+    difference must be above zero, or the two columns must be identical.
+
+    >>> settled(np.array([[1, 0], [1, 0], [1, 1]] * 5), 2.0)
+    True
+    >>> settled(np.array([[1, 0], [0, 1], [1, 1]] * 5), 2.0)
+    False
+    """
+    n = scores.shape[0]
+    if n < 2 or scores.shape[1] < 2:
         return n >= 2
-    best = acc[:, COL_CHOICE + NCOL_CHOICE * order[0] + 4]
-    for c in order[1:]:
-        d = best - acc[:, COL_CHOICE + NCOL_CHOICE * c + 4]
+    best = scores[:, 0].astype(np.int64)
+    for c in range(1, scores.shape[1]):
+        d = best - scores[:, c]
         if not d.any():
             continue
         s1 = int(d.sum())
@@ -511,6 +551,34 @@ def _settled(rows: np.ndarray, legal: Sequence[int], z: float) -> bool:
         if s1 / n - z * math.sqrt(max(var, 0.0) / n) <= 0:
             return False
     return True
+
+
+def run_chunks(n_chunks: int, work: Callable[[int], object], take: Callable[[object], bool],
+               workers: int = 1) -> bool:
+    """Run ``work(k)`` for chunks ``k = 0 .. n_chunks-1`` and hand each result to
+    ``take`` in chunk order; stop when ``take`` returns True (then return True).
+
+    With ``workers > 1`` the chunks run on that many threads, a few ahead of
+    the one being taken; ``take`` still sees exactly the same prefix of
+    results, so a result built from them does not depend on ``workers``.
+    """
+    if workers <= 1 or n_chunks <= 1:
+        for k in range(n_chunks):
+            if take(work(k)):
+                return True
+        return False
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        pending = {}
+        nxt = 0
+        for k in range(n_chunks):
+            while nxt < n_chunks and nxt < k + workers + 1:
+                pending[nxt] = pool.submit(work, nxt)
+                nxt += 1
+            if take(pending.pop(k).result()):
+                for f in pending.values():
+                    f.cancel()
+                return True
+    return False
 
 
 # The public function ------------------------------------------------------------
@@ -718,14 +786,13 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
     n_chunks = -(-samples // CHUNK)
     n_alt = max(1, sum(problem.legal) - 1)
     looks = max(1, n_chunks - (MIN_SAMPLES - 1) // CHUNK)
-    z_stop = NormalDist().inv_cdf(1 - (1 - confidence) / (n_alt * looks))
+    z_stop = stop_z(confidence, n_alt, looks)
 
     def work(k: int) -> np.ndarray:
         start = k * CHUNK
         return run_rows(problem, pol, flags, seed, start, min(CHUNK, samples - start), max_attempts, mode, spring)
 
     parts: list = []
-    stopped = False
 
     def take(rows: np.ndarray) -> bool:
         parts.append(rows)
@@ -738,24 +805,7 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
             return _settled(np.concatenate(parts), problem.legal, z_stop)
         return False
 
-    if workers <= 1 or n_chunks == 1:
-        for k in range(n_chunks):
-            if take(work(k)):
-                stopped = True
-                break
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            pending = {}
-            nxt = 0
-            for k in range(n_chunks):
-                while nxt < n_chunks and nxt < k + workers + 1:
-                    pending[nxt] = pool.submit(work, nxt)
-                    nxt += 1
-                if take(pending.pop(k).result()):
-                    stopped = True
-                    for f in pending.values():
-                        f.cancel()
-                    break
+    stopped = run_chunks(n_chunks, work, take, workers)
     rows = np.concatenate(parts)
     acc = rows[rows[:, COL_ACCEPTED] == 1]
     n_acc = len(acc)
