@@ -26,6 +26,7 @@ COMMANDS = {
     "replay": ("ddz_tools.cli.simulate", "replay", "Validate and score recorded games."),
     "bid": ("ddz_tools.cli.bid", "bid", "Should this hand bid? Monte Carlo verdict per bid."),
     "analyze": ("ddz_tools.cli.analyze", "analyze", "Check, score and find mistakes in recorded games."),
+    "advise": ("ddz_tools.cli.advise", "advise", "The best play when the other hands are hidden."),
 }
 
 

@@ -1,0 +1,1051 @@
+"""The advisor: the best play when the other hands are hidden.
+
+A *view* is what one player knows at his turn: his own cards, the bottom (public
+after the auction), every play so far (or only how many cards each seat holds),
+and the play he must answer.  :func:`advise` draws deals of the hidden cards
+consistent with the view, scores every legal candidate (and the pass when
+answering) on the same deals and recommends the one that wins most often
+(perfect-information Monte Carlo, as bridge programs do).
+
+Views
+-----
+Three forms, all :class:`View` objects (seats ``landlord``, ``farmer1``,
+``farmer2`` in turn order, or ``me`` and ``opponent`` in the two-player form):
+
+* history: ``hand``, ``seat``, ``bottom`` and ``played`` (every play so far in
+  order, ``"landlord:333-4,farmer1:pass,..."``); ``hand`` may be the seat's
+  cards now or its cards before the first play (17, or the landlord's 20 with
+  the bottom).  The plays are replayed through :class:`~ddz_tools.game.Game`
+  (every turn, trick and reading rule is the game's), which gives the trick to
+  answer and the cards left in each hand;
+* counts: ``hand``, ``seat``, ``counts`` (cards held now, landlord first),
+  ``after``/``by`` (the play to answer and who made it, none for a lead) and
+  optionally ``unseen`` (the cards the other two hold together);
+* two-player: ``hand``, ``unseen`` (the opponent holds exactly these) and
+  ``after`` (the opponent's play to answer); nothing is hidden.
+
+:func:`view_from_record` gives the view of the player to move before move
+``N`` (1-based, passes counted) of a recorded game.  Views read and write the
+``ddz-view/1`` JSON Lines format (:meth:`View.from_json`, :meth:`View.to_json`),
+documented in ``docs/advise.md``.
+
+Sampling
+--------
+The hidden cards (the *pool*: every card not in this hand and not played, or
+``unseen`` when given) are shuffled by the counter-based generator of
+:mod:`ddz_tools.bid` keyed by ``(seed, sample index)`` and dealt to the other
+seats by their card counts; in the history form the landlord's unplayed bottom
+cards (for each rank, the bottom's count minus the landlord's plays of it) are
+put in his hand first.  Without ``unseen`` the counts form draws from every
+card it cannot see, so the cards played by the others are drawn as well
+(and left out of every hand).  When the hidden cards can be dealt in one way
+only (the two-player form, or an ``unseen`` that fixes every hand) there is
+one deal and nothing is sampled.
+
+Scoring
+-------
+Each deal is scored open-handed, every candidate on the same deal: by the
+exact solver (:mod:`ddz_tools.solver`) when the hands hold at most
+``exact_cards`` cards together and every candidate is proven within the
+per-deal node budget ``nodes`` (one table per chunk of deals, cleared at its
+start); otherwise by one heuristic playout per candidate (the
+:mod:`ddz_tools.policies` heuristic in every seat from the position after the
+candidate).  A deal is worth 1 to a candidate when this seat's side wins,
+else 0, and the score of a deal is ``+/-`` the stake at stake now (base x 2 per
+bomb or rocket played so far; x 2 for the landlord).
+
+Statistics and stopping
+-----------------------
+``win_prob`` is the mean over the deals with a Wilson interval; candidates are
+ranked by it (ties: the heuristic policy's own choice first, then the
+generator's order).  Deals come in chunks of :data:`CHUNK`; from
+:data:`MIN_SAMPLES` on, the run stops at a chunk boundary once the best
+candidate is ahead of every other by the paired test of ``ddz bid``
+(:func:`ddz_tools.bid.settled`, Bonferroni over candidates and looks).
+Every draw depends only on the seed and the sample index, chunks are fixed
+ranges and the stopping rule looks at whole prefixes, so the answer is the
+same for any ``workers``.
+
+``inference=True`` weights each deal by the likelihood of the other seats'
+recorded plays under the heuristic policy (:func:`play_likelihood`): a
+play the policy would have made counts ``1 - eps``, any other legal action
+``eps`` shared among them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import threading
+import time
+from typing import Callable, Sequence
+
+import numpy as np
+
+from ._jit import kernel
+from .bid import mean_interval, run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
+from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, pack_counts, parse_cards
+from .errors import DdzError
+from .game import Game, IllegalAction
+from .movegen import generate
+from .policies import BUFFER, POLICY_HEURISTIC, _choose, new_table
+from .position import Position
+from .rules import T_BOMB, T_ROCKET, Play, Rules
+from .solver import Solver
+
+__all__ = [
+    "ViewError", "View", "Candidate", "Advice", "advise", "history_view", "counts_view", "two_player_view",
+    "view_from_record", "build_view", "read_game", "parse_played", "sample_deals", "play_likelihood", "SCHEMA", "THREE_SEATS", "TWO_SEATS",
+]
+
+
+class ViewError(DdzError):
+    """An impossible or malformed view (``ddz-view/1``)."""
+
+
+SCHEMA = "ddz-view/1"
+THREE_SEATS = ("landlord", "farmer1", "farmer2")
+TWO_SEATS = ("me", "opponent")
+#: Cards each seat holds before the first play (the landlord's include the bottom).
+START_CARDS = (20, 17, 17)
+
+#: Sample indices per chunk: the unit of work, of parallelism and of early stopping.
+CHUNK = 16
+#: No early stop before this many samples.
+MIN_SAMPLES = 32
+#: Default most samples of one decision.
+DEFAULT_SAMPLES = 128
+#: Default node budget of the exact solver per deal (all candidates together).
+DEFAULT_NODES = 3000
+#: Default: deals whose hands hold more cards than this together go straight to playouts.
+DEFAULT_EXACT_CARDS = 24
+#: Node budget when nothing is hidden (one deal, solved exactly if at all possible).
+EXACT_NODES = 2_000_000
+#: Probability mass a heuristic player gives to the actions it would not take (inference).
+INFERENCE_EPS = 0.1
+
+_DECK = counts_of(FULL_DECK)
+
+
+# Views --------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class View:
+    """What the player to move knows (see the module doc); build it with
+    :func:`history_view`, :func:`counts_view`, :func:`two_player_view`,
+    :func:`view_from_record` or :meth:`from_dict`.
+
+    ``counts`` are the cards each seat holds now (turn order), ``pool`` the
+    packed cards the hidden hands are drawn from (exactly their union when
+    ``pool_exact``), ``must`` per seat the cards it surely holds, ``played``
+    the history as ``(seat, Play)`` pairs (empty in the other forms).
+    """
+
+    form: str                    # "history", "counts" or "two-player"
+    rules: Rules
+    seat: str
+    hand: int
+    counts: tuple
+    pool: int
+    pool_exact: bool
+    must: tuple
+    last_play: "Play | None" = None
+    last_by: "str | None" = None
+    bottom: "int | None" = None
+    played: tuple = ()
+    base: int = 1
+    bombs: int = 0
+    id: "str | None" = None
+    #: Per move of ``played``: the play it answered (None: a lead) and that play's seat index.
+    tricks: tuple = dataclasses.field(default=(), compare=False, repr=False)
+
+    # Access ---------------------------------------------------------------------
+
+    @property
+    def seats(self) -> tuple:
+        return TWO_SEATS if self.form == "two-player" else THREE_SEATS
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def me(self) -> int:
+        return self.seats.index(self.seat)
+
+    @property
+    def is_lead(self) -> bool:
+        return self.last_play is None
+
+    @property
+    def stake(self) -> int:
+        """What one farmer settles with the landlord if the game ended now."""
+        return self.base * (1 << self.bombs)
+
+    def candidates(self) -> list:
+        """Every legal play of this hand here (the pass first when answering)."""
+        moves = list(generate(self.hand, self.last_play, self.rules))
+        return ([] if self.last_play is None else [Play.pass_()]) + moves
+
+    def describe(self) -> str:
+        """One line for humans."""
+        counts = ", ".join(f"{s} {n}" for s, n in zip(self.seats, self.counts))
+        what = "leads" if self.last_play is None else f"answers {self.last_play.notation()} by {self.last_by}"
+        return f"{self.seat} holds {format_cards(self.hand)} ({counts} cards); {what}"
+
+    # ddz-view/1 --------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        """The ``ddz-view/1`` object of this view (its own form, canonical text)."""
+        d = {"schema": SCHEMA, "id": self.id, "rules": self.rules.describe()}
+        if self.form == "two-player":
+            d.update(seat=None, hand=format_cards(self.hand), unseen=format_cards(self.pool),
+                     after=_text(self.last_play))
+            return d
+        d.update(seat=self.seat, hand=format_cards(self.hand),
+                 bottom=None if self.bottom is None else format_cards(self.bottom))
+        if self.form == "history":
+            d["played"] = [f"{s}:{p.notation(self.rules) if not p.is_pass else 'pass'}" for s, p in self.played]
+        else:
+            d.update(counts=list(self.counts), after=_text(self.last_play), by=self.last_by,
+                     unseen=format_cards(self.pool) if self.pool_exact else None, bombs=self.bombs)
+        d["base"] = self.base
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(", ", ": "), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, d: dict, rules=None) -> "View":
+        """A view from a parsed ``ddz-view/1`` object (the form follows from its
+        keys); ``rules`` serve when the object names none."""
+        if not isinstance(d, dict):
+            raise ViewError(f"a view must be a JSON object, not {type(d).__name__}")
+        if d.get("schema") != SCHEMA:
+            raise ViewError(f"schema must be {SCHEMA!r}, not {d.get('schema')!r}")
+        known = {"schema", "id", "rules", "seat", "hand", "bottom", "played", "counts", "after", "by",
+                 "unseen", "base", "bombs"}
+        unknown = sorted(set(d) - known)
+        if unknown:
+            raise ViewError(f"unknown key {unknown[0]!r} (keys: {', '.join(sorted(known))})")
+        if "hand" not in d:
+            raise ViewError("missing key 'hand'")
+        vid = d.get("id")
+        vid = None if vid is None else str(vid)
+        rules = d.get("rules") if d.get("rules") is not None else rules
+        if d.get("seat") is None:
+            for key in ("played", "counts", "bottom", "by"):
+                if d.get(key) is not None:
+                    raise ViewError(f"a two-player view (no seat) takes hand, unseen and after, not {key!r}")
+            if d.get("unseen") is None:
+                raise ViewError("a two-player view (no seat) needs 'unseen': the opponent's cards")
+            return two_player_view(d["hand"], d["unseen"], d.get("after"), rules=rules, id=vid)
+        if d.get("played") is not None:
+            for key in ("counts", "after", "by", "unseen", "bombs"):
+                if d.get(key) is not None:
+                    raise ViewError(f"a view with 'played' takes no {key!r}: it follows from the plays")
+            return history_view(d["hand"], d["seat"], d["played"], d.get("bottom"), rules=rules,
+                                base=d.get("base", 1), id=vid)
+        if d.get("counts") is None:
+            raise ViewError("a view with a seat needs 'played' (every play so far) or 'counts'")
+        return counts_view(d["hand"], d["seat"], d["counts"], d.get("after"), d.get("by"), d.get("unseen"),
+                           d.get("bottom"), rules=rules, base=d.get("base", 1), bombs=d.get("bombs", 0), id=vid)
+
+    @classmethod
+    def from_json(cls, text: str, rules=None) -> "View":
+        """A view from one ``ddz-view/1`` JSON line."""
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ViewError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+        return cls.from_dict(d, rules)
+
+
+def _text(play: "Play | None") -> "str | None":
+    return None if play is None else play.notation()
+
+
+def _cards(value, what: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if hasattr(value, "packed"):
+        return int(value.packed)
+    if not isinstance(value, str):
+        raise ViewError(f"{what} must be card text, not {type(value).__name__}")
+    try:
+        return parse_cards(value)
+    except DdzError as exc:
+        raise ViewError(f"{what}: {exc}") from None
+
+
+def _rank_name(r: int) -> str:
+    return {RANK_X: "small joker", RANK_X + 1: "big joker"}.get(r, RANKS[r])
+
+
+def _check_deck(parts: Sequence, what: str) -> None:
+    """No rank held more often by ``parts`` together than the deck has."""
+    total = [0] * NUM_RANKS
+    for p in parts:
+        total = [a + b for a, b in zip(total, counts_of(p))]
+    for r in range(NUM_RANKS):
+        if total[r] > _DECK[r]:
+            raise ViewError(f"{what} hold {total[r]} x {_rank_name(r)}; the deck has {_DECK[r]}")
+
+
+def _sub(a: int, b: int) -> int:
+    """``a - b`` rank by rank, never below zero."""
+    return pack_counts(max(0, x - y) for x, y in zip(counts_of(a), counts_of(b)))
+
+
+def _contains(big: int, small: int) -> bool:
+    return all(x >= y for x, y in zip(counts_of(big), counts_of(small)))
+
+
+def _rules(rules) -> Rules:
+    if isinstance(rules, dict):
+        return Rules.from_dict(rules)
+    return Rules.parse(rules)
+
+
+def _base(base) -> int:
+    if isinstance(base, bool) or not isinstance(base, int) or base < 1:
+        raise ViewError(f"base must be a positive integer, not {base!r}")
+    return base
+
+
+def _seat_name(seat, seats=THREE_SEATS) -> str:
+    if isinstance(seat, str) and seat.strip().lower() in seats:
+        return seat.strip().lower()
+    raise ViewError(f"seat must be one of {', '.join(seats)}, not {seat!r}")
+
+
+def parse_played(played, rules=None) -> list:
+    """The history as ``(seat, text)`` pairs from ``"landlord:333-4,farmer1:pass"``
+    or a list of ``"seat:play"`` strings or ``(seat, play)`` pairs.
+
+    >>> parse_played("landlord:333-4, farmer1:pass,farmer2:")
+    [('landlord', '333-4'), ('farmer1', 'pass'), ('farmer2', 'pass')]
+    """
+    if played is None:
+        return []
+    if isinstance(played, str):
+        items = [x for x in (t.strip() for t in played.split(",")) if x] if played.strip() else []
+    elif isinstance(played, (list, tuple)):
+        items = list(played)
+    else:
+        raise ViewError(f"played must be text or a list, not {type(played).__name__}")
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            seat, sep, text = item.partition(":")
+            if not sep:
+                raise ViewError(f"played[{i}] {item!r} is not SEAT:PLAY (e.g. landlord:333-4 or farmer1:pass)")
+        elif isinstance(item, (list, tuple)) and len(item) == 2:
+            seat, text = item
+            text = text.notation() if isinstance(text, Play) else text
+        else:
+            raise ViewError(f"played[{i}] must be 'SEAT:PLAY', not {item!r}")
+        if not isinstance(text, str):
+            raise ViewError(f"played[{i}]: the play must be text, not {type(text).__name__}")
+        seat = seat.strip().lower() if isinstance(seat, str) else seat
+        if seat not in THREE_SEATS:
+            raise ViewError(f"played[{i}] {item!r}: seat must be one of {', '.join(THREE_SEATS)}")
+        text = text.strip()
+        out.append((seat, "pass" if text.lower() in ("", "pass", "p", "-") else text))
+    return out
+
+
+def history_view(hand, seat, played, bottom=None, rules=None, base: int = 1, id: "str | None" = None) -> View:
+    """The view of ``seat`` after the plays ``played`` (see :func:`parse_played`).
+
+    ``hand`` is the seat's cards now, or before its first play (17 cards; the
+    landlord's 20 with the bottom).  Every play is replayed through
+    :class:`~ddz_tools.game.Game`: an illegal one is an error naming it, and
+    so is a history after which it is not ``seat``'s turn.
+
+    >>> v = history_view("3456789TJQKA2XD", "farmer1", "landlord:33,farmer1:55,farmer2:pass,landlord:pass")
+    >>> v.is_lead, v.counts, format_cards(v.hand)
+    (True, (18, 15, 17), '3456789TJQKA2XD')
+    """
+    rules = _rules(rules)
+    base = _base(base)
+    seat = _seat_name(seat)
+    me = THREE_SEATS.index(seat)
+    history = parse_played(played, rules)
+    mine = _cards(hand, "hand")
+    bot = None if bottom is None else _cards(bottom, "bottom")
+    if bot is not None and card_count(bot) != 3:
+        raise ViewError(f"the bottom has {card_count(bot)} cards, not 3")
+    # What each seat played, as cards (the reading is the game's business below).
+    from .rules import play_text_cards
+
+    played_by = [0, 0, 0]
+    for i, (s, text) in enumerate(history):
+        if text == "pass":
+            continue
+        try:
+            played_by[THREE_SEATS.index(s)] += play_text_cards(text)
+        except DdzError as exc:
+            raise ViewError(f"played[{i}] {s}:{text}: {exc}") from None
+    for s in range(3):
+        if any(c > _DECK[r] for r, c in enumerate(counts_of(played_by[s]))):
+            raise ViewError(f"the plays of {THREE_SEATS[s]} hold more cards of a rank than the deck has")
+    n_hand, n_mine = card_count(mine), card_count(played_by[me])
+    if n_mine and n_hand == START_CARDS[me] and _contains(mine, played_by[me]):
+        original = mine
+    elif n_hand == START_CARDS[me] - n_mine:
+        original = mine + played_by[me]
+    else:
+        raise ViewError(f"hand has {n_hand} cards, but {seat} holds {START_CARDS[me] - n_mine} after playing "
+                        f"{n_mine} (and held {START_CARDS[me]} before the first play)")
+    if me == 0 and bot is not None and not _contains(original, bot):
+        raise ViewError(f"the bottom {format_cards(bot)} is not in the landlord's cards {format_cards(original)}")
+    # A deal consistent with what is known, for the game to replay the plays on.
+    need = list(played_by)
+    need[me] = original
+    if me != 0 and bot is not None:
+        need[0] = pack_counts(max(a, b) for a, b in zip(counts_of(played_by[0]), counts_of(bot)))
+    if bot is not None and me != 0:
+        _check_deck([original, bot], f"{seat}'s cards and the bottom (the landlord's)")
+    _check_deck(need, "the hands and the plays")
+    for s in range(3):
+        if card_count(need[s]) > START_CARDS[s]:
+            raise ViewError(f"{THREE_SEATS[s]} played {card_count(need[s])} cards"
+                            f"{' (bottom included)' if s == 0 and bot is not None else ''}; "
+                            f"a seat starts with {START_CARDS[s]}")
+    rest = [r for r, c in enumerate(counts_of(FULL_DECK - sum(need))) for _ in range(c)]
+    full = list(need)
+    for s in range(3):
+        k = START_CARDS[s] - card_count(full[s])
+        for r in rest[:k]:
+            full[s] += 1 << (4 * r)
+        rest = rest[k:]
+    # Without a bottom, any three of the landlord's cards serve for the replay.
+    game_bottom = bot if bot is not None else sum(1 << (4 * r) for r in _ranks(full[0])[:3])
+    g = Game(hands=[full[0] - game_bottom, full[1], full[2]], bottom=game_bottom, rules=rules, first_bidder=0)
+    g.bid(3)
+    tricks = []
+    for i, (s, text) in enumerate(history):
+        if g.phase != "playing":
+            raise ViewError(f"played[{i}] {s}:{text}: the game was already over")
+        tricks.append((g.last_play, 0 if g.last_seat is None else g.last_seat))
+        try:
+            g.play(text, seat=THREE_SEATS.index(s))
+        except IllegalAction as exc:
+            raise ViewError(f"played[{i}] {s}:{text}: {_relabel(str(exc))}") from None
+    if g.phase != "playing":
+        raise ViewError(f"the game is over after these plays ({THREE_SEATS[g.result.winner_seat]} went out)")
+    if g.turn != me:
+        raise ViewError(f"after these plays it is {THREE_SEATS[g.turn]}'s turn, not {seat}'s")
+    counts = tuple(card_count(h) for h in g.hands)
+    pool = FULL_DECK - g.hands[me] - sum(played_by)
+    must = [0, 0, 0]
+    if me != 0 and bot is not None:
+        must[0] = _sub(bot, played_by[0])
+    plays = tuple((THREE_SEATS[s], p) for s, p in g.plays)
+    last_by = None if g.last_play is None else THREE_SEATS[g.last_seat]
+    return View("history", rules, seat, g.hands[me], counts, pool, True, tuple(must), g.last_play, last_by,
+                bot, plays, base, g.bombs, id, tuple(tricks))
+
+
+def _relabel(message: str) -> str:
+    for i, name in enumerate(THREE_SEATS):
+        message = message.replace(f"seat {i}", name)
+    return message
+
+
+def counts_view(hand, seat, counts, after=None, by=None, unseen=None, bottom=None, rules=None,
+                base: int = 1, bombs: int = 0, id: "str | None" = None) -> View:
+    """The view of ``seat`` when only the card counts are known.
+
+    ``counts``: cards held now by landlord, farmer1, farmer2 (``"5,3,7"`` or a
+    sequence); ``after``/``by``: the play to answer and its seat (both None
+    for a lead); ``unseen``: the cards the other two hold together, if known.
+
+    >>> v = counts_view("KK", "farmer2", "3,4,2", after="QQ", by="farmer1", unseen="3456789")
+    >>> v.pool_exact, v.last_by, format_cards(v.pool)
+    (True, 'farmer1', '3456789')
+    """
+    rules = _rules(rules)
+    base = _base(base)
+    seat = _seat_name(seat)
+    me = THREE_SEATS.index(seat)
+    mine = _cards(hand, "hand")
+    if isinstance(counts, str):
+        try:
+            counts = [int(x) for x in counts.split(",")]
+        except ValueError:
+            raise ViewError(f"counts must be three numbers L,F1,F2, not {counts!r}") from None
+    counts = tuple(counts) if isinstance(counts, (list, tuple)) else counts
+    if (not isinstance(counts, tuple) or len(counts) != 3
+            or any(isinstance(c, bool) or not isinstance(c, int) for c in counts)):
+        raise ViewError(f"counts must be three numbers L,F1,F2, not {counts!r}")
+    for s, c in enumerate(counts):
+        if not 1 <= c <= START_CARDS[s]:
+            raise ViewError(f"{THREE_SEATS[s]} holds {c} cards: it must be 1..{START_CARDS[s]}")
+    if counts[me] != card_count(mine):
+        raise ViewError(f"counts give {seat} {counts[me]} cards, but the hand has {card_count(mine)}")
+    if isinstance(bombs, bool) or not isinstance(bombs, int) or bombs < 0:
+        raise ViewError(f"bombs must be a non-negative integer, not {bombs!r}")
+    play, by = _after(after, by, seat, rules)
+    table = play.cards if play is not None else 0
+    bot = None if bottom is None else _cards(bottom, "bottom")
+    if bot is not None and card_count(bot) != 3:
+        raise ViewError(f"the bottom has {card_count(bot)} cards, not 3")
+    _check_deck([mine, table], "the hand and the play to answer")
+    others = sum(c for s, c in enumerate(counts) if s != me)
+    if unseen is not None:
+        pool = _cards(unseen, "unseen")
+        _check_deck([mine, table, pool], "the hand, the play to answer and the unseen cards")
+        if card_count(pool) != others:
+            raise ViewError(f"unseen has {card_count(pool)} cards, but the other two seats hold {others}")
+        exact = True
+    else:
+        pool = FULL_DECK - mine - table
+        if me == 0 and bot is not None:
+            pool = _sub(pool, _sub(bot, mine))  # bottom cards no longer in my hand: I played them
+        exact = card_count(pool) == others
+        if card_count(pool) < others:
+            raise ViewError(f"the other seats hold {others} cards, but only {card_count(pool)} are unaccounted for")
+    return View("counts", rules, seat, mine, counts, pool, exact, (0, 0, 0), play, by, bot, (), base, bombs, id)
+
+
+def _after(after, by, seat, rules, seats=THREE_SEATS):
+    if after is None or (isinstance(after, str) and after.strip() == ""):
+        if by is not None:
+            raise ViewError("'by' names who made the play to answer: give 'after' too")
+        return None, None
+    if isinstance(after, Play):
+        play = after
+    elif isinstance(after, str):
+        try:
+            play = Play.parse(after, rules)
+        except DdzError as exc:
+            raise ViewError(f"after: {exc}") from None
+    else:
+        raise ViewError(f"after must be play text, not {type(after).__name__}")
+    if play.is_pass:
+        raise ViewError("after must be a play, not a pass (leave it out for a lead)")
+    if by is None:
+        raise ViewError("give 'by', the seat that made the play to answer")
+    by = _seat_name(by, seats)
+    if by == seat:
+        raise ViewError(f"by is {by}, the seat to move: a player never answers his own play")
+    return play, by
+
+
+def two_player_view(hand, unseen, after=None, rules=None, id: "str | None" = None) -> View:
+    """Me against one opponent who holds exactly ``unseen``; ``after`` is his
+    play to answer.  Nothing is hidden: :func:`advise` solves it exactly.
+
+    >>> two_player_view("33JJQK2", "4455A").counts
+    (7, 5)
+    """
+    rules = _rules(rules)
+    mine = _cards(hand, "hand")
+    opp = _cards(unseen, "unseen")
+    for what, h in (("hand", mine), ("unseen", opp)):
+        if card_count(h) == 0:
+            raise ViewError(f"{what} is empty: the game is already over")
+        if card_count(h) > 20:
+            raise ViewError(f"{what} has {card_count(h)} cards; at most 20 are possible")
+    play, by = _after(after, "opponent" if after else None, "me", rules, TWO_SEATS)
+    _check_deck([mine, opp] + ([play.cards] if play else []), "the hand, the unseen cards and the play to answer")
+    return View("two-player", rules, "me", mine, (card_count(mine), card_count(opp)), opp, True, (0, 0),
+                play, by, None, (), 1, 0, id)
+
+
+def build_view(hand, seat=None, bottom=None, played=None, counts=None, after=None, by=None, unseen=None,
+               base: int = 1, rules=None, id: "str | None" = None) -> View:
+    """A view of any form from the ``ddz advise`` options (the form follows
+    from which are given): ``seat`` and ``played``; ``seat`` and ``counts``;
+    or no ``seat`` (two-player, with ``unseen``)."""
+    if seat is None:
+        for name, v in (("bottom", bottom), ("played", played), ("counts", counts), ("by", by)):
+            if v is not None:
+                raise ViewError(f"{name} needs a seat (without one, the view is the two-player form)")
+        if unseen is None:
+            raise ViewError("without a seat, give unseen: the opponent's cards (two-player form)")
+        return two_player_view(hand, unseen, after, rules=rules, id=id)
+    if played is not None:
+        for name, v in (("counts", counts), ("after", after), ("by", by), ("unseen", unseen)):
+            if v is not None:
+                raise ViewError(f"{name} cannot go with played: it follows from the plays")
+        return history_view(hand, seat, played, bottom, rules=rules, base=base, id=id)
+    if counts is None:
+        raise ViewError("give played (every play so far) or counts (cards held now by each seat)")
+    return counts_view(hand, seat, counts, after, by, unseen, bottom, rules=rules, base=base, id=id)
+
+
+def read_game(path: str, game: int = 1, rules=None):
+    """Game number ``game`` (1-based) of a file of recorded games
+    (``ddz-record/1`` JSON Lines, a Botzone judge log or transcript) as a
+    :class:`~ddz_tools.records.Record`."""
+    from . import botzone
+    from .records import parse_record
+    from .sources import FMT_BOTZONE_LOG, FMT_BOTZONE_TRANSCRIPT, FMT_RECORD, read_items
+
+    rules = _rules(rules)
+    for k, item in enumerate(read_items(path), 1):
+        if k != game:
+            continue
+        if item.error:
+            raise ViewError(f"{path}:{item.line}: {item.error}")
+        if item.fmt == FMT_RECORD:
+            data = item.data
+            if isinstance(data, dict) and "rules" not in data:
+                data = dict(data, rules=rules.describe())
+            return parse_record(data)
+        if item.fmt == FMT_BOTZONE_LOG:
+            return botzone.import_judge_log(item.data, rules=rules)
+        if item.fmt == FMT_BOTZONE_TRANSCRIPT:
+            return botzone.import_file(path, rules=rules)[0]
+        raise ViewError(f"{path}: {item.fmt} files hold deals, not played games")
+    raise ViewError(f"{path} holds fewer than {game} game(s)")
+
+
+def view_from_record(record, move: int) -> View:
+    """The view of the player to move before move ``move`` (1-based, passes
+    counted; move 1 is the landlord's first lead) of a recorded game: a
+    :class:`~ddz_tools.records.Record`, a ``ddz-record/1`` dict or JSON line.
+
+    Only that player's cards are used; the bottom, the base and the plays
+    before ``move`` are public.
+    """
+    from .records import Record, parse_record
+
+    rec = record if isinstance(record, Record) else parse_record(record)
+    if isinstance(move, bool) or not isinstance(move, int) or move < 1:
+        raise ViewError(f"move must be a positive integer, not {move!r}")
+    if move > len(rec.plays):
+        raise ViewError(f"move {move}: the record has {len(rec.plays)} moves")
+    g = Game(hands=list(rec.hands), bottom=rec.bottom, rules=rec.rules, first_bidder=rec.first_bidder,
+             all_pass=rec.all_pass)
+    try:
+        for seat, value in rec.bids:
+            g.bid(value, seat=seat)
+    except IllegalAction as exc:
+        raise ViewError(f"the record's bidding is illegal: {exc}") from None
+    if g.phase != "playing":
+        raise ViewError("the record's bidding did not make a landlord")
+    ll = g.landlord
+    name = {(ll + k) % 3: THREE_SEATS[k] for k in range(3)}
+    history = []
+    for i, (seat, text) in enumerate(rec.plays[:move - 1]):
+        try:
+            p = g.play(text, seat=seat)
+        except IllegalAction as exc:
+            raise ViewError(f"move {i + 1}: {exc}") from None
+        history.append((name[seat], p.notation(rec.rules) if not p.is_pass else "pass"))
+    if g.phase != "playing":
+        raise ViewError(f"move {move}: the game was already over")
+    return history_view(g.hands[g.turn], name[g.turn], history, rec.bottom, rules=rec.rules, base=g.base,
+                        id=None if rec.id is None else f"{rec.id}@{move}")
+
+
+# Sampling -------------------------------------------------------------------------------
+
+
+def _ranks(packed: int) -> list:
+    return [r for r, c in enumerate(counts_of(packed)) for _ in range(c)]
+
+
+def _hidden(view: View) -> list:
+    return [s for s in range(view.players) if s != view.me]
+
+
+def distinct_deals(view: View, limit: int = 2) -> int:
+    """How many different deals (as ranks) of the hidden cards fit the view,
+    counted up to ``limit`` (1 means nothing is hidden)."""
+    if view.players == 2:
+        return 1
+    a, b = _hidden(view)
+    free = counts_of(_sub(view.pool, view.must[a] + view.must[b]))
+    na = view.counts[a] - card_count(view.must[a])
+    nb = view.counts[b] - card_count(view.must[b])
+    if view.pool_exact:
+        # Ways to choose seat a's free cards rank by rank (b gets the rest).
+        ways = [1] + [0] * na
+        for c in free:
+            new = [0] * (na + 1)
+            for k, w in enumerate(ways):
+                if w:
+                    for t in range(min(c, na - k) + 1):
+                        new[k + t] = min(limit, new[k + t] + w)
+            ways = new
+        return min(limit, ways[na])
+    return limit if na + nb < sum(free) or (na and nb) else 1
+
+
+def sample_deals(view: View, start: int, count: int, seed: int) -> list:
+    """Deals ``start .. start+count-1`` for this view: tuples of packed hands in turn order."""
+    key0 = seed_key(seed)
+    hidden = _hidden(view)
+    base = [0] * view.players
+    base[view.me] = view.hand
+    for s in hidden:
+        base[s] = view.must[s]
+    free = np.array(_ranks(_sub(view.pool, sum(view.must))), np.int64)
+    need = [view.counts[s] - card_count(view.must[s]) for s in hidden]
+    out = []
+    for i in range(start, start + count):
+        cards = free.copy()
+        shuffle(cards, sample_key(key0, i))
+        hands = list(base)
+        pos = 0
+        for s, n in zip(hidden, need):
+            hands[s] += int(np.sum(np.left_shift(1, 4 * cards[pos:pos + n])))
+            pos += n
+        out.append(tuple(hands))
+    return out
+
+
+# Scoring -------------------------------------------------------------------------------
+
+
+@kernel
+def _play_on(hands, landlord, seat, prev_kind, prev_cards, prev_seat, flags, table, bufc, bufk):
+    """Heuristic play in every seat from ``seat`` to move (answering
+    ``prev_kind`` by ``prev_seat``, 0 = lead) to the end; returns the seat
+    that went out.  ``hands`` is consumed."""
+    while True:
+        c, k = _choose(hands, seat, landlord, prev_kind, prev_cards, prev_seat, 0, POLICY_HEURISTIC, flags,
+                       table, bufc, bufk)
+        if k != 0:
+            hands[seat] -= c
+            if hands[seat] == 0:
+                return seat
+            prev_kind = k
+            prev_cards = c
+            prev_seat = seat
+        seat = (seat + 1) % 3
+        if seat == prev_seat:
+            prev_kind = 0
+            prev_cards = 0
+
+
+@kernel
+def _playout_candidates(hands, landlord, me, cand_c, cand_k, prev_kind, prev_cards, prev_seat, flags,
+                        table, bufc, bufk, out):
+    """``out[i]`` = 1 when ``me``'s side wins the heuristic playout after candidate ``i``."""
+    h = np.empty(3, np.int64)
+    for i in range(cand_c.shape[0]):
+        for s in range(3):
+            h[s] = hands[s]
+        c = cand_c[i]
+        k = cand_k[i]
+        nxt = (me + 1) % 3
+        if k == 0:
+            pk, pc, ps = prev_kind, prev_cards, prev_seat
+            if nxt == ps:
+                pk = 0
+                pc = 0
+            winner = _play_on(h, landlord, nxt, pk, pc, ps, flags, table, bufc, bufk)
+        else:
+            h[me] -= c
+            if h[me] == 0:
+                winner = me
+            else:
+                winner = _play_on(h, landlord, nxt, k, c, me, flags, table, bufc, bufk)
+        same = (winner == landlord) == (me == landlord)
+        out[i] = 1 if same else 0
+
+
+def _team(view: View, s: int) -> int:
+    return s if view.players == 2 else (0 if s == 0 else 1)
+
+
+def _solve_deal(view: View, hands: tuple, cands: list, solver: Solver, nodes: int) -> "list | None":
+    """1/0 per candidate by the exact solver, or None when the budget runs out."""
+    seats = view.seats
+    me = view.me
+    n = view.players
+    nxt = (me + 1) % n
+    out = []
+    spent = 0
+    for p in cands:
+        if p.is_pass:
+            hs = hands
+            if n == 2 or seats[nxt] == view.last_by:
+                after, by = None, None
+            else:
+                after, by = view.last_play, view.last_by
+        else:
+            hs = list(hands)
+            hs[me] -= p.cards
+            if hs[me] == 0:
+                out.append(1)
+                continue
+            after, by = p, view.seat
+        pos = Position.build(dict(zip(seats, hs)), seats[nxt], after, by, view.rules)
+        left = nodes - spent
+        if left < 1:
+            return None
+        r = solver.solve(pos, line=False, node_limit=left)
+        spent += r.nodes
+        if r.result == "unknown":
+            return None
+        win = r.result == "win"
+        out.append(int(win) if _team(view, nxt) == _team(view, me) else int(not win))
+    return out
+
+
+_free_work: list = []
+_work_lock = threading.Lock()
+#: Transposition table (MiB) of each worker's solver.
+WORK_TT_MB = 16
+
+
+def _take_work():
+    with _work_lock:
+        if _free_work:
+            return _free_work.pop()
+    return Solver(WORK_TT_MB), new_table(16), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
+
+
+def _give_work(work) -> None:
+    with _work_lock:
+        _free_work.append(work)
+
+
+@dataclasses.dataclass
+class _Plan:
+    view: View
+    cands: list
+    cand_c: np.ndarray
+    cand_k: np.ndarray
+    nodes: int
+    exact_cards: int
+    inference: bool
+    seed: int
+
+
+def _score_chunk(plan: _Plan, start: int, count: int, deals: "list | None" = None):
+    """(wins[count, ncand], solved[count], weights[count]) for deals ``start ..``."""
+    view = plan.view
+    if deals is None:
+        deals = sample_deals(view, start, count, plan.seed)
+    wins = np.zeros((len(deals), len(plan.cands)), np.int64)
+    solved = np.zeros(len(deals), np.int64)
+    weights = np.ones(len(deals), np.float64)
+    solver, table, bufc, bufk = work = _take_work()
+    try:
+        solver.clear()
+        for j, hands in enumerate(deals):
+            values = None
+            if plan.nodes > 0 and sum(card_count(h) for h in hands) <= plan.exact_cards:
+                values = _solve_deal(view, hands, plan.cands, solver, plan.nodes)
+            if values is not None:
+                wins[j] = values
+                solved[j] = 1
+            else:
+                if view.players == 2:
+                    raise ViewError("the two-player position was not solved within the node budget")
+                prev_kind = view.last_play.kind if view.last_play is not None else 0
+                prev_cards = view.last_play.cards if view.last_play is not None else 0
+                prev_seat = view.seats.index(view.last_by) if view.last_by is not None else view.me
+                _playout_candidates(np.array(hands, np.int64), 0, view.me, plan.cand_c, plan.cand_k, prev_kind,
+                                    prev_cards, prev_seat, view.rules.flags, table, bufc, bufk, wins[j])
+            if plan.inference and view.played:
+                weights[j] = play_likelihood(view, hands, table=table, bufc=bufc, bufk=bufk)
+    finally:
+        _give_work(work)
+    return wins, solved, weights
+
+
+def play_likelihood(view: View, hands: tuple, eps: float = INFERENCE_EPS, table=None, bufc=None,
+                    bufk=None) -> float:
+    """How likely the other seats' recorded plays were under the heuristic
+    policy, had they held ``hands`` (their cards now): the product over their
+    moves of ``1 - eps`` for the policy's own play and ``eps / (options - 1)``
+    for any other legal action."""
+    if table is None:
+        table, bufc, bufk = new_table(12), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
+    # Hands before each move: add the plays back, last first.
+    cur = list(hands)
+    before = []
+    for s, p in reversed(view.played):
+        i = THREE_SEATS.index(s)
+        cur[i] += p.cards
+        before.append(tuple(cur))
+    before.reverse()
+    like = 1.0
+    for (s, p), hs, (prev, prev_seat) in zip(view.played, before, view.tricks):
+        i = THREE_SEATS.index(s)
+        if i == view.me:
+            continue
+        pk = 0 if prev is None else prev.kind
+        pc = 0 if prev is None else prev.cards
+        c, _ = _choose(np.array(hs, np.int64), i, 0, pk, pc, prev_seat, 0, POLICY_HEURISTIC,
+                       view.rules.flags, table, bufc, bufk)
+        if c == p.cards:
+            like *= 1 - eps
+        else:
+            n = len(generate(hs[i], prev, view.rules)) + (0 if prev is None else 1)
+            like *= eps / max(1, n - 1)
+    return like
+
+
+# Results ---------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    """The figures of one candidate over the deals."""
+
+    play: str
+    win_prob: float
+    win_ci: tuple
+    expected_score: float
+    solved: int
+    played_out: int
+
+    def to_dict(self) -> dict:
+        return {"play": self.play, "win_prob": round(self.win_prob, 6),
+                "win_ci": [round(self.win_ci[0], 6), round(self.win_ci[1], 6)],
+                "expected_score": round(self.expected_score, 6), "solved": self.solved,
+                "played_out": self.played_out}
+
+
+@dataclasses.dataclass(frozen=True)
+class Advice:
+    """The verdict of :func:`advise`: candidates best first."""
+
+    view: View
+    recommendation: str
+    candidates: tuple
+    samples: int
+    samples_max: int
+    exact: bool
+    stopped_early: bool
+    seconds: float
+    seed: int
+    inference: bool
+    effective_samples: float
+
+    def to_dict(self) -> dict:
+        return {"recommendation": self.recommendation,
+                "candidates": [c.to_dict() for c in self.candidates],
+                "samples": self.samples, "samples_max": self.samples_max, "exact": self.exact,
+                "stopped_early": self.stopped_early, "seconds": round(self.seconds, 4), "seed": self.seed,
+                "inference": self.inference, "effective_samples": round(self.effective_samples, 2),
+                "rules": self.view.rules.describe(), "view": self.view.to_dict()}
+
+
+def _heuristic_choice(view: View, hands: tuple, table, bufc, bufk) -> "tuple | None":
+    if view.players != 3:
+        return None
+    pk = view.last_play.kind if view.last_play is not None else 0
+    pc = view.last_play.cards if view.last_play is not None else 0
+    ps = view.seats.index(view.last_by) if view.last_by is not None else view.me
+    c, k = _choose(np.array(hands, np.int64), view.me, 0, pk, pc, ps, 0, POLICY_HEURISTIC, view.rules.flags,
+                   table, bufc, bufk)
+    return int(c), int(k)
+
+
+def _order(wins: np.ndarray, weights: np.ndarray, prefer: "int | None") -> list:
+    totals = weights @ wins
+    keys = [(-round(float(totals[i]), 9), 0 if i == prefer else 1, i) for i in range(wins.shape[1])]
+    return [i for _, _, i in sorted(keys)]
+
+
+def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "int | None" = 1,
+           nodes: int = DEFAULT_NODES, exact_cards: int = DEFAULT_EXACT_CARDS, confidence: float = 0.95,
+           early_stop: bool = True, inference: bool = False,
+           progress: "Callable[[int, int], None] | None" = None) -> Advice:
+    """The best play for the player to move of ``view`` (see the module doc).
+
+    ``samples``: most deals drawn; ``nodes``: the exact solver's node budget
+    per deal (0: playouts only); ``exact_cards``: deals whose hands hold more
+    cards together go straight to playouts; ``workers`` threads give the
+    same answer as one.
+
+    >>> a = advise(two_player_view("33JJQK2", "4455A"))   # every lead wins
+    >>> a.exact, len(a.candidates), {c.win_prob for c in a.candidates}
+    (True, 7, {1.0})
+    >>> advise(two_player_view("JJ3", "KK4", after="9")).candidates[0].win_prob
+    0.0
+    """
+    if not isinstance(view, View):
+        raise ViewError(f"advise() takes a View, not {type(view).__name__}")
+    for name, v, lo in (("samples", samples, 1), ("nodes", nodes, 0), ("exact_cards", exact_cards, 0)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            raise ViewError(f"{name} must be an integer >= {lo}, not {v!r}")
+    if not 0.5 <= confidence < 1:
+        raise ViewError(f"confidence must be in [0.5, 1), not {confidence!r}")
+    t0 = time.perf_counter()
+    cands = view.candidates()
+    plan = _Plan(view, cands, np.array([p.cards for p in cands], np.int64),
+                 np.array([p.kind for p in cands], np.int64), nodes, exact_cards, inference, seed)
+    one = distinct_deals(view) == 1
+    if one:
+        plan.nodes = max(nodes, EXACT_NODES) if nodes > 0 else 0
+        plan.exact_cards = 54
+        samples = 1
+    workers = workers or 1
+    n_chunks = -(-samples // CHUNK)
+    looks = max(1, n_chunks - (MIN_SAMPLES - 1) // CHUNK)
+    z = stop_z(confidence, max(1, len(cands) - 1), looks)
+    parts: list = []
+
+    def work(k: int):
+        start = k * CHUNK
+        return _score_chunk(plan, start, min(CHUNK, samples - start))
+
+    def take(part) -> bool:
+        parts.append(part)
+        done = sum(len(p[0]) for p in parts)
+        if progress is not None:
+            progress(done, samples)
+        if len(cands) == 1:
+            return True
+        if early_stop and done >= MIN_SAMPLES and done < samples:
+            wins = np.concatenate([p[0] for p in parts])
+            weights = np.concatenate([p[2] for p in parts])
+            order = _order(wins, weights, None)
+            if inference:
+                return False
+            return settled(wins[:, order], z)
+        return False
+
+    stopped = run_chunks(n_chunks, work, take, workers) and len(cands) > 1
+    wins = np.concatenate([p[0] for p in parts])
+    solved = np.concatenate([p[1] for p in parts])
+    weights = np.concatenate([p[2] for p in parts])
+    n = len(wins)
+    if weights.sum() <= 0:
+        weights = np.ones(n)
+    w = weights / weights.sum()
+    ess = 1.0 / float((w * w).sum())
+    table, bufc, bufk = new_table(12), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
+    first = sample_deals(view, 0, 1, seed)[0]
+    h = _heuristic_choice(view, first, table, bufc, bufk)
+    prefer = None
+    if h is not None:
+        for i, p in enumerate(cands):
+            if (p.cards, p.kind) == h or (p.is_pass and h[1] == 0):
+                prefer = i
+                break
+    order = _order(wins, w, prefer)
+    factor = 2 if (view.players == 3 and view.me == 0) else 1
+    stake = view.stake * factor if view.players == 3 else 1
+    n_solved = int(solved.sum())
+    exact = one and n_solved == n
+    out = []
+    for i in order:
+        p = float(w @ wins[:, i])
+        if exact:
+            ci = (p, p)
+        else:
+            k = int(round(p * ess))
+            ci = wilson_interval(k, max(1, int(round(ess))), confidence)
+            ci = (min(ci[0], p), max(ci[1], p))
+        out.append(Candidate(_play_name(cands[i], view.rules), p, ci, stake * (2 * p - 1), n_solved, n - n_solved))
+    return Advice(view, out[0].play, tuple(out), n, samples, exact, stopped and n < samples,
+                  time.perf_counter() - t0, seed, inference, ess)
+
+
+def _play_name(p: Play, rules: Rules) -> str:
+    return "pass" if p.is_pass else p.notation(rules)

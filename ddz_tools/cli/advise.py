@@ -1,0 +1,128 @@
+"""``ddz advise``: the best play when the other hands are hidden."""
+
+from __future__ import annotations
+
+import click
+from tabulate import tabulate
+
+from ..errors import DdzError
+from .options import (
+    Progress,
+    default_workers,
+    emit_json,
+    file_option,
+    format_option,
+    read_lines,
+    rules_option,
+    seed_option,
+    workers_option,
+)
+
+
+def print_advice(a) -> None:
+    """The human-readable report of one piece of advice."""
+    v = a.view
+    click.echo(f"{v.describe()}; rules {v.rules.describe()}")
+    how = "exact: nothing hidden" if a.exact else (
+        f"{a.samples} deals of {a.samples_max} max" + (", stopped early: best play settled" if a.stopped_early else "")
+        + (f", inference on (effective deals {a.effective_samples:.1f})" if a.inference else ""))
+    click.echo(f"{how}; {a.seconds:.2f} s")
+    rows = []
+    for c in a.candidates:
+        rows.append((c.play, f"{100 * c.win_prob:.1f}%", f"[{100 * c.win_ci[0]:.1f}%, {100 * c.win_ci[1]:.1f}%]",
+                     f"{c.expected_score:+.3f}", c.solved, c.played_out))
+    click.echo(tabulate(rows, headers=["play", "win", "95% interval", "E[score]", "solved", "played out"],
+                        tablefmt="simple", disable_numparse=True))
+    click.echo(f"recommendation: {a.recommendation}")
+
+
+@click.command()
+@click.option("--hand", default=None, help="This seat's cards (now, or before its first play).")
+@click.option("--seat", type=click.Choice(["landlord", "farmer1", "farmer2"]), default=None,
+              help="This seat (turn order landlord, farmer1, farmer2); leave out for the two-player form.")
+@click.option("--bottom", default=None, help="The 3 bottom cards (public after the auction).")
+@click.option("--played", default=None, help="Every play so far, in order: 'landlord:333-4,farmer1:pass,...'.")
+@click.option("--counts", default=None, help="Cards held now by landlord, farmer1, farmer2 (when the plays are not known).")
+@click.option("--after", default=None, help="The play to answer (with --counts, or the two-player form).")
+@click.option("--by", default=None, help="The seat that made the play to answer (with --counts).")
+@click.option("--unseen", default=None, help="The cards the other seat(s) hold together.")
+@click.option("--base", type=click.IntRange(min=1), default=1, show_default=True, help="The winning bid (base stake).")
+@click.option("--record", "record", type=click.Path(dir_okay=False), default=None,
+              help="A recorded game (ddz-record/1 or a Botzone log): advise the player to move before --move.")
+@click.option("--move", type=click.IntRange(min=1), default=None, help="With --record: the move (1 = the first lead).")
+@click.option("--game", type=click.IntRange(min=1), default=1, show_default=True,
+              help="With --record: which game of the file (1 = the first).")
+@click.option("--samples", type=click.IntRange(min=1), default=None, help="Most deals drawn [default: 128].")
+@click.option("--nodes", type=click.IntRange(min=0), default=None,
+              help="Exact solver's node budget per deal; 0 plays every deal out [default: 3000].")
+@click.option("--exact-cards", type=click.IntRange(min=0), default=None,
+              help="Deals with more cards than this in all hands are played out [default: 24].")
+@click.option("--confidence", type=click.FloatRange(0.5, 1, max_open=True), default=0.95, show_default=True,
+              help="Confidence level of the intervals and of the stopping rule.")
+@click.option("--inference", is_flag=True, help="Weight deals by how likely the others' plays were (heuristic policy).")
+@click.option("--no-early-stop", is_flag=True, help="Always draw --samples deals.")
+@seed_option
+@workers_option
+@rules_option
+@format_option()
+@file_option
+def advise(hand, seat, bottom, played, counts, after, by, unseen, base, record, move, game, samples, nodes,
+           exact_cards, confidence, inference, no_early_stop, seed, workers, rules, fmt, file):
+    """What should this seat play? Win probability of every legal play over
+    deals of the hidden cards, each solved exactly or played out.
+
+    \b
+    Examples:
+      $ ddz advise --hand 33JJQK2 --unseen 4455A
+      $ ddz advise --seat farmer1 --hand 3456789TJQKA2 --bottom 2XD \\
+            --played landlord:33,farmer1:55,farmer2:pass,landlord:pass
+      $ ddz advise --seat farmer2 --hand KKA --counts 4,5,3 --after QQ --by farmer1
+      $ ddz advise --record game.jsonl --move 30 --format json
+      $ ddz advise --file views.jsonl --seed 7 --format json
+    """
+    from .. import advise as lib
+
+    opts = dict(seed=seed, workers=default_workers(workers), confidence=confidence,
+                early_stop=not no_early_stop, inference=inference)
+    for key, value in (("samples", samples), ("nodes", nodes), ("exact_cards", exact_cards)):
+        if value is not None:
+            opts[key] = value
+    given = [name for name, v in (("--hand", hand), ("--record", record), ("--file", file)) if v is not None]
+    if len(given) != 1:
+        raise click.UsageError("give exactly one of --hand (with the view options), --record or --file")
+    if record is None and move is not None:
+        raise click.UsageError("--move goes with --record")
+
+    def run(view):
+        progress = Progress("advise")
+        try:
+            return lib.advise(view, **opts, progress=progress)
+        finally:
+            progress.close()
+
+    def show(a) -> None:
+        emit_json(a.to_dict()) if fmt == "json" else print_advice(a)
+
+    if record is not None:
+        if move is None:
+            raise click.UsageError("--record needs --move N")
+        show(run(lib.view_from_record(lib.read_game(record, game, rules), move)))
+        return 0
+    if hand is not None:
+        show(run(lib.build_view(hand=hand, seat=seat, bottom=bottom, played=played, counts=counts, after=after,
+                                by=by, unseen=unseen, base=base, rules=rules)))
+        return 0
+    failed = done = 0
+    for lineno, text in read_lines(file):
+        try:
+            a = run(lib.View.from_json(text, rules))
+        except DdzError as exc:
+            failed += 1
+            click.echo(f"error: {file}:{lineno}: {exc}", err=True)
+            continue
+        done += 1
+        show(a)
+        if fmt != "json":
+            click.echo()
+    click.echo(f"{done} view(s) advised, {failed} skipped", err=True)
+    return 1 if failed else 0

@@ -1,0 +1,305 @@
+"""The advisor: views, sampled deals, exact answers, playouts, reproducibility."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from ddz_tools import advise as adv
+from ddz_tools.advise import (
+    View,
+    ViewError,
+    advise,
+    counts_view,
+    history_view,
+    sample_deals,
+    two_player_view,
+    view_from_record,
+)
+from ddz_tools.cards import FULL_DECK, card_count, counts_of, format_cards
+from ddz_tools.cli import main
+from ddz_tools.game import random_game
+from ddz_tools.policies import choose
+from ddz_tools.position import Position
+from ddz_tools.records import record_from_game, record_to_dict
+from ddz_tools.rules import Play
+from ddz_tools.solver import solve
+
+SEATS = ("landlord", "farmer1", "farmer2")
+
+
+def _random_hands(rng, sizes):
+    deck = [r for r in range(15) for _ in range(4 if r < 13 else 1)]
+    rng.shuffle(deck)
+    out, pos = [], 0
+    for n in sizes:
+        out.append(sum(1 << (4 * r) for r in deck[pos:pos + n]))
+        pos += n
+    return out
+
+
+def _contains(big, small):
+    return all(a >= b for a, b in zip(counts_of(big), counts_of(small)))
+
+
+# The exact two-player form against the solver ----------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_two_player_equals_solve_all(seed):
+    rng = random.Random(seed)
+    me, opp = _random_hands(rng, (rng.randint(1, 6), rng.randint(1, 6)))
+    after = None
+    if seed % 2:
+        # Answer one of the opponent's plays from cards out of the game.
+        leads = list(adv.generate(opp))
+        after = leads[rng.randrange(len(leads))].notation()
+        opp_after = opp
+    view = two_player_view(me, opp, after=after)
+    a = advise(view)
+    assert a.exact and a.samples == 1
+    assert {c.win_prob for c in a.candidates} <= {0.0, 1.0}
+    pos = Position.two_player(format_cards(me), format_cards(opp), after=after)
+    want = set(solve(pos, all_plays=True, line=False).winning_plays)
+    assert {c.play for c in a.candidates if c.win_prob == 1.0} == want
+    assert len(a.candidates) == len(view.candidates())
+
+
+def test_nothing_hidden_three_players_is_exact():
+    # The two other seats' cards are all 3s: one deal only.
+    v = counts_view("KKA", "farmer2", "2,2,3", after="QQ", by="farmer1", unseen="3333")
+    assert adv.distinct_deals(v) == 1
+    a = advise(v)
+    assert a.exact and a.samples == 1
+    pos = Position.three_player("33", "33", "KKA", to_move="farmer2", after="QQ", by="farmer1")
+    want = set(solve(pos, all_plays=True, line=False).winning_plays)
+    assert {c.play for c in a.candidates if c.win_prob == 1.0} == want
+
+
+# Views ---------------------------------------------------------------------------------
+
+
+def _game_and_record(seed):
+    g = random_game(seed)
+    return g, record_from_game(g)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_view_from_record_equals_view_by_hand(seed):
+    g, rec = _game_and_record(seed)
+    n = len(rec.plays)
+    move = 1 + (seed * 7) % n
+    v = view_from_record(rec, move)
+    ll = g.landlord
+    name = {(ll + k) % 3: SEATS[k] for k in range(3)}
+    played = [f"{name[s]}:{(p.notation() if not p.is_pass else 'pass')}" for s, p in g.plays[:move - 1]]
+    seat = name[g.plays[move - 1][0]]
+    # This seat's cards now: its deal (the bottom with it for the landlord) minus its plays.
+    cards = g.dealt[(ll + SEATS.index(seat)) % 3] + (g.bottom if seat == "landlord" else 0)
+    for s, p in g.plays[:move - 1]:
+        if name[s] == seat:
+            cards -= p.cards
+    by_hand = history_view(format_cards(cards), seat, ",".join(played), format_cards(g.bottom), base=g.base)
+    assert v == by_hand
+    assert v.seat == seat and v.hand == cards
+    # The round trip through ddz-view/1.
+    assert View.from_json(v.to_json()) == v
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_sampled_deals_are_consistent(seed):
+    g, rec = _game_and_record(100 + seed)
+    move = 1 + (seed * 11) % len(rec.plays)
+    v = view_from_record(rec, move)
+    ll = g.landlord
+    played_by = [0, 0, 0]
+    for s, p in g.plays[:move - 1]:
+        played_by[(s - ll) % 3] += p.cards
+    for deal in sample_deals(v, 0, 40, seed):
+        assert deal[v.me] == v.hand
+        assert tuple(card_count(h) for h in deal) == v.counts
+        assert sum(deal) + sum(played_by) == FULL_DECK
+        # The landlord's cards before the first play hold the bottom.
+        assert _contains(deal[0] + played_by[0], g.bottom)
+
+
+def test_sampling_is_uniform_enough():
+    # One hidden card of each of two ranks between two seats: each split equally often.
+    v = counts_view("KKA", "farmer2", "1,1,3", after="QQ", by="farmer1", unseen="34")
+    deals = sample_deals(v, 0, 2000, 3)
+    share = sum(1 for d in deals if d[0] == 1) / len(deals)  # the landlord holds the 3
+    assert 0.45 < share < 0.55
+
+
+def test_counts_view_without_unseen_draws_from_every_unseen_card():
+    v = counts_view("KKA", "farmer2", "4,5,3", after="QQ", by="farmer1")
+    assert not v.pool_exact
+    for d in sample_deals(v, 0, 20, 1):
+        assert card_count(d[0]) == 4 and card_count(d[1]) == 5
+        assert _contains(FULL_DECK - v.hand - Play.parse("QQ").cards, d[0] + d[1])
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(hand="33", unseen="33", after="33"), "deck has 4"),
+    (dict(hand="33334444555566667", seat="farmer1", played="landlord:33"), "6 x 3; the deck has 4"),
+    (dict(hand="3456789TJQKA2XD55", seat="farmer1", played="landlord:33,farmer1:4"), "does not beat"),
+    (dict(hand="3456789TJQKA2XD55", seat="farmer1", played="landlord:pass"), "must lead"),
+    (dict(hand="3456789TJQKA2XD55", seat="farmer1", bottom="XKK", played="landlord:33"), "small joker"),
+    (dict(hand="3456789TJQKA2XD55", seat="farmer1", played="landlord:33,farmer2:44"), "turn"),
+    (dict(hand="3456789TJQKA2", seat="farmer1", played="landlord:33"), "hand has 13 cards"),
+    (dict(hand="KKA", seat="farmer2", counts="4,5,4", after="QQ", by="farmer1"), "counts give farmer2"),
+    (dict(hand="KKA", seat="farmer2", counts="4,5,3", after="QQ", by="farmer2"), "never answers"),
+    (dict(hand="KKA", seat="farmer2", counts="4,5,3", unseen="3456"), "unseen has 4 cards"),
+    (dict(hand="33", seat="landlord", counts="21,5,3"), "landlord holds 21"),
+])
+def test_impossible_views_are_errors(kwargs, message):
+    with pytest.raises(ViewError, match=message):
+        adv.build_view(**kwargs)
+
+
+def test_view_json_forms_round_trip():
+    views = [
+        two_player_view("33JJQK2", "4455A", after="6"),
+        counts_view("KKA", "farmer2", "4,5,3", after="QQ", by="farmer1", unseen="3456789TJ"),
+        counts_view("KKA", "farmer2", "4,5,3"),
+        history_view("3456789TJQKA2XD", "farmer1", "landlord:33,farmer1:55,farmer2:pass,landlord:pass",
+                     bottom="22A", base=2, id="x"),
+    ]
+    for v in views:
+        assert View.from_json(v.to_json()) == v
+    with pytest.raises(ViewError, match="unknown key"):
+        View.from_dict({"schema": "ddz-view/1", "hand": "3", "colour": 1})
+
+
+# Playouts: the kernel against a plain-Python twin ----------------------------------------
+
+
+def _naive_play_on(hands, seat, prev, prev_seat, passes=0):
+    """Heuristic play in every seat (each choice from policies.choose); the trick
+    rule written out: after two passes the last player leads."""
+    hands = list(hands)
+    while True:
+        p = choose(hands, seat, 0, prev=prev, prev_seat=prev_seat)
+        if p.is_pass:
+            passes += 1
+            if passes == 2:
+                prev, passes = None, 0
+        else:
+            hands[seat] -= p.cards
+            if hands[seat] == 0:
+                return seat
+            prev, prev_seat, passes = p, seat, 0
+        seat = (seat + 1) % 3
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_playout_kernel_matches_naive(seed):
+    g, rec = _game_and_record(200 + seed)
+    move = 1 + (seed * 5) % len(rec.plays)
+    v = view_from_record(rec, move)
+    deal = sample_deals(v, 0, 1, seed)[0]
+    cands = v.candidates()
+    out = np.zeros(len(cands), np.int64)
+    table, bufc, bufk = adv.new_table(12), np.empty(adv.BUFFER, np.int64), np.empty(adv.BUFFER, np.int64)
+    pk = v.last_play.kind if v.last_play else 0
+    pc = v.last_play.cards if v.last_play else 0
+    ps = SEATS.index(v.last_by) if v.last_by else v.me
+    adv._playout_candidates(np.array(deal, np.int64), 0, v.me, np.array([p.cards for p in cands], np.int64),
+                            np.array([p.kind for p in cands], np.int64), pk, pc, ps, v.rules.flags,
+                            table, bufc, bufk, out)
+    for i, p in enumerate(cands):
+        hs = list(deal)
+        nxt = (v.me + 1) % 3
+        if p.is_pass:
+            prev, prev_seat = (v.last_play, ps) if SEATS[nxt] != v.last_by else (None, ps)
+            winner = _naive_play_on(hs, nxt, prev, prev_seat, 1 if prev is not None else 0)
+        else:
+            hs[v.me] -= p.cards
+            winner = v.me if hs[v.me] == 0 else _naive_play_on(hs, nxt, p, v.me)
+        assert out[i] == int((winner == 0) == (v.me == 0)), p.notation()
+
+
+# The method ------------------------------------------------------------------------------
+
+
+def _whole_hand_view():
+    return history_view("3456789TJQKA2XD55", "farmer1", "landlord:33,farmer1:55,farmer2:pass,landlord:pass",
+                        bottom="22A")
+
+
+def test_reproducible_for_any_workers():
+    v = _whole_hand_view()
+    a1 = advise(v, samples=48, seed=3, workers=1, early_stop=False)
+    a2 = advise(v, samples=48, seed=3, workers=2, early_stop=False)
+    d1, d2 = a1.to_dict(), a2.to_dict()
+    d1.pop("seconds"), d2.pop("seconds")
+    assert d1 == d2
+    small = counts_view("KQ", "farmer1", "3,2,2", after="J", by="landlord")
+    b1 = advise(small, samples=64, seed=1, workers=1)
+    b2 = advise(small, samples=64, seed=1, workers=2)
+    assert [c.to_dict() for c in b1.candidates] == [c.to_dict() for c in b2.candidates]
+    assert b1.candidates[0].solved == b1.samples  # small hands: every deal solved
+
+
+def test_candidates_sorted_and_complete():
+    v = _whole_hand_view()
+    a = advise(v, samples=32, seed=0)
+    probs = [c.win_prob for c in a.candidates]
+    assert probs == sorted(probs, reverse=True)
+    assert sorted(c.play for c in a.candidates) == sorted(p.notation() for p in v.candidates())
+    assert a.recommendation == a.candidates[0].play
+    for c in a.candidates:
+        assert c.win_ci[0] <= c.win_prob <= c.win_ci[1]
+        assert c.solved + c.played_out == a.samples
+
+
+def test_pass_is_a_candidate_when_answering():
+    v = counts_view("KKA", "farmer2", "4,5,3", after="QQ", by="farmer1")
+    a = advise(v, samples=16)
+    assert "pass" in [c.play for c in a.candidates]
+
+
+def test_inference_weights():
+    v = _whole_hand_view()
+    deal = sample_deals(v, 0, 1, 0)[0]
+    w = adv.play_likelihood(v, deal)
+    assert 0 < w <= 1
+    a = advise(v, samples=32, seed=0, inference=True)
+    assert a.inference and 0 < a.effective_samples <= 32
+
+
+# The command line -----------------------------------------------------------------------------
+
+
+def _run(capsys, *args):
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def test_cli_json_and_errors(tmp_path, capsys):
+    code, out, err = _run(capsys, "advise", "--hand", "33JJQK2", "--unseen", "4455A", "--format", "json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["recommendation"] in [c["play"] for c in d["candidates"]]
+    assert set(d) >= {"recommendation", "candidates", "samples", "seconds", "rules"}
+    assert set(d["candidates"][0]) == {"play", "win_prob", "win_ci", "expected_score", "solved", "played_out"}
+    code, out, err = _run(capsys, "advise", "--hand", "33", "--unseen", "3333")
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1
+    g, rec = _game_and_record(5)
+    path = tmp_path / "g.jsonl"
+    path.write_text(json.dumps(record_to_dict(rec)) + "\n")
+    code, out, err = _run(capsys, "advise", "--record", str(path), "--move", "3", "--samples", "16",
+                          "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["view"] == view_from_record(rec, 3).to_dict() | {"id": json.loads(out)["view"]["id"]}
+    code, out, err = _run(capsys, "advise", "--record", str(path), "--move", "3", "--samples", "16")
+    assert code == 0 and "recommendation:" in out
+    views = tmp_path / "v.jsonl"
+    views.write_text(two_player_view("3", "4").to_json() + "\n" + '{"schema": "ddz-view/1"}\n')
+    code, out, err = _run(capsys, "advise", "--file", str(views), "--format", "json")
+    assert code == 1
+    assert "missing key 'hand'" in err and len(out.splitlines()) == 1
