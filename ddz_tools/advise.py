@@ -96,7 +96,7 @@ from .solver import Solver
 
 __all__ = [
     "ViewError", "View", "Candidate", "Advice", "advise", "history_view", "counts_view", "two_player_view",
-    "view_from_record", "build_view", "read_game", "parse_played", "sample_deals", "play_likelihood", "SCHEMA", "THREE_SEATS", "TWO_SEATS",
+    "view_from_record", "build_view", "read_game", "parse_played", "play_game", "simulate_advised", "AdvisorOptions", "sample_deals", "play_likelihood", "SCHEMA", "THREE_SEATS", "TWO_SEATS",
 ]
 
 
@@ -1049,3 +1049,93 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
 
 def _play_name(p: Play, rules: Rules) -> str:
     return "pass" if p.is_pass else p.notation(rules)
+
+
+# Self-play with the advisor in some seats -------------------------------------------------
+
+#: Play policies of :func:`play_game` (per role).
+GAME_POLICIES = ("heuristic", "random", "advisor")
+
+
+@dataclasses.dataclass(frozen=True)
+class AdvisorOptions:
+    """The advisor's budget in self-play (see :func:`advise`)."""
+
+    samples: int = DEFAULT_SAMPLES
+    nodes: int = DEFAULT_NODES
+    exact_cards: int = DEFAULT_EXACT_CARDS
+    inference: bool = False
+    workers: int = 1
+
+
+def _decision_seed(seed: int, game: int, move: int) -> int:
+    return sample_key(sample_key(seed_key(seed), game, 0x5EED), move)
+
+
+def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", farmer_policy: str = "heuristic",
+              rules=None, options: AdvisorOptions = AdvisorOptions(), stats: "dict | None" = None) -> dict:
+    """One self-play game with a policy per role; its ``ddz-record/1`` dict.
+
+    The deal is :func:`ddz_tools.selfplay.deal_cards` of
+    :func:`~ddz_tools.selfplay.game_seed` ``(seed, index)`` (the deal of game
+    ``index`` of ``ddz simulate --seed``), the first bidder is ``index % 3``
+    and every seat bids by the heuristic bid rule (if all pass, the first
+    bidder is landlord with base 1).  Then each seat plays by its role's
+    policy: ``heuristic`` or ``random`` (:func:`ddz_tools.policies.choose`) or
+    ``advisor`` (:func:`advise` on the seat's own view), each seeded by the
+    game and the move.
+    The record's ``players`` name each seat's policy.  ``stats`` (a dict), if
+    given, collects ``decisions`` and ``seconds`` of the advisor.
+    """
+    from .policies import bid_rule, choose
+    from .records import record_from_game, record_to_dict
+    from .selfplay import deal_cards, game_seed
+
+    for name, pol in (("landlord policy", landlord_policy), ("farmer policy", farmer_policy)):
+        if pol not in GAME_POLICIES:
+            raise DdzError(f"{name} must be one of {', '.join(GAME_POLICIES)}, not {pol!r}")
+    rules = _rules(rules)
+    hands, bottom = deal_cards(game_seed(seed, index))
+    g = Game(hands=hands, bottom=bottom, rules=rules, first_bidder=index % 3, all_pass="seat0")
+    while g.phase == "bidding":
+        g.bid(bid_rule(g.hands[g.turn], g.auction.high, rules=rules))
+    if g.phase != "playing":
+        raise DdzError(f"game {index}: the bidding did not make a landlord")
+    ll = g.landlord
+    name = {(ll + k) % 3: THREE_SEATS[k] for k in range(3)}
+    pols = [landlord_policy if s == ll else farmer_policy for s in range(3)]
+    move = 0
+    while g.phase == "playing":
+        s = g.turn
+        if pols[s] != "advisor":
+            p = choose(g.hands, s, ll, prev=g.last_play, prev_seat=g.last_seat, policy=pols[s], rules=rules,
+                       seed=_decision_seed(seed, index, move) if pols[s] == "random" else None)
+        else:
+            history = [(name[t], q) for t, q in g.plays]
+            view = history_view(g.hands[s], name[s], history, bottom, rules=rules, base=g.base)
+            cands = view.candidates()
+            if len(cands) == 1:
+                p = cands[0]
+            else:
+                t0 = time.perf_counter()
+                a = advise(view, samples=options.samples, seed=_decision_seed(seed, index, move),
+                           workers=options.workers, nodes=options.nodes, exact_cards=options.exact_cards,
+                           inference=options.inference)
+                p = Play.pass_() if a.recommendation == "pass" else Play.parse(a.recommendation, rules)
+                if stats is not None:
+                    stats["decisions"] = stats.get("decisions", 0) + 1
+                    stats["seconds"] = stats.get("seconds", 0.0) + time.perf_counter() - t0
+        g.play(p, seat=s)
+        move += 1
+    rec = record_to_dict(record_from_game(g, id=f"advised-{seed}-{index}", players=pols))
+    return rec
+
+
+def simulate_advised(games: int, seed: int = 0, landlord_policy: str = "heuristic",
+                     farmer_policy: str = "heuristic", rules=None, options: AdvisorOptions = AdvisorOptions(),
+                     start: int = 0, progress: "Callable[[int, int], None] | None" = None):
+    """Yield the records of games ``start .. start+games-1`` of :func:`play_game`."""
+    for k in range(games):
+        yield play_game(start + k, seed, landlord_policy, farmer_policy, rules, options)
+        if progress is not None:
+            progress(k + 1, games)

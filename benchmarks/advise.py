@@ -1,0 +1,177 @@
+"""The advisor's strength and speed (issue 12).
+
+Strength: on seeded deals (game ``i`` of a run is the deal of ``ddz simulate --seed S`` game
+``i``, bid by the heuristic bid rule), each deal is played three times with the same landlord:
+heuristic in every seat (the baseline), the advisor as landlord against heuristic farmers, and
+the advisor in both farmer seats against a heuristic landlord.  For each role it prints the
+win rates of the baseline and of the advisor in that role with Wilson 95% intervals and the
+paired difference (advisor minus heuristic, same deals) with a normal 95% interval.
+
+Speed: the median decision time of ``advise`` at the default budget on views taken from
+heuristic self-play games: positions where every hand holds at most 10 cards, and the first
+decision of a farmer (whole hands); with the distribution and the share of exact answers.
+
+    python benchmarks/advise.py strength --deals 500 --samples 32 --procs 2 --out out/adv.jsonl
+    python benchmarks/advise.py strength --deals 200 --samples 32 --inference --out out/adv_inf.jsonl
+    python benchmarks/advise.py speed --views 40 --workers 2
+
+Strength runs are resumable: each finished deal is one JSON line of ``--out``; a rerun skips
+the deals already there and the summary is computed from the whole file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from ddz_tools.advise import AdvisorOptions, advise, play_game, view_from_record  # noqa: E402
+from ddz_tools.bid import mean_interval, wilson_interval  # noqa: E402
+from ddz_tools.cards import card_count  # noqa: E402
+from ddz_tools.records import parse_record  # noqa: E402
+
+
+def _one_deal(args) -> dict:
+    i, seed, opts = args
+    out = {"deal": i}
+    stats: dict = {}
+    t0 = time.perf_counter()
+    base = play_game(i, seed)
+    out["landlord_seat"] = base["landlord"]
+    out["heuristic_landlord_won"] = base["result"]["winner"] == "landlord"
+    ll = play_game(i, seed, landlord_policy="advisor", options=opts, stats=stats)
+    out["advisor_landlord_won"] = ll["result"]["winner"] == "landlord"
+    fa = play_game(i, seed, farmer_policy="advisor", options=opts, stats=stats)
+    out["advisor_farmers_won"] = fa["result"]["winner"] == "farmers"
+    out["decisions"] = stats.get("decisions", 0)
+    out["advisor_seconds"] = round(stats.get("seconds", 0.0), 3)
+    out["seconds"] = round(time.perf_counter() - t0, 3)
+    return out
+
+
+def _summary(rows: list, label: str) -> None:
+    n = len(rows)
+    print(f"{label}: {n} deals")
+    print(f"{'role':10s} {'heuristic win':>24s} {'advisor win':>24s} {'paired difference':>28s}")
+    for role, key_h, key_a, flip in (("landlord", "heuristic_landlord_won", "advisor_landlord_won", False),
+                                     ("farmers", "heuristic_landlord_won", "advisor_farmers_won", True)):
+        h = np.array([(1 - r[key_h]) if flip else r[key_h] for r in rows], np.int64)
+        a = np.array([r[key_a] for r in rows], np.int64)
+        hl, hh = wilson_interval(int(h.sum()), n)
+        al, ah = wilson_interval(int(a.sum()), n)
+        d, dl, dh = mean_interval(a - h)
+        print(f"{role:10s} {h.mean():7.1%} [{hl:5.1%}, {hh:5.1%}]   {a.mean():7.1%} [{al:5.1%}, {ah:5.1%}]   "
+              f"{100 * d:+6.1f} pts [{100 * dl:+5.1f}, {100 * dh:+5.1f}]")
+    dec = sum(r["decisions"] for r in rows)
+    secs = sum(r["advisor_seconds"] for r in rows)
+    print(f"advisor decisions: {dec}, {secs / max(dec, 1):.3f} s each on average")
+
+
+def strength(args) -> None:
+    opts = AdvisorOptions(samples=args.samples, nodes=args.nodes, exact_cards=args.exact_cards,
+                          inference=args.inference, workers=1)
+    done = {}
+    if args.out and os.path.exists(args.out):
+        with open(args.out) as f:
+            for line in f:
+                if line.strip():
+                    r = json.loads(line)
+                    done[r["deal"]] = r
+    todo = [i for i in range(args.start, args.start + args.deals) if i not in done]
+    print(f"strength: deals {args.start}..{args.start + args.deals - 1} seed {args.seed}, "
+          f"advisor samples={opts.samples} nodes={opts.nodes} exact_cards={opts.exact_cards} "
+          f"inference={opts.inference}; {len(done)} done before, {len(todo)} to play, {args.procs} process(es)",
+          file=sys.stderr)
+    out = open(args.out, "a") if args.out else None
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=args.procs) as pool:
+        for k, r in enumerate(pool.map(_one_deal, [(i, args.seed, opts) for i in todo], chunksize=1), 1):
+            done[r["deal"]] = r
+            if out:
+                out.write(json.dumps(r) + "\n")
+                out.flush()
+            if k % 10 == 0:
+                print(f"  {k}/{len(todo)} deals, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    rows = [done[i] for i in range(args.start, args.start + args.deals) if i in done]
+    _summary(rows, f"advisor (samples={opts.samples}, nodes={opts.nodes}, inference={opts.inference}) "
+                   f"vs heuristic, seed {args.seed}")
+
+
+def _speed_views(n: int, seed: int):
+    """(small, whole): views of heuristic games, every hand <= 10 cards / a farmer's first decision."""
+    small, whole = [], []
+    i = 0
+    while len(small) < n or len(whole) < n:
+        rec = parse_record(play_game(i, seed))
+        counts = [17, 17, 17]
+        counts[rec.landlord] = 20
+        got_small = got_whole = False
+        for m, (s, text) in enumerate(rec.plays, 1):
+            farmer = s != rec.landlord
+            if not got_whole and farmer and len(whole) < n:
+                whole.append(view_from_record(rec, m))
+                got_whole = True
+            if not got_small and max(counts) <= 10 and len(small) < n:
+                v = view_from_record(rec, m)
+                if len(v.candidates()) > 1:
+                    small.append(v)
+                    got_small = True
+            counts[s] -= card_count(parse_record_cards(text))
+        i += 1
+    return small, whole
+
+
+def parse_record_cards(text: str) -> int:
+    from ddz_tools.rules import play_text_cards
+
+    return 0 if text in ("", "pass") else play_text_cards(text)
+
+
+def speed(args) -> None:
+    small, whole = _speed_views(args.views, args.seed)
+    advise(small[0], workers=args.workers)  # load the kernels
+    for label, views in (("every hand <= 10 cards", small), ("whole hands (a farmer's first play)", whole)):
+        times, exact, solved, total = [], 0, 0, 0
+        for k, v in enumerate(views):
+            a = advise(v, seed=k, workers=args.workers)
+            times.append(a.seconds)
+            exact += a.exact
+            solved += a.candidates[0].solved
+            total += a.samples
+        q = statistics.quantiles(times, n=10)
+        print(f"{label}: {len(views)} views, median {statistics.median(times):.3f} s, "
+              f"p10 {q[0]:.3f} s, p90 {q[-1]:.3f} s, max {max(times):.3f} s; "
+              f"exact {exact}/{len(views)}; deals solved {solved}/{total} ({solved / max(total, 1):.0%})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    s = sub.add_parser("strength")
+    s.add_argument("--deals", type=int, default=500)
+    s.add_argument("--start", type=int, default=0)
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--samples", type=int, default=32)
+    s.add_argument("--nodes", type=int, default=3000)
+    s.add_argument("--exact-cards", type=int, default=24)
+    s.add_argument("--inference", action="store_true")
+    s.add_argument("--procs", type=int, default=2)
+    s.add_argument("--out", default=None)
+    p = sub.add_parser("speed")
+    p.add_argument("--views", type=int, default=40)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    strength(args) if args.what == "strength" else speed(args)
+
+
+if __name__ == "__main__":
+    main()
