@@ -83,13 +83,14 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ._jit import kernel
+from ._jit import interpreted, kernel
 from .bid import mean_interval, run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, pack_counts, parse_cards
 from .errors import DdzError
 from .game import Game, IllegalAction
 from .movegen import generate
-from .policies import BUFFER, POLICY_HEURISTIC, _choose, new_table
+from .kernels import BUFFER, new_table, next_seat, policy_play, trick_after
+from .policies import POLICY_HEURISTIC
 from .position import Position
 from .rules import T_BOMB, T_ROCKET, Play, Rules
 from .solver import Solver
@@ -706,49 +707,36 @@ def sample_deals(view: View, start: int, count: int, seed: int) -> list:
 
 
 @kernel
-def _play_on(hands, landlord, seat, prev_kind, prev_cards, prev_seat, flags, table, bufc, bufk):
+def _play_on(hands, landlord, seat, prev_kind, prev_seat, flags, table, bufc, bufk):
     """Heuristic play in every seat from ``seat`` to move (answering
     ``prev_kind`` by ``prev_seat``, 0 = lead) to the end; returns the seat
     that went out.  ``hands`` is consumed."""
     while True:
-        c, k = _choose(hands, seat, landlord, prev_kind, prev_cards, prev_seat, 0, POLICY_HEURISTIC, flags,
-                       table, bufc, bufk)
-        if k != 0:
+        c, k = policy_play(hands, seat, landlord, prev_kind, prev_seat, POLICY_HEURISTIC, flags, table, bufc, bufk)
+        if k > 0:
             hands[seat] -= c
             if hands[seat] == 0:
                 return seat
-            prev_kind = k
-            prev_cards = c
-            prev_seat = seat
-        seat = (seat + 1) % 3
-        if seat == prev_seat:
-            prev_kind = 0
-            prev_cards = 0
+        prev_kind, prev_seat = trick_after(k, seat, prev_kind, prev_seat, 3)
+        seat = next_seat(seat, 3)
 
 
 @kernel
-def _playout_candidates(hands, landlord, me, cand_c, cand_k, prev_kind, prev_cards, prev_seat, flags,
-                        table, bufc, bufk, out):
+def _playout_candidates(hands, landlord, me, cand_c, cand_k, prev_kind, prev_seat, flags, table, bufc, bufk,
+                        out):
     """``out[i]`` = 1 when ``me``'s side wins the heuristic playout after candidate ``i``."""
     h = np.empty(3, np.int64)
     for i in range(cand_c.shape[0]):
         for s in range(3):
             h[s] = hands[s]
-        c = cand_c[i]
         k = cand_k[i]
-        nxt = (me + 1) % 3
-        if k == 0:
-            pk, pc, ps = prev_kind, prev_cards, prev_seat
-            if nxt == ps:
-                pk = 0
-                pc = 0
-            winner = _play_on(h, landlord, nxt, pk, pc, ps, flags, table, bufc, bufk)
+        if k > 0:
+            h[me] -= cand_c[i]
+        if h[me] == 0:
+            winner = me
         else:
-            h[me] -= c
-            if h[me] == 0:
-                winner = me
-            else:
-                winner = _play_on(h, landlord, nxt, k, c, me, flags, table, bufc, bufk)
+            pk, ps = trick_after(k, me, prev_kind, prev_seat, 3)
+            winner = _play_on(h, landlord, next_seat(me, 3), pk, ps, flags, table, bufc, bufk)
         same = (winner == landlord) == (me == landlord)
         out[i] = 1 if same else 0
 
@@ -765,13 +753,13 @@ def _solve_deal(view: View, hands: tuple, cands: list, solver: Solver, nodes: in
     nxt = (me + 1) % n
     out = []
     spent = 0
+    last_seat = seats.index(view.last_by) if view.last_by is not None else me
+    last_kind = view.last_play.kind if view.last_play is not None else 0
     for p in cands:
         if p.is_pass:
             hs = hands
-            if n == 2 or seats[nxt] == view.last_by:
-                after, by = None, None
-            else:
-                after, by = view.last_play, view.last_by
+            pk, _ = interpreted(trick_after)(0, me, last_kind, last_seat, n)
+            after, by = (view.last_play, view.last_by) if pk else (None, None)
         else:
             hs = list(hands)
             hs[me] -= p.cards
@@ -844,10 +832,9 @@ def _score_chunk(plan: _Plan, start: int, count: int, deals: "list | None" = Non
                 if view.players == 2:
                     raise ViewError("the two-player position was not solved within the node budget")
                 prev_kind = view.last_play.kind if view.last_play is not None else 0
-                prev_cards = view.last_play.cards if view.last_play is not None else 0
                 prev_seat = view.seats.index(view.last_by) if view.last_by is not None else view.me
                 _playout_candidates(np.array(hands, np.int64), 0, view.me, plan.cand_c, plan.cand_k, prev_kind,
-                                    prev_cards, prev_seat, view.rules.flags, table, bufc, bufk, wins[j])
+                                    prev_seat, view.rules.flags, table, bufc, bufk, wins[j])
             if plan.inference and view.played:
                 weights[j] = play_likelihood(view, hands, table=table, bufc=bufc, bufk=bufk)
     finally:
@@ -877,9 +864,8 @@ def play_likelihood(view: View, hands: tuple, eps: float = INFERENCE_EPS, table=
         if i == view.me:
             continue
         pk = 0 if prev is None else prev.kind
-        pc = 0 if prev is None else prev.cards
-        c, _ = _choose(np.array(hs, np.int64), i, 0, pk, pc, prev_seat, 0, POLICY_HEURISTIC,
-                       view.rules.flags, table, bufc, bufk)
+        c, _ = policy_play(np.array(hs, np.int64), i, 0, pk, prev_seat, POLICY_HEURISTIC, view.rules.flags,
+                           table, bufc, bufk)
         if c == p.cards:
             like *= 1 - eps
         else:
@@ -938,10 +924,9 @@ def _heuristic_choice(view: View, hands: tuple, table, bufc, bufk) -> "tuple | N
     if view.players != 3:
         return None
     pk = view.last_play.kind if view.last_play is not None else 0
-    pc = view.last_play.cards if view.last_play is not None else 0
     ps = view.seats.index(view.last_by) if view.last_by is not None else view.me
-    c, k = _choose(np.array(hands, np.int64), view.me, 0, pk, pc, ps, 0, POLICY_HEURISTIC, view.rules.flags,
-                   table, bufc, bufk)
+    c, k = policy_play(np.array(hands, np.int64), view.me, 0, pk, ps, POLICY_HEURISTIC, view.rules.flags,
+                       table, bufc, bufk)
     return int(c), int(k)
 
 

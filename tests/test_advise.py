@@ -203,10 +203,9 @@ def test_playout_kernel_matches_naive(seed):
     out = np.zeros(len(cands), np.int64)
     table, bufc, bufk = adv.new_table(12), np.empty(adv.BUFFER, np.int64), np.empty(adv.BUFFER, np.int64)
     pk = v.last_play.kind if v.last_play else 0
-    pc = v.last_play.cards if v.last_play else 0
     ps = SEATS.index(v.last_by) if v.last_by else v.me
     adv._playout_candidates(np.array(deal, np.int64), 0, v.me, np.array([p.cards for p in cands], np.int64),
-                            np.array([p.kind for p in cands], np.int64), pk, pc, ps, v.rules.flags,
+                            np.array([p.kind for p in cands], np.int64), pk, ps, v.rules.flags,
                             table, bufc, bufk, out)
     for i, p in enumerate(cands):
         hs = list(deal)
