@@ -83,7 +83,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ._jit import interpreted, kernel
+from ._jit import kernel
 from .bid import mean_interval, run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, pack_counts, parse_cards
 from .errors import DdzError
@@ -749,34 +749,23 @@ def _solve_deal(view: View, hands: tuple, cands: list, solver: Solver, nodes: in
     """1/0 per candidate by the exact solver, or None when the budget runs out."""
     seats = view.seats
     me = view.me
-    n = view.players
-    nxt = (me + 1) % n
+    root = Position.build(dict(zip(seats, hands)), view.seat, view.last_play, view.last_by, view.rules)
     out = []
     spent = 0
-    last_seat = seats.index(view.last_by) if view.last_by is not None else me
-    last_kind = view.last_play.kind if view.last_play is not None else 0
     for p in cands:
-        if p.is_pass:
-            hs = hands
-            pk, _ = interpreted(trick_after)(0, me, last_kind, last_seat, n)
-            after, by = (view.last_play, view.last_by) if pk else (None, None)
-        else:
-            hs = list(hands)
-            hs[me] -= p.cards
-            if hs[me] == 0:
-                out.append(1)
-                continue
-            after, by = p, view.seat
-        pos = Position.build(dict(zip(seats, hs)), seats[nxt], after, by, view.rules)
+        child = root.push(p)
+        if child.is_over:
+            out.append(1)
+            continue
         left = nodes - spent
         if left < 1:
             return None
-        r = solver.solve(pos, line=False, node_limit=left)
+        r = solver.solve(child, line=False, node_limit=left)
         spent += r.nodes
         if r.result == "unknown":
             return None
         win = r.result == "win"
-        out.append(int(win) if _team(view, nxt) == _team(view, me) else int(not win))
+        out.append(int(win) if _team(view, seats.index(child.to_move)) == _team(view, me) else int(not win))
     return out
 
 
