@@ -153,6 +153,7 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per position for our solver")
     ap.add_argument("--peer-timeout", type=float, default=10.0, help="seconds per position for the peer")
     ap.add_argument("--tt-mb", type=float, default=512)
+    ap.add_argument("--workers", type=int, default=1, help="threads per position (root plays split)")
     ap.add_argument("--quick", action="store_true", help="5 positions per set")
     ap.add_argument("--sets", default=None, help="comma-separated set names to run (default: all)")
     ap.add_argument("--json", action="store_true", help="one JSON object per set instead of a table")
@@ -162,7 +163,7 @@ def main(argv=None) -> int:
     count = 5 if args.quick else args.count
     peer_count = min(count, args.peer_count)
 
-    solver = Solver(args.tt_mb)
+    solver = Solver(args.tt_mb, args.workers)
     # Warm-up: load every compiled kernel once.
     solver.solve(Position.two_player("33JJQK2", "4455A"), all_plays=True)
     solver.solve(Position.three_player("3KK", "44", "A2", to_move="landlord"), all_plays=True)
@@ -207,7 +208,8 @@ def main(argv=None) -> int:
                   r.get("peer_timeouts", ""),
                   f"{r['ratio_peer_over_ours']:.0f}x" if "ratio_peer_over_ours" in r else "",
                   r.get("agree", "")] for r in rows]
-        print(f"time limit {args.time_limit} s per position (ours), peer timeout {args.peer_timeout} s")
+        print(f"time limit {args.time_limit} s per position (ours), {args.workers} worker(s), "
+              f"peer timeout {args.peer_timeout} s")
         print(tabulate(table, headers=headers))
     return 0
 
