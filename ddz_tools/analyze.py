@@ -50,6 +50,7 @@ from ._jit import interpreted
 from .cards import card_count, parse_cards
 from .errors import DdzError, RecordError
 from .gamerules import next_seat, trick_after
+from .review import MODES as REVIEW_MODES, REVIEW_NODE_LIMIT, add_to_totals, new_totals
 from .rules import Rules
 from .sources import (
     FMT_BOTZONE_LOG,
@@ -118,6 +119,7 @@ class GameAnalysis:
     positions_solved: int = 0
     positions_unchecked: int = 0
     bid_review: "list | None" = None
+    review: "dict | None" = None
     deal: "dict | None" = None
     notes: list = dataclasses.field(default_factory=list)
 
@@ -168,6 +170,8 @@ class AnalyzeOptions:
     bids: bool = False
     bid_samples: int = 200
     seed: int = 0
+    review: "str | None" = None
+    review_nodes: "int | None" = REVIEW_NODE_LIMIT
 
 
 # Per-game analysis ---------------------------------------------------------------------
@@ -342,6 +346,14 @@ def _deep(g: GameAnalysis, rec, opts: AnalyzeOptions) -> None:
             g.notes.append(why)
         elif rec.all_pass != "redeal":
             g.notes.append("bid review assumes a redeal when all pass (Botzone makes seat 0 landlord)")
+    if opts.review:
+        from .review import review_record
+
+        try:
+            g.review = review_record(rec, opts.review, node_limit=opts.review_nodes, time_limit=opts.time_limit,
+                                     players=_player_names(g)).to_dict()
+        except DdzError as exc:
+            g.notes.append(f"review failed: {exc}")
 
 
 def _record_of(item: Item, opts: AnalyzeOptions):
@@ -421,7 +433,7 @@ def _analyze_games(items: Sequence[Item], opts: AnalyzeOptions) -> list[GameAnal
         out[i] = g
         if g.status == STATUS_VALID:
             deep.append((g, rec))
-    if opts.solve_below > 0 or opts.bids:
+    if opts.solve_below > 0 or opts.bids or opts.review:
         for g, rec in deep:
             _deep(g, rec, opts)
     return out
@@ -589,7 +601,7 @@ def _read_chunks(stream: Iterator, size: int) -> Iterator[list]:
 
 
 def _default_chunk(n: int, workers: int, opts: AnalyzeOptions) -> int:
-    per = 8 if opts.solve_below > 0 or opts.bids else 1024
+    per = 1 if opts.review else 8 if opts.solve_below > 0 or opts.bids else 1024
     return max(1, min(per, -(-n // max(1, 4 * workers))))
 
 
@@ -612,7 +624,8 @@ def _run_ordered(submit: Callable, chunks: list, window: int) -> Iterator[list]:
 
 def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, solve_below: int = 10,
                   node_limit: "int | None" = DEFAULT_NODE_LIMIT, time_limit: "float | None" = None,
-                  bids: bool = False, bid_samples: int = 200, seed: int = 0, workers: int = 1,
+                  bids: bool = False, bid_samples: int = 200, seed: int = 0, review: "str | None" = None,
+                  review_nodes: "int | None" = REVIEW_NODE_LIMIT, workers: int = 1,
                   scheduler: "str | object | None" = None, skip: Iterable[tuple] = (),
                   progress: "Callable[[int, int], None] | None" = None,
                   chunk_size: "int | None" = None) -> Iterator[GameAnalysis]:
@@ -621,7 +634,9 @@ def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, s
     ``rules`` is used for games that do not name their own; ``solve_below``
     (0 = off) starts the mistake search once every hand holds at most that many
     cards, with ``node_limit`` / ``time_limit`` per position; ``bids`` adds the
-    bid review (``bid_samples`` deals per evaluation, seeded by ``seed``).
+    bid review (``bid_samples`` deals per evaluation, seeded by ``seed``);
+    ``review`` (``open``, ``hidden`` or ``both``) reviews every move
+    (:mod:`ddz_tools.review`, ``review_nodes`` solver nodes per position).
     ``workers`` > 1 runs chunks of games in a process pool; ``scheduler`` (a
     ``dask.distributed`` address or ``Client``) runs them on a Dask cluster.
     Either way the results are the same as a single-worker run, in the same
@@ -641,9 +656,12 @@ def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, s
     """
     opts = AnalyzeOptions(rules=Rules.parse(rules) if not isinstance(rules, Rules) else rules,
                           solve_below=int(solve_below), node_limit=node_limit, time_limit=time_limit,
-                          bids=bool(bids), bid_samples=int(bid_samples), seed=int(seed))
+                          bids=bool(bids), bid_samples=int(bid_samples), seed=int(seed), review=review or None,
+                          review_nodes=review_nodes)
     if opts.solve_below < 0:
         raise DdzError("solve_below must be 0 (off) or a positive number of cards")
+    if opts.review is not None and opts.review not in REVIEW_MODES:
+        raise DdzError(f"review must be one of {', '.join(REVIEW_MODES)}, not {opts.review!r}")
     skip = set(tuple(k) for k in skip)
     stream = (it for it in iter_items(paths) if it.key not in skip)
     workers = max(1, int(workers or 1))
@@ -782,7 +800,7 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
         "mean_multiplier": None, "bombs": 0, "springs": 0, "anti_springs": 0,
         "mistakes": 0, "games_with_mistakes": 0, "mistakes_by_role": {r: 0 for r in ROLES},
         "positions_solved": 0, "positions_unchecked": 0, "bids_reviewed": 0, "bids_agreeing": 0,
-        "bid_cost": 0.0, "rules": {}, "players": {},
+        "bid_cost": 0.0, "review": new_totals(), "rules": {}, "players": {},
     }
     files = set()
     mult_sum = 0
@@ -811,6 +829,11 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
             role = m.role if isinstance(m, Mistake) else m["role"]
             s["mistakes_by_role"][role] = s["mistakes_by_role"].get(role, 0) + 1
         names = _player_names(g)
+        if g.review:
+            add_to_totals(s["review"], g.review)
+            for seat, n in enumerate(names or ()):
+                add_to_totals(players.setdefault(n, _new_player()).setdefault("review", new_totals()),
+                              g.review, (seat,))
         for b in g.bid_review or []:
             s["bids_reviewed"] += 1
             s["bids_agreeing"] += bool(b.get("agrees"))
@@ -952,9 +975,14 @@ def summary_rows(s: dict) -> list[tuple[str, str, object]]:
         rows.append(("summary", k, "" if v is None else v))
     for role, n in s["mistakes_by_role"].items():
         rows.append(("mistakes_by_role", role, n))
+    for k, v in s["review"].items():
+        rows.append(("review", k, "" if v is None else v))
     for spec, n in s["rules"].items():
         rows.append(("rules", spec, n))
     for name, p in s["players"].items():
         for k, v in p.items():
-            rows.append((f"player:{name}", k, "" if v is None else v))
+            if isinstance(v, dict):
+                rows.extend((f"player:{name}:{k}", k2, "" if v2 is None else v2) for k2, v2 in v.items())
+            else:
+                rows.append((f"player:{name}", k, "" if v is None else v))
     return rows

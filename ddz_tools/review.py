@@ -1,0 +1,370 @@
+"""Whole-game review: every move of a game judged, as on a chess analysis board.
+
+Two views of a move, chosen by ``mode``:
+
+``open``
+    The open-hand value (every hand visible, the farmers one team) of the
+    position before the move and after it, for the **mover's side**: ``win``
+    (it can force a win), ``loss`` or ``unknown`` (the exact solver,
+    :class:`ddz_tools.solver.Solver`, hit its node or time budget for that
+    position; an unknown is never guessed).  A move that turns a won position
+    into a lost one is a **mistake**, reported with every winning play the
+    mover had.  In a position that is lost whatever one plays no move can be
+    a mistake; a position that is won stays won after the right move.
+``hidden``
+    The advisor's win probability for the mover, from the mover's own view
+    (his hand, the cards played, the bottom if he is the landlord), before and
+    after the move.  A drop of at least :data:`HIDDEN_THRESHOLDS` is an
+    inaccuracy, a mistake or a blunder, reported with the advisor's choice.
+``both``
+    Both views; a move's ``flag`` is the worse of the two.
+
+Positions are taken from the game engine (:class:`ddz_tools.game.Game`): the
+turn and trick rule is the engine's, never rewritten here.  The open-hand
+positions are solved from the last move back to the first, with one
+transposition table per game (cleared before each game, so verdicts do not
+depend on which games a worker reviewed before): the late positions are cheap
+and their values speed up the earlier ones.
+
+Move numbers count every play and pass from the landlord's opening lead,
+starting at 1, as in :mod:`ddz_tools.analyze`.
+
+>>> from ddz_tools.records import parse_record
+>>> rec = parse_record({"schema": "ddz-record/1", "deal": {
+...     "hands": ["333344445555666XD", "6777788889999TTTT", "JJJJQQQQKKKKAAAA2"], "bottom": "222"},
+...     "first_bidder": 0, "bids": [{"seat": 0, "bid": 3}],
+...     "plays": [{"seat": 0, "cards": "XD"}, {"seat": 1, "cards": ""}]})
+>>> r = review_record(rec, "open", node_limit=2000)
+>>> [(m.move, m.role, m.play, m.hands[m.seat][:6]) for m in r.moves]
+[(1, 'landlord', 'XD', '333344'), (2, 'farmer1', 'pass', '677778')]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Sequence
+
+from .cards import format_cards
+from .errors import DdzError
+
+MODES = ("open", "hidden", "both")
+
+#: Flag classes, mildest first.
+CLASSES = ("inaccuracy", "mistake", "blunder")
+
+#: Smallest drop of the mover's win probability (hidden review) for each class.
+#: Chosen above the advisor's sampling noise at its default budget (a standard
+#: error of a few points): a drop of 5 points is an inaccuracy, 10 a mistake,
+#: 20 a blunder.
+HIDDEN_THRESHOLDS = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
+
+#: Solver nodes per position of an open review (a position beyond it is unknown).
+REVIEW_NODE_LIMIT = 100_000
+#: Transposition table of the per-process review solver (MiB).
+REVIEW_TT_MB = 64
+
+ROLE_NAMES = ("landlord", "farmer1", "farmer2")
+
+
+def roles_of(landlord: int) -> dict:
+    """Seat -> role (``landlord``, ``farmer1`` who plays after him, ``farmer2``)."""
+    return {landlord: "landlord", (landlord + 1) % 3: "farmer1", (landlord + 2) % 3: "farmer2"}
+
+
+@dataclasses.dataclass
+class MoveReview:
+    """The verdict on one move.
+
+    ``hands`` are the three hands (by seat) after the move.  ``open_before``
+    and ``open_after`` are the open-hand values for the mover's side;
+    ``better`` lists the winning plays the mover had when ``open_flag`` is
+    set.  ``p_before`` and ``p_after`` are the advisor's win probabilities for
+    the mover, ``advised`` its choice.  ``flag`` is the worst class of the
+    move (None when nothing is wrong).
+    """
+
+    move: int
+    seat: int
+    role: str
+    play: str
+    hands: list
+    player: "str | None" = None
+    open_before: "str | None" = None
+    open_after: "str | None" = None
+    open_flag: "str | None" = None
+    better: list = dataclasses.field(default_factory=list)
+    p_before: "float | None" = None
+    p_after: "float | None" = None
+    hidden_flag: "str | None" = None
+    advised: "str | None" = None
+    flag: "str | None" = None
+
+    @property
+    def is_pass(self) -> bool:
+        return self.play == "pass"
+
+    @property
+    def drop(self) -> "float | None":
+        """Win probability the move lost for the mover (hidden review)."""
+        if self.p_before is None or self.p_after is None:
+            return None
+        return max(0.0, self.p_before - self.p_after)
+
+    def landlord_open(self) -> "float | None":
+        """The open-hand value after the move for the landlord: 1 win, 0 loss, None unknown."""
+        if self.open_after in (None, "unknown"):
+            return None
+        mover_wins = self.open_after == "win"
+        return 1.0 if mover_wins == (self.role == "landlord") else 0.0
+
+    def landlord_p(self) -> "float | None":
+        """The hidden-card win probability after the move, for the landlord's side."""
+        if self.p_after is None:
+            return None
+        return self.p_after if self.role == "landlord" else 1.0 - self.p_after
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class GameReview:
+    """The review of one game: the deal, the auction and every move judged.
+
+    ``seats`` holds per seat: ``moves`` reviewed (open: moves whose value
+    before was known; hidden: moves with both probabilities), the count of
+    each class, ``unknown`` (open-hand values the solver could not settle) and
+    ``prob_lost`` (hidden: the sum of the drops over ``hidden_moves`` moves;
+    ``mean_prob_lost`` per move).
+    """
+
+    mode: str
+    hands: list           # the three hands as dealt (17 cards each)
+    bottom: str
+    first_bidder: int
+    bids: list            # [[seat, bid], ...] in order
+    landlord: int
+    moves: list
+    seats: list
+    node_limit: "int | None" = None
+    time_limit: "float | None" = None
+    positions: int = 0    # open-hand positions solved (known or not)
+    unknown: int = 0      # of which unknown
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["seconds"] = round(self.seconds, 3)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "GameReview":
+        kw = dict(d)
+        kw["moves"] = [MoveReview(**m) for m in d.get("moves") or []]
+        return cls(**kw)
+
+
+# Open-hand solver, one per process ----------------------------------------------------
+
+_SOLVER = None
+
+
+def _solver():
+    global _SOLVER
+    if _SOLVER is None:
+        from .solver import Solver
+        _SOLVER = Solver(REVIEW_TT_MB)
+    return _SOLVER
+
+
+def _position(state, rules):
+    """The open-hand :class:`~ddz_tools.position.Position` of a game state (before a move)."""
+    from .position import Position
+
+    roles = roles_of(state.landlord)
+    by_role = {roles[s]: state.hands[s] for s in range(3)}
+    return Position.three_player(by_role["landlord"], by_role["farmer1"], by_role["farmer2"],
+                                 to_move=roles[state.turn], after=state.last_play,
+                                 by=roles[state.last_seat] if state.last_play is not None else None,
+                                 rules=rules)
+
+
+def _team(seat: int, landlord: int) -> int:
+    return 0 if seat == landlord else 1
+
+
+def _flip(value: str) -> str:
+    return {"win": "loss", "loss": "win"}.get(value, value)
+
+
+def _review_open(states, end, moves: list, landlord: int, rules, node_limit, time_limit) -> tuple[int, int]:
+    """Fill the open-hand fields of ``moves``; returns (positions, unknown)."""
+    solver = _solver()
+    solver.clear()
+    n = len(moves)
+    # The position after the last move is solved too when the game stopped
+    # before anyone went out.
+    positions = list(states) + ([] if end.turn is None else [end])
+    values: list = [None] * len(positions)
+    for i in range(len(positions) - 1, -1, -1):
+        res = solver.solve(_position(positions[i], rules), line=False, node_limit=node_limit,
+                           time_limit=time_limit)
+        values[i] = res.result
+    for i, m in enumerate(moves):
+        m.open_before = values[i]
+        if i + 1 < len(positions):
+            nxt = positions[i + 1].turn
+            after = values[i + 1]
+            m.open_after = after if _team(nxt, landlord) == _team(m.seat, landlord) else _flip(after)
+        else:
+            m.open_after = "win"     # the mover went out
+        if m.open_before == "win" and m.open_after == "loss":
+            res = solver.solve(_position(states[i], rules), all_plays=True, line=False,
+                               node_limit=node_limit, time_limit=time_limit)
+            m.open_flag = "mistake"
+            m.better = sorted(res.winning_plays)
+    return len(positions), sum(v == "unknown" for v in values)
+
+
+def classify_drop(drop: "float | None") -> "str | None":
+    """The class of a drop in win probability (see :data:`HIDDEN_THRESHOLDS`).
+
+    >>> [classify_drop(x) for x in (0.02, 0.05, 0.12, 0.5, None)]
+    [None, 'inaccuracy', 'mistake', 'blunder', None]
+    """
+    if drop is None:
+        return None
+    out = None
+    for name in CLASSES:
+        if drop >= HIDDEN_THRESHOLDS[name] - 1e-12:
+            out = name
+    return out
+
+
+def _worst(*flags) -> "str | None":
+    ranked = [f for f in flags if f]
+    return max(ranked, key=CLASSES.index) if ranked else None
+
+
+def _seat_stats(moves: Sequence[MoveReview], mode: str) -> list:
+    out = []
+    for seat in range(3):
+        mine = [m for m in moves if m.seat == seat]
+        s = {"moves": 0, "unknown": 0, "hidden_moves": 0, "prob_lost": 0.0, "mean_prob_lost": None}
+        for c in CLASSES:
+            s[c] = 0
+        for m in mine:
+            if mode in ("open", "both"):
+                if m.open_before == "unknown":
+                    s["unknown"] += 1
+            reviewed = (mode in ("open", "both") and m.open_before not in (None, "unknown")) or \
+                (mode in ("hidden", "both") and m.drop is not None)
+            s["moves"] += reviewed
+            if m.drop is not None:
+                s["hidden_moves"] += 1
+                s["prob_lost"] += m.drop
+            if m.flag:
+                s[m.flag] += 1
+        s["prob_lost"] = round(s["prob_lost"], 4)
+        if s["hidden_moves"]:
+            s["mean_prob_lost"] = round(s["prob_lost"] / s["hidden_moves"], 4)
+        out.append(s)
+    return out
+
+
+# Public entry ---------------------------------------------------------------------------
+
+
+def replay_states(rec):
+    """Replay a valid record with the game engine: (the engine's state before each
+    move, the state at the end, the moves as ``(seat, Play)``)."""
+    from .game import Game
+
+    game = Game(hands=list(rec.hands), bottom=rec.bottom, rules=rec.rules, first_bidder=rec.first_bidder,
+                all_pass=rec.all_pass)
+    for seat, bid in rec.bids:
+        game.bid(bid, seat)
+    states = []
+    for seat, text in rec.plays:
+        states.append(game.state())
+        game.play(text, seat)
+    return states, game.state(), list(game.plays)
+
+
+def review_record(rec, mode: str = "open", *, node_limit: "int | None" = REVIEW_NODE_LIMIT,
+                  time_limit: "float | None" = None, players: "Sequence | None" = None,
+                  advisor_options: "dict | None" = None) -> GameReview:
+    """Review every move of a valid, finished record (:class:`ddz_tools.records.Record`).
+
+    ``mode`` is ``open``, ``hidden`` or ``both`` (see the module text);
+    ``node_limit`` / ``time_limit`` bound the solver per position (open);
+    ``advisor_options`` are passed to the advisor (hidden).  Raises
+    :class:`~ddz_tools.errors.DdzError` when the record cannot be replayed.
+    """
+    if mode not in MODES:
+        raise DdzError(f"review mode must be one of {', '.join(MODES)}, not {mode!r}")
+    t0 = time.perf_counter()
+    states, end, plays = replay_states(rec)
+    if not states:
+        raise DdzError("the game has no plays to review")
+    if end.landlord is None:
+        raise DdzError("the game has no landlord (the auction did not finish)")
+    landlord = end.landlord
+    roles = roles_of(landlord)
+    players = players if players is not None else rec.players
+    moves = []
+    for i, (seat, play) in enumerate(plays):
+        after = states[i + 1].hands if i + 1 < len(states) else end.hands
+        moves.append(MoveReview(i + 1, seat, roles[seat], play.notation(rec.rules),
+                                [format_cards(h) for h in after],
+                                player=players[seat] if players else None))
+    review = GameReview(mode, [format_cards(h) for h in rec.hands], format_cards(rec.bottom), rec.first_bidder,
+                        [[s, b] for s, b in rec.bids], landlord, moves, [], node_limit=node_limit,
+                        time_limit=time_limit)
+    if mode in ("open", "both"):
+        review.positions, review.unknown = _review_open(states, end, moves, landlord, rec.rules, node_limit,
+                                                        time_limit)
+    if mode in ("hidden", "both"):
+        _review_hidden(states, moves, rec, advisor_options or {})
+    for m in moves:
+        m.flag = _worst(m.open_flag, m.hidden_flag)
+    review.seats = _seat_stats(moves, mode)
+    review.seconds = time.perf_counter() - t0
+    return review
+
+
+def _review_hidden(states, moves, rec, options: dict) -> None:
+    try:
+        from . import advise  # noqa: F401
+    except ImportError:
+        raise DdzError("the hidden-card review needs the advisor (ddz_tools.advise), "
+                       "which this version does not have") from None
+    raise DdzError("the hidden-card review is not available yet")
+
+
+# Totals over games ------------------------------------------------------------------------
+
+
+def new_totals() -> dict:
+    """Zeroed review totals (a batch, or one player across games); see :func:`add_to_totals`."""
+    t = {"games": 0, "moves": 0, "unknown": 0}
+    for c in CLASSES:
+        t[c] = 0
+    t.update({"prob_lost": 0.0, "hidden_moves": 0, "mean_prob_lost": None})
+    return t
+
+
+def add_to_totals(totals: dict, review: dict, seats: "Sequence[int]" = (0, 1, 2)) -> None:
+    """Add the per-seat figures of a review (:meth:`GameReview.to_dict`) for ``seats``.
+
+    ``mean_prob_lost`` is the probability lost per hidden-reviewed move.
+    """
+    totals["games"] += 1
+    for seat in seats:
+        s = review["seats"][seat]
+        for k in ("moves", "unknown", "hidden_moves") + CLASSES:
+            totals[k] += s[k]
+        totals["prob_lost"] = round(totals["prob_lost"] + s["prob_lost"], 4)
+    if totals["hidden_moves"]:
+        totals["mean_prob_lost"] = round(totals["prob_lost"] / totals["hidden_moves"], 4)

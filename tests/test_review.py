@@ -1,0 +1,163 @@
+"""Whole-game review (``ddz_tools.review``): every move judged against the exact
+solver, unknowns kept unknown, and agreement with analyze's endgame search."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ddz_tools.analyze import analyze_files, find_mistakes, summarize
+from ddz_tools.cards import card_count, format_cards, parse_cards
+from ddz_tools.errors import DdzError
+from ddz_tools.position import Position
+from ddz_tools.records import parse_record
+from ddz_tools.review import (
+    HIDDEN_THRESHOLDS,
+    GameReview,
+    classify_drop,
+    replay_states,
+    review_record,
+)
+from ddz_tools.rules import Play
+from ddz_tools.selfplay import simulate
+from ddz_tools.solver import Solver
+
+NODES = 30_000
+
+
+@pytest.fixture(scope="module")
+def games():
+    """Three heuristic self-play games, parsed, and their open reviews."""
+    recs = [parse_record(r) for r in simulate(3, "heuristic", seed=11)]
+    return [(rec, review_record(rec, "open", node_limit=NODES)) for rec in recs]
+
+
+def test_one_review_per_move_with_the_hands_shrinking(games):
+    for rec, r in games:
+        assert [m.move for m in r.moves] == list(range(1, len(rec.plays) + 1))
+        assert r.hands == [format_cards(h) for h in rec.hands] and r.bottom == format_cards(rec.bottom)
+        counts = [17, 17, 17]
+        counts[r.landlord] += 3
+        for m, (seat, text) in zip(r.moves, rec.plays):
+            assert m.seat == seat
+            assert (m.play == "pass") == (text == "")
+            if text:
+                counts[seat] -= card_count(parse_cards(text.replace("-", "")))
+            assert [len(h) for h in m.hands] == counts
+        assert r.moves[-1].hands[r.moves[-1].seat] == ""
+
+
+def test_values_chain_from_move_to_move(games):
+    """The value after a move is the value before the next one, seen from the mover's side."""
+    for rec, r in games:
+        ms = r.moves
+        team = [0 if m.seat == r.landlord else 1 for m in ms]
+        for a, b, ta, tb in zip(ms, ms[1:], team, team[1:]):
+            want = b.open_before if ta == tb else {"win": "loss", "loss": "win"}.get(b.open_before, "unknown")
+            assert a.open_after == want
+        assert ms[-1].open_after == "win"
+        assert r.unknown == sum(m.open_before == "unknown" for m in ms)
+        # Perfect information: a lost position stays lost whatever is played.
+        for m in ms:
+            assert not (m.open_before == "loss" and m.open_after == "win")
+
+
+def test_flagged_moves_are_exactly_won_to_lost_and_the_better_plays_win(games):
+    solver = Solver(16)
+    for rec, r in games:
+        states, _, _ = replay_states(rec)
+        for m, st in zip(r.moves, states):
+            assert (m.flag == "mistake") == (m.open_before == "win" and m.open_after == "loss")
+            if not m.flag:
+                assert m.better == []
+                continue
+            assert m.better and m.play not in m.better
+            # Each better play, made in the real position, keeps the win for the mover's side.
+            for text in m.better:
+                play = Play.parse(text, rec.rules)
+                hands = list(st.hands)
+                hands[m.seat] -= play.cards if not play.is_pass else 0
+                if hands[m.seat] == 0:
+                    continue
+                res = _solve_after(solver, st, play, hands, rec.rules)
+                assert res in ("win", "unknown")
+
+
+def _solve_after(solver, st, play, hands, rules):
+    roles = {st.landlord: "landlord", (st.landlord + 1) % 3: "farmer1", (st.landlord + 2) % 3: "farmer2"}
+    nxt = (st.turn + 1) % 3
+    if play.is_pass:
+        last, by = (None, None) if st.last_seat == nxt else (st.last_play, st.last_seat)
+    else:
+        last, by = play, st.turn
+    by_role = {roles[s]: hands[s] for s in range(3)}
+    pos = Position.three_player(by_role["landlord"], by_role["farmer1"], by_role["farmer2"], to_move=roles[nxt],
+                                after=last, by=roles[by] if last is not None else None, rules=rules)
+    res = solver.solve(pos, line=False, node_limit=200_000).result
+    same = (nxt == st.landlord) == (st.turn == st.landlord)
+    return res if same or res == "unknown" else {"win": "loss", "loss": "win"}[res]
+
+
+def test_review_finds_the_endgame_mistakes_of_analyze(games):
+    """Every mistake analyze's endgame search finds is flagged by the review
+    (the review's budget is larger than an endgame position needs)."""
+    for rec, r in games:
+        states, _, plays = replay_states(rec)
+        ms = find_mistakes(list(states[0].hands), r.landlord, plays, rec.rules, solve_below=8)
+        for mistake in ms.mistakes:
+            mv = r.moves[mistake.move - 1]
+            assert mv.flag == "mistake" and sorted(mv.better) == sorted(mistake.winning)
+
+
+def test_a_tiny_budget_leaves_positions_unknown_and_flags_nothing():
+    rec = parse_record(next(simulate(1, "heuristic", seed=5)))
+    r = review_record(rec, "open", node_limit=1)
+    assert r.unknown > 0
+    known = [m for m in r.moves if m.open_before != "unknown"]
+    assert len(known) == len(r.moves) - r.unknown
+    assert all(m.flag is None or (m.open_before == "win" and m.open_after == "loss") for m in r.moves)
+    assert sum(s["unknown"] for s in r.seats) == r.unknown
+    assert sum(s["moves"] for s in r.seats) == len(known)
+
+
+def test_reviews_are_deterministic_and_round_trip(games):
+    rec, r = games[0]
+    again = review_record(rec, "open", node_limit=NODES)
+    a, b = r.to_dict(), again.to_dict()
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+    back = GameReview.from_dict(json.loads(json.dumps(r.to_dict())))
+    assert back.moves == r.moves
+
+
+def test_bad_modes_and_missing_advisor():
+    rec = parse_record(next(simulate(1, "heuristic", seed=5)))
+    with pytest.raises(DdzError, match="review mode"):
+        review_record(rec, "closed")
+    try:
+        import ddz_tools.advise  # noqa: F401
+    except ImportError:
+        with pytest.raises(DdzError, match="advisor"):
+            review_record(rec, "hidden")
+
+
+def test_drop_classes():
+    assert classify_drop(0.0) is None
+    for name, t in HIDDEN_THRESHOLDS.items():
+        assert classify_drop(t) == name
+    assert classify_drop(HIDDEN_THRESHOLDS["inaccuracy"] - 0.001) is None
+
+
+def test_analyze_files_reviews_and_summarises(tmp_path):
+    path = tmp_path / "g.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in simulate(2, "heuristic", seed=3)))
+    res = list(analyze_files([str(path)], solve_below=0, review="open", review_nodes=5_000))
+    assert all(g.review and len(g.review["moves"]) == len(json.loads(line)["plays"])
+               for g, line in zip(res, path.read_text().splitlines()))
+    s = summarize(res)
+    assert s["review"]["games"] == 2
+    assert s["review"]["moves"] == sum(x["moves"] for g in res for x in g.review["seats"])
+    assert s["review"]["mistake"] == sum(m["flag"] == "mistake" for g in res for m in g.review["moves"])
+    with pytest.raises(DdzError, match="review must be"):
+        list(analyze_files([str(path)], review="closed"))
