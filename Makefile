@@ -6,12 +6,12 @@ PY := $(VENV)/bin/python
 DDZ := $(VENV)/bin/ddz
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test test-slow bench peers clean
+.PHONY: run test test-slow test-browser bench peers clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,report]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -28,12 +28,20 @@ run: $(STAMP)
 	# The corpus holds deliberately broken records: analyze reports them and exits 1.
 	$(DDZ) analyze data/analysis_corpus/selfplay.jsonl data/analysis_corpus/deals.pkl \
 		data/analysis_corpus/botzone_game.json out/selfplay.jsonl --out out/analysis.jsonl || [ $$? -eq 1 ]
+	# A report of the bundled games: open out/report/index.html in a browser.
+	$(DDZ) report data/sample_games.jsonl data/botzone_sample_log.json data/bad_games.jsonl \
+		--out out/report --force || [ $$? -eq 1 ]
 
 test: $(STAMP)
 	$(PY) -m pytest
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -m slow
+
+# The report's pages rendered in headless Chromium (Debian's package).
+test-browser: $(STAMP)
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	$(PY) -m pytest -m browser tests/test_report.py
 
 peers: $(STAMP)
 	$(PY) -m pip install -q --no-deps douzero rlcard doudizhu-resolver termcolor

@@ -27,6 +27,7 @@ COMMANDS = {
     "bid": ("ddz_tools.cli.bid", "bid", "Should this hand bid? Monte Carlo verdict per bid."),
     "analyze": ("ddz_tools.cli.analyze", "analyze", "Check, score and find mistakes in recorded games."),
     "advise": ("ddz_tools.cli.advise", "advise", "The best play when the other hands are hidden."),
+    "report": ("ddz_tools.cli.report", "report", "Review recorded games and write an HTML report."),
 }
 
 

@@ -22,8 +22,10 @@ from ..analyze import (
     summarize,
     summary_rows,
 )
+from ..report import ReportWriter
+from ..review import MODES as REVIEW_MODES
 from .options import (Progress, default_workers, emit_json, format_option, print_table, rules_option, seed_option,
-                      workers_option)
+                      workers_option, review_nodes_option)
 
 
 def _game_label(g) -> str:
@@ -80,6 +82,13 @@ def _print_summary_tables(s: dict, analyses: "list | None") -> None:
             ("bids reviewed / agreeing with the evaluator", f"{s['bids_reviewed']} / {s['bids_agreeing']}"),
             ("expected points lost in bidding", s["bid_cost"]),
             ("rules", ", ".join(f"{k} ({v})" for k, v in s["rules"].items()))]
+    rv = s["review"]
+    if rv["games"]:
+        rows[-1:-1] = [("games reviewed, moves reviewed", f"{rv['games']}, {rv['moves']}"),
+                       ("inaccuracies / mistakes / blunders", f"{rv['inaccuracy']} / {rv['mistake']} / {rv['blunder']}"),
+                       ("open-hand values unknown (solver limit)", rv["unknown"]),
+                       ("mean win probability lost per move", "" if rv["mean_prob_lost"] is None
+                        else pct(rv["mean_prob_lost"]))]
     print_table(rows, ["summary", ""])
     if s["players"]:
         click.echo()
@@ -119,12 +128,18 @@ def _csv_writer(stream):
 @click.option("--bids", is_flag=True, help="Review every bid with the Monte Carlo bid evaluator (slow).")
 @click.option("--bid-samples", type=click.IntRange(min=1), default=200, show_default=True,
               help="Samples per bid evaluation (with --bids).")
+@click.option("--review", type=click.Choice(REVIEW_MODES), default=None,
+              help="Judge every move: open (open-hand solver), hidden (advisor) or both.")
+@review_nodes_option
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
+              help="Also write an HTML report to this folder (as `ddz report`; implies --review open).")
+@click.option("--force", is_flag=True, help="With --report: overwrite the report in an existing folder.")
 @rules_option
 @seed_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit, time_limit, bids,
-            bid_samples, rules, seed, progress):
+            bid_samples, review, review_nodes, report_dir, force, rules, seed, progress):
     """Check, score and find mistakes in recorded games.
 
     FILES are ddz-record/1 JSON Lines, Botzone judge logs or bot-side
@@ -145,9 +160,15 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
       $ ddz analyze games.jsonl --format csv --out results.csv
       $ ddz analyze botzone_log.json eval_data.pkl --rules douzero --bids
       $ ddz analyze games.jsonl --scheduler tcp://10.0.0.5:8786
+      $ ddz analyze games.jsonl --review open --report report/
     """
-    if resume and not out:
-        raise click.UsageError("--resume needs --out (the file to append to)")
+    if resume and not (out or report_dir):
+        raise click.UsageError("--resume needs --out (the file to append to) or --report")
+    if resume and out and report_dir:
+        raise click.UsageError("--resume goes on with --out or with --report, not both at once")
+    if report_dir and not review:
+        review = "open"
+    writer = ReportWriter(report_dir, force=force, resume=resume) if report_dir else None
     if out and os.path.realpath(out) in {os.path.realpath(f) for f in files}:
         raise click.UsageError(f"--out {out} is also an input file")
     if scheduler is not None and workers is not None:
@@ -162,7 +183,7 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
                 have = "CSV" if is_csv else "JSON Lines"
                 raise click.UsageError(f"{out} holds {have}: resume it with --format {'csv' if is_csv else 'json'}")
         previous = load_results(out, repair=True)
-    skip = {g.key for g in previous}
+    skip = {g.key for g in previous} | (writer.done if writer else set())
     bar = Progress("analyze", enabled=progress)
     sink = None
     csv_out = None
@@ -187,7 +208,10 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
     def analysed():
         for g in analyze_files(files, rules=rules, solve_below=solve_below, node_limit=node_limit,
                                time_limit=time_limit, bids=bids, bid_samples=bid_samples, seed=seed,
-                               workers=workers, scheduler=scheduler, skip=skip, progress=bar):
+                               review=review, review_nodes=review_nodes, workers=workers, scheduler=scheduler,
+                               skip=skip, progress=bar):
+            if writer is not None:
+                writer.add(g)
             count["new"] += 1
             if keep_all or g.mistakes:
                 kept.append(g)
@@ -216,6 +240,8 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
         bar.close()
         if sink is not None:
             sink.close()
+        if writer is not None:
+            click.echo(f"report: {writer.close()}", err=True)
     new, bad = count["new"], count["bad"]
     s["rules_default"] = rules.describe()
     s["resumed"] = len(previous)

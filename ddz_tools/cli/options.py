@@ -10,6 +10,7 @@ import time
 import click
 from tabulate import tabulate
 
+from ..review import REVIEW_NODE_LIMIT
 from ..rules import Rules
 
 
@@ -35,6 +36,9 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True,
                            help="Random seed; the same seed gives the same output.")
 workers_option = click.option("--workers", type=click.IntRange(min=1), default=None,
                               help="Parallel workers (default: all cores).")
+review_nodes_option = click.option(
+    "--review-nodes", type=click.IntRange(min=1), default=REVIEW_NODE_LIMIT, show_default=True,
+    help="Solver nodes per position of the open review; a position beyond it is shown as unknown.")
 file_option = click.option("--file", "file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
                            help="Read one input per line from this file ('-' for stdin).")
 
