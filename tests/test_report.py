@@ -182,6 +182,20 @@ def test_analyze_writes_the_same_report(report, tmp_path, capsys):
         b = Page((out / "games" / name).read_text())
         assert a.moves == b.moves and a.points == b.points
 
+    # Two worker processes (analyze's default here) give the reviews one process gave.
+    def reviews(path):
+        out = {}
+        for line in open(path):
+            d = json.loads(line)
+            if d.get("review"):
+                d["review"].pop("seconds")
+                out[(d["file"], d["line"])] = d["review"]
+        return out
+
+    theirs = reviews(out / DATA_FILE)
+    mine = reviews(tmp_path / "r" / DATA_FILE)
+    assert mine and all(mine[k] == theirs[k] for k in mine)
+
 
 def test_card_faces_keep_every_card():
     faces = card_faces("33TTTTXD")
