@@ -1,6 +1,7 @@
 """Validation of the bid evaluator on seeded self-play deals (writes its tables to stdout).
 
 Run:  .venv/bin/python benchmarks/bid_validation.py [--deals 5000] [--samples 500] [--seed 1]
+          [--chart docs/bid_calibration.svg]
 
 The study
 ---------
@@ -17,7 +18,10 @@ on the real earlier bids).
    landlord (its 17 cards plus the real bottom), by the same heuristic policy
    in every seat.  The predicted ``win_prob`` is compared with that outcome:
    a table by predicted-probability bin, and the Brier score beside the
-   Brier score of always predicting the overall landlord win rate.
+   Brier score of always predicting the overall landlord win rate.  With
+   ``--chart FILE`` the same bins are drawn as an SVG chart (observed win
+   rate against mean predicted probability, 95% Wilson intervals, the number
+   of deals per bin below; matplotlib, from the ``report`` extra).
 
 2. Score.  On the same real deals, the evaluated seat bids
 
@@ -111,6 +115,38 @@ def seat_score(hands, bottom, me, bids_before, my_bid, flags, outcome) -> int:
     return _settle(landlord, won, state[A_BASE] * mult)[me]
 
 
+def draw_calibration(path, bins, n, brier, brier_base, args) -> None:
+    """The calibration bins as an SVG chart: observed win rate against mean
+    predicted probability with 95% Wilson intervals, deals per bin below."""
+    import matplotlib
+
+    matplotlib.use("svg", force=True)
+    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "ddz-tools", "font.size": 9,
+                                "axes.spines.top": False, "axes.spines.right": False})
+    import matplotlib.pyplot as plt
+
+    fig, (ax, hx) = plt.subplots(2, 1, figsize=(5.2, 5.6), sharex=True, gridspec_kw={"height_ratios": [3.2, 1]})
+    ax.plot([0, 1], [0, 1], color="#999999", lw=0.8, ls="--", label="perfect calibration")
+    x = [b[3] for b in bins]
+    y = [b[4] for b in bins]
+    err = [[b[4] - b[5] for b in bins], [b[6] - b[4] for b in bins]]
+    ax.errorbar(x, y, yerr=err, fmt="o", color="#c0392b", ms=5, capsize=3, lw=1.2,
+                label="observed win rate, 95% interval")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("landlord won (share of deals)")
+    ax.set_title(f"ddz bid: predicted win probability vs outcome\n{n} self-play deals, seed {args.seed}, "
+                 f"up to {args.samples} samples; Brier {brier:.3f} (base rate {brier_base:.3f})", fontsize=9)
+    ax.legend(loc="upper left", frameon=False, fontsize=8)
+    ax.grid(color="#eeeeee", lw=0.6)
+    hx.bar([(b[0] + b[1]) / 2 for b in bins], [b[2] for b in bins], width=0.09, color="#2471a3")
+    hx.set_ylabel("deals")
+    hx.set_xlabel("predicted win probability (this seat as landlord), by bin of 0.1")
+    fig.tight_layout()
+    fig.savefig(path, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+
+
 def mean_ci(values, z):
     v = np.asarray(values, dtype=float)
     m = v.mean()
@@ -124,6 +160,7 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=500, help="samples per evaluation (maximum)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--chart", default=None, help="also draw the calibration table as an SVG chart into this file")
     args = ap.parse_args()
     rules = Rules()
     flags = rules.flags
@@ -191,6 +228,7 @@ def main() -> None:
     print("| predicted | deals | mean predicted | observed win rate | 95% CI |")
     print("|---|---|---|---|---|")
     edges = np.linspace(0, 1, 11)
+    bins = []
     for i in range(10):
         lo, hi = edges[i], edges[i + 1]
         m = (preds_a >= lo) & ((preds_a < hi) if i < 9 else (preds_a <= hi))
@@ -200,10 +238,14 @@ def main() -> None:
             continue
         w = int(out_a[m].sum())
         clo, chi = wilson_interval(w, k)
+        bins.append((lo, hi, k, float(preds_a[m].mean()), w / k, clo, chi))
         print(f"| {lo:.1f}-{hi:.1f} | {k} | {preds_a[m].mean():.3f} | {w / k:.3f} | [{clo:.3f}, {chi:.3f}] |")
     brier = float(((preds_a - out_a) ** 2).mean())
     base = out_a.mean()
     brier_base = float(((base - out_a) ** 2).mean())
+    if args.chart:
+        draw_calibration(args.chart, bins, n, brier, brier_base, args)
+        print(f"\n(chart written to {args.chart})")
     print()
     print(f"Brier score {brier:.4f} (always predicting the base rate {base:.3f}: {brier_base:.4f}; "
           f"skill {1 - brier / brier_base:.3f}); mean predicted {preds_a.mean():.3f}, observed {base:.3f}")
