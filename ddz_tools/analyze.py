@@ -172,6 +172,7 @@ class AnalyzeOptions:
     seed: int = 0
     review: "str | None" = None
     review_nodes: "int | None" = REVIEW_NODE_LIMIT
+    review_samples: "int | None" = None   # advisor samples per move (None: the advisor's default)
 
 
 # Per-game analysis ---------------------------------------------------------------------
@@ -350,8 +351,10 @@ def _deep(g: GameAnalysis, rec, opts: AnalyzeOptions) -> None:
         from .review import review_record
 
         try:
+            adv = {"seed": opts.seed} if opts.review_samples is None else {"seed": opts.seed,
+                                                                           "samples": opts.review_samples}
             g.review = review_record(rec, opts.review, node_limit=opts.review_nodes, time_limit=opts.time_limit,
-                                     players=_player_names(g)).to_dict()
+                                     players=_player_names(g), advisor_options=adv).to_dict()
         except DdzError as exc:
             g.notes.append(f"review failed: {exc}")
 
@@ -625,7 +628,8 @@ def _run_ordered(submit: Callable, chunks: list, window: int) -> Iterator[list]:
 def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, solve_below: int = 10,
                   node_limit: "int | None" = DEFAULT_NODE_LIMIT, time_limit: "float | None" = None,
                   bids: bool = False, bid_samples: int = 200, seed: int = 0, review: "str | None" = None,
-                  review_nodes: "int | None" = REVIEW_NODE_LIMIT, workers: int = 1,
+                  review_nodes: "int | None" = REVIEW_NODE_LIMIT, review_samples: "int | None" = None,
+                  workers: int = 1,
                   scheduler: "str | object | None" = None, skip: Iterable[tuple] = (),
                   progress: "Callable[[int, int], None] | None" = None,
                   chunk_size: "int | None" = None) -> Iterator[GameAnalysis]:
@@ -636,7 +640,8 @@ def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, s
     cards, with ``node_limit`` / ``time_limit`` per position; ``bids`` adds the
     bid review (``bid_samples`` deals per evaluation, seeded by ``seed``);
     ``review`` (``open``, ``hidden`` or ``both``) reviews every move
-    (:mod:`ddz_tools.review`, ``review_nodes`` solver nodes per position).
+    (:mod:`ddz_tools.review`, ``review_nodes`` solver nodes per position,
+    ``review_samples`` advisor samples per move, seeded by ``seed``).
     ``workers`` > 1 runs chunks of games in a process pool; ``scheduler`` (a
     ``dask.distributed`` address or ``Client``) runs them on a Dask cluster.
     Either way the results are the same as a single-worker run, in the same
@@ -657,7 +662,7 @@ def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, s
     opts = AnalyzeOptions(rules=Rules.parse(rules) if not isinstance(rules, Rules) else rules,
                           solve_below=int(solve_below), node_limit=node_limit, time_limit=time_limit,
                           bids=bool(bids), bid_samples=int(bid_samples), seed=int(seed), review=review or None,
-                          review_nodes=review_nodes)
+                          review_nodes=review_nodes, review_samples=review_samples)
     if opts.solve_below < 0:
         raise DdzError("solve_below must be 0 (off) or a positive number of cards")
     if opts.review is not None and opts.review not in REVIEW_MODES:

@@ -326,7 +326,7 @@ def review_record(rec, mode: str = "open", *, node_limit: "int | None" = REVIEW_
         review.positions, review.unknown = _review_open(states, end, moves, landlord, rec.rules, node_limit,
                                                         time_limit)
     if mode in ("hidden", "both"):
-        _review_hidden(states, moves, rec, advisor_options or {})
+        _review_hidden(moves, rec, advisor_options or {})
     for m in moves:
         m.flag = _worst(m.open_flag, m.hidden_flag)
     review.seats = _seat_stats(moves, mode)
@@ -334,13 +334,37 @@ def review_record(rec, mode: str = "open", *, node_limit: "int | None" = REVIEW_
     return review
 
 
-def _review_hidden(states, moves, rec, options: dict) -> None:
+def _move_seed(seed: int, move: int) -> int:
+    """The advisor's seed for one move: fixed by the run's seed and the move number."""
+    return (int(seed) * 1_000_003 + move) & 0x7FFFFFFF
+
+
+def _review_hidden(moves, rec, options: dict) -> None:
+    """Fill the hidden-card fields of ``moves`` with the advisor's verdicts.
+
+    At each move the advisor (:func:`ddz_tools.advise.advise`) scores every
+    legal play of the mover on the same sampled deals, from the mover's view
+    (:func:`ddz_tools.advise.view_from_record`): ``p_before`` is the best
+    play's win probability, ``p_after`` the played one's, ``advised`` the best
+    play.  Both come from the same deals, so their difference is not blurred
+    by sampling the two apart.
+    """
     try:
-        from . import advise  # noqa: F401
+        from .advise import advise, view_from_record
     except ImportError:
         raise DdzError("the hidden-card review needs the advisor (ddz_tools.advise), "
                        "which this version does not have") from None
-    raise DdzError("the hidden-card review is not available yet")
+    opts = dict(options)
+    seed = int(opts.pop("seed", 0))
+    opts.setdefault("workers", 1)
+    for m in moves:
+        adv = advise(view_from_record(rec, m.move), seed=_move_seed(seed, m.move), **opts)
+        by_play = {c.play: c for c in adv.candidates}
+        mine = by_play.get(m.play)
+        m.advised = adv.recommendation
+        m.p_before = round(float(adv.candidates[0].win_prob), 4)
+        m.p_after = None if mine is None else round(float(mine.win_prob), 4)
+        m.hidden_flag = classify_drop(m.drop)
 
 
 # Totals over games ------------------------------------------------------------------------

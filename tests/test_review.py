@@ -161,3 +161,24 @@ def test_analyze_files_reviews_and_summarises(tmp_path):
     assert s["review"]["mistake"] == sum(m["flag"] == "mistake" for g in res for m in g.review["moves"])
     with pytest.raises(DdzError, match="review must be"):
         list(analyze_files([str(path)], review="closed"))
+
+
+def test_hidden_review_uses_the_advisors_view():
+    advise = pytest.importorskip("ddz_tools.advise")
+    raw = next(simulate(1, "heuristic", seed=8))
+    raw["plays"] = raw["plays"][:4]           # the opening: four advisor calls
+    raw.pop("result", None)
+    rec = parse_record(raw)
+    opts = {"seed": 3, "samples": 32, "nodes": 500}
+    r = review_record(rec, "hidden", advisor_options=opts)
+    again = review_record(rec, "hidden", advisor_options=opts)
+    assert [m.to_dict() for m in r.moves] == [m.to_dict() for m in again.moves]
+    for m in r.moves:
+        assert 0.0 <= m.p_after <= m.p_before <= 1.0     # the best play is the advisor's first
+        assert m.hidden_flag == classify_drop(m.drop) and m.flag == m.hidden_flag
+        assert m.open_before is None and m.advised
+        view = advise.view_from_record(rec, m.move)
+        assert m.advised in {c.play for c in advise.advise(view, seed=0, samples=32, nodes=500).candidates}
+    seats = r.seats
+    assert sum(s["hidden_moves"] for s in seats) == len(r.moves)
+    assert sum(s["moves"] for s in seats) == len(r.moves)

@@ -25,7 +25,7 @@ from ..analyze import (
 from ..report import ReportWriter
 from ..review import MODES as REVIEW_MODES
 from .options import (Progress, default_workers, emit_json, format_option, print_table, rules_option, seed_option,
-                      workers_option, review_nodes_option)
+                      workers_option, review_nodes_option, review_samples_option)
 
 
 def _game_label(g) -> str:
@@ -131,6 +131,7 @@ def _csv_writer(stream):
 @click.option("--review", type=click.Choice(REVIEW_MODES), default=None,
               help="Judge every move: open (open-hand solver), hidden (advisor) or both.")
 @review_nodes_option
+@review_samples_option
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               help="Also write an HTML report to this folder (as `ddz report`; implies --review open).")
 @click.option("--force", is_flag=True, help="With --report: overwrite the report in an existing folder.")
@@ -139,7 +140,7 @@ def _csv_writer(stream):
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit, time_limit, bids,
-            bid_samples, review, review_nodes, report_dir, force, rules, seed, progress):
+            bid_samples, review, review_nodes, review_samples, report_dir, force, rules, seed, progress):
     """Check, score and find mistakes in recorded games.
 
     FILES are ddz-record/1 JSON Lines, Botzone judge logs or bot-side
@@ -208,8 +209,8 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
     def analysed():
         for g in analyze_files(files, rules=rules, solve_below=solve_below, node_limit=node_limit,
                                time_limit=time_limit, bids=bids, bid_samples=bid_samples, seed=seed,
-                               review=review, review_nodes=review_nodes, workers=workers, scheduler=scheduler,
-                               skip=skip, progress=bar):
+                               review=review, review_nodes=review_nodes, review_samples=review_samples,
+                               workers=workers, scheduler=scheduler, skip=skip, progress=bar):
             if writer is not None:
                 writer.add(g)
             count["new"] += 1

@@ -39,6 +39,9 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
 review_nodes_option = click.option(
     "--review-nodes", type=click.IntRange(min=1), default=REVIEW_NODE_LIMIT, show_default=True,
     help="Solver nodes per position of the open review; a position beyond it is shown as unknown.")
+review_samples_option = click.option(
+    "--review-samples", type=click.IntRange(min=1), default=None,
+    help="Advisor samples per move of the hidden review (default: the advisor's own).")
 file_option = click.option("--file", "file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
                            help="Read one input per line from this file ('-' for stdin).")
 

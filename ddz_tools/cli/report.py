@@ -9,8 +9,8 @@ import click
 from ..analyze import STATUS_INVALID
 from ..report import write_report
 from ..review import MODES as REVIEW_MODES
-from .options import (Progress, default_workers, emit_json, format_option, review_nodes_option, rules_option,
-                      seed_option, workers_option)
+from .options import (Progress, default_workers, emit_json, format_option, review_nodes_option,
+                      review_samples_option, rules_option, seed_option, workers_option)
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
@@ -22,6 +22,7 @@ from .options import (Progress, default_workers, emit_json, format_option, revie
               help="Judge every move: open (exact open-hand solver), hidden (the advisor's win probability), "
                    "or both.")
 @review_nodes_option
+@review_samples_option
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Solver seconds per position (makes results depend on machine load).")
 @click.option("--solve-below", type=click.IntRange(min=0), default=0, show_default=True,
@@ -37,8 +38,8 @@ from .options import (Progress, default_workers, emit_json, format_option, revie
 @format_option("table", "json")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
-def report(files, out, force, resume, review, review_nodes, time_limit, solve_below, bids, bid_samples, workers,
-           scheduler, rules, seed, fmt, progress):
+def report(files, out, force, resume, review, review_nodes, review_samples, time_limit, solve_below, bids,
+           bid_samples, workers, scheduler, rules, seed, fmt, progress):
     """Review recorded games and write a static HTML report.
 
     FILES are read as by `ddz analyze` (ddz-record/1 JSON Lines, Botzone logs,
@@ -68,8 +69,9 @@ def report(files, out, force, resume, review, review_nodes, time_limit, solve_be
 
     try:
         res = write_report(files, out, force=force, resume=resume, review=review, progress=bar, on_game=bad,
-                           rules=rules, solve_below=solve_below, review_nodes=review_nodes, time_limit=time_limit,
-                           bids=bids, bid_samples=bid_samples, seed=seed,
+                           rules=rules, solve_below=solve_below, review_nodes=review_nodes,
+                           review_samples=review_samples, time_limit=time_limit, bids=bids,
+                           bid_samples=bid_samples, seed=seed,
                            workers=default_workers(workers) if scheduler is None else 1, scheduler=scheduler)
     finally:
         bar.close()
