@@ -178,7 +178,7 @@ def _solver():
     return _SOLVER
 
 
-def _position(state, rules):
+def position_of(state, rules):
     """The open-hand :class:`~ddz_tools.position.Position` of a game state (before a move)."""
     from .position import Position
 
@@ -208,7 +208,7 @@ def _review_open(states, end, moves: list, landlord: int, rules, node_limit, tim
     positions = list(states) + ([] if end.turn is None else [end])
     values: list = [None] * len(positions)
     for i in range(len(positions) - 1, -1, -1):
-        res = solver.solve(_position(positions[i], rules), line=False, node_limit=node_limit,
+        res = solver.solve(position_of(positions[i], rules), line=False, node_limit=node_limit,
                            time_limit=time_limit)
         values[i] = res.result
     for i, m in enumerate(moves):
@@ -220,7 +220,7 @@ def _review_open(states, end, moves: list, landlord: int, rules, node_limit, tim
         else:
             m.open_after = "win"     # the mover went out
         if m.open_before == "win" and m.open_after == "loss":
-            res = solver.solve(_position(states[i], rules), all_plays=True, line=False,
+            res = solver.solve(position_of(states[i], rules), all_plays=True, line=False,
                                node_limit=node_limit, time_limit=time_limit)
             m.open_flag = "mistake"
             m.better = sorted(res.winning_plays)

@@ -10,10 +10,10 @@ import pytest
 from ddz_tools.analyze import analyze_files, find_mistakes, summarize
 from ddz_tools.cards import card_count, format_cards, parse_cards
 from ddz_tools.errors import DdzError
-from ddz_tools.position import Position
 from ddz_tools.records import parse_record
 from ddz_tools.review import (
     HIDDEN_THRESHOLDS,
+    position_of,
     GameReview,
     classify_drop,
     replay_states,
@@ -74,29 +74,15 @@ def test_flagged_moves_are_exactly_won_to_lost_and_the_better_plays_win(games):
                 continue
             assert m.better and m.play not in m.better
             # Each better play, made in the real position, keeps the win for the mover's side.
+            pos = position_of(st, rec.rules)
             for text in m.better:
-                play = Play.parse(text, rec.rules)
-                hands = list(st.hands)
-                hands[m.seat] -= play.cards if not play.is_pass else 0
-                if hands[m.seat] == 0:
+                after = pos.push(Play.parse(text, rec.rules))
+                if after.is_over:
                     continue
-                res = _solve_after(solver, st, play, hands, rec.rules)
+                res = solver.solve(after, line=False, node_limit=200_000).result
+                if after.team_of(after.to_move) != pos.team_of(pos.to_move):
+                    res = {"win": "loss", "loss": "win"}.get(res, res)
                 assert res in ("win", "unknown")
-
-
-def _solve_after(solver, st, play, hands, rules):
-    roles = {st.landlord: "landlord", (st.landlord + 1) % 3: "farmer1", (st.landlord + 2) % 3: "farmer2"}
-    nxt = (st.turn + 1) % 3
-    if play.is_pass:
-        last, by = (None, None) if st.last_seat == nxt else (st.last_play, st.last_seat)
-    else:
-        last, by = play, st.turn
-    by_role = {roles[s]: hands[s] for s in range(3)}
-    pos = Position.three_player(by_role["landlord"], by_role["farmer1"], by_role["farmer2"], to_move=roles[nxt],
-                                after=last, by=roles[by] if last is not None else None, rules=rules)
-    res = solver.solve(pos, line=False, node_limit=200_000).result
-    same = (nxt == st.landlord) == (st.turn == st.landlord)
-    return res if same or res == "unknown" else {"win": "loss", "loss": "win"}[res]
 
 
 def test_review_finds_the_endgame_mistakes_of_analyze(games):
