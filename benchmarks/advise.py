@@ -12,8 +12,13 @@ heuristic self-play games: positions where every hand holds at most 10 cards, an
 decision of a farmer (whole hands); with the distribution and the share of exact answers.
 
     python benchmarks/advise.py strength --deals 500 --samples 32 --procs 2 --out out/adv.jsonl
-    python benchmarks/advise.py strength --deals 200 --samples 32 --inference --out out/adv_inf.jsonl
+    python benchmarks/advise.py rlcard --deals 200 --samples 32 --out out/adv_rl.jsonl
     python benchmarks/advise.py speed --views 40 --workers 2
+
+``rlcard`` plays each deal four times against RLCard's rule agent (``DouDizhuRuleAgentV1``,
+installed with ``pip install --no-deps rlcard``; its random choices seeded per deal): the
+heuristic and the advisor as landlord against rule-agent farmers, and the heuristic and the
+advisor as both farmers against a rule-agent landlord.
 
 Strength runs are resumable: each finished deal is one JSON line of ``--out``; a rerun skips
 the deals already there and the summary is computed from the whole file.
@@ -57,12 +62,79 @@ def _one_deal(args) -> dict:
     return out
 
 
+class _RuleAgent:
+    """RLCard's rule agent as a player of our games (its view: its hand, the trace of moves)."""
+
+    def __init__(self):
+        import types
+
+        try:
+            import termcolor  # noqa: F401
+        except ImportError:  # RLCard imports it for another game's display only
+            shim = types.ModuleType("termcolor")
+            shim.colored = lambda text, *a, **k: text
+            sys.modules["termcolor"] = shim
+        from rlcard.games.doudizhu.utils import CARD_TYPE
+        from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1
+
+        self.card_type = CARD_TYPE[0]
+        self.agent = DouDizhuRuleAgentV1()
+
+    @staticmethod
+    def _rl(cards: int) -> str:
+        from ddz_tools.cards import format_cards
+
+        return format_cards(cards).replace("X", "B").replace("D", "R")
+
+    def __call__(self, g, seat):
+        from ddz_tools.cards import parse_cards
+        from ddz_tools.movegen import generate
+        from ddz_tools.rules import Play
+
+        legal = list(generate(g.hands[seat], g.last_play, g.rules))
+        actions, seen = [], set()
+        for p in legal:
+            t = self._rl(p.cards)
+            if t not in seen and t in self.card_type:
+                seen.add(t)
+                actions.append(t)
+        if g.last_play is not None:
+            actions.append("pass")
+        trace = [(t, "pass" if p.is_pass else self._rl(p.cards)) for t, p in g.plays]
+        a = self.agent.step({"raw_obs": {"trace": trace, "current_hand": self._rl(g.hands[seat]),
+                                         "actions": actions, "landlord": g.landlord, "self": seat}})
+        if a == "pass":
+            return Play.pass_()
+        cards = parse_cards(a)
+        return next(p for p in legal if p.cards == cards)
+
+
+def _one_deal_rl(args) -> dict:
+    i, seed, opts = args
+    rule = _RuleAgent()
+    agents = {"rlcard-rule": rule}
+    out = {"deal": i}
+    stats: dict = {}
+    for key, lp, fp, side in (("heuristic_landlord_won", "heuristic", "rlcard-rule", "landlord"),
+                              ("advisor_landlord_won", "advisor", "rlcard-rule", "landlord"),
+                              ("heuristic_farmers_won", "rlcard-rule", "heuristic", "farmers"),
+                              ("advisor_farmers_won", "rlcard-rule", "advisor", "farmers")):
+        np.random.seed((seed * 1_000_003 + i) % (2 ** 32))
+        rec = play_game(i, seed, lp, fp, options=opts, stats=stats, agents=agents)
+        out[key] = rec["result"]["winner"] == side
+    out["decisions"] = stats.get("decisions", 0)
+    out["advisor_seconds"] = round(stats.get("seconds", 0.0), 3)
+    return out
+
+
 def _summary(rows: list, label: str) -> None:
     n = len(rows)
     print(f"{label}: {n} deals")
     print(f"{'role':10s} {'heuristic win':>24s} {'advisor win':>24s} {'paired difference':>28s}")
+    rl = "heuristic_farmers_won" in rows[0] if rows else False
     for role, key_h, key_a, flip in (("landlord", "heuristic_landlord_won", "advisor_landlord_won", False),
-                                     ("farmers", "heuristic_landlord_won", "advisor_farmers_won", True)):
+                                     ("farmers", "heuristic_farmers_won" if rl else "heuristic_landlord_won",
+                                      "advisor_farmers_won", not rl)):
         h = np.array([(1 - r[key_h]) if flip else r[key_h] for r in rows], np.int64)
         a = np.array([r[key_a] for r in rows], np.int64)
         hl, hh = wilson_interval(int(h.sum()), n)
@@ -76,8 +148,7 @@ def _summary(rows: list, label: str) -> None:
 
 
 def strength(args) -> None:
-    opts = AdvisorOptions(samples=args.samples, nodes=args.nodes, exact_cards=args.exact_cards,
-                          inference=args.inference, workers=1)
+    opts = AdvisorOptions(samples=args.samples, nodes=args.nodes, exact_cards=args.exact_cards, workers=1)
     done = {}
     if args.out and os.path.exists(args.out):
         with open(args.out) as f:
@@ -87,13 +158,13 @@ def strength(args) -> None:
                     done[r["deal"]] = r
     todo = [i for i in range(args.start, args.start + args.deals) if i not in done]
     print(f"strength: deals {args.start}..{args.start + args.deals - 1} seed {args.seed}, "
-          f"advisor samples={opts.samples} nodes={opts.nodes} exact_cards={opts.exact_cards} "
-          f"inference={opts.inference}; {len(done)} done before, {len(todo)} to play, {args.procs} process(es)",
+          f"advisor samples={opts.samples} nodes={opts.nodes} exact_cards={opts.exact_cards}; {len(done)} done before, {len(todo)} to play, {args.procs} process(es)",
           file=sys.stderr)
     out = open(args.out, "a") if args.out else None
     t0 = time.perf_counter()
+    fn = _one_deal_rl if args.what == "rlcard" else _one_deal
     with ProcessPoolExecutor(max_workers=args.procs) as pool:
-        for k, r in enumerate(pool.map(_one_deal, [(i, args.seed, opts) for i in todo], chunksize=1), 1):
+        for k, r in enumerate(pool.map(fn, [(i, args.seed, opts) for i in todo], chunksize=1), 1):
             done[r["deal"]] = r
             if out:
                 out.write(json.dumps(r) + "\n")
@@ -101,20 +172,23 @@ def strength(args) -> None:
             if k % 10 == 0:
                 print(f"  {k}/{len(todo)} deals, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     rows = [done[i] for i in range(args.start, args.start + args.deals) if i in done]
-    _summary(rows, f"advisor (samples={opts.samples}, nodes={opts.nodes}, inference={opts.inference}) "
-                   f"vs heuristic, seed {args.seed}")
+    others = "RLCard's rule agent in the other seats" if args.what == "rlcard" else "heuristic"
+    _summary(rows, f"advisor (samples={opts.samples}, nodes={opts.nodes}) vs heuristic, same seats, "
+                   f"against {others}; seed {args.seed}")
 
 
 def _speed_views(n: int, seed: int):
-    """(small, whole): views of heuristic games, every hand <= 10 cards / a farmer's first decision."""
-    small, whole = [], []
+    """Views of heuristic games: every hand <= 10 cards; a farmer's first decision; the first lead."""
+    small, whole, lead = [], [], []
     i = 0
     while len(small) < n or len(whole) < n:
         rec = parse_record(play_game(i, seed))
+        if len(lead) < n:
+            lead.append(view_from_record(rec, 0))
         counts = [17, 17, 17]
         counts[rec.landlord] = 20
         got_small = got_whole = False
-        for m, (s, text) in enumerate(rec.plays, 1):
+        for m, (s, text) in enumerate(rec.plays):
             farmer = s != rec.landlord
             if not got_whole and farmer and len(whole) < n:
                 whole.append(view_from_record(rec, m))
@@ -126,7 +200,7 @@ def _speed_views(n: int, seed: int):
                     got_small = True
             counts[s] -= card_count(parse_record_cards(text))
         i += 1
-    return small, whole
+    return small, whole, lead
 
 
 def parse_record_cards(text: str) -> int:
@@ -136,11 +210,12 @@ def parse_record_cards(text: str) -> int:
 
 
 def speed(args) -> None:
-    small, whole = _speed_views(args.views, args.seed)
+    small, whole, lead = _speed_views(args.views, args.seed)
     advise(small[0], workers=args.workers)  # load the kernels
     print(f"speed: default budget, {args.workers} worker(s); wall seconds (the machine may be shared) and "
           f"the process's CPU seconds")
-    for label, views in (("every hand <= 10 cards", small), ("whole hands (a farmer's first play)", whole)):
+    for label, views in (("every hand <= 10 cards", small), ("whole hands (a farmer's first play)", whole),
+                         ("whole hands (the landlord's first lead)", lead)):
         wall, cpu, exact, solved, total, stopped = [], [], 0, 0, 0, 0
         for k, v in enumerate(views):
             c0 = time.process_time()
@@ -162,22 +237,26 @@ def speed(args) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
-    s = sub.add_parser("strength")
+    for name in ("strength", "rlcard"):
+        s = sub.add_parser(name)
+        _strength_args(s)
+    p = sub.add_parser("speed")
+    p.add_argument("--views", type=int, default=40)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    speed(args) if args.what == "speed" else strength(args)
+
+
+def _strength_args(s) -> None:
     s.add_argument("--deals", type=int, default=500)
     s.add_argument("--start", type=int, default=0)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--samples", type=int, default=32)
     s.add_argument("--nodes", type=int, default=3000)
     s.add_argument("--exact-cards", type=int, default=24)
-    s.add_argument("--inference", action="store_true")
     s.add_argument("--procs", type=int, default=2)
     s.add_argument("--out", default=None)
-    p = sub.add_parser("speed")
-    p.add_argument("--views", type=int, default=40)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--workers", type=int, default=2)
-    args = ap.parse_args()
-    strength(args) if args.what == "strength" else speed(args)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,8 @@ Three forms, all :class:`View` objects (seats ``landlord``, ``farmer1``,
 * two-player: ``hand``, ``unseen`` (the opponent holds exactly these) and
   ``after`` (the opponent's play to answer); nothing is hidden.
 
-:func:`view_from_record` gives the view of the player to move before move
-``N`` (1-based, passes counted) of a recorded game.  Views read and write the
+:func:`view_from_record` gives the view of the player to move before play
+``N`` (counted from 0, passes included) of a recorded game.  Views read and write the
 ``ddz-view/1`` JSON Lines format (:meth:`View.from_json`, :meth:`View.to_json`),
 documented in ``docs/advise.md``.
 
@@ -65,18 +65,12 @@ candidate is ahead of every other by the paired test of ``ddz bid``
 Every draw depends only on the seed and the sample index, chunks are fixed
 ranges and the stopping rule looks at whole prefixes, so the answer is the
 same for any ``workers``.
-
-``inference=True`` weights each deal by the likelihood of the other seats'
-recorded plays under the heuristic policy (:func:`play_likelihood`): a
-play the policy would have made counts ``1 - eps``, any other legal action
-``eps`` shared among them.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import threading
 import time
 from typing import Callable, Sequence
@@ -84,7 +78,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ._jit import kernel
-from .bid import mean_interval, run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
+from .bid import run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, pack_counts, parse_cards
 from .errors import DdzError
 from .game import Game, IllegalAction
@@ -92,12 +86,13 @@ from .movegen import generate
 from .kernels import BUFFER, new_table, next_seat, policy_play, trick_after
 from .policies import POLICY_HEURISTIC
 from .position import Position
-from .rules import T_BOMB, T_ROCKET, Play, Rules
+from .rules import Play, Rules
 from .solver import Solver
 
 __all__ = [
     "ViewError", "View", "Candidate", "Advice", "advise", "history_view", "counts_view", "two_player_view",
-    "view_from_record", "build_view", "read_game", "parse_played", "play_game", "simulate_advised", "AdvisorOptions", "sample_deals", "play_likelihood", "SCHEMA", "THREE_SEATS", "TWO_SEATS",
+    "view_from_record", "build_view", "parse_played", "sample_deals", "distinct_deals",
+    "play_game", "simulate_advised", "AdvisorOptions", "SCHEMA", "THREE_SEATS", "TWO_SEATS",
 ]
 
 
@@ -123,8 +118,6 @@ DEFAULT_NODES = 3000
 DEFAULT_EXACT_CARDS = 24
 #: Node budget when nothing is hidden (one deal, solved exactly if at all possible).
 EXACT_NODES = 2_000_000
-#: Probability mass a heuristic player gives to the actions it would not take (inference).
-INFERENCE_EPS = 0.1
 
 _DECK = counts_of(FULL_DECK)
 
@@ -159,8 +152,6 @@ class View:
     base: int = 1
     bombs: int = 0
     id: "str | None" = None
-    #: Per move of ``played``: the play it answered (None: a lead) and that play's seat index.
-    tricks: tuple = dataclasses.field(default=(), compare=False, repr=False)
 
     # Access ---------------------------------------------------------------------
 
@@ -427,11 +418,9 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: int = 1, id:
     game_bottom = bot if bot is not None else sum(1 << (4 * r) for r in _ranks(full[0])[:3])
     g = Game(hands=[full[0] - game_bottom, full[1], full[2]], bottom=game_bottom, rules=rules, first_bidder=0)
     g.bid(3)
-    tricks = []
     for i, (s, text) in enumerate(history):
         if g.phase != "playing":
             raise ViewError(f"played[{i}] {s}:{text}: the game was already over")
-        tricks.append((g.last_play, 0 if g.last_seat is None else g.last_seat))
         try:
             g.play(text, seat=THREE_SEATS.index(s))
         except IllegalAction as exc:
@@ -448,7 +437,7 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: int = 1, id:
     plays = tuple((THREE_SEATS[s], p) for s, p in g.plays)
     last_by = None if g.last_play is None else THREE_SEATS[g.last_seat]
     return View("history", rules, seat, g.hands[me], counts, pool, True, tuple(must), g.last_play, last_by,
-                bot, plays, base, g.bombs, id, tuple(tricks))
+                bot, plays, base, g.bombs, id)
 
 
 def _relabel(message: str) -> str:
@@ -580,37 +569,11 @@ def build_view(hand, seat=None, bottom=None, played=None, counts=None, after=Non
     return counts_view(hand, seat, counts, after, by, unseen, bottom, rules=rules, base=base, id=id)
 
 
-def read_game(path: str, game: int = 1, rules=None):
-    """Game number ``game`` (1-based) of a file of recorded games
-    (``ddz-record/1`` JSON Lines, a Botzone judge log or transcript) as a
-    :class:`~ddz_tools.records.Record`."""
-    from . import botzone
-    from .records import parse_record
-    from .sources import FMT_BOTZONE_LOG, FMT_BOTZONE_TRANSCRIPT, FMT_RECORD, read_items
-
-    rules = _rules(rules)
-    for k, item in enumerate(read_items(path), 1):
-        if k != game:
-            continue
-        if item.error:
-            raise ViewError(f"{path}:{item.line}: {item.error}")
-        if item.fmt == FMT_RECORD:
-            data = item.data
-            if isinstance(data, dict) and "rules" not in data:
-                data = dict(data, rules=rules.describe())
-            return parse_record(data)
-        if item.fmt == FMT_BOTZONE_LOG:
-            return botzone.import_judge_log(item.data, rules=rules)
-        if item.fmt == FMT_BOTZONE_TRANSCRIPT:
-            return botzone.import_file(path, rules=rules)[0]
-        raise ViewError(f"{path}: {item.fmt} files hold deals, not played games")
-    raise ViewError(f"{path} holds fewer than {game} game(s)")
-
-
-def view_from_record(record, move: int) -> View:
-    """The view of the player to move before move ``move`` (1-based, passes
-    counted; move 1 is the landlord's first lead) of a recorded game: a
-    :class:`~ddz_tools.records.Record`, a ``ddz-record/1`` dict or JSON line.
+def view_from_record(record, move: int = 0) -> View:
+    """The view of the player to move before play ``move`` of a recorded game
+    (counted from 0, passes included, as ``ddz solve --record --move`` counts:
+    0 is the landlord's first lead): a :class:`~ddz_tools.records.Record`, a
+    ``ddz-record/1`` dict or JSON line.
 
     Only that player's cards are used; the bottom, the base and the plays
     before ``move`` are public.
@@ -618,10 +581,10 @@ def view_from_record(record, move: int) -> View:
     from .records import Record, parse_record
 
     rec = record if isinstance(record, Record) else parse_record(record)
-    if isinstance(move, bool) or not isinstance(move, int) or move < 1:
-        raise ViewError(f"move must be a positive integer, not {move!r}")
-    if move > len(rec.plays):
-        raise ViewError(f"move {move}: the record has {len(rec.plays)} moves")
+    if isinstance(move, bool) or not isinstance(move, int) or move < 0:
+        raise ViewError(f"move must be a non-negative integer, not {move!r}")
+    if move >= len(rec.plays):
+        raise ViewError(f"move {move}: the record has plays 0..{len(rec.plays) - 1}")
     g = Game(hands=list(rec.hands), bottom=rec.bottom, rules=rec.rules, first_bidder=rec.first_bidder,
              all_pass=rec.all_pass)
     try:
@@ -634,11 +597,11 @@ def view_from_record(record, move: int) -> View:
     ll = g.landlord
     name = {(ll + k) % 3: THREE_SEATS[k] for k in range(3)}
     history = []
-    for i, (seat, text) in enumerate(rec.plays[:move - 1]):
+    for i, (seat, text) in enumerate(rec.plays[:move]):
         try:
             p = g.play(text, seat=seat)
         except IllegalAction as exc:
-            raise ViewError(f"move {i + 1}: {exc}") from None
+            raise ViewError(f"play {i}: {exc}") from None
         history.append((name[seat], p.notation(rec.rules) if not p.is_pass else "pass"))
     if g.phase != "playing":
         raise ViewError(f"move {move}: the game was already over")
@@ -795,18 +758,16 @@ class _Plan:
     cand_k: np.ndarray
     nodes: int
     exact_cards: int
-    inference: bool
     seed: int
 
 
 def _score_chunk(plan: _Plan, start: int, count: int, deals: "list | None" = None):
-    """(wins[count, ncand], solved[count], weights[count]) for deals ``start ..``."""
+    """(wins[count, ncand], solved[count]) for deals ``start ..``."""
     view = plan.view
     if deals is None:
         deals = sample_deals(view, start, count, plan.seed)
     wins = np.zeros((len(deals), len(plan.cands)), np.int64)
     solved = np.zeros(len(deals), np.int64)
-    weights = np.ones(len(deals), np.float64)
     solver, table, bufc, bufk = work = _take_work()
     try:
         solver.clear()
@@ -824,43 +785,9 @@ def _score_chunk(plan: _Plan, start: int, count: int, deals: "list | None" = Non
                 prev_seat = view.seats.index(view.last_by) if view.last_by is not None else view.me
                 _playout_candidates(np.array(hands, np.int64), 0, view.me, plan.cand_c, plan.cand_k, prev_kind,
                                     prev_seat, view.rules.flags, table, bufc, bufk, wins[j])
-            if plan.inference and view.played:
-                weights[j] = play_likelihood(view, hands, table=table, bufc=bufc, bufk=bufk)
     finally:
         _give_work(work)
-    return wins, solved, weights
-
-
-def play_likelihood(view: View, hands: tuple, eps: float = INFERENCE_EPS, table=None, bufc=None,
-                    bufk=None) -> float:
-    """How likely the other seats' recorded plays were under the heuristic
-    policy, had they held ``hands`` (their cards now): the product over their
-    moves of ``1 - eps`` for the policy's own play and ``eps / (options - 1)``
-    for any other legal action."""
-    if table is None:
-        table, bufc, bufk = new_table(12), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
-    # Hands before each move: add the plays back, last first.
-    cur = list(hands)
-    before = []
-    for s, p in reversed(view.played):
-        i = THREE_SEATS.index(s)
-        cur[i] += p.cards
-        before.append(tuple(cur))
-    before.reverse()
-    like = 1.0
-    for (s, p), hs, (prev, prev_seat) in zip(view.played, before, view.tricks):
-        i = THREE_SEATS.index(s)
-        if i == view.me:
-            continue
-        pk = 0 if prev is None else prev.kind
-        c, _ = policy_play(np.array(hs, np.int64), i, 0, pk, prev_seat, POLICY_HEURISTIC, view.rules.flags,
-                           table, bufc, bufk)
-        if c == p.cards:
-            like *= 1 - eps
-        else:
-            n = len(generate(hs[i], prev, view.rules)) + (0 if prev is None else 1)
-            like *= eps / max(1, n - 1)
-    return like
+    return wins, solved
 
 
 # Results ---------------------------------------------------------------------------------
@@ -897,15 +824,12 @@ class Advice:
     stopped_early: bool
     seconds: float
     seed: int
-    inference: bool
-    effective_samples: float
 
     def to_dict(self) -> dict:
         return {"recommendation": self.recommendation,
                 "candidates": [c.to_dict() for c in self.candidates],
                 "samples": self.samples, "samples_max": self.samples_max, "exact": self.exact,
                 "stopped_early": self.stopped_early, "seconds": round(self.seconds, 4), "seed": self.seed,
-                "inference": self.inference, "effective_samples": round(self.effective_samples, 2),
                 "rules": self.view.rules.describe(), "view": self.view.to_dict()}
 
 
@@ -919,16 +843,15 @@ def _heuristic_choice(view: View, hands: tuple, table, bufc, bufk) -> "tuple | N
     return int(c), int(k)
 
 
-def _order(wins: np.ndarray, weights: np.ndarray, prefer: "int | None") -> list:
-    totals = weights @ wins
-    keys = [(-round(float(totals[i]), 9), 0 if i == prefer else 1, i) for i in range(wins.shape[1])]
+def _order(wins: np.ndarray, prefer: "int | None") -> list:
+    totals = wins.sum(axis=0)
+    keys = [(-int(totals[i]), 0 if i == prefer else 1, i) for i in range(wins.shape[1])]
     return [i for _, _, i in sorted(keys)]
 
 
 def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "int | None" = 1,
            nodes: int = DEFAULT_NODES, exact_cards: int = DEFAULT_EXACT_CARDS, confidence: float = 0.95,
-           early_stop: bool = True, inference: bool = False,
-           progress: "Callable[[int, int], None] | None" = None) -> Advice:
+           early_stop: bool = True, progress: "Callable[[int, int], None] | None" = None) -> Advice:
     """The best play for the player to move of ``view`` (see the module doc).
 
     ``samples``: most deals drawn; ``nodes``: the exact solver's node budget
@@ -952,7 +875,7 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
     t0 = time.perf_counter()
     cands = view.candidates()
     plan = _Plan(view, cands, np.array([p.cards for p in cands], np.int64),
-                 np.array([p.kind for p in cands], np.int64), nodes, exact_cards, inference, seed)
+                 np.array([p.kind for p in cands], np.int64), nodes, exact_cards, seed)
     one = distinct_deals(view) == 1
     if one:
         plan.nodes = max(nodes, EXACT_NODES) if nodes > 0 else 0
@@ -977,22 +900,13 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
             return True
         if early_stop and done >= MIN_SAMPLES and done < samples:
             wins = np.concatenate([p[0] for p in parts])
-            weights = np.concatenate([p[2] for p in parts])
-            order = _order(wins, weights, None)
-            if inference:
-                return False
-            return settled(wins[:, order], z)
+            return settled(wins[:, _order(wins, None)], z)
         return False
 
     stopped = run_chunks(n_chunks, work, take, workers) and len(cands) > 1
     wins = np.concatenate([p[0] for p in parts])
     solved = np.concatenate([p[1] for p in parts])
-    weights = np.concatenate([p[2] for p in parts])
     n = len(wins)
-    if weights.sum() <= 0:
-        weights = np.ones(n)
-    w = weights / weights.sum()
-    ess = 1.0 / float((w * w).sum())
     table, bufc, bufk = new_table(12), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
     first = sample_deals(view, 0, 1, seed)[0]
     h = _heuristic_choice(view, first, table, bufc, bufk)
@@ -1002,23 +916,19 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
             if (p.cards, p.kind) == h or (p.is_pass and h[1] == 0):
                 prefer = i
                 break
-    order = _order(wins, w, prefer)
+    order = _order(wins, prefer)
     factor = 2 if (view.players == 3 and view.me == 0) else 1
     stake = view.stake * factor if view.players == 3 else 1
     n_solved = int(solved.sum())
     exact = one and n_solved == n
     out = []
     for i in order:
-        p = float(w @ wins[:, i])
-        if exact:
-            ci = (p, p)
-        else:
-            k = int(round(p * ess))
-            ci = wilson_interval(k, max(1, int(round(ess))), confidence)
-            ci = (min(ci[0], p), max(ci[1], p))
+        k = int(wins[:, i].sum())
+        p = k / n
+        ci = (p, p) if exact else wilson_interval(k, n, confidence)
         out.append(Candidate(_play_name(cands[i], view.rules), p, ci, stake * (2 * p - 1), n_solved, n - n_solved))
     return Advice(view, out[0].play, tuple(out), n, samples, exact, stopped and n < samples,
-                  time.perf_counter() - t0, seed, inference, ess)
+                  time.perf_counter() - t0, seed)
 
 
 def _play_name(p: Play, rules: Rules) -> str:
@@ -1038,7 +948,6 @@ class AdvisorOptions:
     samples: int = DEFAULT_SAMPLES
     nodes: int = DEFAULT_NODES
     exact_cards: int = DEFAULT_EXACT_CARDS
-    inference: bool = False
     workers: int = 1
 
 
@@ -1047,7 +956,8 @@ def _decision_seed(seed: int, game: int, move: int) -> int:
 
 
 def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", farmer_policy: str = "heuristic",
-              rules=None, options: AdvisorOptions = AdvisorOptions(), stats: "dict | None" = None) -> dict:
+              rules=None, options: AdvisorOptions = AdvisorOptions(), stats: "dict | None" = None,
+              agents: "dict | None" = None) -> dict:
     """One self-play game with a policy per role; its ``ddz-record/1`` dict.
 
     The deal is :func:`ddz_tools.selfplay.deal_cards` of
@@ -1059,14 +969,17 @@ def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", far
     ``advisor`` (:func:`advise` on the seat's own view), each seeded by the
     game and the move.
     The record's ``players`` name each seat's policy.  ``stats`` (a dict), if
-    given, collects ``decisions`` and ``seconds`` of the advisor.
+    given, collects ``decisions`` and ``seconds`` of the advisor.  ``agents``
+    maps a policy name to a callable ``(game, seat) -> Play`` for players from
+    outside the package (a benchmark's peer); its name goes in the record.
     """
     from .policies import bid_rule, choose
     from .records import record_from_game, record_to_dict
     from .selfplay import deal_cards, game_seed
 
+    agents = agents or {}
     for name, pol in (("landlord policy", landlord_policy), ("farmer policy", farmer_policy)):
-        if pol not in GAME_POLICIES:
+        if pol not in GAME_POLICIES and pol not in agents:
             raise DdzError(f"{name} must be one of {', '.join(GAME_POLICIES)}, not {pol!r}")
     rules = _rules(rules)
     hands, bottom = deal_cards(game_seed(seed, index))
@@ -1081,7 +994,9 @@ def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", far
     move = 0
     while g.phase == "playing":
         s = g.turn
-        if pols[s] != "advisor":
+        if pols[s] in agents:
+            p = agents[pols[s]](g, s)
+        elif pols[s] != "advisor":
             p = choose(g.hands, s, ll, prev=g.last_play, prev_seat=g.last_seat, policy=pols[s], rules=rules,
                        seed=_decision_seed(seed, index, move) if pols[s] == "random" else None)
         else:
@@ -1093,8 +1008,7 @@ def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", far
             else:
                 t0 = time.perf_counter()
                 a = advise(view, samples=options.samples, seed=_decision_seed(seed, index, move),
-                           workers=options.workers, nodes=options.nodes, exact_cards=options.exact_cards,
-                           inference=options.inference)
+                           workers=options.workers, nodes=options.nodes, exact_cards=options.exact_cards)
                 p = Play.pass_() if a.recommendation == "pass" else Play.parse(a.recommendation, rules)
                 if stats is not None:
                     stats["decisions"] = stats.get("decisions", 0) + 1

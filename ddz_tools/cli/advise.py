@@ -24,8 +24,7 @@ def print_advice(a) -> None:
     v = a.view
     click.echo(f"{v.describe()}; rules {v.rules.describe()}")
     how = "exact: nothing hidden" if a.exact else (
-        f"{a.samples} deals of {a.samples_max} max" + (", stopped early: best play settled" if a.stopped_early else "")
-        + (f", inference on (effective deals {a.effective_samples:.1f})" if a.inference else ""))
+        f"{a.samples} deals of {a.samples_max} max" + (", stopped early: best play settled" if a.stopped_early else ""))
     click.echo(f"{how}; {a.seconds:.2f} s")
     rows = []
     for c in a.candidates:
@@ -48,10 +47,10 @@ def print_advice(a) -> None:
 @click.option("--unseen", default=None, help="The cards the other seat(s) hold together.")
 @click.option("--base", type=click.IntRange(min=1), default=1, show_default=True, help="The winning bid (base stake).")
 @click.option("--record", "record", type=click.Path(dir_okay=False), default=None,
-              help="A recorded game (ddz-record/1 or a Botzone log): advise the player to move before --move.")
-@click.option("--move", type=click.IntRange(min=1), default=None, help="With --record: the move (1 = the first lead).")
-@click.option("--game", type=click.IntRange(min=1), default=1, show_default=True,
-              help="With --record: which game of the file (1 = the first).")
+              help="Recorded games (ddz-record/1 JSON Lines or a Botzone log): advise the player to move "
+                   "before --move in every game of the file.")
+@click.option("--move", type=click.IntRange(min=0), default=None,
+              help="With --record: the play to advise (from 0, passes counted; 0 is the first lead).")
 @click.option("--samples", type=click.IntRange(min=1), default=None, help="Most deals drawn [default: 128].")
 @click.option("--nodes", type=click.IntRange(min=0), default=None,
               help="Exact solver's node budget per deal; 0 plays every deal out [default: 3000].")
@@ -59,15 +58,14 @@ def print_advice(a) -> None:
               help="Deals with more cards than this in all hands are played out [default: 24].")
 @click.option("--confidence", type=click.FloatRange(0.5, 1, max_open=True), default=0.95, show_default=True,
               help="Confidence level of the intervals and of the stopping rule.")
-@click.option("--inference", is_flag=True, help="Weight deals by how likely the others' plays were (heuristic policy).")
 @click.option("--no-early-stop", is_flag=True, help="Always draw --samples deals.")
 @seed_option
 @workers_option
 @rules_option
 @format_option()
 @file_option
-def advise(hand, seat, bottom, played, counts, after, by, unseen, base, record, move, game, samples, nodes,
-           exact_cards, confidence, inference, no_early_stop, seed, workers, rules, fmt, file):
+def advise(hand, seat, bottom, played, counts, after, by, unseen, base, record, move, samples, nodes,
+           exact_cards, confidence, no_early_stop, seed, workers, rules, fmt, file):
     """What should this seat play? Win probability of every legal play over
     deals of the hidden cards, each solved exactly or played out.
 
@@ -77,13 +75,13 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, base, record, 
       $ ddz advise --seat farmer1 --hand 3456789TJQKA2 --bottom 2XD \\
             --played landlord:33,farmer1:55,farmer2:pass,landlord:pass
       $ ddz advise --seat farmer2 --hand KKA --counts 4,5,3 --after QQ --by farmer1
-      $ ddz advise --record game.jsonl --move 30 --format json
+      $ ddz advise --record data/sample_games.jsonl --move 6 --format json
       $ ddz advise --file views.jsonl --seed 7 --format json
     """
     from .. import advise as lib
 
     opts = dict(seed=seed, workers=default_workers(workers), confidence=confidence,
-                early_stop=not no_early_stop, inference=inference)
+                early_stop=not no_early_stop)
     for key, value in (("samples", samples), ("nodes", nodes), ("exact_cards", exact_cards)):
         if value is not None:
             opts[key] = value
@@ -106,20 +104,42 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, base, record, 
     if record is not None:
         if move is None:
             raise click.UsageError("--record needs --move N")
-        show(run(lib.view_from_record(lib.read_game(record, game, rules), move)))
-        return 0
+        from ..position import read_game_records
+
+        def views():
+            for label, rec, error in read_game_records(record, rules):
+                if error is None:
+                    try:
+                        view = lib.view_from_record(rec, move)
+                    except DdzError as exc:
+                        view = str(exc)
+                yield label, view if error is None else error
+
+        return _each(views(), run, show, fmt)
     if hand is not None:
         show(run(lib.build_view(hand=hand, seat=seat, bottom=bottom, played=played, counts=counts, after=after,
                                 by=by, unseen=unseen, base=base, rules=rules)))
         return 0
+
+    def file_views():
+        for lineno, text in read_lines(file):
+            try:
+                yield f"{file}:{lineno}", lib.View.from_json(text, rules)
+            except DdzError as exc:
+                yield f"{file}:{lineno}", str(exc)
+
+    return _each(file_views(), run, show, fmt)
+
+
+def _each(views, run, show, fmt) -> int:
+    """Advise every ``(label, view or error text)``; report the bad ones on stderr and go on."""
     failed = done = 0
-    for lineno, text in read_lines(file):
-        try:
-            a = run(lib.View.from_json(text, rules))
-        except DdzError as exc:
+    for label, view in views:
+        if isinstance(view, str):
             failed += 1
-            click.echo(f"error: {file}:{lineno}: {exc}", err=True)
+            click.echo(f"error: {label}: {view}", err=True)
             continue
+        a = run(view)
         done += 1
         show(a)
         if fmt != "json":

@@ -210,9 +210,18 @@ def _parse_policy(ctx, param, value):
 @rules_option
 @click.option("--out", "out", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="Write every game as a ddz-record/1 JSON line to this file ('-' for stdout).")
+@click.option("--landlord-policy", type=click.Choice(["heuristic", "random", "advisor"]), default=None,
+              help="The landlord's policy (default: --policy); advisor = ddz advise on the seat's own view.")
+@click.option("--farmer-policy", type=click.Choice(["heuristic", "random", "advisor"]), default=None,
+              help="The farmers' policy (default: --policy).")
+@click.option("--advisor-samples", type=click.IntRange(min=1), default=32, show_default=True,
+              help="The advisor's most deals per decision.")
+@click.option("--advisor-nodes", type=click.IntRange(min=0), default=3000, show_default=True,
+              help="The advisor's solver node budget per deal.")
 @workers_option
 @format_option()
-def simulate(games, policy, seed, rules, out, workers, fmt):
+def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, farmer_policy, advisor_samples,
+             advisor_nodes):
     """Play seeded self-play games and summarise them (optionally recording them).
 
     Each game is dealt, bid and played to the end inside a Numba kernel by
@@ -228,6 +237,12 @@ def simulate(games, policy, seed, rules, out, workers, fmt):
       $ ddz simulate --games 1000 --policy heuristic --seed 7 --out games.jsonl
       $ ddz simulate --games 200 --policy heuristic,random,random --format json
       $ ddz simulate --games 100 --rules douzero,bidding=call-grab --out - | ddz replay -
+      $ ddz simulate --games 20 --landlord-policy advisor --farmer-policy heuristic --out adv.jsonl
+
+    With --landlord-policy or --farmer-policy the games are played in Python
+    (ddz_tools.advise.play_game): the same deals, heuristic bidding, the
+    first bidder game i % 3, and each seat playing its role's policy; the
+    records' players name each seat's policy.
     """
     import json
 
@@ -244,8 +259,18 @@ def simulate(games, policy, seed, rules, out, workers, fmt):
     ll_score = 0
     seat_score = [0, 0, 0]
     try:
-        for rec in run(games, policy, seed=seed, rules=rules, progress=progress,
-                       workers=default_workers(workers)):
+        if landlord_policy or farmer_policy:
+            from ..advise import AdvisorOptions, simulate_advised
+
+            if not isinstance(policy, str):
+                raise click.UsageError("--landlord-policy/--farmer-policy go with one --policy, not one per seat")
+            landlord_policy, farmer_policy = landlord_policy or policy, farmer_policy or policy
+            policy = f"landlord={landlord_policy},farmers={farmer_policy}"
+            opts = AdvisorOptions(samples=advisor_samples, nodes=advisor_nodes, workers=default_workers(workers))
+            records = simulate_advised(games, seed, landlord_policy, farmer_policy, rules, opts, progress=progress)
+        else:
+            records = run(games, policy, seed=seed, rules=rules, progress=progress, workers=default_workers(workers))
+        for rec in records:
             if stream is not None:
                 stream.write(json.dumps(rec, separators=(",", ":")) + "\n")
             res = rec["result"]
