@@ -80,7 +80,7 @@ import numpy as np
 from ._jit import kernel
 from .bid import run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, pack_counts, parse_cards
-from .errors import DdzError
+from .errors import DdzError, ViewError
 from .game import Game, IllegalAction
 from .movegen import generate
 from .kernels import BUFFER, new_table, next_seat, policy_play, trick_after
@@ -94,10 +94,6 @@ __all__ = [
     "view_from_record", "build_view", "parse_played", "sample_deals", "distinct_deals",
     "play_game", "simulate_advised", "AdvisorOptions", "SCHEMA", "THREE_SEATS", "TWO_SEATS",
 ]
-
-
-class ViewError(DdzError):
-    """An impossible or malformed view (``ddz-view/1``)."""
 
 
 SCHEMA = "ddz-view/1"

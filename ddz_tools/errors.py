@@ -32,3 +32,7 @@ class RecordError(DdzError):
 
 class GameError(DdzError):
     """An action that is illegal in the current state of a game."""
+
+
+class ViewError(DdzError):
+    """An impossible or malformed view of one player (``ddz-view/1``, ``ddz advise``)."""

@@ -358,7 +358,7 @@ def _review_hidden(moves, rec, options: dict) -> None:
     seed = int(opts.pop("seed", 0))
     opts.setdefault("workers", 1)
     for m in moves:
-        adv = advise(view_from_record(rec, m.move), seed=_move_seed(seed, m.move), **opts)
+        adv = advise(view_from_record(rec, m.move - 1), seed=_move_seed(seed, m.move), **opts)
         by_play = {c.play: c for c in adv.candidates}
         mine = by_play.get(m.play)
         m.advised = adv.recommendation
