@@ -378,10 +378,6 @@ def min_plays_memo(hand, flags, table):
     return _search(hand, flags, table)
 
 
-#: The old private name, kept until every caller uses :func:`min_plays_memo`.
-_min_plays_memo = min_plays_memo
-
-
 @kernel
 def _min_plays(hand, flags):
     """Exact minimum number of plays of the packed ``hand`` under ``flags``.

@@ -76,7 +76,7 @@ import random
 from typing import Sequence
 
 from ._jit import interpreted
-from .cards import FULL_DECK, card_count, contains, format_cards, is_valid_packed, pack_card_ids, to_packed
+from .cards import FULL_DECK, card_count, format_cards, is_valid_packed, pack_card_ids, packed_contains, to_packed
 from .errors import CardError, GameError, PlayError
 from .gamerules import (
     A_BASE,
@@ -167,6 +167,7 @@ _doubles_stake = interpreted(doubles_stake)
 _spring_doubles = interpreted(spring_doubles)
 _multiplier = interpreted(multiplier)
 _settle = interpreted(settle)
+_contains = interpreted(packed_contains)
 
 
 def _check_seat(seat) -> int:
@@ -561,12 +562,14 @@ class Game:
             raise IllegalAction(E_NOT_BIDDING, f"bid {value!r} in the {self.phase} phase")
         seat = self._check_turn(seat, value)
         self.auction.bid(seat, value)
-        if not self.auction.done:
-            self.turn = self.auction.turn
-        elif self.auction.void:
+        state = self.auction._state
+        outcome = state[A_OUTCOME]
+        if outcome == AUCTION_OPEN:
+            self.turn = state[A_TURN]
+        elif outcome == AUCTION_VOID:
             self.phase, self.turn = REDEAL, None
         else:
-            self.landlord, self.base = self.auction.landlord, self.auction.base
+            self.landlord, self.base = state[A_LANDLORD], state[A_BASE]
             self.hands[self.landlord] += self.bottom
             self.phase, self.turn = PLAYING, self.landlord
 
@@ -605,7 +608,7 @@ class Game:
             cards, fixed, text = play, None, format_cards(play)
         else:
             raise GameError(f"a play is a Play, card text or a packed int, not {type(play).__name__}")
-        if not contains(self.hands[seat], cards):
+        if not _contains(self.hands[seat], cards):
             raise IllegalAction(E_NOT_IN_HAND, f"seat {seat} played {text} but holds {self.hand(seat)}")
         if fixed == -1 or (fixed is None and not _kinds(cards, self._flags)):
             raise IllegalAction(E_NOT_A_COMBINATION, f"seat {seat} played {text}: not a legal play under "
@@ -631,8 +634,9 @@ class Game:
             raise IllegalAction(E_NOT_PLAYING, f"{_text(play)} was played in the {self.phase} phase")
         seat = self._check_turn(seat, play)
         p = self._resolve(play, seat)
+        kind = p.kind
         prev_kind = 0 if self.last_play is None else self.last_play.kind
-        if p.is_pass:
+        if kind == 0:       # a pass
             if not _may_pass(prev_kind):
                 raise IllegalAction(E_PASS_ON_LEAD, f"seat {seat} passed but must lead (nothing to answer)")
             self.plays.append((seat, p))
@@ -644,7 +648,7 @@ class Game:
         self.plays.append((seat, p))
         self.hands[seat] -= p.cards
         self.played[seat] += 1
-        if _doubles_stake(p.kind):
+        if _doubles_stake(kind):
             self.bombs += 1
         self.last_play, self.last_seat, self.passes = p, seat, 0     # trick_after of a play
         if self.hands[seat] == 0:

@@ -212,55 +212,58 @@ def auction_bid(state, seat, value):
     mode = state[A_MODE]
     landlord = -1
     base = 0
-    over = False
     if mode == CALL_GRAB:
-        if state[A_CALLER] < 0:
+        caller = state[A_CALLER]
+        if caller < 0:
             if value == 0:
-                over = n == 3
-                if not over:
+                if n < 3:
                     state[A_TURN] = (seat + 1) % 3
+                    return AUCTION_OPEN
             else:
+                caller = seat
                 state[A_CALLER] = seat
                 state[A_HIGH_SEAT] = seat
                 state[A_HIGH] = 1
         elif value != 0:
             state[A_GRABS] += 1
             state[A_HIGH_SEAT] = seat
-        if state[A_CALLER] >= 0:
+        if caller >= 0:
             if n < 3:
                 state[A_TURN] = (seat + 1) % 3      # the rest of the round may grab
-            elif state[A_GRABS] > 0 and state[A_LAST_WORD] == 0:
-                state[A_TURN] = state[A_CALLER]     # the caller may grab back once
+                return AUCTION_OPEN
+            if state[A_GRABS] > 0 and state[A_LAST_WORD] == 0:
+                state[A_TURN] = caller              # the caller may grab back once
                 state[A_LAST_WORD] = 1
-            else:
-                over = True
-                landlord = state[A_HIGH_SEAT]
-                base = 1 << state[A_GRABS]
+                return AUCTION_OPEN
+            landlord = state[A_HIGH_SEAT]
+            base = 1 << state[A_GRABS]
     else:
+        high_seat = state[A_HIGH_SEAT]
+        passed = state[A_PASSED]
         if value != 0:
             state[A_HIGH] = value
             state[A_HIGH_SEAT] = seat
+            high_seat = seat
         else:
-            state[A_PASSED] |= 1 << seat
-        p = state[A_PASSED]
-        npass = (p & 1) + ((p >> 1) & 1) + ((p >> 2) & 1)
+            passed |= 1 << seat
+            state[A_PASSED] = passed
         if value == 3:
             over = True
         elif mode == SINGLE_ROUND:
             over = n == 3
         else:
-            over = npass == 3 or (npass == 2 and state[A_HIGH_SEAT] >= 0)
-        if over:
-            landlord = state[A_HIGH_SEAT]
-            base = state[A_HIGH]
-        else:
+            npass = (passed & 1) + ((passed >> 1) & 1) + ((passed >> 2) & 1)
+            over = npass == 3 or (npass == 2 and high_seat >= 0)
+        if not over:
             nxt = (seat + 1) % 3
             if mode == UNTIL_TWO_PASS:
-                while (p >> nxt) & 1:
+                while (passed >> nxt) & 1:
                     nxt = (nxt + 1) % 3
             state[A_TURN] = nxt
-    if not over:
-        return AUCTION_OPEN
+            return AUCTION_OPEN
+        landlord = high_seat
+        base = state[A_HIGH]
+    # The auction is over.
     state[A_TURN] = -1
     if landlord < 0:
         if state[A_ALL_PASS] == 0:

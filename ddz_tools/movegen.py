@@ -306,10 +306,6 @@ def gen_into(hand, flags, prev_kind, out_cards, out_kinds):
     return n
 
 
-#: The old private name, kept until every caller uses :func:`gen_into`.
-_gen_into = gen_into
-
-
 @kernel
 def gen_all(hand, flags, prev_kind, bufc, bufk):
     """Every play, whatever the buffers hold: ``(n, cards, kinds)``.

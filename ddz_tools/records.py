@@ -48,7 +48,7 @@ from typing import IO, Iterable, Iterator
 
 import numpy as np
 
-from ._jit import kernel
+from ._jit import interpreted, kernel
 from .cards import (
     FULL_DECK,
     card_count,
@@ -75,13 +75,33 @@ from .game import (
     E_WRONG_TURN,
     FINISHED,
     REDEAL,
-    Auction,
     Game,
     IllegalAction,
     Result,
 )
-from .gamerules import doubles_stake, may_pass, multiplier, next_seat, settle, spring_doubles, trick_after
-from .movegen import gen_all
+from .gamerules import (
+    A_BASE,
+    A_LANDLORD,
+    A_OUTCOME,
+    AUCTION_SIZE,
+    AUCTION_WON,
+    BID_BAD,
+    BID_OK,
+    BID_OVER,
+    BID_WRONG_TURN,
+    BIDDING_MODES,
+    auction_bid,
+    auction_start,
+    bid_error,
+    doubles_stake,
+    may_pass,
+    multiplier,
+    next_seat,
+    settle,
+    spring_doubles,
+    trick_after,
+)
+from .movegen import gen_all, gen_into
 from .rules import Play, Rules, has_fixed_reading, play_text_cards, readings
 
 __all__ = [
@@ -518,6 +538,10 @@ STATUS_NAMES = ("ok", "incomplete", E_WRONG_TURN, E_PASS_ON_LEAD, E_NOT_IN_HAND,
 S_OK, S_INCOMPLETE, S_WRONG_TURN, S_PASS_ON_LEAD, S_NOT_IN_HAND, S_NOT_A_COMBINATION, S_DOES_NOT_BEAT, \
     S_FINISHED, S_BAD_CARDS, S_BAD_BID, S_NOT_BIDDING, S_NOT_PLAYING = range(len(STATUS_NAMES))
 _STATUS_OF = {name: i for i, name in enumerate(STATUS_NAMES)}
+_BID_STATUS = {BID_OVER: S_NOT_BIDDING, BID_WRONG_TURN: S_WRONG_TURN, BID_BAD: S_BAD_BID}
+_auction_start = interpreted(auction_start)
+_auction_bid = interpreted(auction_bid)
+_bid_error = interpreted(bid_error)
 
 _CAPACITY = 1024
 #: Columns of the kernel's output rows.
@@ -534,7 +558,9 @@ def _reading(cards, fixed, prev_kind, flags, buf_cards, buf_kinds):
     legal here (all of them for a lead).  ``fixed`` > 0 asks for that reading;
     0 takes the largest legal kind (see ddz_tools.game).
     """
-    n, buf_cards, buf_kinds = gen_all(cards, flags, prev_kind, buf_cards, buf_kinds)
+    n = gen_into(cards, flags, prev_kind, buf_cards, buf_kinds)
+    if n > buf_cards.shape[0]:     # rare; gen_all's arrays cost reference counting on every call
+        n, buf_cards, buf_kinds = gen_all(cards, flags, prev_kind, buf_cards, buf_kinds)
     best = -1
     for j in range(n):
         if buf_cards[j] == cards:
@@ -551,7 +577,9 @@ def _reading(cards, fixed, prev_kind, flags, buf_cards, buf_kinds):
     if prev_kind == 0:
         return -S_NOT_A_COMBINATION
     # Is it a combination at all?  Ask for every lead of the play's cards.
-    n, buf_cards, buf_kinds = gen_all(cards, flags, 0, buf_cards, buf_kinds)
+    n = gen_into(cards, flags, 0, buf_cards, buf_kinds)
+    if n > buf_cards.shape[0]:
+        n, buf_cards, buf_kinds = gen_all(cards, flags, 0, buf_cards, buf_kinds)
     for j in range(n):
         if buf_cards[j] == cards:
             return -S_DOES_NOT_BEAT
@@ -745,25 +773,27 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
     phase_bid = np.zeros(n, np.int64)
     stored = np.zeros((n, 11), np.int64)
     pos = 0
+    auction = [0] * AUCTION_SIZE
     for g, rec in enumerate(recs):
         start[g] = pos
-        a = Auction(rec.first_bidder, rec.rules.bidding, rec.all_pass)
+        # The auction rule itself on a state list (what Game.bid runs, without its messages).
+        _auction_start(auction, BIDDING_MODES[rec.rules.bidding], rec.first_bidder, int(rec.all_pass == "seat0"))
         for i, (s, b) in enumerate(rec.bids):
-            try:
-                a.bid(s, b)
-            except IllegalAction as exc:
+            err = _bid_error(auction, s, b if type(b) is int else -1)
+            if err != BID_OK:
                 skip[g], phase_bid[g] = 1, 1
-                out[g, OUT_STATUS], out[g, OUT_INDEX] = _STATUS_OF[exc.code], i
+                out[g, OUT_STATUS], out[g, OUT_INDEX] = _BID_STATUS[err], i
                 break
-        if not skip[g] and (not a.done or a.void):
+            _auction_bid(auction, s, b)
+        if not skip[g] and auction[A_OUTCOME] != AUCTION_WON:
             skip[g] = 1
             if rec.plays:
                 out[g, OUT_STATUS], out[g, OUT_INDEX] = S_NOT_PLAYING, 0
             else:
                 out[g, OUT_STATUS], out[g, OUT_INDEX] = S_INCOMPLETE, -1
         if not skip[g]:
-            ll = a.landlord
-            landlord[g], base[g] = ll, a.base
+            ll = auction[A_LANDLORD]
+            landlord[g], base[g] = ll, auction[A_BASE]
             for s in range(3):
                 hands[g, s] = rec.hands[s] + (rec.bottom if s == ll else 0)
             fl = rec.rules.flags
