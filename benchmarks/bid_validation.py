@@ -118,12 +118,9 @@ def seat_score(hands, bottom, me, bids_before, my_bid, flags, outcome) -> int:
 def draw_calibration(path, bins, n, brier, brier_base, args) -> None:
     """The calibration bins as an SVG chart: observed win rate against mean
     predicted probability with 95% Wilson intervals, deals per bin below."""
-    import matplotlib
+    from ddz_tools.report import pyplot
 
-    matplotlib.use("svg", force=True)
-    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "ddz-tools", "font.size": 9,
-                                "axes.spines.top": False, "axes.spines.right": False})
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, (ax, hx) = plt.subplots(2, 1, figsize=(5.2, 5.6), sharex=True, gridspec_kw={"height_ratios": [3.2, 1]})
     ax.plot([0, 1], [0, 1], color="#999999", lw=0.8, ls="--", label="perfect calibration")

@@ -50,7 +50,7 @@ from ._jit import interpreted
 from .cards import card_count, parse_cards
 from .errors import DdzError, RecordError
 from .gamerules import next_seat, trick_after
-from .review import MODES as REVIEW_MODES, REVIEW_NODE_LIMIT, add_to_totals, new_totals
+from .review import MODES as REVIEW_MODES, REVIEW_NODE_LIMIT, add_to_totals, new_totals, replay_states
 from .rules import Rules
 from .sources import (
     FMT_BOTZONE_LOG,
@@ -272,16 +272,8 @@ def _id(rec, item: Item):
 
 def _game_plays(rec):
     """Replay a valid record with the game engine: (hands at the lead, landlord, [(seat, Play)])."""
-    from .game import Game
-
-    game = Game(hands=list(rec.hands), bottom=rec.bottom, rules=rec.rules, first_bidder=rec.first_bidder,
-                all_pass=rec.all_pass)
-    for seat, bid in rec.bids:
-        game.bid(bid, seat)
-    hands = list(game.hands)
-    for seat, text in rec.plays:
-        game.play(text, seat)
-    return hands, game.landlord, list(game.plays)
+    states, end, plays = replay_states(rec)
+    return list(states[0].hands if states else end.hands), end.landlord, plays
 
 
 def _reaches(rec, landlord: int, below: int) -> bool:

@@ -140,7 +140,10 @@ def _play_cards(play: str) -> str:
 # Charts ------------------------------------------------------------------------------------
 
 
-def _pyplot():
+def pyplot():
+    """matplotlib's pyplot set up for the project's charts: SVG output with text
+    kept as text, a fixed id salt (the same chart gives the same file), small
+    sans-serif type, no top and right spines."""
     mpl = _need("matplotlib")
     mpl.use("svg", force=True)
     mpl.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "ddz-tools", "font.size": 9,
@@ -151,7 +154,7 @@ def _pyplot():
 
 def _svg(fig) -> str:
     """The figure as inline SVG: no XML prologue, no fixed size (CSS sizes it)."""
-    plt = _pyplot()
+    plt = pyplot()
     buf = io.StringIO()
     fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
     plt.close(fig)
@@ -177,7 +180,7 @@ def timeline_svg(review: dict) -> str:
     series is an SVG group with an ``id`` (``timeline-open``,
     ``timeline-unknown``, ``timeline-hidden``) holding one marker per point.
     """
-    plt = _pyplot()
+    plt = pyplot()
     moves = review["moves"]
     n = len(moves)
     xs = [m["move"] for m in moves]
@@ -242,7 +245,7 @@ def _flag_y(m: dict, mode: str) -> float:
 def players_svg(rows: Sequence[dict]) -> str:
     """Index chart: per player (or role), win rate as landlord and as farmer,
     and flagged moves per game by class."""
-    plt = _pyplot()
+    plt = pyplot()
     names = [r["name"] for r in rows]
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 0.5 + 0.42 * max(3, len(rows))))
     ys = list(range(len(rows)))
