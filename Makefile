@@ -56,6 +56,7 @@ bench: peers
 	$(PY) benchmarks/replay.py
 	$(PY) benchmarks/bid.py
 	$(PY) benchmarks/analyze.py
+	$(PY) benchmarks/review.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -12,8 +12,8 @@ policy).  Figures:
 * ``open, N workers``: :func:`ddz_tools.analyze.analyze_files` with
   ``review="open"`` over the same games with ``--workers`` processes (default
   2): games per hour, wall clock, worker start-up included.
-* ``hidden``: the same at the advisor's default budget, once the advisor
-  (:mod:`ddz_tools.advise`) is there (otherwise skipped with a note).
+* ``hidden``: the same at the advisor's default budget on the first
+  ``--hidden-games`` games (default 3: one advisor call per move is slow).
 * ``report``: the time to write the pages of the reviewed games
   (:class:`ddz_tools.report.ReportWriter`: templates and SVG charts), per game.
 
@@ -68,7 +68,9 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nodes", type=int, default=REVIEW_NODE_LIMIT, help="solver nodes per position")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--skip-parallel", action="store_true")
+    ap.add_argument("--hidden-games", type=int, default=3, help="games of the hidden review (it is slow)")
+    ap.add_argument("--skip-parallel", action="store_true", help="no run with --workers processes")
+    ap.add_argument("--only-parallel", action="store_true", help="only the run with --workers processes")
     args = ap.parse_args(argv)
 
     raw = list(simulate(args.games, "heuristic", seed=args.seed))
@@ -78,6 +80,8 @@ def main(argv=None) -> None:
           f"{statistics.median(moves):.0f} (min {min(moves)}, max {max(moves)}); budget {args.nodes:,} nodes "
           f"per position; machine shared, {os.cpu_count()} cores")
 
+    if args.only_parallel:
+        return parallel(raw, args)
     wall, cpu, positions, unknown, flagged = one_core(recs, "open", args.nodes)
     print(f"open, one process: median {statistics.median(wall):.2f} s/game wall "
           f"({statistics.median(cpu):.2f} s CPU), p90 {pct(wall, 0.9):.2f} s, max {max(wall):.2f} s; "
@@ -91,35 +95,42 @@ def main(argv=None) -> None:
         have_advisor = False
     if have_advisor:
         try:
-            hw, hc, _, _, hflag = one_core(recs, "hidden", args.nodes)
-            print(f"hidden, one process: median {statistics.median(hw):.2f} s/game wall "
-                  f"({statistics.median(hc):.2f} s CPU), p90 {pct(hw, 0.9):.2f} s; {hflag} flagged moves")
+            some = recs[:args.hidden_games]
+            hw, hc, _, _, hflag = one_core(some, "hidden", args.nodes)
+            per_move = sum(hw) / sum(len(r.plays) for r in some)
+            print(f"hidden (advisor defaults), one process, {len(some)} games: median {statistics.median(hw):.2f} "
+                  f"s/game wall ({statistics.median(hc):.2f} s CPU), {per_move:.2f} s/move; {hflag} flagged moves")
         except Exception as exc:  # the advisor may not be wired up yet
             print(f"hidden: not measured ({exc})")
     else:
         print("hidden: not measured (no advisor in this version)")
 
+    parallel(raw, args, workers=1 if args.skip_parallel else args.workers)
+
+
+def parallel(raw, args, workers=None) -> None:
+    """Games per hour with worker processes, then the time to write their report pages."""
+    workers = workers or args.workers
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "games.jsonl")
         with open(path, "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in raw)
-        if not args.skip_parallel:
-            t0 = time.perf_counter()
-            res = list(analyze_files([path], solve_below=0, review="open", review_nodes=args.nodes,
-                                     workers=args.workers))
-            dt = time.perf_counter() - t0
-            print(f"open, {args.workers} workers: {len(res)} games in {dt:.1f} s = {3600 * len(res) / dt:,.0f} games/hour")
-        else:
-            res = list(analyze_files([path], solve_below=0, review="open", review_nodes=args.nodes))
+        t0 = time.perf_counter()
+        res = list(analyze_files([path], solve_below=0, review="open", review_nodes=args.nodes, workers=workers))
+        dt = time.perf_counter() - t0
+        if workers > 1:
+            print(f"open, {workers} workers: {len(res)} games in {dt:.1f} s = {3600 * len(res) / dt:,.0f} games/hour "
+                  f"(worker start-up and compile-cache load included)")
         from ddz_tools.report import ReportWriter
 
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         w = ReportWriter(os.path.join(tmp, "report"))
         for g in res:
             w.add(g)
         w.close()
-        dt = time.perf_counter() - t0
-        print(f"report pages: {1000 * dt / len(res):.0f} ms/game (templates and SVG charts, index included)")
+        dt, dc = time.perf_counter() - t0, time.process_time() - c0
+        print(f"report pages: {1000 * dt / len(res):.0f} ms/game wall, {1000 * dc / len(res):.0f} ms CPU "
+              f"(templates and SVG charts, index included)")
 
 
 if __name__ == "__main__":
