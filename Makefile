@@ -25,6 +25,8 @@ run: $(STAMP)
 	$(DDZ) replay data/sample_games.jsonl data/botzone_sample_log.json
 	$(DDZ) bid 34456789TJQKA22XD --seat first --seed 1
 	$(DDZ) bid 3455789TJQKKA222D --seat third --before pass,1 --seed 1
+	$(DDZ) advise --hand 33JJQK2 --unseen 4455A
+	$(DDZ) advise --record data/sample_games.jsonl --move 3 --seed 1
 	# The corpus holds deliberately broken records: analyze reports them and exits 1.
 	$(DDZ) analyze data/analysis_corpus/selfplay.jsonl data/analysis_corpus/deals.pkl \
 		data/analysis_corpus/botzone_game.json out/selfplay.jsonl --out out/analysis.jsonl || [ $$? -eq 1 ]
@@ -58,6 +60,8 @@ bench: peers
 	$(PY) benchmarks/bid.py
 	$(PY) benchmarks/analyze.py
 	$(PY) benchmarks/review.py
+	# The advisor's strength runs (strength, rlcard) take about 25 minutes each: see docs/benchmarks.md.
+	$(PY) benchmarks/advise.py speed --views 30
 
 clean:
 	rm -rf $(VENV) build *.egg-info

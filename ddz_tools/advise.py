@@ -412,8 +412,11 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: int = 1, id:
         rest = rest[k:]
     # Without a bottom, any three of the landlord's cards serve for the replay.
     game_bottom = bot if bot is not None else sum(1 << (4 * r) for r in _ranks(full[0])[:3])
-    g = Game(hands=[full[0] - game_bottom, full[1], full[2]], bottom=game_bottom, rules=rules, first_bidder=0)
-    g.bid(3)
+    # Three passes make seat 0 the landlord under every bidding option (Botzone's all-pass rule).
+    g = Game(hands=[full[0] - game_bottom, full[1], full[2]], bottom=game_bottom, rules=rules, first_bidder=0,
+             all_pass="seat0")
+    for _ in range(3):
+        g.bid(0)
     for i, (s, text) in enumerate(history):
         if g.phase != "playing":
             raise ViewError(f"played[{i}] {s}:{text}: the game was already over")

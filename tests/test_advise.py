@@ -158,6 +158,13 @@ def test_impossible_views_are_errors(kwargs, message):
         adv.build_view(**kwargs)
 
 
+@pytest.mark.parametrize("rules", ["standard,bidding=call-grab", "encyclopedia,bidding=until-two-pass", "douzero"])
+def test_history_views_under_every_bidding_option(rules):
+    v = history_view("3456789TJQKA2XD", "farmer1", "landlord:33,farmer1:55,farmer2:pass,landlord:pass",
+                     rules=rules)
+    assert v.is_lead and v.counts == (18, 15, 17) and v.rules.describe() == rules
+
+
 def test_view_json_forms_round_trip():
     views = [
         two_player_view("33JJQK2", "4455A", after="6"),
