@@ -48,7 +48,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from ._jit import interpreted
 from .cards import card_count, parse_cards
-from .errors import DdzError, RecordError
+from .errors import ArgumentError, DdzError, RecordError
 from .gamerules import next_seat, trick_after
 from .review import MODES as REVIEW_MODES, REVIEW_NODE_LIMIT, add_to_totals, new_totals, replay_states
 from .rules import Rules
@@ -656,9 +656,9 @@ def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, s
                           bids=bool(bids), bid_samples=int(bid_samples), seed=int(seed), review=review or None,
                           review_nodes=review_nodes, review_samples=review_samples)
     if opts.solve_below < 0:
-        raise DdzError("solve_below must be 0 (off) or a positive number of cards")
+        raise ArgumentError("solve_below must be 0 (off) or a positive number of cards", param="solve_below")
     if opts.review is not None and opts.review not in REVIEW_MODES:
-        raise DdzError(f"review must be one of {', '.join(REVIEW_MODES)}, not {opts.review!r}")
+        raise ArgumentError(f"review must be one of {', '.join(REVIEW_MODES)}, not {opts.review!r}", param="review")
     skip = set(tuple(k) for k in skip)
     stream = (it for it in iter_items(paths) if it.key not in skip)
     workers = max(1, int(workers or 1))
@@ -714,7 +714,8 @@ def _run_dask(scheduler, chunks: list, opts: AnalyzeOptions) -> Iterator[list]:
     try:
         from distributed import Client
     except ImportError:
-        raise DdzError("--scheduler needs dask.distributed: pip install 'ddz-tools[dask]'") from None
+        raise ArgumentError("scheduler needs dask.distributed: pip install 'ddz-tools[dask]'",
+                            param="scheduler") from None
     own = not isinstance(scheduler, Client)
     client = Client(scheduler) if own else scheduler
     try:
@@ -758,7 +759,8 @@ def load_results(path: str, repair: bool = False) -> list[GameAnalysis]:
             try:
                 out.append(from_flat_row(row))
             except RecordError as exc:
-                raise RecordError(f"{path}:{i}: {exc}; --resume needs the file a previous run wrote") from None
+                raise RecordError(f"{path}:{i}: {exc}; resume needs the file a previous run wrote",
+                                  param="resume") from None
         return out
     out = []
     for i, line in enumerate(text.split("\n"), 1):
@@ -768,7 +770,7 @@ def load_results(path: str, repair: bool = False) -> list[GameAnalysis]:
             out.append(GameAnalysis.from_dict(json.loads(line)))
         except (ValueError, TypeError) as exc:
             raise RecordError(f"{path}:{i}: not an analysis line ({exc}); "
-                              "--resume needs the file a previous run wrote") from None
+                              "resume needs the file a previous run wrote", param="resume") from None
     return out
 
 

@@ -93,7 +93,7 @@ import numpy as np
 
 from ._jit import interpreted, kernel
 from .cards import FULL_DECK, card_count, contains, counts_of, format_cards, to_packed
-from .errors import DdzError, RulesError
+from .errors import ArgumentError, BidError, RulesError
 from .rules import Rules
 from .gamerules import (
     A_BASE,
@@ -117,10 +117,6 @@ from .gamerules import (
 )
 from .policies import BUFFER, new_table, policy_bid
 from .selfplay import R_ANTI_SPRING, R_BOMBS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
-
-
-class BidError(DdzError):
-    """Inconsistent input to the bid evaluator (hand, bottom, seat, earlier bids)."""
 
 
 SEAT_NAMES = ("first", "second", "third")
@@ -656,7 +652,7 @@ def bid_problem(hand, bottom=None, seat: "int | str" = 0, before=()) -> BidProbl
     >>> bid_problem("3456", seat=0)
     Traceback (most recent call last):
     ...
-    ddz_tools.bid.BidError: hand '3456' has 4 cards; a hand before bidding has 17 (or 20 with --bottom)
+    ddz_tools.errors.BidError: hand '3456' has 4 cards; a hand before bidding has 17 (or 20 when bottom is given)
     """
     packed = to_packed(hand, "hand")
     text = format_cards(packed)
@@ -676,7 +672,8 @@ def bid_problem(hand, bottom=None, seat: "int | str" = 0, before=()) -> BidProbl
     else:
         bot = None
         if n != 17:
-            raise BidError(f"hand {text!r} has {n} cards; a hand before bidding has 17 (or 20 with --bottom)")
+            raise BidError(f"hand {text!r} has {n} cards; a hand before bidding has 17 "
+                           "(or 20 when bottom is given)", param="bottom")
         me17 = packed
     if len(bids) != s:
         raise BidError(f"the {SEAT_NAMES[s]} seat bids after {s} seat(s), but {len(bids)} earlier "
@@ -772,11 +769,11 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
     if rules.bidding not in BIDDING_MODES:
         raise RulesError(f"the bid evaluator supports bidding={' or '.join(BIDDING_MODES)}, not {rules.bidding}")
     if policy not in POLICIES:
-        raise BidError(f"policy {policy!r} is not one of {', '.join(POLICIES)}")
+        raise ArgumentError(f"policy {policy!r} is not one of {', '.join(POLICIES)}", param="policy")
     if not isinstance(samples, int) or samples < 1:
-        raise BidError(f"samples must be a positive number, not {samples!r}")
+        raise ArgumentError(f"samples must be a positive number, not {samples!r}", param="samples")
     if not 0.5 <= confidence < 1:
-        raise BidError(f"confidence must be in [0.5, 1), not {confidence!r}")
+        raise ArgumentError(f"confidence must be in [0.5, 1), not {confidence!r}", param="confidence")
     problem = bid_problem(hand, bottom, seat, before)
     pol = POLICIES[policy]
     flags = rules.flags

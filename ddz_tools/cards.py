@@ -192,11 +192,14 @@ def format_cards(packed: int) -> str:
 
 def to_packed(hand, what: str = "a hand") -> int:
     """The packed int of a hand given as a :class:`Hand`, card text or a packed
-    int (checked with :func:`is_valid_packed`); raises :class:`CardError`.
+    int (checked with :func:`is_valid_packed`); raises :class:`CardError` for
+    bad cards and ``TypeError`` for anything else.
 
     >>> to_packed("33X") == to_packed(Hand("33X")) == parse_cards("33X")
     True
     """
+    if type(hand) is str:  # the common text path first
+        return parse_cards(hand)
     if isinstance(hand, int) and not isinstance(hand, bool):
         if not is_valid_packed(hand):
             raise CardError(f"{hand:#x} is not a legal packed hand")
@@ -207,7 +210,7 @@ def to_packed(hand, what: str = "a hand") -> int:
         return hand.packed
     if hasattr(hand, "__index__") and not isinstance(hand, bool):  # a NumPy integer
         return to_packed(int(hand), what)
-    raise CardError(f"{what} must be a Hand, card text or a packed int, not {type(hand).__name__}")
+    raise TypeError(f"{what} must be a Hand, card text or a packed int, not {type(hand).__name__}")
 
 
 # Card ids ------------------------------------------------------------------

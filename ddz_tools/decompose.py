@@ -60,7 +60,7 @@ import numpy as np
 
 from ._jit import kernel
 from .cards import FULL_DECK, RANK_2, RANK_D, RANK_X, card_count, count_of, format_cards, to_packed
-from .errors import CardError, DdzError
+from .errors import ArgumentError, CardError
 from .movegen import gen_all
 from .rules import (
     KICKERS,
@@ -401,7 +401,7 @@ def new_memo_table(bits: int = 16) -> np.ndarray:
     ((2050,), 1)
     """
     if not isinstance(bits, int) or isinstance(bits, bool) or not 4 <= bits <= 26:
-        raise DdzError(f"memo table bits must be an int from 4 to 26, not {bits!r}")
+        raise ArgumentError(f"memo table bits must be an int from 4 to 26, not {bits!r}", param="bits")
     return np.zeros(2 + 2 * (1 << bits), np.int64)
 
 
@@ -715,7 +715,7 @@ def decompose(hand, rules=None, all_splits: bool = False, limit: int = DEFAULT_S
     h = _checked_hand(hand)
     rules = Rules.parse(rules)
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
-        raise DdzError(f"limit must be a positive int, not {limit!r}")
+        raise ArgumentError(f"limit must be a positive int, not {limit!r}", param="limit")
     twos, jokers, bombs, rocket = _controls(h)
     if h == 0:
         return Decomposition(format_cards(h), rules, 0, [], 0, 0, [], twos, jokers, bombs, rocket, 1,

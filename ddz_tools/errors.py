@@ -1,13 +1,47 @@
-"""Exceptions of ddz-tools.
+"""Exceptions of ddz-tools: every exception class of the package is defined here.
 
-Every error the package raises on bad input is a :class:`DdzError` (a
-``ValueError``), with one subclass per kind of failure.  The CLI turns any
-``DdzError`` into a one-line ``error: ...`` on stderr and exit code 2.
+Three kinds of failure, three kinds of exception:
+
+* **bad input** (card text, a rules spec, a record, a position, an option
+  value that a user typed) raises a :class:`DdzError`, a ``ValueError``, with
+  one subclass per kind below.  The message is one line and names what is
+  wrong; the CLI prints it as ``error: ...`` and exits with code 2.
+* **misuse of the Python API** by a program (an argument of the wrong type)
+  raises a plain ``TypeError`` or ``ValueError``.
+* a search that reaches its node or time limit raises :class:`SearchLimit`
+  inside the solver, which catches it and reports an unknown result.
+* **an unexpected internal state** is a bug: it raises whatever it raises
+  (``RuntimeError`` where the package checks for one) and is never caught as
+  bad input, so the CLI shows the traceback and exits with code 1.
+
+A message speaks of a function's parameters (``bottom``, ``scheduler``),
+never of command-line flags.  An error about one parameter carries its name
+in :attr:`DdzError.param`; the CLI uses it to name its own flag instead
+(``--bottom``).
 """
+
+from __future__ import annotations
+
+__all__ = [
+    "DdzError", "CardError", "RulesError", "PlayError", "PositionError", "RecordError", "GameError",
+    "IllegalAction", "BidError", "ArgumentError", "SearchLimit",
+]
 
 
 class DdzError(ValueError):
-    """Base class of every ddz-tools input error."""
+    """Base class of every ddz-tools input error.
+
+    ``param`` is the name of the function parameter the error is about, or
+    ``None``; when given, the message names the parameter as a word of its
+    own, so that a command line can put its flag in its place.
+
+    >>> str(ArgumentError("workers must be a positive integer, not 0", param="workers"))
+    'workers must be a positive integer, not 0'
+    """
+
+    def __init__(self, message: str = "", *, param: "str | None" = None):
+        super().__init__(message)
+        self.param = param
 
 
 class CardError(DdzError):
@@ -31,8 +65,42 @@ class RecordError(DdzError):
 
 
 class GameError(DdzError):
-    """An action that is illegal in the current state of a game."""
+    """An action that is illegal in the current state of a game, or a game set up wrongly."""
+
+
+class IllegalAction(GameError):
+    """An action that is illegal in the current state; ``code`` names the kind.
+
+    Codes: ``game_over``, ``wrong_turn``, ``bad_bid``, ``not_bidding``,
+    ``not_playing``, ``pass_on_lead``, ``bad_cards``, ``not_in_hand``,
+    ``not_a_combination``, ``does_not_beat``.
+    """
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+class BidError(DdzError):
+    """Inconsistent input to the bid evaluator (hand, bottom, seat, earlier bids)."""
 
 
 class ViewError(DdzError):
     """An impossible or malformed view of one player (``ddz-view/1``, ``ddz advise``)."""
+
+
+class ArgumentError(DdzError):
+    """A bad value of a parameter that sets how a tool runs: a count, a limit,
+    a seed, a number of workers, a table size, a policy name, a scheduler.
+    (The CLI names the matching option.)"""
+
+
+class SearchLimit(Exception):
+    """Raised inside a solve when a node or time limit is reached (caught by
+    the solver, which then reports the result as unknown; not an error)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+        #: Winning root plays proven before the limit (parallel root only).
+        self.proven = None

@@ -65,7 +65,7 @@ Play.parse('7777-8T')
 >>> g.play("3333-45")
 Traceback (most recent call last):
 ...
-ddz_tools.game.IllegalAction: seat 0 played 3333-45, which does not beat 7777-8T
+ddz_tools.errors.IllegalAction: seat 0 played 3333-45, which does not beat 7777-8T
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ from typing import Sequence
 
 from ._jit import interpreted
 from .cards import FULL_DECK, card_count, format_cards, is_valid_packed, pack_card_ids, packed_contains, to_packed
-from .errors import CardError, GameError, PlayError
+from .errors import CardError, GameError, IllegalAction, PlayError
 from .gamerules import (
     A_BASE,
     A_CALLER,
@@ -141,19 +141,6 @@ E_BAD_CARDS = "bad_cards"
 E_NOT_IN_HAND = "not_in_hand"
 E_NOT_A_COMBINATION = "not_a_combination"
 E_DOES_NOT_BEAT = "does_not_beat"
-
-
-class IllegalAction(GameError):
-    """An action that is illegal in the current state; ``code`` names the kind.
-
-    Codes: ``game_over``, ``wrong_turn``, ``bad_bid``, ``not_bidding``,
-    ``not_playing``, ``pass_on_lead``, ``bad_cards``, ``not_in_hand``,
-    ``not_a_combination``, ``does_not_beat``.
-    """
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
 
 
 # The rules of ddz_tools.gamerules, run by Python (see its module doc).
@@ -422,7 +409,7 @@ class Game:
     >>> g.pass_()
     Traceback (most recent call last):
     ...
-    ddz_tools.game.IllegalAction: seat 0 passed but must lead (nothing to answer)
+    ddz_tools.errors.IllegalAction: seat 0 passed but must lead (nothing to answer)
     """
 
     def __init__(self, hands: "Sequence | None" = None, bottom=None, rules: "Rules | str | None" = None,
@@ -475,7 +462,7 @@ class Game:
             elif isinstance(h, (str, int)) and not isinstance(h, bool):
                 p = to_packed(h)
             else:
-                raise GameError(f"a hand must be card text, a packed int or card ids, not {type(h).__name__}")
+                raise TypeError(f"a hand must be card text, a packed int or card ids, not {type(h).__name__}")
             packed.append(p)
         for i in range(3):
             if card_count(packed[i]) != 17:
@@ -607,7 +594,7 @@ class Game:
                 raise IllegalAction(E_BAD_CARDS, f"seat {seat} played {play:#x}: not a set of cards")
             cards, fixed, text = play, None, format_cards(play)
         else:
-            raise GameError(f"a play is a Play, card text or a packed int, not {type(play).__name__}")
+            raise TypeError(f"a play is a Play, card text or a packed int, not {type(play).__name__}")
         if not _contains(self.hands[seat], cards):
             raise IllegalAction(E_NOT_IN_HAND, f"seat {seat} played {text} but holds {self.hand(seat)}")
         if fixed == -1 or (fixed is None and not _kinds(cards, self._flags)):

@@ -392,7 +392,7 @@ def _prev_kind(after, rules) -> int:
         if play.is_pass:
             raise PlayError("there is nothing to answer in a pass; leave 'after' empty for a lead")
         return play.kind
-    raise PlayError(f"'after' must be a Play or play text, not {type(after).__name__}")
+    raise TypeError(f"'after' must be a Play or play text, not {type(after).__name__}")
 
 
 def generate(hand, after=None, rules=None) -> Moves:
@@ -422,7 +422,7 @@ def count_batch(hands: np.ndarray, rules=None, prev_kinds: "np.ndarray | None" =
         prev_kinds = np.zeros(hands.shape[0], np.int64)
     prev_kinds = np.ascontiguousarray(prev_kinds, dtype=np.int64)
     if prev_kinds.shape != hands.shape:
-        raise PlayError("hands and prev_kinds must have the same length")
+        raise ValueError("hands and prev_kinds must have the same length")
     for h in hands.tolist():
         if not is_valid_packed(h):
             raise CardError(f"{h:#x} is not a legal packed hand")

@@ -58,7 +58,7 @@ import numpy as np
 from ._jit import kernel
 from .cards import packed_count, to_packed
 from .decompose import min_plays_memo
-from .errors import DdzError
+from .errors import ArgumentError
 from .movegen import gen_all, gen_into
 from .rules import T_BOMB, T_PAIR, T_ROCKET, T_SOLO, Play, Rules
 
@@ -81,11 +81,11 @@ def policy_number(policy) -> int:
     if isinstance(policy, str):
         p = POLICIES.get(policy.strip().lower())
         if p is None:
-            raise DdzError(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})")
+            raise ArgumentError(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})", param="policy")
         return p
     if isinstance(policy, (int, np.integer)) and not isinstance(policy, bool) and int(policy) in POLICIES.values():
         return int(policy)
-    raise DdzError(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})")
+    raise ArgumentError(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})", param="policy")
 
 
 def new_table(bits: int = TABLE_BITS) -> np.ndarray:
@@ -475,19 +475,19 @@ def choose(hands, seat: int, landlord: int, prev=None, prev_seat: "int | None" =
     rules = Rules.parse(rules)
     packed = [to_packed(h) for h in hands]
     if len(packed) != 3:
-        raise DdzError(f"give three hands, not {len(packed)}")
+        raise ArgumentError(f"give three hands, not {len(packed)}", param="hands")
     for name, v in (("seat", seat), ("landlord", landlord)):
         if not isinstance(v, int) or not 0 <= v <= 2:
-            raise DdzError(f"{name} must be 0, 1 or 2, not {v!r}")
+            raise ArgumentError(f"{name} must be 0, 1 or 2, not {v!r}", param=name)
     if packed[seat] == 0:
-        raise DdzError(f"seat {seat} holds no cards")
+        raise ArgumentError(f"seat {seat} holds no cards", param="hands")
     prev_kind = 0
     if prev is not None:
         p = prev if isinstance(prev, Play) else Play.parse(prev, rules)
         if not p.is_pass:
             prev_kind = p.kind
             if prev_seat is None or prev_seat == seat or not 0 <= prev_seat <= 2:
-                raise DdzError("prev_seat must name the other seat that made the play to answer")
+                raise ArgumentError("prev_seat must name the other seat that made the play to answer", param="prev_seat")
     if seed is not None:
         _seed_rng(int(seed))
     pol = policy_number(policy)
@@ -506,7 +506,7 @@ def bid_rule(hand, highest: int = 0, policy="heuristic", rules=None, seed: "int 
     rules = Rules.parse(rules)
     h = to_packed(hand)
     if not isinstance(highest, int) or not 0 <= highest <= 3:
-        raise DdzError(f"highest must be 0..3, not {highest!r}")
+        raise ArgumentError(f"highest must be 0..3, not {highest!r}", param="highest")
     if seed is not None:
         _seed_rng(int(seed))
     return int(_bid_rule(h, policy_number(policy), rules.flags, highest))

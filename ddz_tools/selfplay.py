@@ -66,7 +66,7 @@ import numpy as np
 
 from ._jit import kernel
 from .cards import format_cards
-from .errors import DdzError, RulesError
+from .errors import ArgumentError, RulesError
 from .game import seat_scores
 from .gamerules import (
     A_CALLER,
@@ -453,20 +453,20 @@ def _game_options(rules: Rules) -> tuple[int, int, int]:
 def _policies(policy) -> np.ndarray:
     if isinstance(policy, (list, tuple)):
         if len(policy) != 3:
-            raise DdzError(f"give one policy or three (one per seat), not {len(policy)}")
+            raise ArgumentError(f"give one policy or three (one per seat), not {len(policy)}", param="policy")
         return np.array([policy_number(p) for p in policy], np.int64)
     return np.full(3, policy_number(policy), np.int64)
 
 
 def _check_seed(seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not -2**63 <= seed < 2**63:
-        raise DdzError(f"seed must be an integer that fits in 64 bits, not {seed!r}")
+        raise ArgumentError(f"seed must be an integer that fits in 64 bits, not {seed!r}", param="seed")
     return int(seed)
 
 
 def _check_count(name: str, value) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise DdzError(f"{name} must be a non-negative integer, not {value!r}")
+        raise ArgumentError(f"{name} must be a non-negative integer, not {value!r}", param=name)
     return int(value)
 
 
@@ -499,7 +499,7 @@ def _workers(workers) -> int:
     if workers is None:
         return 1
     if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
-        raise DdzError(f"workers must be a positive integer, not {workers!r}")
+        raise ArgumentError(f"workers must be a positive integer, not {workers!r}", param="workers")
     return int(workers)
 
 

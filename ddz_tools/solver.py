@@ -61,7 +61,7 @@ import numpy as np
 
 from ._jit import interpreted, kernel
 from .decompose import min_plays_memo, new_memo_table
-from .errors import DdzError, PositionError
+from .errors import ArgumentError, PositionError, SearchLimit
 from .gamerules import next_seat, trick_after
 from .movegen import gen_into
 from .position import Position
@@ -522,16 +522,6 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, sc, 
 # Python side ---------------------------------------------------------------------------
 
 
-class SearchLimit(Exception):
-    """Raised inside a solve when a node or time limit is reached."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
-        #: Winning root plays proven before the limit (parallel root only).
-        self.proven = None
-
-
 @dataclasses.dataclass
 class SolveResult:
     """The answer for the side to move of one position.
@@ -638,9 +628,9 @@ class Solver:
 
     def __init__(self, tt_mb: float = DEFAULT_TT_MB, workers: int = 1):
         if not (tt_mb > 0):
-            raise DdzError(f"tt_mb must be positive, not {tt_mb!r}")
+            raise ArgumentError(f"tt_mb must be positive, not {tt_mb!r}", param="tt_mb")
         if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-            raise DdzError(f"workers must be a positive integer, not {workers!r}")
+            raise ArgumentError(f"workers must be a positive integer, not {workers!r}", param="workers")
         self.workers = workers
         self._helpers = [Solver(tt_mb / workers) for _ in range(workers - 1)]
         tt_mb = tt_mb / workers
@@ -649,7 +639,8 @@ class Solver:
         while nb * 2 * BUCKET <= entries:
             nb *= 2
         if nb * BUCKET > entries:
-            raise DdzError(f"tt_mb={tt_mb} is too small for one bucket ({BUCKET * ENTRY_BYTES} bytes)")
+            raise ArgumentError(f"tt_mb={tt_mb} is too small for one bucket ({BUCKET * ENTRY_BYTES} bytes)",
+                                param="tt_mb")
         #: Buckets the table may grow to (``tt_mb`` bounds it).
         self.max_buckets = nb
         self.ctl = np.zeros(C_SIZE, np.int64)
@@ -760,7 +751,7 @@ class Solver:
             if status == ST_GROW:
                 need = int(ctl[C_RESULT])
                 if need < 0:
-                    raise DdzError("search deeper than the solver's stack (corrupt position?)")
+                    raise RuntimeError("search deeper than the solver's stack (corrupt position?)")
                 self._grow_moves(max(need + 1024, 2 * self.mc.shape[0]))
                 continue
             # Paused: check the limits and size the next slice to about 0.1 s.
@@ -834,9 +825,9 @@ class Solver:
         if not isinstance(position, Position):
             raise PositionError(f"solve() takes a Position, not {type(position).__name__}")
         if time_limit is not None and not time_limit > 0:
-            raise DdzError(f"time limit must be positive, not {time_limit!r}")
+            raise ArgumentError(f"time_limit must be positive, not {time_limit!r}", param="time_limit")
         if node_limit is not None and (not isinstance(node_limit, int) or node_limit < 1):
-            raise DdzError(f"node limit must be a positive integer, not {node_limit!r}")
+            raise ArgumentError(f"node_limit must be a positive integer, not {node_limit!r}", param="node_limit")
         nplayers = position.players
         flags = position.rules.flags
         seats = position.seats
@@ -1014,7 +1005,8 @@ class Solver:
     def _subtree(self, st, nplayers, flags, seats, budget, winner_team) -> dict:
         budget[0] -= 1
         if budget[0] < 0:
-            raise DdzError("the strategy tree is larger than the node cap; raise strategy_max_nodes")
+            raise ArgumentError("the strategy tree is larger than the node cap; raise strategy_max_nodes",
+                                param="strategy_max_nodes")
         seat = seats[st.turn]
         if _team_py(st.turn, nplayers) == winner_team:
             for mv in self._moves(st, nplayers, flags):

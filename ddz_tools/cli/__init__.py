@@ -2,14 +2,17 @@
 
 Each command lives in its own module and is imported only when it runs, so
 ``ddz moves`` does not pay for loading the solver.  Errors are mapped to exit
-codes here, in one place: a :class:`~ddz_tools.errors.DdzError` (or an
-unreadable file) becomes ``error: ...`` on stderr and exit code 2, never a
-traceback.
+codes here, in one place: a :class:`~ddz_tools.errors.DdzError` (bad input)
+or an unreadable file becomes ``error: ...`` on stderr and exit code 2, never
+a traceback; a library message that names a parameter names the command's
+flag instead (``bottom`` -> ``--bottom``).  Any other exception is a bug and
+propagates: Python prints the traceback and exits with code 1.
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 
 import click
@@ -31,6 +34,21 @@ COMMANDS = {
 }
 
 
+_COMMAND = "ddz.command"
+
+
+def flag_message(exc: DdzError, command: click.Command) -> str:
+    """The message of ``exc`` with the parameter it is about (``exc.param``)
+    replaced by the command's flag for it, e.g. ``tt_mb`` by ``--tt-mb``
+    (unchanged when the command has no such option)."""
+    message = str(exc)
+    for p in command.params:
+        if isinstance(p, click.Option) and p.name == exc.param:
+            flag = max(p.opts, key=len)
+            return re.sub(rf"(?<![\w-]){re.escape(exc.param)}(?![\w-])", lambda _: flag, message, count=1)
+    return message
+
+
 class LazyGroup(click.Group):
     """A group whose commands are imported on first use."""
 
@@ -48,6 +66,21 @@ class LazyGroup(click.Group):
                 return None
             raise
         return getattr(module, entry[1])
+
+    def resolve_command(self, ctx, args):
+        name, command, rest = super().resolve_command(ctx, args)
+        ctx.meta[_COMMAND] = command
+        return name, command, rest
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except DdzError as exc:
+            command = ctx.meta.get(_COMMAND)
+            if exc.param is not None and command is not None:
+                exc.args = (flag_message(exc, command),)
+                exc.param = None
+            raise
 
     def format_commands(self, ctx, formatter):
         rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]

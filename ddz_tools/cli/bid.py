@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 from tabulate import tabulate
 
-from ..bid import CHOICES, SEAT_NAMES, BidError, BidEvaluation, evaluate_bid
-from ..errors import DdzError
+from ..bid import CHOICES, SEAT_NAMES, BidEvaluation, evaluate_bid
+from ..errors import BidError, DdzError
 from .options import (
     Progress,
     default_workers,

@@ -101,7 +101,7 @@ def _interactive(solver: Solver, pos: Position, kwargs: dict) -> None:
             r = solver.solve(cur, line=False, **{k: v for k, v in kwargs.items() if k != "line"})
             play_text = r.winning_plays[0] if r.winning_plays else None
             if play_text is None:
-                raise DdzError(f"solver found no winning play ({r.result}, {r.stopped})")
+                raise RuntimeError(f"solver found no winning play ({r.result}, {r.stopped})")
             click.echo(f"{turn} plays {play_text}")
         else:
             click.echo(cur.describe())
