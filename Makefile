@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	@mkdir -p out
+	$(PY) -m ddz_tools.warmup
 	$(DDZ) moves --file data/hands.txt
 	$(DDZ) classify 333444555666 --rules douzero
 	$(DDZ) decompose --file data/hands.txt

@@ -13,6 +13,13 @@ named by a hash of every source file of the package
 (``~/.cache/ddz-tools/numba-<hash>``, or ``$XDG_CACHE_HOME``): any edit starts a
 fresh cache.  Setting ``NUMBA_CACHE_DIR`` yourself overrides this.
 
+First run.  :func:`is_cached` tells from Numba's cache index whether a
+kernel is compiled for the current sources; the CLI calls
+:func:`announce_compiles`, which writes one line on stderr when a command is
+about to compile a module's kernels (Numba's ``numba:compile`` event fires
+only when the cache had nothing to load).  ``python -m ddz_tools.warmup``
+compiles every kernel at once.
+
 Performance notes (measured here):
 
 * each call of a kernel that takes arrays costs atomic reference-count updates
@@ -27,9 +34,12 @@ Performance notes (measured here):
 
 import hashlib
 import os
+import sys
+import threading
 from pathlib import Path
 
 import numba
+from numba.core import event
 
 
 def _cache_dir() -> str:
@@ -44,7 +54,20 @@ def _cache_dir() -> str:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = _cache_dir()
 
-kernel = numba.njit(cache=True, nogil=True)
+_njit = numba.njit(cache=True, nogil=True)
+
+#: Every kernel of the package, in the order the modules defined them.
+KERNELS: list = []
+_KERNEL_IDS: set = set()
+
+
+def kernel(fn):
+    """Compile ``fn`` as a package kernel (nopython, cached on disk, GIL
+    released) and register it in :data:`KERNELS`."""
+    dispatcher = _njit(fn)
+    KERNELS.append(dispatcher)
+    _KERNEL_IDS.add(id(dispatcher))
+    return dispatcher
 
 
 def interpreted(fn):
@@ -53,3 +76,100 @@ def interpreted(fn):
     dispatch, more than a rule of a few lines takes interpreted.  The function
     itself when compiling is switched off (``NUMBA_DISABLE_JIT=1``)."""
     return getattr(fn, "py_func", fn)
+
+
+def is_cached(dispatcher) -> bool:
+    """True when the on-disk cache holds a compiled version of this kernel
+    for the current sources, Numba version and machine, i.e. when calling it
+    (with the argument types it was compiled for) loads instead of compiling.
+
+    It reads the kernel's Numba cache index (``<name>-<line>.pyXY.nbi`` in
+    the cache folder): the index is only valid for the source file's stamp it
+    records, and each entry is keyed by signature, target machine and a hash
+    of the function's bytecode; an entry matching the last two counts.  A
+    kernel that JIT is disabled for (plain Python) counts as cached.
+    """
+    cache = getattr(dispatcher, "_cache", None)
+    if cache is None or not hasattr(cache, "_cache_file"):
+        return True
+    try:
+        overloads = cache._cache_file._load_index()
+        codegen = dispatcher.targetctx.codegen()
+        want = cache._index_key(None, codegen)[1:]
+    except Exception:  # an unreadable or foreign index: Numba will recompile
+        return False
+    return any(key[1:] == want for key in overloads)
+
+
+def uncached(modules=None) -> list:
+    """The registered kernels (of ``modules``, names like ``"movegen"``, or of
+    every module imported so far) that are not in the on-disk cache."""
+    return [d for d in KERNELS
+            if (modules is None or _short_module(d) in modules) and not is_cached(d)]
+
+
+def _short_module(dispatcher) -> str:
+    return getattr(dispatcher, "py_func", dispatcher).__module__.rpartition(".")[2]
+
+
+# First-run notice ----------------------------------------------------------------------------
+
+#: What the kernels of each module do, and roughly how long compiling them
+#: takes on a machine where nothing is cached yet (seconds; the kernels they
+#: call included, measured on a 2-core machine).
+_WHAT = {
+    "movegen": ("move generator", 8),
+    "decompose": ("hand decomposer", 20),
+    "solver": ("endgame solver", 30),
+    "policies": ("self-play policy", 40),
+    "selfplay": ("self-play", 60),
+    "records": ("record validator", 15),
+    "bid": ("bid evaluator", 70),
+    "gamerules": ("game rule", 5),
+}
+
+
+class _CompileNotice(event.Listener):
+    """Writes one line to ``stream`` (``None``: the current ``sys.stderr``) the
+    first time a kernel of each module starts compiling in this process
+    (compiles nested in another one are part of it and not announced)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.announced: set = set()
+        self.lock = threading.Lock()
+        self.depth = threading.local()
+
+    def on_start(self, ev):
+        depth = getattr(self.depth, "n", 0)
+        self.depth.n = depth + 1
+        dispatcher = ev.data.get("dispatcher") if isinstance(ev.data, dict) else None
+        if depth or id(dispatcher) not in _KERNEL_IDS:
+            return
+        module = _short_module(dispatcher)
+        with self.lock:
+            if module in self.announced:
+                return
+            self.announced.add(module)
+        what, seconds = _WHAT.get(module, (module, 20))
+        stream = self.stream or sys.stderr
+        stream.write(f"compiling the {what} kernels (first run on this machine, once; ~{seconds} s)\n")
+        stream.flush()
+
+    def on_end(self, ev):
+        self.depth.n = max(0, getattr(self.depth, "n", 1) - 1)
+
+
+_notice = None
+
+
+def announce_compiles(stream=None) -> None:
+    """From now on, say on ``stream`` (default stderr) in one line when this
+    process is about to compile package kernels that are not cached yet (the
+    first run on a machine, or after an upgrade).  Called once by the CLI."""
+    global _notice
+    if _notice is None:
+        _notice = _CompileNotice(stream)
+        event.register("numba:compile", _notice)
+    else:
+        _notice.stream = stream

@@ -1,0 +1,80 @@
+"""Compile every kernel now: ``python -m ddz_tools.warmup``.
+
+The kernels are compiled on first use and cached on disk (see
+:mod:`ddz_tools._jit`), so the first command of each kind on a machine waits
+for the compiler.  :func:`warm_up` runs every tool once on a small input
+instead, which leaves every kernel in the cache; ``make run`` starts with it.
+It says which kernels it compiles (one line per module, on stderr) and
+returns the kernels still not cached: those no tool calls (helpers kept for
+tests and for other kernels' callers), which no command will compile either.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+__all__ = ["warm_up", "main"]
+
+
+def warm_up() -> list[str]:
+    """Run each tool once on a small input so that every kernel is compiled
+    and cached; the names of the kernels still not cached afterwards."""
+    import numpy as np
+
+    from ._jit import uncached
+    from .analyze import analyze_files
+    from .bid import evaluate_bid
+    from .cards import parse_cards
+    from .decompose import decompose, min_plays
+    from .movegen import count_batch, generate
+    from .policies import bid_rule, choose
+    from .position import Position
+    from .records import read_records, validate_batch, write_record
+    from .selfplay import deal_cards, game_seed, selfplay_stats, simulate
+    from .solver import solve
+
+    for rules in ("standard", "douzero"):
+        generate("3334445556667779XD", rules=rules)
+        generate("3456789TJQKA2XD", after="34567", rules=rules)
+        count_batch(np.array([parse_cards("33445566778899TTJQKA")], np.int64), rules)
+        min_plays("3334445556667779XD", rules)
+        decompose("3334445556667779XD", rules, all_splits=True)
+    solve(Position.two_player("33JJQK2", "4455A"), all_plays=True, strategy=True)
+    solve(Position.three_player("3KK", "44", "A2", to_move="landlord"), all_plays=True)
+    choose(["34567D", "56789T", "4AA"], 0, 0)
+    choose(["3456789TJQKA", "8", "6KKQQ"], 2, 0, prev="5", prev_seat=1, policy="random", seed=1)
+    bid_rule("3456789TJQKA222XD")
+    bid_rule("3456789TJQKA222XD", policy="random", seed=1)
+    records = list(simulate(4, "heuristic", seed=1, workers=1))
+    records += list(simulate(2, "random,heuristic,random".split(","), seed=2, workers=1))
+    selfplay_stats(2, "heuristic", seed=3)
+    deal_cards(game_seed(1, 0))
+    validate_batch(records)
+    evaluate_bid("3445567789TJQKA2D", samples=40, seed=1, workers=1, early_stop=False)
+    with tempfile.TemporaryDirectory(prefix="ddz-warmup-") as tmp:
+        path = os.path.join(tmp, "games.jsonl")
+        with open(path, "w", encoding="utf-8") as f:
+            for rec in records:
+                write_record(f, rec)
+        for _ in read_records(path):
+            pass
+        for _ in analyze_files([path], solve_below=12, bids=True, bid_samples=20, workers=1):
+            pass
+    return [f"{d.py_func.__module__}.{d.py_func.__name__}" for d in uncached()]
+
+
+def main(argv=None) -> int:
+    """``python -m ddz_tools.warmup``: compile every kernel the tools call."""
+    from ._jit import announce_compiles
+
+    announce_compiles()
+    left = warm_up()
+    print("the kernels of every tool are compiled and cached"
+          + (f" (not called by any tool, so not compiled: {', '.join(left)})" if left else ""), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

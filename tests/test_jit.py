@@ -1,0 +1,110 @@
+"""The kernel cache: where it lives, how the package knows a kernel is cached,
+the first-run notice of the CLI, and the warm-up that compiles every kernel."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import os
+import pkgutil
+import subprocess
+import sys
+
+import pytest
+from numba.core import event
+
+import ddz_tools
+from conftest import REPO
+from ddz_tools import _jit
+
+NOTICE = "compiling the move generator kernels (first run on this machine, once; "
+CHECK = ("from ddz_tools._jit import is_cached, uncached\n"
+         "from ddz_tools.movegen import _gen\n"
+         "print(is_cached(_gen), len(uncached(['movegen'])) < 4)\n")
+
+
+def fresh_env(tmp_path) -> dict:
+    """A subprocess environment whose kernel cache is empty (under XDG_CACHE_HOME)."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    env.pop("NUMBA_CACHE_DIR", None)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    return env
+
+
+def run(args, env) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, cwd=REPO,
+                          timeout=900)
+
+
+def test_first_run_says_it_compiles_once(tmp_path):
+    env = fresh_env(tmp_path)
+    before = run(["-c", CHECK], env)
+    assert before.stdout.split() == ["False", "False"], before.stderr
+    first = run(["-m", "ddz_tools", "moves", "3456789TJQKA2XD"], env)
+    assert first.returncode == 0, first.stderr
+    lines = first.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(NOTICE), first.stderr
+    # The cache is the package's folder under XDG_CACHE_HOME, keyed by the sources.
+    folders = os.listdir(tmp_path / "ddz-tools")
+    assert len(folders) == 1 and folders[0].startswith("numba-")
+    again = run(["-m", "ddz_tools", "moves", "3456789TJQKA2XD"], env)
+    assert again.returncode == 0 and again.stderr == "" and again.stdout == first.stdout
+    after = run(["-c", CHECK], env)
+    assert after.stdout.split() == ["True", "True"], after.stderr
+
+
+def test_notice_is_one_line_per_module_and_skips_nested_compiles():
+    import ddz_tools.decompose  # noqa: F401  (registers its kernels and the move generator's)
+
+    out = io.StringIO()
+    notice = _jit._CompileNotice(out)
+    by_module = {}
+    for d in _jit.KERNELS:
+        by_module.setdefault(_jit._short_module(d), []).append(d)
+    (m1, (a, b, *_)), (m2, (c, *_)) = [(m, ks) for m, ks in by_module.items() if len(ks) >= 2][:2]
+
+    def compile_of(d, nested=()):
+        notice.notify(event.Event("numba:compile", event.EventStatus.START, data={"dispatcher": d}))
+        for n in nested:
+            compile_of(n)
+        notice.notify(event.Event("numba:compile", event.EventStatus.END, data={"dispatcher": d}))
+
+    compile_of(a, nested=[c])   # c compiles inside a: part of a's notice
+    compile_of(b)               # same module as a: already announced
+    assert out.getvalue().count("\n") == 1 and _jit._WHAT.get(m1, (m1,))[0] in out.getvalue()
+    compile_of(c)               # a module of its own, compiled at top level
+    assert out.getvalue().count("\n") == 2 and _jit._WHAT.get(m2, (m2,))[0] in out.getvalue()
+
+    class Other:  # not a package kernel
+        pass
+    compile_of(Other())
+    assert out.getvalue().count("\n") == 2
+
+
+def test_every_kernel_is_registered():
+    for info in pkgutil.walk_packages(ddz_tools.__path__, "ddz_tools."):
+        importlib.import_module(info.name)
+    names = {f"{_jit._short_module(d)}.{d.py_func.__name__}" for d in _jit.KERNELS}
+    assert {"movegen._gen_into", "movegen._gen"} <= names
+    text = "".join(p.read_text(encoding="utf-8") for p in (REPO / "ddz_tools").glob("*.py"))
+    assert text.count("\n@kernel\n") == len(_jit.KERNELS)
+
+
+@pytest.mark.slow
+def test_after_the_warm_up_no_command_compiles(tmp_path):
+    env = fresh_env(tmp_path)
+    res = run(["-m", "ddz_tools.warmup"], env)
+    assert res.returncode == 0, res.stderr
+    lines = res.stderr.splitlines()
+    assert lines[-1].startswith("the kernels of every tool are compiled and cached")
+    assert all(line.startswith("compiling the ") for line in lines[:-1])
+    games = tmp_path / "games.jsonl"
+    commands = [["moves", "3456789TJQKA2XD"], ["decompose", "3334445556667779XD"],
+                ["solve", "--landlord", "3KK", "--farmer1", "44", "--farmer2", "A2", "--to-move", "landlord"],
+                ["simulate", "-n", "5", "--out", str(games)], ["replay", "--fast", str(games)],
+                ["replay", str(games)], ["bid", "3445567789TJQKA2D", "--samples", "50"],
+                ["analyze", str(games), "--bids", "--bid-samples", "20"]]
+    for args in commands:
+        res = run(["-m", "ddz_tools", *args], env)
+        assert res.returncode == 0, (args, res.stderr)
+        assert "compiling the " not in res.stderr, (args, res.stderr)
