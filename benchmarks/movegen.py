@@ -11,6 +11,8 @@ Implementations:
 * ``ddz batch``     -- the batch kernel ``movegen._gen_batch`` (one call for all hands);
 * ``ddz count_batch`` -- the public ``movegen.count_batch`` (validates, then the batch kernel);
 * ``ddz generate``  -- the public per-hand API ``movegen.generate`` (one call per hand);
+* text path         -- ``generate(<card text>, rules="douzero")`` on the 20-card leads,
+  reported beside ``generate(packed_int, None, Rules)`` (parsing cost included);
 * ``douzero``       -- DouZero's ``MovesGener(cards).gen_moves()`` for leads and, for
   answers, the same steps as ``GameEnv.get_legal_card_play_actions`` (type detection,
   generation of that type, filtering, bombs and rocket; the pass is not counted);
@@ -107,6 +109,16 @@ def ours_count_batch(hands: np.ndarray, rules: Rules, prev: int):
 
     def run():
         return int(count_batch(hands, rules, prev_kinds).sum())
+    return run
+
+
+def ours_generate_text(texts: list[str], spec: str):
+    """``generate(text, rules=spec)``: the text path (card text and a rules string)."""
+    def run():
+        total = 0
+        for t in texts:
+            total += len(generate(t, rules=spec))
+        return total
     return run
 
 
@@ -329,6 +341,15 @@ def main(argv=None) -> None:
               + ", ".join(f"{k}: {v}" for k, v in dz_distinct.items()))
     print()
     print(f"target: lead of a 20-card hand via generate(): {lead20:.2f} us/call (target <= 3 us)")
+    # The text path: the same leads from card text and a rules string, beside
+    # generate(packed_int, None, Rules) in the same run.
+    texts = [format_cards(h) for h in landlords]
+    t_text, w_text, plays_text = median_time(ours_generate_text(texts, "douzero"), args.repeat)
+    t_packed = summary["lead, 20 cards"][("ddz generate", "douzero")]
+    assert plays_text == [r for r in rows if r[:3] == ["lead, 20 cards", "ddz generate", "douzero"]][0][3]
+    print(f"text path: generate(<20-card text>, rules='douzero'): {t_text / args.deals * 1e6:.2f} us/call "
+          f"(wall {w_text / args.deals * 1e6:.2f}; target <= 5 us); generate(packed_int, None, Rules): "
+          f"{t_packed / args.deals * 1e6:.2f} us/call; text/packed {t_text / t_packed:.2f}x")
     print(f"target: batch kernel, leads of 20-card hands: {lead_batch[5]} plays/s (target >= 50,000,000)")
     print(f"        batch kernel plays/s over all workloads: {', '.join(batch_rates)}")
     if not args.no_cli:

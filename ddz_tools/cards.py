@@ -150,6 +150,19 @@ def _check_packed(packed: int, what: str) -> None:
             raise CardError(f"{what} has {c} {name}; at most {limit} exist")
 
 
+#: Packed value of one card per character (both cases and the joker aliases);
+#: the separators count zero.
+_CARD_VALUE = {c: 1 << (4 * r) for r, c in enumerate(RANKS)}
+_CARD_VALUE.update({c.lower(): v for c, v in _CARD_VALUE.items()})
+_CARD_VALUE.update({a: _CARD_VALUE[c] for a, c in _ALIASES.items()})
+_CARD_VALUE.update({a.lower(): _CARD_VALUE[c] for a, c in _ALIASES.items()})
+_CARD_VALUE.update({" ": 0, ",": 0, "\t": 0})
+_NIBBLES_EVEN = 0x0F0F0F0F0F0F0F0F
+_BYTES_EVEN = 0x00FF00FF00FF00FF
+_LANES = 0x0001000100010001
+_JOKER_EXTRA = 0xE << (4 * RANK_X) | 0xE << (4 * RANK_D)
+
+
 def parse_cards(text: str) -> int:
     """Parse card text into a packed hand.
 
@@ -162,6 +175,28 @@ def parse_cards(text: str) -> int:
     """
     if not isinstance(text, str):
         raise CardError(f"cards must be text, not {type(text).__name__}")
+    # Fast path: the sum of one packed card per character, then one check of
+    # every nibble at once.  Text with "10" or an unknown character, or too
+    # many of one rank, takes the loop below, which names the problem.
+    if "1" not in text:
+        try:
+            packed = sum(map(_CARD_VALUE.__getitem__, text))
+        except KeyError:
+            packed = -1
+        if 0 <= packed < _LIMIT and not (((packed + _THREES) | packed) & _EIGHTS or packed & _JOKER_EXTRA):
+            if len(text) < 16:
+                return packed
+            # 16 or more of one rank would have carried into the next nibble:
+            # then fewer cards are counted than there are card characters.
+            pairs = (packed & _NIBBLES_EVEN) + ((packed >> 4) & _NIBBLES_EVEN)
+            quads = (pairs & _BYTES_EVEN) + ((pairs >> 8) & _BYTES_EVEN)
+            total = (quads * _LANES >> 48) & 0xFFFF
+            if total == len(text) or total == len(text) - text.count(" ") - text.count(",") - text.count("\t"):
+                return packed
+    return _parse_cards_loop(text)
+
+
+def _parse_cards_loop(text: str) -> int:
     packed = 0
     i = 0
     n = len(text)
