@@ -144,9 +144,39 @@ class GameAnalysis:
         kw["mistakes"] = [Mistake(**m) if isinstance(m, dict) else m for m in kw.get("mistakes") or []]
         return cls(**kw)
 
+    @property
+    def label(self) -> str:
+        """Where the game is: ``file:line`` (the file alone for a whole-file game)."""
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+    def note(self) -> str:
+        """The note of a table of games (``ddz analyze``): the reason of an
+        invalid or incomplete game, the figures of a deal, or what a valid
+        game's replay and review found (stored result disagreeing, moves left
+        unchecked, bids other than the best, notes)."""
+        if self.status == STATUS_INVALID:
+            at = f"{'bid' if self.phase == 'bid' else 'move'} {self.move}: " if self.move else ""
+            return at + (self.reason or "")
+        if self.status == STATUS_INCOMPLETE:
+            return self.reason or ""
+        if self.status == STATUS_DEAL and self.deal:
+            d = self.deal
+            return (f"hands {' / '.join(d['hands'])}, bottom {d['bottom']}; controls {d['controls']}, "
+                    f"bombs {d['bombs']}, min plays {d.get('min_plays')}")
+        parts = []
+        if self.result_disagrees:
+            parts.append("stored result disagrees: " + ", ".join(self.result_disagrees))
+        if self.positions_unchecked:
+            parts.append(f"{self.positions_unchecked} move(s) unchecked")
+        for b in self.bid_review or []:
+            if not b["agrees"]:
+                parts.append(f"seat {b['seat']} bid {b['bid']}, best {b['best']}")
+        parts.extend(self.notes)
+        return "; ".join(parts)
+
     def describe(self) -> str:
         """Where the game is and what is wrong with it, in one line."""
-        where = f"{self.file}:{self.line}" if self.line else self.file
+        where = self.label
         if self.status == STATUS_INVALID:
             at = f"{'bid' if self.phase == 'bid' else 'move'} {self.move}: " if self.move else ""
             return f"{where}: invalid: {at}{self.reason}"
@@ -401,9 +431,7 @@ def _analyze_games(items: Sequence[Item], opts: AnalyzeOptions) -> list[GameAnal
     if fast:
         res = validate_batch([r for _, r in fast])
         ok = ((res.status == S_OK) & (res.mismatch == 0)).tolist()
-        lls, win, base, mult = res.landlord.tolist(), res.winner.tolist(), res.base.tolist(), res.multiplier.tolist()
-        bombs, spring, anti = res.bombs.tolist(), res.spring.tolist(), res.anti_spring.tolist()
-        scores = res.scores.tolist()
+        results = res.results()
         described: dict = {}
         for k, (i, rec) in enumerate(fast):
             if not ok[k]:
@@ -411,16 +439,13 @@ def _analyze_games(items: Sequence[Item], opts: AnalyzeOptions) -> list[GameAnal
                 slow.append((i, rec))
                 continue
             item = items[i]
-            ll = lls[k]
             desc = described.get(rec.rules)
             if desc is None:
                 desc = described[rec.rules] = rec.rules.describe()
-            result = {"winner": "landlord" if win[k] == ll else "farmers", "base": base[k],
-                      "multiplier": mult[k], "bombs": bombs[k], "spring": spring[k] == 1,
-                      "anti_spring": anti[k] == 1, "scores": scores[k]}
+            result = results[k]
             g = GameAnalysis(item.file, item.line, item.fmt, STATUS_VALID,
-                             None if rec.id is None else str(rec.id), desc, landlord=ll,
-                             players=list(rec.players) if rec.players else None, result=result)
+                             None if rec.id is None else str(rec.id), desc, landlord=result.landlord,
+                             players=list(rec.players) if rec.players else None, result=result.to_dict())
             out[i] = g
             deep.append((g, rec))
     for i, rec in slow:
@@ -728,6 +753,15 @@ def _run_dask(scheduler, chunks: list, opts: AnalyzeOptions) -> Iterator[list]:
 
 
 # Resume ----------------------------------------------------------------------------------
+
+
+def results_format(path: str) -> "str | None":
+    """The format of a results file a previous run wrote: ``"csv"``,
+    ``"json"`` (JSON Lines), or ``None`` when it is missing or empty."""
+    if not os.path.exists(path) or not os.path.getsize(path):
+        return None
+    with open(path, "rb") as f:
+        return "csv" if f.read(5) == b"file," else "json"
 
 
 def load_results(path: str, repair: bool = False) -> list[GameAnalysis]:

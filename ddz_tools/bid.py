@@ -607,6 +607,32 @@ def parse_before(before: "str | Iterable | None") -> tuple:
     return tuple(out)
 
 
+#: The keys a line of a hands file may give after the hand (:func:`parse_bid_line`).
+LINE_KEYS = ("bottom", "seat", "before")
+
+
+def parse_bid_line(text: str, defaults: "dict | None" = None) -> dict:
+    """One line of a hands file, ``HAND [bottom=CARDS] [seat=NAME]
+    [before=BIDS]``, as keyword arguments of :func:`evaluate_bid` (``hand``
+    and the keys given, over ``defaults``).
+
+    >>> parse_bid_line("3445567789 TJQKA2D seat=second before=1", {"seat": "first"})
+    {'seat': 'second', 'before': '1', 'hand': '3445567789TJQKA2D'}
+    """
+    args = dict(defaults or {})
+    hand = []
+    for token in text.split():
+        if "=" in token:
+            key, _, value = token.partition("=")
+            if key not in LINE_KEYS:
+                raise BidError(f"unknown key {key!r} (use {', '.join(LINE_KEYS)})")
+            args[key] = value
+        else:
+            hand.append(token)
+    args["hand"] = "".join(hand)
+    return args
+
+
 def _seat_index(seat) -> int:
     if isinstance(seat, str):
         t = seat.strip().lower()

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .cards import is_valid_packed, to_packed
+from .cards import format_cards, is_valid_packed, to_packed
 from .errors import CardError, PlayError
 from .rules import (
     F_CHAINS_WITH_TWO,
@@ -413,6 +413,30 @@ def generate(hand, after=None, rules=None) -> Moves:
 def legal_plays(hand, after=None, rules=None) -> list[Play]:
     """:func:`generate` as a list of :class:`Play`."""
     return list(generate(hand, after, rules))
+
+
+def moves_report(hand, after=None, rules=None) -> dict:
+    """The legal plays of ``hand`` (leads, or answers to ``after``) as the
+    JSON-ready object of ``ddz moves --format json``: ``hand`` (canonical
+    text), ``rules`` (spec), ``after`` (notation or ``None``), ``count`` and
+    ``plays`` (each :meth:`Play.to_dict`).
+
+    >>> r = moves_report("3345", after="4")
+    >>> r["hand"], r["after"], r["count"], [p["notation"] for p in r["plays"]]
+    ('3345', '4', 1, ['5'])
+    """
+    rules = Rules.parse(rules)
+    packed = to_packed(hand)
+    moves = generate(packed, after, rules)
+    if isinstance(after, str):
+        after = Play.parse(after, rules)
+    return {
+        "hand": format_cards(packed),
+        "rules": rules.describe(),
+        "after": after.notation() if after is not None else None,
+        "count": len(moves),
+        "plays": [p.to_dict(rules) for p in moves],
+    }
 
 
 def count_batch(hands: np.ndarray, rules=None, prev_kinds: "np.ndarray | None" = None) -> np.ndarray:

@@ -44,6 +44,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import sys
 from typing import IO, Iterable, Iterator
 
 import numpy as np
@@ -108,6 +109,7 @@ __all__ = [
     "SCHEMA", "Record", "ReplayResult", "LineResult", "parse_record", "record_to_dict",
     "record_from_game", "write_record", "read_records", "replay_record", "play_text", "rules_field",
     "GameBatch", "BatchResult", "pack_games", "validate_batch", "STATUS_NAMES",
+    "replay_files", "ReplaySummary", "REPLAY_VERDICTS",
 ]
 
 SCHEMA = "ddz-record/1"
@@ -161,7 +163,6 @@ def _ids(value, n: int, where: str) -> list:
 
 
 _RULES_CACHE: dict = {}
-_BIT = {ch: 1 << (4 * r) for r, ch in enumerate("3456789TJQKA2XD")}
 
 
 def _rules_of(spec) -> Rules:
@@ -173,18 +174,6 @@ def _rules_of(spec) -> Rules:
         if len(_RULES_CACHE) < 1000:
             _RULES_CACHE[key] = hit
     return hit
-
-
-def _fast_cards(text: str) -> int:
-    """parse_cards for canonical text (sum of per-card bits, checked), else parse_cards."""
-    try:
-        packed = sum(map(_BIT.__getitem__, text))
-    except KeyError:
-        return parse_cards(text)
-    # 16 or more of one character would carry into the next rank's nibble.
-    if not is_valid_packed(packed) or (len(text) > 15 and len(set(text)) < len(text) - 14):
-        return parse_cards(text)      # raises with the reason, or parses the odd spelling
-    return packed
 
 
 _KNOWN = {"schema", "id", "rules", "players", "deal", "first_bidder", "bids", "landlord", "plays",
@@ -222,8 +211,8 @@ def parse_record(obj) -> Record:
     if not isinstance(deal.get("bottom"), str):
         raise RecordError("deal.bottom must be a card string")
     try:
-        hands = tuple(_fast_cards(h) for h in hands_t)
-        bottom = _fast_cards(deal["bottom"])
+        hands = tuple(parse_cards(h) for h in hands_t)
+        bottom = parse_cards(deal["bottom"])
     except CardError as exc:
         raise RecordError(f"deal: {exc}") from None
     for i, h in enumerate(hands):
@@ -511,7 +500,6 @@ def read_records(path: "str | os.PathLike | IO[str]", replay: bool = True) -> It
     else:
         name, stream = getattr(path, "name", "<stream>"), path
     if stream is None:
-        import sys
         stream, close = sys.stdin, False
     else:
         close = isinstance(path, (str, os.PathLike))
@@ -866,6 +854,37 @@ class BatchResult:
         st = int(self.status[g])
         return None if st in (S_OK, S_INCOMPLETE) else STATUS_NAMES[st]
 
+    def results(self) -> list:
+        """Per game, the recomputed :class:`~ddz_tools.game.Result` of a game
+        played to the end (status ``ok`` or ``mismatch``), else ``None``."""
+        status, landlord, winner = self.status.tolist(), self.landlord.tolist(), self.winner.tolist()
+        base, mult, bombs = self.base.tolist(), self.multiplier.tolist(), self.bombs.tolist()
+        spring, anti, scores = self.spring.tolist(), self.anti_spring.tolist(), self.scores.tolist()
+        return [Result("landlord" if winner[g] == landlord[g] else "farmers", winner[g], landlord[g], base[g],
+                       mult[g], bombs[g], spring[g] == 1, anti[g] == 1, tuple(scores[g]))
+                if status[g] == S_OK else None for g in range(len(status))]
+
+    def replay_result(self, g: int, record: Record, result: "Result | None" = None) -> ReplayResult:
+        """Game ``g`` (of ``record``) as a :class:`ReplayResult`: the verdict
+        of :func:`replay_record`, with terser reasons (the error code and the
+        move index).  ``result`` is ``results()[g]`` when already computed."""
+        status, code = self.status_name(g), self.code(g)
+        landlord = int(self.landlord[g])
+        rep = ReplayResult(record.id, status, record.rules.describe(), code=code, n_plays=len(record.plays),
+                           landlord=landlord if landlord >= 0 else None, base=int(self.base[g]),
+                           stored=record.result)
+        if code is not None:
+            rep.phase = "bid" if self.phase_bid[g] else "play"
+            rep.index = int(self.index[g])
+            rep.reason = f"{rep.phase}s[{rep.index}]: {code.replace('_', ' ')}"
+        elif status == "incomplete":
+            rep.reason = "nobody went out" if self.base[g] else "no landlord (bidding unfinished or void)"
+        else:
+            rep.result = result if result is not None else self.results()[g]
+            if status == "mismatch":
+                rep.reason = "stored result disagrees"
+        return rep
+
 
 def run_batch(batch: GameBatch) -> np.ndarray:
     """Run the kernel on a packed batch; returns the raw (n, 10) output rows."""
@@ -902,3 +921,128 @@ def validate_batch(games: "GameBatch | Iterable[Record | dict | str]") -> BatchR
                        batch.base, out[:, OUT_WINNER].copy(), out[:, OUT_BOMBS].copy(), out[:, OUT_SPRING].copy(),
                        out[:, OUT_ANTI].copy(), out[:, OUT_MULT].copy(), out[:, OUT_S0:OUT_S0 + 3].copy(),
                        mismatch, batch.ids)
+
+
+# Replaying files (ddz replay) -----------------------------------------------------------------
+
+#: Records per kernel call when :func:`replay_files` validates in batches.
+REPLAY_CHUNK = 20000
+#: The verdicts :class:`ReplaySummary` counts: a record's status, or ``malformed``
+#: for a line that is not a record (or a file that cannot be read).
+REPLAY_VERDICTS = ("ok", "mismatch", "invalid", "incomplete", "malformed")
+
+
+def replay_files(paths: Iterable[str], fast: bool = False) -> Iterator[tuple]:
+    """Replay every game of record files: yield ``(path, line, ReplayResult
+    or None, error or None)`` per record (the function behind ``ddz replay``).
+
+    Files are ``ddz-record/1`` JSON Lines (``-`` is stdin); a Botzone judge
+    log or bot transcript is imported first (``line`` then counts its games).
+    A line that is not a record yields its error and the run goes on; a file
+    that cannot be read is one error (line 0).  With ``fast`` the records are
+    validated by the batch kernel (:func:`validate_batch`, in chunks of
+    :data:`REPLAY_CHUNK`): the same verdicts, terser reasons, card ids not
+    checked.
+    """
+    for path in paths:
+        try:
+            yield from _replay_file(path, fast)
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            yield path, 0, None, f"cannot read the file: {reason}"
+
+
+def _replay_file(path: str, fast: bool) -> Iterator[tuple]:
+    from . import botzone
+
+    if path != "-":
+        with open(path, encoding="utf-8-sig", errors="replace") as f:
+            is_botzone = botzone.sniff_text(f.read(65536))
+        if is_botzone:
+            yield from _replay_botzone(path)
+            return
+    if fast:
+        for lineno, rep, err in _replay_lines_fast(path):
+            yield path, lineno, rep, err
+    else:
+        for item in read_records(path):
+            yield path, item.line, item.replay, item.error
+
+
+def _replay_botzone(path: str) -> Iterator[tuple]:
+    from .botzone import import_file
+
+    try:
+        recs = import_file(path)
+    except DdzError as exc:
+        yield path, 1, None, str(exc)
+        return
+    for i, rec in enumerate(recs, 1):
+        rep = replay_record(rec)
+        info = rec.extra.get("botzone", {})
+        if rep.status == "incomplete" and info.get("reason"):
+            rep.reason = info["reason"]
+        yield path, i, rep, None
+
+
+def _replay_lines_fast(path: str) -> Iterator[tuple]:
+    """``(line, ReplayResult or None, error or None)`` of a file, by the batch kernel."""
+    def flush(chunk):
+        if not chunk:
+            return
+        res = validate_batch([rec for _, rec in chunk])
+        results = res.results()
+        for g, (lineno, rec) in enumerate(chunk):
+            yield lineno, res.replay_result(g, rec, results[g]), None
+
+    chunk: list = []
+    stream = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    try:
+        for lineno, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                chunk.append((lineno, parse_record(line)))
+            except DdzError as exc:
+                yield from flush(chunk)
+                chunk = []
+                yield lineno, None, str(exc)
+                continue
+            if len(chunk) >= REPLAY_CHUNK:
+                yield from flush(chunk)
+                chunk = []
+        yield from flush(chunk)
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+
+
+@dataclasses.dataclass
+class ReplaySummary:
+    """How many replayed records got each verdict (:data:`REPLAY_VERDICTS`).
+
+    >>> s = ReplaySummary()
+    >>> s.add(ReplayResult(None, "ok", "standard")); s.add(None, "not a record")
+    >>> s.describe(), s.failed
+    ('2 records: 1 ok, 1 malformed', True)
+    """
+
+    counts: dict = dataclasses.field(default_factory=lambda: dict.fromkeys(REPLAY_VERDICTS, 0))
+
+    def add(self, replay: "ReplayResult | None", error: "str | None" = None) -> None:
+        """Count one item of :func:`replay_files`."""
+        self.counts["malformed" if error is not None else replay.status] += 1
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def failed(self) -> bool:
+        """True when some line is malformed, or some record invalid or a mismatch."""
+        return bool(self.counts["malformed"] or self.counts["invalid"] or self.counts["mismatch"])
+
+    def describe(self) -> str:
+        """One line: ``N records: 3 ok, 1 invalid`` (verdicts with a count)."""
+        parts = ", ".join(f"{v} {k}" for k, v in self.counts.items() if v)
+        return f"{self.total} records: {parts or 'none'}"

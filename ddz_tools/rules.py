@@ -185,12 +185,22 @@ class Rules:
 
     @classmethod
     def parse(cls, spec: "str | Rules | None") -> "Rules":
-        """``NAME[,option=value...]``; ``None`` or ``""`` is ``standard``."""
+        """``NAME[,option=value...]``; ``None`` or ``""`` is ``standard``.
+
+        Rule sets are immutable, so a spec string is parsed once and the
+        result reused (the text path of every public function passes one).
+        """
         if isinstance(spec, Rules):
             return spec
-        if spec is None or not str(spec).strip():
+        if spec is None:
             return PRESETS["standard"]
-        parts = [p.strip() for p in str(spec).split(",") if p.strip()]
+        return _parse_spec(spec if isinstance(spec, str) else str(spec))
+
+    @classmethod
+    def _parse_uncached(cls, spec: str) -> "Rules":
+        if not spec.strip():
+            return PRESETS["standard"]
+        parts = [p.strip() for p in spec.split(",") if p.strip()]
         head = parts[0]
         if "=" in head:
             base = PRESETS["standard"]
@@ -258,6 +268,11 @@ class Rules:
         d = dataclasses.asdict(self)
         d["spec"] = self.describe()
         return d
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_spec(spec: str) -> Rules:
+    return Rules._parse_uncached(spec)
 
 
 PRESETS = {
@@ -534,6 +549,21 @@ def _checked_sum(a: int, b: int, text: str) -> int:
         if x > (1 if r >= RANK_X else 4):
             raise PlayError(f"{text!r} holds {x} cards of rank {RANKS[r]}")
     return total
+
+
+def classify_report(text: str, rules: "Rules | str | None" = None) -> dict:
+    """The readings of card text as the JSON-ready object of ``ddz classify
+    --format json``: ``cards`` (canonical text; dashes in ``text`` are
+    ignored), ``rules`` (spec) and ``readings`` (each :meth:`Play.to_dict`).
+
+    >>> r = classify_report("333-4")
+    >>> r["cards"], [p["type"] for p in r["readings"]]
+    ('3334', ['trio_solo'])
+    """
+    rules = Rules.parse(rules)
+    text = text.replace("-", "")
+    return {"cards": format_cards(parse_cards(text)), "rules": rules.describe(),
+            "readings": [p.to_dict(rules) for p in classify(text, rules)]}
 
 
 def classify(text_or_cards: "str | int", rules: "Rules | str | None" = None) -> list[Play]:

@@ -643,6 +643,52 @@ class SelfplayStats:
         return d
 
 
+@dataclasses.dataclass
+class SimulationSummary:
+    """Summary figures of self-play records as they stream past (what
+    ``ddz simulate`` prints): add each ``ddz-record/1`` dict with :meth:`add`.
+
+    >>> s = SimulationSummary()
+    >>> for rec in simulate(10, "random", seed=1):
+    ...     s.add(rec)
+    >>> s.games, sum(s.seat_scores), s.figures()["landlord_wins"] == s.landlord_wins
+    (10, 0, True)
+    """
+
+    games: int = 0
+    landlord_wins: int = 0
+    bombs: int = 0
+    springs: int = 0
+    anti_springs: int = 0
+    moves: int = 0
+    landlord_score: int = 0
+    seat_scores: list = dataclasses.field(default_factory=lambda: [0, 0, 0])
+
+    def add(self, record: dict) -> None:
+        """Count one finished game record."""
+        res = record["result"]
+        self.games += 1
+        self.landlord_wins += res["winner"] == "landlord"
+        self.bombs += res["bombs"]
+        self.springs += res["spring"]
+        self.anti_springs += res["anti_spring"]
+        self.moves += len(record["plays"])
+        scores = res["scores"]
+        self.landlord_score += scores[record["landlord"]]
+        for seat in range(3):
+            self.seat_scores[seat] += scores[seat]
+
+    def figures(self) -> dict:
+        """Rates and totals by name (rates are ``None`` before any game)."""
+        n = self.games
+        return {
+            "landlord_win_rate": self.landlord_wins / n if n else None, "landlord_wins": self.landlord_wins,
+            "bombs_per_game": self.bombs / n if n else None, "springs": self.springs,
+            "anti_springs": self.anti_springs, "moves_per_game": self.moves / n if n else None,
+            "landlord_mean_score": self.landlord_score / n if n else None, "seat_scores": list(self.seat_scores),
+        }
+
+
 def selfplay_stats(games: int, policy="heuristic", seed: int = 0, rules=None, start: int = 0,
                    workers: "int | None" = None) -> SelfplayStats:
     """Play games ``start .. start+games-1`` of a seeded run in kernel calls and sum up.

@@ -125,7 +125,7 @@ def test_a_bug_is_not_reported_as_bad_input(monkeypatch, capsys):
     def broken(*args, **kwargs):
         raise RuntimeError("unexpected internal state")
 
-    monkeypatch.setattr(moves_cli, "generate", broken)
+    monkeypatch.setattr(moves_cli, "moves_report", broken)
     with pytest.raises(RuntimeError, match="unexpected internal state"):
         main(["moves", "33"])
     assert "error:" not in capsys.readouterr().err
@@ -134,7 +134,7 @@ def test_a_bug_is_not_reported_as_bad_input(monkeypatch, capsys):
 def test_a_bug_exits_1_with_a_traceback():
     code = ("import ddz_tools.cli.moves as m\n"
             "def broken(*a, **k):\n    raise RuntimeError('unexpected internal state')\n"
-            "m.generate = broken\n"
+            "m.moves_report = broken\n"
             "from ddz_tools.cli import main\nmain(['moves', '33'])\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert proc.returncode == 1

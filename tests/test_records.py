@@ -298,3 +298,28 @@ def test_cli_replay_json(fast):
     assert by_line[6]["status"] == "malformed"
     assert by_line[8]["status"] == "mismatch" and by_line[8]["result"]["scores"] == [12, -6, -6]
     assert all(row.get("rules") == "standard" for row in rows if row["status"] != "malformed")
+
+
+def test_replay_files_fast_and_full_agree():
+    """The library behind ``ddz replay``: the batch kernel and the full replay
+    give each line the same verdict, result and move index."""
+    from ddz_tools.records import ReplaySummary, replay_files
+
+    paths = [str(DATA / "sample_games.jsonl"), str(DATA / "bad_games.jsonl"), str(DATA / "no-such-file.jsonl")]
+    full, fast = list(replay_files(paths)), list(replay_files(paths, fast=True))
+    assert [(p, n) for p, n, _, _ in full] == [(p, n) for p, n, _, _ in fast]
+    summaries = []
+    for items in (full, fast):
+        s = ReplaySummary()
+        for _, _, rep, err in items:
+            s.add(rep, err)
+        summaries.append(s)
+    assert summaries[0] == summaries[1] and summaries[0].failed
+    assert summaries[0].counts["malformed"] == 1 + sum(isinstance(v, str) for v in BAD_EXPECTED.values())
+    for (path, line, a, ea), (_, _, b, eb) in zip(full, fast):
+        assert (ea is None) == (eb is None), (path, line)
+        if a is None:
+            continue
+        assert (a.status, a.code, a.phase, a.index, a.landlord) == (b.status, b.code, b.phase, b.index, b.landlord)
+        assert a.result == b.result, (path, line)
+    assert full[-1][1] == 0 and "cannot read the file" in full[-1][3]

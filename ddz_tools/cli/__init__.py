@@ -26,7 +26,7 @@ COMMANDS = {
     "decompose": ("ddz_tools.cli.decompose", "decompose", "Split a hand into the fewest plays."),
     "solve": ("ddz_tools.cli.solve", "solve", "Solve an open-hand endgame exactly."),
     "simulate": ("ddz_tools.cli.simulate", "simulate", "Play seeded self-play games and record them."),
-    "replay": ("ddz_tools.cli.simulate", "replay", "Validate and score recorded games."),
+    "replay": ("ddz_tools.cli.replay", "replay", "Validate and score recorded games."),
     "bid": ("ddz_tools.cli.bid", "bid", "Should this hand bid? Monte Carlo verdict per bid."),
     "analyze": ("ddz_tools.cli.analyze", "analyze", "Check, score and find mistakes in recorded games."),
     "advise": ("ddz_tools.cli.advise", "advise", "The best play when the other hands are hidden."),
@@ -65,6 +65,10 @@ class LazyGroup(click.Group):
             if exc.name == entry[0]:
                 return None
             raise
+        # The command's modules are loaded (and Numba with them): from here
+        # on, a kernel that is about to be compiled is announced on stderr.
+        from .._jit import announce_compiles
+        announce_compiles()
         return getattr(module, entry[1])
 
     def resolve_command(self, ctx, args):

@@ -14,11 +14,11 @@ from ..analyze import (
     CSV_COLUMNS,
     DEFAULT_NODE_LIMIT,
     STATUS_DEAL,
-    STATUS_INCOMPLETE,
     STATUS_INVALID,
     analyze_files,
     flat_row,
     load_results,
+    results_format,
     summarize,
     summary_rows,
 )
@@ -28,38 +28,12 @@ from .options import (Progress, default_workers, emit_json, format_option, print
                       workers_option, review_nodes_option, review_samples_option)
 
 
-def _game_label(g) -> str:
-    return f"{g.file}:{g.line}" if g.line else g.file
-
-
-def _note(g) -> str:
-    if g.status == STATUS_INVALID:
-        at = f"{'bid' if g.phase == 'bid' else 'move'} {g.move}: " if g.move else ""
-        return at + (g.reason or "")
-    if g.status == STATUS_INCOMPLETE:
-        return g.reason or ""
-    if g.status == STATUS_DEAL and g.deal:
-        d = g.deal
-        return (f"hands {' / '.join(d['hands'])}, bottom {d['bottom']}; controls {d['controls']}, "
-                f"bombs {d['bombs']}, min plays {d.get('min_plays')}")
-    parts = []
-    if g.result_disagrees:
-        parts.append("stored result disagrees: " + ", ".join(g.result_disagrees))
-    if g.positions_unchecked:
-        parts.append(f"{g.positions_unchecked} move(s) unchecked")
-    for b in g.bid_review or []:
-        if not b["agrees"]:
-            parts.append(f"seat {b['seat']} bid {b['bid']}, best {b['best']}")
-    parts.extend(g.notes)
-    return "; ".join(parts)
-
-
 def _game_table_row(g) -> tuple:
     r = g.result or {}
     landlord = "" if g.landlord is None else (g.players[g.landlord] if g.players else g.landlord)
-    return (_game_label(g), g.id or "", g.status, landlord, r.get("winner", ""), r.get("base", ""),
+    return (g.label, g.id or "", g.status, landlord, r.get("winner", ""), r.get("base", ""),
             r.get("multiplier", ""), " ".join(str(x) for x in r.get("scores", [])),
-            len(g.mistakes) if g.status not in (STATUS_INVALID, STATUS_DEAL) else "", _note(g))
+            len(g.mistakes) if g.status not in (STATUS_INVALID, STATUS_DEAL) else "", g.note())
 
 
 GAME_HEADERS = ("game", "id", "status", "landlord", "winner", "base", "mult", "scores", "mistakes", "note")
@@ -98,7 +72,7 @@ def _print_summary_tables(s: dict, analyses: "list | None") -> None:
                     ["player", "games", "wins", "win rate", "as landlord", "landlord wins", "score", "mistakes",
                      "incomplete", "bids agreeing"])
     if analyses:
-        rows = [(_game_label(g), g.id or "", m.move, m.role, m.player or m.seat, m.played, " ".join(m.winning))
+        rows = [(g.label, g.id or "", m.move, m.role, m.player or m.seat, m.played, " ".join(m.winning))
                 for g in analyses for m in g.mistakes]
         if rows:
             click.echo()
@@ -177,12 +151,10 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
     workers = default_workers(workers)
     previous = []
     if out and resume:
-        if os.path.exists(out) and os.path.getsize(out):
-            with open(out, "rb") as f:
-                is_csv = f.read(5) == b"file,"
-            if is_csv != (fmt == "csv"):
-                have = "CSV" if is_csv else "JSON Lines"
-                raise click.UsageError(f"{out} holds {have}: resume it with --format {'csv' if is_csv else 'json'}")
+        have = results_format(out)
+        if have is not None and (have == "csv") != (fmt == "csv"):
+            raise click.UsageError(f"{out} holds {'CSV' if have == 'csv' else 'JSON Lines'}: "
+                                   f"resume it with --format {have}")
         previous = load_results(out, repair=True)
     skip = {g.key for g in previous} | (writer.done if writer else set())
     bar = Progress("analyze", enabled=progress)
@@ -220,7 +192,7 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
                 count["bad"] += 1
                 if bar.enabled:
                     sys.stderr.write("\r\x1b[K")  # clear the bar's line; it is redrawn below
-                click.echo(f"invalid: {_game_label(g)}: {_note(g)}", err=True)
+                click.echo(f"invalid: {g.label}: {g.note()}", err=True)
             if sink is not None:
                 if csv_out is not None:
                     csv_out.writerow(flat_row(g))

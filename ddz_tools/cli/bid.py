@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 from tabulate import tabulate
 
-from ..bid import CHOICES, SEAT_NAMES, BidEvaluation, evaluate_bid
-from ..errors import BidError, DdzError
+from ..bid import CHOICES, SEAT_NAMES, BidEvaluation, evaluate_bid, parse_bid_line
+from ..errors import DdzError
 from .options import (
     Progress,
     default_workers,
@@ -18,9 +18,6 @@ from .options import (
     seed_option,
     workers_option,
 )
-
-_LINE_KEYS = ("bottom", "seat", "before")
-
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
@@ -54,22 +51,6 @@ def print_evaluation(ev: BidEvaluation) -> None:
     click.echo(tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True))
     click.echo(f"recommendation: {ev.recommendation} (margin {ev.margin:+.3f} "
                f"{_ci(ev.margin_ci, lambda x: f'{x:+.3f}')} over the next best)")
-
-
-def _parse_line(text: str, defaults: dict) -> dict:
-    """``HAND [bottom=CARDS] [seat=NAME] [before=BIDS]`` -> keyword arguments."""
-    args = dict(defaults)
-    hand = []
-    for token in text.split():
-        if "=" in token:
-            key, _, value = token.partition("=")
-            if key not in _LINE_KEYS:
-                raise BidError(f"unknown key {key!r} (use {', '.join(_LINE_KEYS)})")
-            args[key] = value
-        else:
-            hand.append(token)
-    args["hand"] = "".join(hand)
-    return args
 
 
 @click.command()
@@ -129,7 +110,7 @@ def bid(hand, bottom, seat, before, samples, confidence, policy, no_early_stop, 
     failed = done = 0
     for lineno, text in read_lines(file):
         try:
-            ev = run(_parse_line(text, defaults))
+            ev = run(parse_bid_line(text, defaults))
         except DdzError as exc:
             failed += 1
             click.echo(f"error: {file}:{lineno}: {exc}", err=True)

@@ -6,23 +6,10 @@ import sys
 
 import click
 
-from ..cards import format_cards, parse_cards
 from ..errors import DdzError, PlayError
-from ..movegen import generate
-from ..rules import TYPE_NAMES, Play, classify as classify_cards
+from ..movegen import moves_report
+from ..rules import TYPE_NAMES, Play, classify_report
 from .options import emit_json, file_option, format_option, print_table, read_lines, rules_option
-
-
-def _moves_result(hand_text: str, after: "Play | None", rules) -> dict:
-    hand = parse_cards(hand_text)
-    moves = generate(hand, after, rules)
-    return {
-        "hand": format_cards(hand),
-        "rules": rules.describe(),
-        "after": after.notation() if after is not None else None,
-        "count": len(moves),
-        "plays": [p.to_dict(rules) for p in moves],
-    }
 
 
 def _print_moves_table(res: dict) -> None:
@@ -62,13 +49,13 @@ def moves(hand, after, rules, fmt, file):
     if prev is not None and prev.is_pass:
         raise PlayError("--after must be a play, not a pass")
     if file is None:
-        res = _moves_result(hand, prev, rules)
+        res = moves_report(hand, prev, rules)
         emit_json(res) if fmt == "json" else _print_moves_table(res)
         return 0
     failed = 0
     for lineno, text in read_lines(file):
         try:
-            res = _moves_result(text, prev, rules)
+            res = moves_report(text, prev, rules)
         except DdzError as exc:
             failed += 1
             click.echo(f"error: {file}:{lineno}: {exc}", err=True)
@@ -99,10 +86,8 @@ def classify(play, rules, fmt):
       $ ddz classify 333444-56
       $ ddz classify 333444555666 --rules douzero --format json
     """
-    text = play.replace("-", "")
-    found = classify_cards(text, rules)
-    res = {"cards": format_cards(parse_cards(text)), "rules": rules.describe(),
-           "readings": [p.to_dict(rules) for p in found]}
+    res = classify_report(play, rules)
+    found = res["readings"]
     if fmt == "json":
         emit_json(res)
     else:
