@@ -233,7 +233,7 @@ def test_public_api_rejects_bad_input():
         generate("33333")
     with pytest.raises(CardError, match="not a legal packed hand"):
         generate(0xFF)
-    with pytest.raises(CardError, match="must be a Hand"):
+    with pytest.raises(TypeError, match="must be a Hand"):  # a programmer's misuse, not bad input
         generate(3.5)
     with pytest.raises(PlayError, match="nothing to answer"):
         generate("3456", after="pass")
