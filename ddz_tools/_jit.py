@@ -126,6 +126,7 @@ _WHAT = {
     "records": ("record validator", 15),
     "bid": ("bid evaluator", 70),
     "gamerules": ("game rule", 5),
+    "cards": ("packed-hand", 3),
 }
 
 

@@ -177,7 +177,7 @@ def test_to_packed_coerces_and_checks():
     assert to_packed("334XD") == to_packed(Hand("334XD")) == to_packed(h) == to_packed(np.int64(h)) == h
     with pytest.raises(CardError, match="not a legal packed hand"):
         to_packed(5)
-    with pytest.raises(CardError, match="bottom must be a Hand"):
+    with pytest.raises(TypeError, match="bottom must be a Hand"):  # misuse of the API, not bad cards
         to_packed(3.0, "bottom")
 
 
