@@ -41,7 +41,7 @@ import json
 from typing import Any
 
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, counts_of, format_cards, parse_cards
-from .errors import DdzError, PositionError
+from .errors import DdzError, PositionError, RecordError
 from ._jit import interpreted
 from .gamerules import next_seat, trick_after
 from .rules import Play, Rules
@@ -347,7 +347,7 @@ def read_game_records(path: str, rules=None):
     try:
         items = list(read_items(path))
     except OSError as exc:
-        raise DdzError(f"{path}: {exc.strerror or exc}") from None
+        raise RecordError(f"{path}: {exc.strerror or exc}") from None
     for item in items:
         label = f"{item.file}:{item.line}"
         if item.error is not None:
