@@ -80,7 +80,7 @@ import numpy as np
 from ._jit import kernel
 from .bid import run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, pack_counts, parse_cards
-from .errors import DdzError, ViewError
+from .errors import ArgumentError, DdzError, ViewError
 from .game import Game, IllegalAction
 from .movegen import generate
 from .kernels import BUFFER, new_table, next_seat, policy_play, trick_after
@@ -977,16 +977,16 @@ def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", far
     from .selfplay import deal_cards, game_seed
 
     agents = agents or {}
-    for name, pol in (("landlord policy", landlord_policy), ("farmer policy", farmer_policy)):
+    for name, pol in (("landlord_policy", landlord_policy), ("farmer_policy", farmer_policy)):
         if pol not in GAME_POLICIES and pol not in agents:
-            raise DdzError(f"{name} must be one of {', '.join(GAME_POLICIES)}, not {pol!r}")
+            raise ArgumentError(f"{name} must be one of {', '.join(GAME_POLICIES)}, not {pol!r}", param=name)
     rules = _rules(rules)
     hands, bottom = deal_cards(game_seed(seed, index))
     g = Game(hands=hands, bottom=bottom, rules=rules, first_bidder=index % 3, all_pass="seat0")
     while g.phase == "bidding":
         g.bid(bid_rule(g.hands[g.turn], g.auction.high, rules=rules))
     if g.phase != "playing":
-        raise DdzError(f"game {index}: the bidding did not make a landlord")
+        raise RuntimeError(f"game {index}: the bidding did not make a landlord")  # all_pass="seat0" always does
     ll = g.landlord
     name = {(ll + k) % 3: THREE_SEATS[k] for k in range(3)}
     pols = [landlord_policy if s == ll else farmer_policy for s in range(3)]

@@ -220,7 +220,7 @@ def shuffle(cards: np.ndarray, key: int) -> None:
     True
     """
     if not isinstance(cards, np.ndarray) or cards.dtype != np.int64 or cards.ndim != 1:
-        raise DdzError("shuffle takes a one-dimensional int64 array")
+        raise TypeError("shuffle takes a one-dimensional int64 array")
     _shuffle(cards, int(key) & M32)
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 __all__ = [
     "DdzError", "CardError", "RulesError", "PlayError", "PositionError", "RecordError", "GameError",
-    "IllegalAction", "BidError", "ArgumentError", "SearchLimit",
+    "IllegalAction", "BidError", "ViewError", "ArgumentError", "SearchLimit",
 ]
 
 
