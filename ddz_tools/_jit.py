@@ -17,7 +17,7 @@ First run.  :func:`is_cached` tells from Numba's cache index whether a
 kernel is compiled for the current sources; the CLI calls
 :func:`announce_compiles`, which writes one line on stderr when a command is
 about to compile a module's kernels (Numba's ``numba:compile`` event fires
-only when the cache had nothing to load).  ``python -m ddz_tools.warmup``
+only when the cache had nothing to load; ``DDZ_COMPILE_NOTICE=0`` silences it).  ``python -m ddz_tools.warmup``
 compiles every kernel at once.
 
 Performance notes (measured here):
@@ -167,8 +167,12 @@ _notice = None
 def announce_compiles(stream=None) -> None:
     """From now on, say on ``stream`` (default stderr) in one line when this
     process is about to compile package kernels that are not cached yet (the
-    first run on a machine, or after an upgrade).  Called once by the CLI."""
+    first run on a machine, or after an upgrade).  Called by the CLI; the
+    environment variable ``DDZ_COMPILE_NOTICE=0`` turns the notice off (the
+    tests do, so that their output does not depend on the cache)."""
     global _notice
+    if os.environ.get("DDZ_COMPILE_NOTICE") == "0":
+        return
     if _notice is None:
         _notice = _CompileNotice(stream)
         event.register("numba:compile", _notice)

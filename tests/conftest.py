@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import os
 import random
 from pathlib import Path
 
@@ -17,6 +18,10 @@ import pytest
 from ddz_tools.rules import PRESETS, Rules
 
 REPO = Path(__file__).resolve().parent.parent
+# The CLI's first-run notice ("compiling the ... kernels") depends on what the
+# kernel cache holds; tests compare stderr, so it is off (tests/test_jit.py
+# turns it on where it checks it).
+os.environ["DDZ_COMPILE_NOTICE"] = "0"
 #: Test data files (tests/data/README.md says what each one is).
 DATA = REPO / "tests" / "data"
 

@@ -27,6 +27,7 @@ def fresh_env(tmp_path) -> dict:
     """A subprocess environment whose kernel cache is empty (under XDG_CACHE_HOME)."""
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
     env.pop("NUMBA_CACHE_DIR", None)
+    env.pop("DDZ_COMPILE_NOTICE", None)
     env.pop("NUMBA_DISABLE_JIT", None)
     return env
 
