@@ -31,15 +31,15 @@ __all__ = [
 class DdzError(ValueError):
     """Base class of every ddz-tools input error.
 
-    ``param`` is the name of the function parameter the error is about, or
-    ``None``; when given, the message names the parameter as a word of its
+    ``param`` is the name of the function parameter the error is about (or a
+    tuple of names), or ``None``; the message names each as a word of its
     own, so that a command line can put its flag in its place.
 
     >>> str(ArgumentError("workers must be a positive integer, not 0", param="workers"))
     'workers must be a positive integer, not 0'
     """
 
-    def __init__(self, message: str = "", *, param: "str | None" = None):
+    def __init__(self, message: str = "", *, param: "str | tuple | None" = None):
         super().__init__(message)
         self.param = param
 

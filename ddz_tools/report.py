@@ -40,7 +40,7 @@ from .analyze import (
     load_results,
     summarize,
 )
-from .errors import DdzError
+from .errors import ArgumentError, DdzError
 from .review import CLASSES, HIDDEN_THRESHOLDS, roles_of
 
 #: The analyses of a report folder (JSON Lines, one game a line).
@@ -74,17 +74,18 @@ def prepare_folder(out: str, *, force: bool = False, resume: bool = False) -> li
     games of its ``analysis.jsonl`` are kept).
     """
     if force and resume:
-        raise DdzError("give --force or --resume, not both")
+        raise ArgumentError("give force or resume, not both", param=("force", "resume"))
     if os.path.exists(out) and not os.path.isdir(out):
-        raise DdzError(f"{out} exists and is not a folder")
+        raise ArgumentError(f"{out} exists and is not a folder")
     if os.path.isdir(out) and os.listdir(out):
         if resume:
             data = os.path.join(out, DATA_FILE)
             if not os.path.exists(data):
-                raise DdzError(f"{out} holds no {DATA_FILE}: it is not a report folder to resume")
+                raise ArgumentError(f"{out} holds no {DATA_FILE}: it is not a report folder to resume")
             return load_results(data, repair=True)
         if not force:
-            raise DdzError(f"{out} exists: give --force to overwrite it or --resume to go on with it")
+            raise ArgumentError(f"{out} exists: give force to overwrite it or resume to go on with it",
+                                param=("force", "resume"))
         for name in (DATA_FILE, INDEX_FILE):
             if os.path.exists(os.path.join(out, name)):
                 os.remove(os.path.join(out, name))

@@ -46,7 +46,7 @@ import time
 from typing import Sequence
 
 from .cards import format_cards
-from .errors import DdzError
+from .errors import ArgumentError, DdzError, RecordError
 
 MODES = ("open", "hidden", "both")
 
@@ -303,13 +303,13 @@ def review_record(rec, mode: str = "open", *, node_limit: "int | None" = REVIEW_
     :class:`~ddz_tools.errors.DdzError` when the record cannot be replayed.
     """
     if mode not in MODES:
-        raise DdzError(f"review mode must be one of {', '.join(MODES)}, not {mode!r}")
+        raise ArgumentError(f"review mode must be one of {', '.join(MODES)}, not {mode!r}")
     t0 = time.perf_counter()
     states, end, plays = replay_states(rec)
     if not states:
-        raise DdzError("the game has no plays to review")
+        raise RecordError("the game has no plays to review")
     if end.landlord is None:
-        raise DdzError("the game has no landlord (the auction did not finish)")
+        raise RecordError("the game has no landlord (the auction did not finish)")
     landlord = end.landlord
     roles = roles_of(landlord)
     players = players if players is not None else rec.players

@@ -107,8 +107,10 @@ def test_flag_message_leaves_other_words_alone():
     def cmd(tt_mb):
         pass
 
-    exc = ArgumentError("tt_mb=0.001 is too small; tt_mb_x is not tt_mb", param="tt_mb")
-    assert flag_message(exc, cmd) == "--tt-mb=0.001 is too small; tt_mb_x is not tt_mb"
+    exc = ArgumentError("tt_mb.txt: tt_mb=0.001 is too small; tt_mb_x is not it", param="tt_mb")
+    assert flag_message(exc, cmd) == "tt_mb.txt: --tt-mb=0.001 is too small; tt_mb_x is not it"
+    two = ArgumentError("give tt_mb or seed, not both", param=("tt_mb", "seed"))
+    assert flag_message(two, cmd) == "give --tt-mb or seed, not both"
     assert flag_message(ArgumentError("seed is bad", param="seed"), cmd) == "seed is bad"
 
 

@@ -38,14 +38,20 @@ _COMMAND = "ddz.command"
 
 
 def flag_message(exc: DdzError, command: click.Command) -> str:
-    """The message of ``exc`` with the parameter it is about (``exc.param``)
-    replaced by the command's flag for it, e.g. ``tt_mb`` by ``--tt-mb``
-    (unchanged when the command has no such option)."""
+    """The message of ``exc`` with the parameter(s) it is about (``exc.param``)
+    replaced by the command's flag, e.g. ``tt_mb`` by ``--tt-mb`` (the last
+    mention of each; unchanged when the command has no such option)."""
     message = str(exc)
-    for p in command.params:
-        if isinstance(p, click.Option) and p.name == exc.param:
-            flag = max(p.opts, key=len)
-            return re.sub(rf"(?<![\w-]){re.escape(exc.param)}(?![\w-])", lambda _: flag, message, count=1)
+    names = (exc.param,) if isinstance(exc.param, str) else tuple(exc.param or ())
+    for name in names:
+        for p in command.params:
+            if isinstance(p, click.Option) and p.name == name:
+                # The last mention: a file name earlier in the message may hold the word.
+                found = list(re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", message))
+                if found:
+                    a, b = found[-1].span()
+                    message = message[:a] + max(p.opts, key=len) + message[b:]
+                break
     return message
 
 
