@@ -24,8 +24,8 @@ Three forms, all :class:`View` objects (seats ``landlord``, ``farmer1``,
 * two-player: ``hand``, ``unseen`` (the opponent holds exactly these) and
   ``after`` (the opponent's play to answer); nothing is hidden.
 
-:func:`view_from_record` gives the view of the player to move before play
-``N`` (counted from 0, passes included) of a recorded game.  Views read and write the
+:func:`view_from_record` gives the view of the player to move before move
+``N`` (numbered from 1, passes included) of a recorded game.  Views read and write the
 ``ddz-view/1`` JSON Lines format (:meth:`View.from_json`, :meth:`View.to_json`),
 documented in ``docs/advise.md``.
 
@@ -568,11 +568,11 @@ def build_view(hand, seat=None, bottom=None, played=None, counts=None, after=Non
     return counts_view(hand, seat, counts, after, by, unseen, bottom, rules=rules, base=base, id=id)
 
 
-def view_from_record(record, move: int = 0) -> View:
-    """The view of the player to move before play ``move`` of a recorded game
-    (counted from 0, passes included, as ``ddz solve --record --move`` counts:
-    0 is the landlord's first lead): a :class:`~ddz_tools.records.Record`, a
-    ``ddz-record/1`` dict or JSON line.
+def view_from_record(record, move: int = 1) -> View:
+    """The view of the player to move before move ``move`` of a recorded game
+    (numbered from 1, passes included, as ``ddz analyze`` and ``ddz solve
+    --record --move`` number them: 1 is the landlord's first lead): a
+    :class:`~ddz_tools.records.Record`, a ``ddz-record/1`` dict or JSON line.
 
     Only that player's cards are used; the bottom, the base and the plays
     before ``move`` are public.
@@ -580,10 +580,10 @@ def view_from_record(record, move: int = 0) -> View:
     from .records import Record, parse_record
 
     rec = record if isinstance(record, Record) else parse_record(record)
-    if isinstance(move, bool) or not isinstance(move, int) or move < 0:
-        raise ViewError(f"move must be a non-negative integer, not {move!r}")
-    if move >= len(rec.plays):
-        raise ViewError(f"move {move}: the record has plays 0..{len(rec.plays) - 1}")
+    if isinstance(move, bool) or not isinstance(move, int) or move < 1:
+        raise ViewError(f"move must be a positive integer (moves count from 1), not {move!r}")
+    if move > len(rec.plays):
+        raise ViewError(f"move {move}: the record has moves 1..{len(rec.plays)}")
     g = Game(hands=list(rec.hands), bottom=rec.bottom, rules=rec.rules, first_bidder=rec.first_bidder,
              all_pass=rec.all_pass)
     try:
@@ -596,11 +596,11 @@ def view_from_record(record, move: int = 0) -> View:
     ll = g.landlord
     name = {(ll + k) % 3: THREE_SEATS[k] for k in range(3)}
     history = []
-    for i, (seat, text) in enumerate(rec.plays[:move]):
+    for i, (seat, text) in enumerate(rec.plays[:move - 1]):
         try:
             p = g.play(text, seat=seat)
         except IllegalAction as exc:
-            raise ViewError(f"play {i}: {exc}") from None
+            raise ViewError(f"move {i + 1}: {exc}") from None
         history.append((name[seat], p.notation(rec.rules) if not p.is_pass else "pass"))
     if g.phase != "playing":
         raise ViewError(f"move {move}: the game was already over")

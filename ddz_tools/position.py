@@ -278,33 +278,35 @@ class Position:
 
 
 def from_record(record, move: "int | None" = None) -> Position:
-    """The open-hand position of a recorded game before ``plays[move]``.
+    """The open-hand position of a recorded game before its move ``move``.
 
     ``record`` is a :class:`~ddz_tools.records.Record` (from
     :func:`~ddz_tools.records.parse_record` or a Botzone import).  Its bids
-    and first ``move`` plays are replayed through
+    and its plays before move ``move`` are replayed through
     :class:`~ddz_tools.game.Game` (so an illegal action is an error, never
-    trusted); ``move`` counts plays from 0, passes included, as ``ddz
-    analyze`` numbers them; None or 0 is the position after the auction (the
-    landlord, holding the bottom, to lead).  Seats are named by role: the
+    trusted).  Moves are numbered from 1, passes included, as ``ddz analyze``
+    numbers them (move 1 is the landlord's first lead), so the position of a
+    move that analysis flags is ``from_record(record, that_move)``; None or 1
+    is the position after the auction (the landlord, holding the bottom, to
+    lead).  Seats are named by role: the
     landlord, farmer1 after him, farmer2 before him.  The position's ``id`` is
     the record's; ``extra`` holds ``record`` (the id) and ``move``.
 
     >>> from ddz_tools.game import Game
     >>> from ddz_tools.records import record_from_game
     >>> g = Game(seed=3, first_bidder=0); g.bid(3); _ = g.play("3")
-    >>> p = from_record(record_from_game(g, id="g"), 1)
+    >>> p = from_record(record_from_game(g, id="g"), 2)
     >>> p.to_move, p.last_play.notation(), p.last_by, len(p.hand("landlord"))
     ('farmer1', '3', 'landlord', 19)
     """
     from .game import FINISHED, PLAYING, Game, IllegalAction
 
-    move = 0 if move is None else move
-    if not isinstance(move, int) or isinstance(move, bool) or move < 0:
-        raise PositionError(f"move must be a non-negative integer, not {move!r}")
-    if move > len(record.plays):
+    move = 1 if move is None else move
+    if not isinstance(move, int) or isinstance(move, bool) or move < 1:
+        raise PositionError(f"move must be a positive integer (moves count from 1), not {move!r}")
+    if move > len(record.plays) + 1:
         raise PositionError(f"record {record.id}: move {move} is past its last play "
-                            f"(it has {len(record.plays)} plays, numbered from 0)")
+                            f"(it has {len(record.plays)} plays, numbered from 1)")
     g = Game(hands=list(record.hands), bottom=record.bottom, rules=record.rules,
              first_bidder=record.first_bidder, all_pass=record.all_pass)
     try:
@@ -312,7 +314,7 @@ def from_record(record, move: "int | None" = None) -> Position:
             g.bid(bid, seat)
         if g.phase != PLAYING:
             raise PositionError(f"record {record.id}: the auction does not end with a landlord")
-        for i, (seat, text) in enumerate(record.plays[:move]):
+        for i, (seat, text) in enumerate(record.plays[:move - 1]):
             if g.phase == FINISHED:
                 raise PositionError(f"record {record.id}: the game is over before move {move}")
             try:

@@ -46,7 +46,7 @@ import time
 from typing import Sequence
 
 from .cards import format_cards
-from .errors import ArgumentError, DdzError, RecordError
+from .errors import ArgumentError, RecordError
 
 MODES = ("open", "hidden", "both")
 
@@ -349,16 +349,13 @@ def _review_hidden(moves, rec, options: dict) -> None:
     play.  Both come from the same deals, so their difference is not blurred
     by sampling the two apart.
     """
-    try:
-        from .advise import advise, view_from_record
-    except ImportError:
-        raise DdzError("the hidden-card review needs the advisor (ddz_tools.advise), "
-                       "which this version does not have") from None
+    from .advise import advise, view_from_record
+
     opts = dict(options)
     seed = int(opts.pop("seed", 0))
     opts.setdefault("workers", 1)
     for m in moves:
-        adv = advise(view_from_record(rec, m.move - 1), seed=_move_seed(seed, m.move), **opts)
+        adv = advise(view_from_record(rec, m.move), seed=_move_seed(seed, m.move), **opts)
         by_play = {c.play: c for c in adv.candidates}
         mine = by_play.get(m.play)
         m.advised = adv.recommendation

@@ -90,7 +90,7 @@ def test_view_from_record_equals_view_by_hand(seed):
     g, rec = _game_and_record(seed)
     n = len(rec.plays)
     move = (seed * 7) % n
-    v = view_from_record(rec, move)
+    v = view_from_record(rec, move + 1)
     ll = g.landlord
     name = {(ll + k) % 3: SEATS[k] for k in range(3)}
     played = [f"{name[s]}:{(p.notation() if not p.is_pass else 'pass')}" for s, p in g.plays[:move]]
@@ -111,7 +111,7 @@ def test_view_from_record_equals_view_by_hand(seed):
 def test_sampled_deals_are_consistent(seed):
     g, rec = _game_and_record(100 + seed)
     move = (seed * 11) % len(rec.plays)
-    v = view_from_record(rec, move)
+    v = view_from_record(rec, move + 1)
     ll = g.landlord
     played_by = [0, 0, 0]
     for s, p in g.plays[:move]:
@@ -204,7 +204,7 @@ def _naive_play_on(hands, seat, prev, prev_seat, passes=0):
 def test_playout_kernel_matches_naive(seed):
     g, rec = _game_and_record(200 + seed)
     move = (seed * 5) % len(rec.plays)
-    v = view_from_record(rec, move)
+    v = view_from_record(rec, move + 1)
     deal = sample_deals(v, 0, 1, seed)[0]
     cands = v.candidates()
     out = np.zeros(len(cands), np.int64)

@@ -189,9 +189,9 @@ def test_from_record_replays_to_the_move():
     rec = record_from_game(g, id="r")
     p = start
     for n, play in enumerate(plays):
-        q = from_record(rec, n)
+        q = from_record(rec, n + 1)
         assert q.hands == p.hands and q.to_move == p.to_move and q.last_play == p.last_play
-        assert q.last_by == p.last_by and dict(q.extra) == {"record": "r", "move": n}
+        assert q.last_by == p.last_by and dict(q.extra) == {"record": "r", "move": n + 1}
         p = p.push(play)
     with pytest.raises(PositionError, match="past its last play"):
-        from_record(rec, len(rec.plays) + 1)
+        from_record(rec, len(rec.plays) + 2)

@@ -163,7 +163,7 @@ def test_hidden_review_uses_the_advisors_view():
         assert 0.0 <= m.p_after <= m.p_before <= 1.0     # the best play is the advisor's first
         assert m.hidden_flag == classify_drop(m.drop) and m.flag == m.hidden_flag
         assert m.open_before is None and m.advised
-        view = advise.view_from_record(rec, m.move - 1)
+        view = advise.view_from_record(rec, m.move)
         assert m.advised in {c.play for c in advise.advise(view, seed=0, samples=32, nodes=500).candidates}
     seats = r.seats
     assert sum(s["hidden_moves"] for s in seats) == len(r.moves)

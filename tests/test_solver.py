@@ -444,7 +444,7 @@ def test_positions_late_in_whole_games_match_the_reference():
         sizes[record.landlord] = 20
         for n, (seat, text) in enumerate(record.plays):
             if sum(sizes) <= 11 and max(sizes) <= 5:
-                p = from_record(record, n)
+                p = from_record(record, n + 1)
                 assert sorted(sum(counts_of(h)) for _, h in p.hands) == sorted(sizes)
                 break
             sizes[seat] -= sum(counts_of(parse_cards(text.replace("-", "")))) if text else 0

@@ -49,8 +49,9 @@ def print_advice(a) -> None:
 @click.option("--record", "record", type=click.Path(dir_okay=False), default=None,
               help="Recorded games (ddz-record/1 JSON Lines or a Botzone log): advise the player to move "
                    "before --move in every game of the file.")
-@click.option("--move", type=click.IntRange(min=0), default=None,
-              help="With --record: the play to advise (from 0, passes counted; 0 is the first lead).")
+@click.option("--move", type=click.IntRange(min=1), default=None,
+              help="With --record: the move to advise (numbered from 1 as ddz analyze numbers them, passes "
+                   "counted; 1 is the first lead).")
 @click.option("--samples", type=click.IntRange(min=1), default=None, help="Most deals drawn [default: 128].")
 @click.option("--nodes", type=click.IntRange(min=0), default=None,
               help="Exact solver's node budget per deal; 0 plays every deal out [default: 3000].")

@@ -151,9 +151,9 @@ def _interactive(solver: Solver, pos: Position, kwargs: dict) -> None:
 @workers_option
 @click.option("--record", "record", type=click.Path(dir_okay=False), default=None,
               help="Solve a recorded game (ddz-record/1 JSON Lines or a Botzone log): every game in the file.")
-@click.option("--move", type=click.IntRange(min=0), default=None,
-              help="With --record: the position before this play (from 0, passes counted; default 0, "
-                   "just after the auction).")
+@click.option("--move", type=click.IntRange(min=1), default=None,
+              help="With --record: the position before this move (numbered from 1 as ddz analyze numbers "
+                   "them, passes counted; default 1, just after the auction).")
 @click.option("--play", "interactive", is_flag=True,
               help="Interactive: you play the defence against the solver.")
 def solve(me, opponent, landlord, farmer1, farmer2, to_move, after, by, file, rules, fmt, all_plays,
