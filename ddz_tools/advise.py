@@ -77,11 +77,12 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ._jit import kernel
+from ._jit import interpreted, kernel
 from .bid import run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, pack_counts, parse_cards
 from .errors import ArgumentError, DdzError, ViewError
 from .game import Game, IllegalAction
+from .gamerules import multiplier, settle
 from .movegen import generate
 from .kernels import BUFFER, new_table, next_seat, policy_play, trick_after
 from .policies import POLICY_HEURISTIC
@@ -114,6 +115,10 @@ DEFAULT_NODES = 3000
 DEFAULT_EXACT_CARDS = 24
 #: Node budget when nothing is hidden (one deal, solved exactly if at all possible).
 EXACT_NODES = 2_000_000
+
+# The stake and settlement rules, called from Python (see gamerules).
+_multiplier = interpreted(multiplier)
+_settle = interpreted(settle)
 
 _DECK = counts_of(FULL_DECK)
 
@@ -170,7 +175,7 @@ class View:
     @property
     def stake(self) -> int:
         """What one farmer settles with the landlord if the game ended now."""
-        return self.base * (1 << self.bombs)
+        return self.base * _multiplier(self.bombs, 0, 0)
 
     def candidates(self) -> list:
         """Every legal play of this hand here (the pass first when answering)."""
@@ -916,8 +921,10 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
                 prefer = i
                 break
     order = _order(wins, prefer)
-    factor = 2 if (view.players == 3 and view.me == 0) else 1
-    stake = view.stake * factor if view.players == 3 else 1
+    if view.players == 3:   # this seat's score if its side wins (it loses as much otherwise)
+        win_score = _settle(0, view.me == 0, view.stake)[view.me]
+    else:
+        win_score = 1
     n_solved = int(solved.sum())
     exact = one and n_solved == n
     out = []
@@ -925,7 +932,7 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
         k = int(wins[:, i].sum())
         p = k / n
         ci = (p, p) if exact else wilson_interval(k, n, confidence)
-        out.append(Candidate(_play_name(cands[i], view.rules), p, ci, stake * (2 * p - 1), n_solved, n - n_solved))
+        out.append(Candidate(_play_name(cands[i], view.rules), p, ci, win_score * (2 * p - 1), n_solved, n - n_solved))
     return Advice(view, out[0].play, tuple(out), n, samples, exact, stopped and n < samples,
                   time.perf_counter() - t0, seed)
 
