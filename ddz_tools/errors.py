@@ -24,7 +24,7 @@ from __future__ import annotations
 
 __all__ = [
     "DdzError", "CardError", "RulesError", "PlayError", "PositionError", "RecordError", "GameError",
-    "IllegalAction", "BidError", "ViewError", "ArgumentError", "SearchLimit",
+    "IllegalAction", "BidError", "ViewError", "ArgumentError", "MissingExtraError", "SearchLimit",
 ]
 
 
@@ -93,6 +93,11 @@ class ArgumentError(DdzError):
     """A bad value of a parameter that sets how a tool runs: a count, a limit,
     a seed, a number of workers, a table size, a policy name, a scheduler.
     (The CLI names the matching option.)"""
+
+
+class MissingExtraError(DdzError):
+    """A feature needs an optional extra that is not installed (the message
+    says which, and the ``pip install`` that brings it)."""
 
 
 class SearchLimit(Exception):

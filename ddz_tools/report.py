@@ -40,7 +40,7 @@ from .analyze import (
     load_results,
     summarize,
 )
-from .errors import ArgumentError, DdzError
+from .errors import ArgumentError, MissingExtraError
 from .review import CLASSES, HIDDEN_THRESHOLDS, roles_of
 
 #: The analyses of a report folder (JSON Lines, one game a line).
@@ -60,7 +60,7 @@ def _need(module: str):
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise DdzError(f"the report needs {module.split('.')[0]}: pip install 'ddz-tools[report]'") from None
+        raise MissingExtraError(f"the report needs {module.split('.')[0]}: pip install 'ddz-tools[report]'") from None
 
 
 # Folder ----------------------------------------------------------------------------------
