@@ -24,6 +24,7 @@ def warm_up() -> list[str]:
     import numpy as np
 
     from ._jit import uncached
+    from .advise import advise, counts_view, two_player_view
     from .analyze import analyze_files
     from .bid import evaluate_bid
     from .cards import parse_cards
@@ -53,6 +54,8 @@ def warm_up() -> list[str]:
     deal_cards(game_seed(1, 0))
     validate_batch(records)
     evaluate_bid("3445567789TJQKA2D", samples=40, seed=1, workers=1, early_stop=False)
+    advise(two_player_view("33JJQK2", "4455A"))
+    advise(counts_view("3456789TJQKA2", "farmer1", (20, 13, 17)), samples=16, seed=1, early_stop=False)
     with tempfile.TemporaryDirectory(prefix="ddz-warmup-") as tmp:
         path = os.path.join(tmp, "games.jsonl")
         with open(path, "w", encoding="utf-8") as f:
