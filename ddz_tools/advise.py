@@ -80,13 +80,13 @@ import numpy as np
 from ._jit import interpreted, kernel
 from .bid import run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, pack_counts, parse_cards
-from .errors import ArgumentError, DdzError, ViewError
+from .errors import ArgumentError, DdzError, PositionError, ViewError
 from .game import Game, IllegalAction
 from .gamerules import multiplier, settle
 from .movegen import generate
 from .kernels import BUFFER, new_table, next_seat, policy_play, trick_after
 from .policies import POLICY_HEURISTIC
-from .position import Position
+from .position import Position, replay_record
 from .rules import Play, Rules
 from .solver import Solver
 
@@ -585,30 +585,15 @@ def view_from_record(record, move: int = 1) -> View:
     from .records import Record, parse_record
 
     rec = record if isinstance(record, Record) else parse_record(record)
-    if isinstance(move, bool) or not isinstance(move, int) or move < 1:
-        raise ViewError(f"move must be a positive integer (moves count from 1), not {move!r}")
-    if move > len(rec.plays):
-        raise ViewError(f"move {move}: the record has moves 1..{len(rec.plays)}")
-    g = Game(hands=list(rec.hands), bottom=rec.bottom, rules=rec.rules, first_bidder=rec.first_bidder,
-             all_pass=rec.all_pass)
     try:
-        for seat, value in rec.bids:
-            g.bid(value, seat=seat)
-    except IllegalAction as exc:
-        raise ViewError(f"the record's bidding is illegal: {exc}") from None
-    if g.phase != "playing":
-        raise ViewError("the record's bidding did not make a landlord")
+        g = replay_record(rec, move)
+    except PositionError as exc:
+        raise ViewError(str(exc)) from None
+    if (move or 1) > len(rec.plays):     # a game still in play past its last recorded move: nothing to advise on
+        raise ViewError(f"move {move}: the record has moves 1..{len(rec.plays)}")
     ll = g.landlord
     name = {(ll + k) % 3: THREE_SEATS[k] for k in range(3)}
-    history = []
-    for i, (seat, text) in enumerate(rec.plays[:move - 1]):
-        try:
-            p = g.play(text, seat=seat)
-        except IllegalAction as exc:
-            raise ViewError(f"move {i + 1}: {exc}") from None
-        history.append((name[seat], p.notation(rec.rules) if not p.is_pass else "pass"))
-    if g.phase != "playing":
-        raise ViewError(f"move {move}: the game was already over")
+    history = [(name[seat], p.notation(rec.rules) if not p.is_pass else "pass") for seat, p in g.plays]
     return history_view(g.hands[g.turn], name[g.turn], history, rec.bottom, rules=rec.rules, base=g.base,
                         id=None if rec.id is None else f"{rec.id}@{move}")
 

@@ -282,9 +282,8 @@ def from_record(record, move: "int | None" = None) -> Position:
 
     ``record`` is a :class:`~ddz_tools.records.Record` (from
     :func:`~ddz_tools.records.parse_record` or a Botzone import).  Its bids
-    and its plays before move ``move`` are replayed through
-    :class:`~ddz_tools.game.Game` (so an illegal action is an error, never
-    trusted).  Moves are numbered from 1, passes included, as ``ddz analyze``
+    and its plays before move ``move`` are replayed by :func:`replay_record`
+    (so an illegal action is an error, never trusted).  Moves are numbered from 1, passes included, as ``ddz analyze``
     numbers them (move 1 is the landlord's first lead), so the position of a
     move that analysis flags is ``from_record(record, that_move)``; None or 1
     is the position after the auction (the landlord, holding the bottom, to
@@ -298,6 +297,40 @@ def from_record(record, move: "int | None" = None) -> Position:
     >>> p = from_record(record_from_game(g, id="g"), 2)
     >>> p.to_move, p.last_play.notation(), p.last_by, len(p.hand("landlord"))
     ('farmer1', '3', 'landlord', 19)
+    """
+    g = replay_record(record, move)
+    move = 1 if move is None else move
+    ll = g.landlord
+    role = {ll: "landlord", (ll + 1) % 3: "farmer1", (ll + 2) % 3: "farmer2"}
+    hands = {role[s]: g.hands[s] for s in range(3)}
+    last = g.last_play
+    rid = None if record.id is None else str(record.id)
+    return Position.build(hands, role[g.turn], last, role[g.last_seat] if last is not None else None,
+                          record.rules, rid, {"record": rid, "move": move})
+
+
+def replay_record(record, move: "int | None" = None):
+    """The :class:`~ddz_tools.game.Game` of ``record`` just before its move ``move``.
+
+    The record's bids and its plays before ``move`` are replayed through
+    :class:`~ddz_tools.game.Game`, so an illegal action is an error, never
+    trusted.  Moves are numbered from 1, passes included, as ``ddz analyze``
+    numbers them; None or 1 is the game just after the auction.  The game
+    returned is in play (``phase`` ``"playing"``) with ``turn`` the seat to
+    move.  Both :func:`from_record` and
+    :func:`ddz_tools.advise.view_from_record` start from it.
+
+    Raises :class:`~ddz_tools.errors.PositionError` naming the record and what
+    is wrong: a move that is not a positive integer or is past the record's
+    last play, an illegal bid or play, an auction that makes no landlord, or a
+    game over before ``move``.
+
+    >>> from ddz_tools.game import Game
+    >>> from ddz_tools.records import record_from_game
+    >>> g = Game(seed=3, first_bidder=0); g.bid(3); _ = g.play("3")
+    >>> h = replay_record(record_from_game(g, id="g"), 2)
+    >>> h.turn == (h.landlord + 1) % 3, h.last_play.notation()
+    (True, '3')
     """
     from .game import FINISHED, PLAYING, Game, IllegalAction
 
@@ -325,13 +358,7 @@ def from_record(record, move: "int | None" = None) -> Position:
         raise PositionError(f"record {record.id}: {exc}") from None
     if g.phase != PLAYING:
         raise PositionError(f"record {record.id}: the game is over before move {move}")
-    ll = g.landlord
-    role = {ll: "landlord", (ll + 1) % 3: "farmer1", (ll + 2) % 3: "farmer2"}
-    hands = {role[s]: g.hands[s] for s in range(3)}
-    last = g.last_play
-    rid = None if record.id is None else str(record.id)
-    return Position.build(hands, role[g.turn], last, role[g.last_seat] if last is not None else None,
-                          record.rules, rid, {"record": rid, "move": move})
+    return g
 
 
 def read_game_records(path: str, rules=None):
