@@ -80,14 +80,14 @@ import numpy as np
 from ._jit import interpreted, kernel
 from .bid import run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, pack_counts, parse_cards
-from .errors import ArgumentError, DdzError, PositionError, ViewError
+from .errors import ArgumentError, DdzError, PlayError, PositionError, ViewError
 from .game import Game, IllegalAction
 from .gamerules import multiplier, settle
 from .movegen import generate
 from .kernels import BUFFER, new_table, next_seat, policy_play, trick_after
 from .policies import POLICY_HEURISTIC
 from .position import Position, replay_record
-from .rules import Play, Rules
+from .rules import Play, Rules, play_to_answer
 from .solver import Solver
 
 __all__ = [
@@ -507,21 +507,16 @@ def counts_view(hand, seat, counts, after=None, by=None, unseen=None, bottom=Non
 
 
 def _after(after, by, seat, rules, seats=THREE_SEATS):
-    if after is None or (isinstance(after, str) and after.strip() == ""):
+    if isinstance(after, str) and after.strip() == "":
+        after = None
+    try:
+        play = play_to_answer(after, rules, "after")
+    except PlayError as exc:
+        raise ViewError(str(exc)) from None
+    if play is None:
         if by is not None:
             raise ViewError("'by' names who made the play to answer: give 'after' too")
         return None, None
-    if isinstance(after, Play):
-        play = after
-    elif isinstance(after, str):
-        try:
-            play = Play.parse(after, rules)
-        except DdzError as exc:
-            raise ViewError(f"after: {exc}") from None
-    else:
-        raise ViewError(f"after must be play text, not {type(after).__name__}")
-    if play.is_pass:
-        raise ViewError("after must be a play, not a pass (leave it out for a lead)")
     if by is None:
         raise ViewError("give 'by', the seat that made the play to answer")
     by = _seat_name(by, seats)

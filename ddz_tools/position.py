@@ -41,10 +41,10 @@ import json
 from typing import Any
 
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, counts_of, format_cards, parse_cards
-from .errors import DdzError, PositionError, RecordError
+from .errors import DdzError, PlayError, PositionError, RecordError
 from ._jit import interpreted
 from .gamerules import next_seat, trick_after
-from .rules import Play, Rules
+from .rules import Play, Rules, play_to_answer
 
 _next_seat = interpreted(next_seat)
 _trick_after = interpreted(trick_after)
@@ -123,19 +123,12 @@ class Position:
             except DdzError as exc:
                 raise PositionError(f"hand of {seat}: {exc}") from None
             packed.append((seat, v))
-        play = None
-        if after is not None and not (isinstance(after, str) and after.strip() == "" and by is None):
-            if isinstance(after, Play):
-                play = after
-            elif isinstance(after, str):
-                try:
-                    play = Play.parse(after, rules)
-                except DdzError as exc:
-                    raise PositionError(f"last_play: {exc}") from None
-            else:
-                raise PositionError(f"last_play must be play text or null, not {type(after).__name__}")
-            if play.is_pass:
-                raise PositionError("last_play must be a play, not a pass (use null for a free lead)")
+        if isinstance(after, str) and after.strip() == "" and by is None:
+            after = None      # blank text with no seat: a free lead
+        try:
+            play = play_to_answer(after, rules, "last_play")
+        except PlayError as exc:
+            raise PositionError(str(exc)) from None
         return cls(tuple(packed), to_move, rules, play, by, id, tuple((extra or {}).items()))
 
     @classmethod

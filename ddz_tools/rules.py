@@ -50,7 +50,7 @@ from .cards import (
     pack_counts,
     parse_cards,
 )
-from .errors import PlayError, RulesError
+from .errors import DdzError, PlayError, RulesError
 
 # Combination types -----------------------------------------------------------
 
@@ -514,6 +514,39 @@ class Play:
 
     def __hash__(self) -> int:
         return hash((self.cards, self.kind))
+
+
+def play_to_answer(after: "str | Play | None", rules: "Rules | str | None" = None,
+                   name: str = "after") -> "Play | None":
+    """The play on the table that the side to move must answer, from its text
+    (or a :class:`Play`); None (a free lead) when ``after`` is None.
+
+    Every tool that takes a play to answer (a position's ``last_play``, the
+    advisor's ``after``, ``ddz moves --after``) reads it here.  A pass, text
+    that is no legal play, or anything but text raises
+    :class:`~ddz_tools.errors.PlayError`, its message led by ``name``.
+
+    >>> play_to_answer("333444-56").notation(), play_to_answer(None)
+    ('333444-56', None)
+    >>> play_to_answer("pass", name="last_play")
+    Traceback (most recent call last):
+    ...
+    ddz_tools.errors.PlayError: last_play must be a play, not a pass (leave it out for a free lead)
+    """
+    if after is None:
+        return None
+    if isinstance(after, Play):
+        play = after
+    elif isinstance(after, str):
+        try:
+            play = Play.parse(after, rules)
+        except DdzError as exc:
+            raise PlayError(f"{name}: {exc}") from None
+    else:
+        raise PlayError(f"{name} must be play text or null, not {type(after).__name__}")
+    if play.is_pass:
+        raise PlayError(f"{name} must be a play, not a pass (leave it out for a free lead)")
+    return play
 
 
 def play_text_cards(text: str) -> int:

@@ -6,9 +6,9 @@ import sys
 
 import click
 
-from ..errors import DdzError, PlayError
+from ..errors import DdzError
 from ..movegen import moves_report
-from ..rules import TYPE_NAMES, Play, classify_report
+from ..rules import TYPE_NAMES, classify_report, play_to_answer
 from .options import emit_json, file_option, format_option, print_table, read_lines, rules_option
 
 
@@ -45,9 +45,7 @@ def moves(hand, after, rules, fmt, file):
     """
     if (hand is None) == (file is None):
         raise click.UsageError("give a HAND or --file (one hand per line), not both")
-    prev = Play.parse(after, rules) if after is not None else None
-    if prev is not None and prev.is_pass:
-        raise PlayError("--after must be a play, not a pass")
+    prev = play_to_answer(after, rules, "--after")
     if file is None:
         res = moves_report(hand, prev, rules)
         emit_json(res) if fmt == "json" else _print_moves_table(res)
