@@ -5,15 +5,15 @@ from __future__ import annotations
 import click
 from tabulate import tabulate
 
-from ..errors import DdzError
 from .options import (
     Progress,
     default_workers,
     emit_json,
+    file_inputs,
     file_option,
     format_option,
-    read_lines,
     rules_option,
+    run_each,
     seed_option,
     workers_option,
 )
@@ -107,43 +107,11 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, base, record, 
             raise click.UsageError("--record needs --move N")
         from ..position import read_game_records
 
-        def views():
-            for label, rec, error in read_game_records(record, rules):
-                if error is None:
-                    try:
-                        view = lib.view_from_record(rec, move)
-                    except DdzError as exc:
-                        view = str(exc)
-                yield label, view if error is None else error
-
-        return _each(views(), run, show, fmt)
+        return run_each(read_game_records(record, rules), lambda rec: run(lib.view_from_record(rec, move)), show,
+                        fmt, "{done} view(s) advised, {failed} skipped")
     if hand is not None:
         show(run(lib.build_view(hand=hand, seat=seat, bottom=bottom, played=played, counts=counts, after=after,
                                 by=by, unseen=unseen, base=base, rules=rules)))
         return 0
-
-    def file_views():
-        for lineno, text in read_lines(file):
-            try:
-                yield f"{file}:{lineno}", lib.View.from_json(text, rules)
-            except DdzError as exc:
-                yield f"{file}:{lineno}", str(exc)
-
-    return _each(file_views(), run, show, fmt)
-
-
-def _each(views, run, show, fmt) -> int:
-    """Advise every ``(label, view or error text)``; report the bad ones on stderr and go on."""
-    failed = done = 0
-    for label, view in views:
-        if isinstance(view, str):
-            failed += 1
-            click.echo(f"error: {label}: {view}", err=True)
-            continue
-        a = run(view)
-        done += 1
-        show(a)
-        if fmt != "json":
-            click.echo()
-    click.echo(f"{done} view(s) advised, {failed} skipped", err=True)
-    return 1 if failed else 0
+    return run_each(file_inputs(file), lambda text: run(lib.View.from_json(text, rules)), show, fmt,
+                    "{done} view(s) advised, {failed} skipped")

@@ -6,15 +6,15 @@ import click
 from tabulate import tabulate
 
 from ..bid import CHOICES, SEAT_NAMES, BidEvaluation, evaluate_bid, parse_bid_line
-from ..errors import DdzError
 from .options import (
     Progress,
     default_workers,
     emit_json,
+    file_inputs,
     file_option,
     format_option,
-    read_lines,
     rules_option,
+    run_each,
     seed_option,
     workers_option,
 )
@@ -107,17 +107,5 @@ def bid(hand, bottom, seat, before, samples, confidence, policy, no_early_stop, 
     if file is None:
         show(run({"hand": hand, **defaults}))
         return 0
-    failed = done = 0
-    for lineno, text in read_lines(file):
-        try:
-            ev = run(parse_bid_line(text, defaults))
-        except DdzError as exc:
-            failed += 1
-            click.echo(f"error: {file}:{lineno}: {exc}", err=True)
-            continue
-        done += 1
-        show(ev)
-        if fmt != "json":
-            click.echo()
-    click.echo(f"{done} hand(s) evaluated, {failed} skipped", err=True)
-    return 1 if failed else 0
+    return run_each(file_inputs(file), lambda text: run(parse_bid_line(text, defaults)), show, fmt,
+                    "{done} hand(s) evaluated, {failed} skipped")

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 
 import click
 
-from ..errors import DdzError
 from ..movegen import moves_report
 from ..rules import TYPE_NAMES, classify_report, play_to_answer
-from .options import emit_json, file_option, format_option, print_table, read_lines, rules_option
+from .options import emit_json, file_inputs, file_option, format_option, print_table, rules_option, run_each
 
 
 def _print_moves_table(res: dict) -> None:
@@ -46,27 +44,15 @@ def moves(hand, after, rules, fmt, file):
     if (hand is None) == (file is None):
         raise click.UsageError("give a HAND or --file (one hand per line), not both")
     prev = play_to_answer(after, rules, "--after")
-    if file is None:
-        res = moves_report(hand, prev, rules)
+
+    def show(res: dict) -> None:
         emit_json(res) if fmt == "json" else _print_moves_table(res)
+
+    if file is None:
+        show(moves_report(hand, prev, rules))
         return 0
-    failed = 0
-    for lineno, text in read_lines(file):
-        try:
-            res = moves_report(text, prev, rules)
-        except DdzError as exc:
-            failed += 1
-            click.echo(f"error: {file}:{lineno}: {exc}", err=True)
-            continue
-        if fmt == "json":
-            emit_json(res)
-        else:
-            _print_moves_table(res)
-            click.echo()
-    if failed:
-        click.echo(f"{failed} line(s) skipped", err=True)
-        return 1
-    return 0
+    return run_each(file_inputs(file), lambda text: moves_report(text, prev, rules), show, fmt,
+                    "{failed} line(s) skipped", quiet=True)
 
 
 @click.command()

@@ -10,6 +10,7 @@ import time
 import click
 from tabulate import tabulate
 
+from ..errors import DdzError
 from ..review import REVIEW_NODE_LIMIT
 from ..rules import Rules
 
@@ -72,6 +73,47 @@ def read_lines(path: str):
     finally:
         if stream is not sys.stdin:
             stream.close()
+
+
+def file_inputs(path: str):
+    """``(label, text, None)`` for every input line of a file or stdin (see
+    :func:`read_lines`), ``label`` being ``file:line``: the ``inputs`` of
+    :func:`run_each`."""
+    for lineno, text in read_lines(path):
+        yield f"{path}:{lineno}", text, None
+
+
+def run_each(inputs, run, show, fmt: str, summary: str, quiet: bool = False) -> int:
+    """The loop of a command over many inputs (``--file``, ``--record``).
+
+    ``inputs`` yields ``(label, item, error)``: ``error`` is why the input
+    could not be read (None if it could), else ``run(item)`` gives a result
+    for ``show`` (in table format a blank line follows each).  An input that
+    could not be read, or whose ``run`` raises a
+    :class:`~ddz_tools.errors.DdzError`, is reported on stderr as ``error:
+    LABEL: REASON`` and skipped; the others go on.  At the end ``summary``,
+    formatted with ``done`` and ``failed``, goes to stderr (with ``quiet``
+    only when an input was skipped).  Returns the exit code: 1 when an input
+    was skipped, else 0.
+    """
+    done = failed = 0
+    for label, item, error in inputs:
+        if error is None:
+            try:
+                result = run(item)
+            except DdzError as exc:
+                error = str(exc)
+        if error is not None:
+            failed += 1
+            click.echo(f"error: {label}: {error}", err=True)
+            continue
+        done += 1
+        show(result)
+        if fmt != "json":
+            click.echo()
+    if failed or not quiet:
+        click.echo(summary.format(done=done, failed=failed), err=True)
+    return 1 if failed else 0
 
 
 class Progress:
