@@ -100,6 +100,51 @@ class Position:
                          to_move, after, by, rules, id)
 
     @classmethod
+    def from_hands(cls, me=None, opponent=None, landlord=None, farmer1=None, farmer2=None,
+                   to_move: "str | None" = None, after: "str | Play | None" = None, by: "str | None" = None,
+                   rules: "Rules | str | None" = None, id: "str | None" = None) -> "Position":
+        """The position of whichever seats' hands are given (the options of
+        ``ddz solve``): ``me`` and ``opponent`` for two-player, where
+        ``to_move`` defaults to ``"me"`` and ``by`` (if given) must be the other
+        side; or ``landlord``, ``farmer1`` and ``farmer2``, where ``to_move`` is
+        required and ``by`` defaults to the seat before the side to move.
+        Errors name the parameters (:attr:`~ddz_tools.errors.DdzError.param`).
+
+        >>> Position.from_hands(landlord="3KK", farmer1="44", farmer2="A2", to_move="farmer1", after="3").last_by
+        'landlord'
+        """
+        given = {"me": me, "opponent": opponent, "landlord": landlord, "farmer1": farmer1, "farmer2": farmer2}
+        two = me is not None or opponent is not None
+        three = landlord is not None or farmer1 is not None or farmer2 is not None
+        if two and three:
+            raise PositionError("give me/opponent or landlord/farmer1/farmer2, not both", param=tuple(given))
+        if two:
+            if me is None or opponent is None:
+                raise PositionError("a two-player position needs both me and opponent", param=TWO_SEATS)
+            to_move = to_move or "me"
+            if to_move not in TWO_SEATS:
+                raise PositionError(f"to_move must be me or opponent here, not {to_move}", param="to_move")
+            if by is not None and after is not None and by == to_move:
+                raise PositionError(f"by is {by}, the side to move", param="by")
+            return cls.two_player(me, opponent, to_move=to_move, after=after, rules=rules, id=id)
+        if three:
+            if landlord is None or farmer1 is None or farmer2 is None:
+                raise PositionError("a three-player position needs landlord, farmer1 and farmer2",
+                                    param=THREE_SEATS)
+            if to_move is None:
+                raise PositionError("a three-player position needs to_move, the seat to move", param="to_move")
+            if to_move not in THREE_SEATS:
+                raise PositionError(f"to_move must be landlord, farmer1 or farmer2, not {to_move}",
+                                    param="to_move")
+            if after is not None and by is None:
+                by = THREE_SEATS[(THREE_SEATS.index(to_move) - 1) % 3]   # the natural default: the seat before
+            if after is None and by is not None:
+                raise PositionError("by needs after", param=("by", "after"))
+            return cls.three_player(landlord, farmer1, farmer2, to_move=to_move, after=after, by=by,
+                                    rules=rules, id=id)
+        raise PositionError("give the hands: me and opponent, or landlord, farmer1 and farmer2", param=tuple(given))
+
+    @classmethod
     def build(cls, hands: dict, to_move: str, after=None, by=None, rules=None, id=None,
               extra: "dict | None" = None) -> "Position":
         """From hands given as text, packed ints or :class:`~ddz_tools.cards.Hand`."""

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..errors import DdzError, PositionError
+from ..errors import DdzError
 from ..movegen import generate
 from ..position import THREE_SEATS, TWO_SEATS, Position, from_record, read_game_records
 from ..rules import Play
@@ -54,37 +54,6 @@ def _print_human(res: SolveResult) -> None:
     print_table(rows, ["", ""], title=title)
     if res.strategy is not None:
         click.echo(json.dumps(res.strategy, indent=1))
-
-
-def _position_from_options(me, opponent, landlord, farmer1, farmer2, to_move, after, by, rules) -> Position:
-    two = me is not None or opponent is not None
-    three = landlord is not None or farmer1 is not None or farmer2 is not None
-    if two and three:
-        raise click.UsageError("give --me/--opponent or --landlord/--farmer1/--farmer2, not both")
-    if two:
-        if me is None or opponent is None:
-            raise click.UsageError("a two-player position needs both --me and --opponent")
-        to_move = to_move or "me"
-        if to_move not in TWO_SEATS:
-            raise click.UsageError(f"--to-move must be me or opponent here, not {to_move}")
-        if by is not None and after is not None and by == to_move:
-            raise PositionError(f"--by is {by}, the side to move")
-        return Position.two_player(me, opponent, to_move=to_move, after=after, rules=rules)
-    if three:
-        if landlord is None or farmer1 is None or farmer2 is None:
-            raise click.UsageError("a three-player position needs --landlord, --farmer1 and --farmer2")
-        if to_move is None:
-            raise click.UsageError("a three-player position needs --to-move SEAT")
-        if to_move not in THREE_SEATS:
-            raise click.UsageError(f"--to-move must be landlord, farmer1 or farmer2, not {to_move}")
-        if after is not None and by is None:
-            # The natural default: the previous seat made the play.
-            by = THREE_SEATS[(THREE_SEATS.index(to_move) - 1) % 3]
-        if after is None and by is not None:
-            raise click.UsageError("--by needs --after")
-        return Position.three_player(landlord, farmer1, farmer2, to_move=to_move, after=after, by=by,
-                                     rules=rules)
-    raise click.UsageError("give a position: --me/--opponent, --landlord/--farmer1/--farmer2, or --file")
 
 
 def _interactive(solver: Solver, pos: Position, kwargs: dict) -> None:
@@ -193,7 +162,10 @@ def solve(me, opponent, landlord, farmer1, farmer2, to_move, after, by, file, ru
         if interactive:
             raise click.UsageError("--play works on one position, not --file")
         return _solve_file(solver, file, fmt, kwargs)
-    pos = _position_from_options(me, opponent, landlord, farmer1, farmer2, to_move, after, by, rules)
+    hands = dict(me=me, opponent=opponent, landlord=landlord, farmer1=farmer1, farmer2=farmer2)
+    if all(h is None for h in hands.values()):
+        raise click.UsageError("give a position: --me/--opponent, --landlord/--farmer1/--farmer2, or --file")
+    pos = Position.from_hands(**hands, to_move=to_move, after=after, by=by, rules=rules)
     if interactive:
         _interactive(solver, pos, kwargs)
         return 0
