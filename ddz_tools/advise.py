@@ -86,7 +86,7 @@ from .gamerules import multiplier, settle
 from .movegen import generate
 from .kernels import BUFFER, new_table, next_seat, policy_play, trick_after
 from .policies import POLICY_HEURISTIC
-from .position import Position, replay_record
+from .position import Position, game_before_move
 from .rules import Play, Rules, play_to_answer
 from .solver import Solver
 
@@ -581,7 +581,7 @@ def view_from_record(record, move: int = 1) -> View:
 
     rec = record if isinstance(record, Record) else parse_record(record)
     try:
-        g = replay_record(rec, move)
+        g = game_before_move(rec, move)
     except PositionError as exc:
         raise ViewError(str(exc)) from None
     if (move or 1) > len(rec.plays):     # a game still in play past its last recorded move: nothing to advise on

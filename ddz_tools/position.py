@@ -320,7 +320,7 @@ def from_record(record, move: "int | None" = None) -> Position:
 
     ``record`` is a :class:`~ddz_tools.records.Record` (from
     :func:`~ddz_tools.records.parse_record` or a Botzone import).  Its bids
-    and its plays before move ``move`` are replayed by :func:`replay_record`
+    and its plays before move ``move`` are replayed by :func:`game_before_move`
     (so an illegal action is an error, never trusted).  Moves are numbered from 1, passes included, as ``ddz analyze``
     numbers them (move 1 is the landlord's first lead), so the position of a
     move that analysis flags is ``from_record(record, that_move)``; None or 1
@@ -336,7 +336,7 @@ def from_record(record, move: "int | None" = None) -> Position:
     >>> p.to_move, p.last_play.notation(), p.last_by, len(p.hand("landlord"))
     ('farmer1', '3', 'landlord', 19)
     """
-    g = replay_record(record, move)
+    g = game_before_move(record, move)
     move = 1 if move is None else move
     ll = g.landlord
     role = {ll: "landlord", (ll + 1) % 3: "farmer1", (ll + 2) % 3: "farmer2"}
@@ -347,7 +347,7 @@ def from_record(record, move: "int | None" = None) -> Position:
                           record.rules, rid, {"record": rid, "move": move})
 
 
-def replay_record(record, move: "int | None" = None):
+def game_before_move(record, move: "int | None" = None):
     """The :class:`~ddz_tools.game.Game` of ``record`` just before its move ``move``.
 
     The record's bids and its plays before ``move`` are replayed through
@@ -366,7 +366,7 @@ def replay_record(record, move: "int | None" = None):
     >>> from ddz_tools.game import Game
     >>> from ddz_tools.records import record_from_game
     >>> g = Game(seed=3, first_bidder=0); g.bid(3); _ = g.play("3")
-    >>> h = replay_record(record_from_game(g, id="g"), 2)
+    >>> h = game_before_move(record_from_game(g, id="g"), 2)
     >>> h.turn == (h.landlord + 1) % 3, h.last_play.notation()
     (True, '3')
     """
