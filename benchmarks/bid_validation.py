@@ -57,18 +57,21 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from ddz_tools.bid import CHOICES, _mix2, evaluate_bid, wilson_interval  # noqa: E402
+from ddz_tools.bid import CHOICES, evaluate_bid, sample_key, wilson_interval  # noqa: E402
 from ddz_tools._jit import interpreted  # noqa: E402
 from ddz_tools.cards import counts_of  # noqa: E402
 from ddz_tools.gamerules import (  # noqa: E402
     A_BASE, A_HIGH, A_LANDLORD, A_OUTCOME, A_TURN, AUCTION_OPEN, AUCTION_SIZE, AUCTION_VOID, BIDDING_MODES,
     auction_bid, auction_start, multiplier, settle,
 )
-from ddz_tools.policies import _bid_rule  # noqa: E402
+from ddz_tools.kernels import R_ANTI_SPRING, R_BOMBS, R_LANDLORD_WON, R_SPRING, playout, work_arrays  # noqa: E402
+from ddz_tools.policies import bid_rule  # noqa: E402
 from ddz_tools.rules import Rules  # noqa: E402
-from ddz_tools.selfplay import _playout, deal_cards, game_seed  # noqa: E402
+from ddz_tools.selfplay import deal_cards, game_seed  # noqa: E402
 
 HEURISTIC = 1
+POLICIES = np.full(3, HEURISTIC, np.int64)
+WORK = work_arrays()   # the policies' work arrays, kept across playouts
 _auction_start = interpreted(auction_start)
 _auction_bid = interpreted(auction_bid)
 _settle = interpreted(settle)
@@ -98,7 +101,7 @@ def threshold_bid(score: int, t: int, highest: int) -> int:
     return want if want > highest else 0
 
 
-def seat_score(hands, bottom, me, bids_before, my_bid, flags, outcome) -> int:
+def seat_score(hands, bottom, me, bids_before, my_bid, rules, outcome) -> int:
     """The evaluated seat's score when it bids ``my_bid`` in the real auction
     (single round, first bidder 0; the later seats by the policy's bid rule)."""
     state = [0] * AUCTION_SIZE
@@ -107,7 +110,7 @@ def seat_score(hands, bottom, me, bids_before, my_bid, flags, outcome) -> int:
         _auction_bid(state, p, b)
     while state[A_OUTCOME] == AUCTION_OPEN:
         p = state[A_TURN]
-        _auction_bid(state, p, int(_bid_rule(hands[p], HEURISTIC, flags, state[A_HIGH])))
+        _auction_bid(state, p, bid_rule(hands[p], state[A_HIGH], rules=rules))
     if state[A_OUTCOME] == AUCTION_VOID:
         return 0
     landlord = state[A_LANDLORD]
@@ -178,7 +181,7 @@ def main() -> None:
         d += 1
         before = []
         for p in range(me):
-            before.append(int(_bid_rule(hands[p], HEURISTIC, flags, max(before, default=0))))
+            before.append(bid_rule(hands[p], max(before, default=0), rules=rules))
         if 3 in before:
             skipped += 1
             continue
@@ -188,8 +191,9 @@ def main() -> None:
             if landlord not in cache:
                 deal = np.array(hands, dtype=np.int64)
                 deal[landlord] += bottom
-                res = _playout(deal, landlord, HEURISTIC, flags, _mix2(_mix2(args.seed, index), 0x3000 + landlord))
-                cache[landlord] = (int(res[0]), _multiplier(int(res[1]), int(res[2]), int(res[3])))
+                res = playout(deal, landlord, POLICIES, flags, sample_key(args.seed, index, 0x3000 + landlord), *WORK)
+                cache[landlord] = (int(res[R_LANDLORD_WON]),
+                                   _multiplier(int(res[R_BOMBS]), int(res[R_SPRING]), int(res[R_ANTI_SPRING])))
             return cache[landlord]
 
         ev = evaluate_bid(hands[me], seat=me, before=before, samples=args.samples, seed=args.seed * 1000003 + index,
@@ -201,14 +205,14 @@ def main() -> None:
         rec = CHOICES.index(ev.recommendation)
         recs[ev.recommendation] += 1
         highest = max(before, default=0)
-        scores["evaluator"].append(seat_score(hands, bottom, me, before, rec, flags, outcome))
+        scores["evaluator"].append(seat_score(hands, bottom, me, before, rec, rules, outcome))
         scores["policy rule"].append(seat_score(hands, bottom, me, before,
-                                                int(_bid_rule(hands[me], HEURISTIC, flags, highest)), flags, outcome))
-        scores["always pass"].append(seat_score(hands, bottom, me, before, 0, flags, outcome))
-        scores["always 3"].append(seat_score(hands, bottom, me, before, 3, flags, outcome))
+                                                bid_rule(hands[me], highest, rules=rules), rules, outcome))
+        scores["always pass"].append(seat_score(hands, bottom, me, before, 0, rules, outcome))
+        scores["always 3"].append(seat_score(hands, bottom, me, before, 3, rules, outcome))
         cs = control_score(hands[me])
         for t in thresholds:
-            thr_scores[t].append(seat_score(hands, bottom, me, before, threshold_bid(cs, t, highest), flags, outcome))
+            thr_scores[t].append(seat_score(hands, bottom, me, before, threshold_bid(cs, t, highest), rules, outcome))
         if len(preds) % 250 == 0:
             el = time.perf_counter() - t0
             print(f"  {len(preds)} deals, {el:.0f} s", file=sys.stderr, flush=True)
