@@ -8,7 +8,7 @@ Workloads, all on the same seeded random deals (``--deals``, default 2,000):
 
 Implementations:
 
-* ``ddz batch``     -- the batch kernel ``movegen._gen_batch`` (one call for all hands);
+* ``ddz batch``     -- the batch kernel ``kernels.gen_batch`` (one call for all hands);
 * ``ddz count_batch`` -- the public ``movegen.count_batch`` (validates, then the batch kernel);
 * ``ddz generate``  -- the public per-hand API ``movegen.generate`` (one call per hand);
 * text path         -- ``generate(<card text>, rules="douzero")`` on the 20-card leads,
@@ -49,7 +49,8 @@ import numpy as np
 from tabulate import tabulate
 
 from ddz_tools.cards import douzero_values, format_cards
-from ddz_tools.movegen import _gen_batch, count_batch, generate
+from ddz_tools.kernels import gen_batch
+from ddz_tools.movegen import count_batch, generate
 from ddz_tools.rules import Play, Rules
 
 REPO = Path(__file__).resolve().parent.parent
@@ -100,7 +101,7 @@ def ours_batch(hands: np.ndarray, flags: int, prev: int):
     counts = np.zeros(hands.shape[0], np.int64)
 
     def run():
-        return int(_gen_batch(hands, flags, prev_kinds, counts))
+        return int(gen_batch(hands, flags, prev_kinds, counts))
     return run
 
 

@@ -19,7 +19,8 @@ Move generation (:mod:`ddz_tools.movegen`)
     lead (``prev_kind`` 0) or every answer, into the buffers (plays past
     their size are counted, not written); ``gen_all(hand, flags, prev_kind,
     bufc, bufk) -> (n, cards, kinds)``: the same, with fresh arrays when the
-    buffers are too small.
+    buffers are too small; ``gen_batch(hands, flags, prev_kinds, counts) ->
+    total``: the number of plays of each of many hands, in one call.
 Decomposer (:mod:`ddz_tools.decompose`)
     ``min_plays_memo(hand, flags, table)``: the exact minimum number of plays
     of a hand, memoised in ``table`` (:func:`new_memo_table`).
@@ -78,7 +79,7 @@ from .gamerules import (
     spring_doubles,
     trick_after,
 )
-from .movegen import gen_all, gen_into
+from .movegen import gen_all, gen_batch, gen_into
 from .policies import BUFFER, POLICIES, new_table, policy_bid, policy_play
 from .selfplay import (
     R_ANTI_SPRING,
@@ -97,7 +98,7 @@ __all__ = [
     # cards
     "packed_count", "packed_contains", "packed_valid",
     # movegen
-    "gen_into", "gen_all",
+    "gen_into", "gen_all", "gen_batch",
     # decompose
     "min_plays_memo", "new_memo_table",
     # policies

@@ -336,9 +336,11 @@ def _gen(hand, flags, prev_kind, capacity):
 
 
 @kernel
-def _gen_batch(hands, flags, prev_kinds, counts):
-    """Generate for many hands (benchmarks, bulk CLI): ``counts[i]`` gets the
-    number of plays of ``hands[i]`` answering ``prev_kinds[i]``; returns the total."""
+def gen_batch(hands, flags, prev_kinds, counts):
+    """Generate for many hands in one call (kernel; :func:`count_batch` is its
+    checked Python entry): ``counts[i]`` gets the number of plays of
+    ``hands[i]`` answering ``prev_kinds[i]`` (0: leads); returns the total.
+    ``hands``, ``prev_kinds`` and ``counts`` are int64 arrays of one length."""
     out_cards = np.empty(DEFAULT_CAPACITY, np.int64)
     out_kinds = np.empty(DEFAULT_CAPACITY, np.int64)
     total = 0
@@ -451,5 +453,5 @@ def count_batch(hands: np.ndarray, rules=None, prev_kinds: "np.ndarray | None" =
         if not is_valid_packed(h):
             raise CardError(f"{h:#x} is not a legal packed hand")
     counts = np.zeros(hands.shape[0], np.int64)
-    _gen_batch(hands, _flags(rules), prev_kinds, counts)
+    gen_batch(hands, _flags(rules), prev_kinds, counts)
     return counts
