@@ -52,7 +52,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
 from ddz_tools.analyze import (  # noqa: E402
-    AnalyzeOptions, _gc_paused, analyze_files, analyze_items, iter_items, summarize)
+    AnalyzeOptions, analyze_files, analyze_items, gc_paused, iter_items, summarize)
 from ddz_tools.sources import decode_item  # noqa: E402
 from ddz_tools.records import pack_games, parse_record, run_batch  # noqa: E402
 from ddz_tools.selfplay import simulate  # noqa: E402
@@ -193,7 +193,7 @@ def main(argv=None) -> int:
     # The stages of the same work (with the garbage collector paused, as analyze_files does).
     def paused(fn):
         def run():
-            with _gc_paused():
+            with gc_paused():
                 return fn()
         return run
 
