@@ -9,7 +9,7 @@ fastest pass, which removes most scheduler noise on a shared machine.
 
 Compared in the same run, on the same hands:
 
-* the kernel without a kept memo table (``_min_plays``: what a kernel gets
+* the kernel without a kept memo table (``kernels.min_plays_fresh``: what a kernel gets
   when it passes no table) and the full report ``decompose()``;
 * the plain-Python reference ``tests/naive_decompose.py`` (on the first
   ``--reference-hands`` hands of each size; it is slow), with agreement;
@@ -53,7 +53,7 @@ def stats(times_s: list) -> str:
 
 
 def fresh_tables():
-    dec._tables.by_flags = {}
+    dec.forget_memo()
 
 
 def time_public(hands, rules, passes):
@@ -77,7 +77,7 @@ def time_kernel_no_table(hands, flags):
     ts = []
     for h in hands:
         t0 = time.perf_counter()
-        dec._min_plays(h, flags)
+        dec.min_plays_fresh(h, flags)
         ts.append(time.perf_counter() - t0)
     return ts
 
@@ -137,7 +137,7 @@ def main(argv=None) -> None:
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
     t0 = time.perf_counter()
     dec.min_plays(deal(random.Random(0), 20), rules)
-    dec._min_plays(deal(random.Random(0), 20), flags)
+    dec.min_plays_fresh(deal(random.Random(0), 20), flags)
     dec.decompose(deal(random.Random(0), 20), rules)
     print(f"warm-up (JIT compile or cache load): {time.perf_counter() - t0:.2f} s")
     peer = rlcard_peer()
@@ -148,7 +148,7 @@ def main(argv=None) -> None:
         print(f"  min_plays() single pass      {stats(first)}")
         print(f"  min_plays() best of {args.passes} passes {stats(best)}")
         ts = time_kernel_no_table(hands, flags)
-        print(f"  _min_plays() no kept table  {stats(ts)}")
+        print(f"  min_plays_fresh() no kept table {stats(ts)}")
         ts = time_decompose(hands[:args.decompose_hands], rules)
         print(f"  decompose() full report     {stats(ts)}")
         k = min(args.reference_hands, len(hands))

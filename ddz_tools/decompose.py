@@ -96,7 +96,7 @@ def _slot(key, mask):
     a = (key ^ (key >> 29) ^ (key >> 47)) & 0x7FFFFFFF
     return ((a * _HASH_MUL) >> 20) & mask
 
-#: Default number of slots (log2) of the table :func:`_min_plays` allocates.
+#: Default number of slots (log2) of the table :func:`min_plays_fresh` allocates.
 DEFAULT_MEMO_BITS = 12
 #: Generator buffer for one node; grown when a hand has more leads.
 _GEN_CAPACITY = 1024
@@ -379,12 +379,13 @@ def min_plays_memo(hand, flags, table):
 
 
 @kernel
-def _min_plays(hand, flags):
-    """Exact minimum number of plays of the packed ``hand`` under ``flags``.
+def min_plays_fresh(hand, flags):
+    """Exact minimum number of plays of the packed ``hand`` under ``flags``,
+    with a fresh small memo table (kernel).
 
-    Callable from other kernels; allocates a small memo table per call.  For
-    many calls, :func:`min_plays_memo` with a kept table is several times
-    faster.  Exact for any hand; the time grows quickly past 20 cards.
+    Callable from other kernels; allocates the table per call.  For many
+    calls, :func:`min_plays_memo` with a kept table is several times faster.
+    Exact for any hand; the time grows quickly past 20 cards.
     """
     if hand == 0:
         return 0
@@ -434,6 +435,13 @@ def _rules_flags(rules) -> int:
         if isinstance(rules, (str, Rules)) and len(_flags_of) < 1024:
             _flags_of[rules] = flags
         return flags
+
+
+def forget_memo() -> None:
+    """Forget this thread's memo tables of :func:`min_plays` and
+    :func:`decompose`, so that the next calls start cold (for timing: the
+    results never change)."""
+    _tables.by_flags = {}
 
 
 def _shared_table(flags: int) -> np.ndarray:

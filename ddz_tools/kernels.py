@@ -23,7 +23,8 @@ Move generation (:mod:`ddz_tools.movegen`)
     total``: the number of plays of each of many hands, in one call.
 Decomposer (:mod:`ddz_tools.decompose`)
     ``min_plays_memo(hand, flags, table)``: the exact minimum number of plays
-    of a hand, memoised in ``table`` (:func:`new_memo_table`).
+    of a hand, memoised in ``table`` (:func:`new_memo_table`);
+    ``min_plays_fresh(hand, flags)``: the same with a fresh small table.
 Policies (:mod:`ddz_tools.policies`)
     ``policy_play(hands, seat, landlord, prev_kind, prev_seat, policy, flags,
     table, bufc, bufk) -> (cards, kind)`` and ``policy_bid(hand17, policy,
@@ -45,7 +46,7 @@ Game rules (:mod:`ddz_tools.gamerules`)
 """
 
 from .cards import packed_contains, packed_count, packed_valid
-from .decompose import min_plays_memo, new_memo_table
+from .decompose import min_plays_fresh, min_plays_memo, new_memo_table
 from .gamerules import (
     A_BASE,
     A_BIDS,
@@ -100,7 +101,7 @@ __all__ = [
     # movegen
     "gen_into", "gen_all", "gen_batch",
     # decompose
-    "min_plays_memo", "new_memo_table",
+    "min_plays_memo", "min_plays_fresh", "new_memo_table",
     # policies
     "policy_play", "policy_bid", "new_table", "BUFFER", "POLICIES",
     # selfplay

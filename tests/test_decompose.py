@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from ddz_tools.cards import FULL_DECK, format_cards, parse_cards
 from ddz_tools.decompose import (
     Decomposition,
-    _min_plays,
     min_plays_memo,
     decompose,
     lead_order,
     min_plays,
+    min_plays_fresh,
     new_memo_table,
 )
 from ddz_tools.errors import CardError, DdzError
@@ -310,7 +310,7 @@ def test_memo_table_reuse_and_flag_switch():
     for rules in ("standard", "douzero", "standard"):
         flags = Rules.parse(rules).flags
         for h in hands:
-            assert min_plays_memo(h, flags, table) == _min_plays(h, flags)
+            assert min_plays_memo(h, flags, table) == min_plays_fresh(h, flags)
     assert table[0] == Rules.parse("standard").flags + 1
 
 
@@ -319,7 +319,7 @@ def test_kernel_callable_from_kernels():
     def total(hands, flags):
         s = 0
         for i in range(hands.shape[0]):
-            s += _min_plays(hands[i], flags)
+            s += min_plays_fresh(hands[i], flags)
         return s
 
     hands = random_hands(6, 30, sizes=(5, 17))
