@@ -11,7 +11,7 @@ Run:  .venv/bin/python benchmarks/selfplay.py [--games N] [--deals D] [--repeats
    RLCard's ``DouDizhuRuleAgentV1`` in all three seats of RLCard's own
    ``doudizhu`` environment (its own deals, CPython).
 
-2. Head to head.  D seeded deals (``ddz_tools.selfplay._deal``); deal ``i``
+2. Head to head.  D seeded deals (``selfplay.deal_cards(game_seed(seed, i))``); deal ``i``
    has landlord seat ``i % 3`` (that hand plus the bottom, no bidding).  Each
    deal is played four times: heuristic landlord vs rule-agent farmers,
    rule-agent landlord vs heuristic farmers, and the two mirror matches
