@@ -4,9 +4,11 @@ The kernels are compiled on first use and cached on disk (see
 :mod:`ddz_tools._jit`), so the first command of each kind on a machine waits
 for the compiler.  :func:`warm_up` runs every tool once on a small input
 instead, which leaves every kernel in the cache; ``make run`` starts with it.
-It says which kernels it compiles (one line per module, on stderr) and
-returns the kernels still not cached: those no tool calls (helpers kept for
-tests and for other kernels' callers), which no command will compile either.
+It also compiles the public kernels of :mod:`ddz_tools.kernels` that no tool
+calls from Python (a user's code may), and grows a solver's table once (the
+rehash a large ``ddz solve`` needs).  It says which kernels it compiles (one
+line per module, on stderr) and returns the kernels still not cached: private
+helpers kept for the tests, which no command will compile either.
 """
 
 from __future__ import annotations
@@ -34,7 +36,10 @@ def warm_up() -> list[str]:
     from .position import Position
     from .records import read_records, validate_batch, write_record
     from .selfplay import deal_cards, game_seed, selfplay_stats, simulate
-    from .solver import solve
+    from .gamerules import AUCTION_SIZE, auction_start, bid_error
+    from .kernels import min_plays_fresh, packed_valid
+    from .rules import Rules
+    from .solver import Solver, solve
 
     for rules in ("standard", "douzero"):
         generate("3334445556667779XD", rules=rules)
@@ -44,6 +49,8 @@ def warm_up() -> list[str]:
         decompose("3334445556667779XD", rules, all_splits=True)
     solve(Position.two_player("33JJQK2", "4455A"), all_plays=True, strategy=True)
     solve(Position.three_player("3KK", "44", "A2", to_move="landlord"), all_plays=True)
+    # A few thousand positions: more than half of the first table, which then doubles.
+    Solver(tt_mb=1).solve(Position.three_player("3579JKA", "468TQK2", "3579JQA", to_move="landlord"))
     choose(["34567D", "56789T", "4AA"], 0, 0)
     choose(["3456789TJQKA", "8", "6KKQQ"], 2, 0, prev="5", prev_seat=1, policy="random", seed=1)
     bid_rule("3456789TJQKA222XD")
@@ -56,6 +63,12 @@ def warm_up() -> list[str]:
     evaluate_bid("3445567789TJQKA2D", samples=40, seed=1, workers=1, early_stop=False)
     advise(two_player_view("33JJQK2", "4455A"))
     advise(counts_view("3456789TJQKA2", "farmer1", (20, 13, 17)), samples=16, seed=1, early_stop=False)
+    # Public kernels that the tools call only from other kernels.
+    packed_valid(parse_cards("33"))
+    auction = np.zeros(AUCTION_SIZE, np.int64)
+    auction_start(auction, 0, 0, 0)
+    bid_error(auction, 0, 1)
+    min_plays_fresh(parse_cards("3334445556667779XD"), Rules().flags)
     with tempfile.TemporaryDirectory(prefix="ddz-warmup-") as tmp:
         path = os.path.join(tmp, "games.jsonl")
         with open(path, "w", encoding="utf-8") as f:

@@ -105,7 +105,15 @@ def test_after_the_warm_up_no_command_compiles(tmp_path):
                 ["solve", "--landlord", "3KK", "--farmer1", "44", "--farmer2", "A2", "--to-move", "landlord"],
                 ["simulate", "-n", "5", "--out", str(games)], ["replay", "--fast", str(games)],
                 ["replay", str(games)], ["bid", "3445567789TJQKA2D", "--samples", "50"],
-                ["analyze", str(games), "--bids", "--bid-samples", "20"]]
+                ["analyze", str(games), "--bids", "--bid-samples", "20"],
+                ["classify", "333444-56"],
+                # Enough positions that the solver's table doubles (its rehash kernel runs).
+                ["solve", "--landlord", "3579JKA", "--farmer1", "468TQK2", "--farmer2", "3579JQA",
+                 "--to-move", "landlord", "--tt-mb", "1"],
+                ["solve", "--record", str(games), "--move", "3", "--node-limit", "2000"],
+                ["advise", "--hand", "33JJQK2", "--unseen", "4455A"],
+                ["advise", "--seat", "farmer2", "--hand", "KKA", "--counts", "4,5,3", "--after", "QQ",
+                 "--by", "farmer1", "--samples", "16"]]
     for args in commands:
         res = run(["-m", "ddz_tools", *args], env)
         assert res.returncode == 0, (args, res.stderr)
