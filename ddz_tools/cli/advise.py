@@ -93,11 +93,8 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, base, record, 
         raise click.UsageError("--move goes with --record")
 
     def run(view):
-        progress = Progress("advise")
-        try:
+        with Progress("advise") as progress:
             return lib.advise(view, **opts, progress=progress)
-        finally:
-            progress.close()
 
     def show(a) -> None:
         emit_json(a.to_dict()) if fmt == "json" else print_advice(a)

@@ -95,11 +95,8 @@ def bid(hand, bottom, seat, before, samples, confidence, policy, no_early_stop, 
                   confidence=confidence, rules=rules, early_stop=not no_early_stop)
 
     def run(args: dict) -> BidEvaluation:
-        progress = Progress("bid")
-        try:
+        with Progress("bid") as progress:
             return evaluate_bid(**args, **common, progress=progress)
-        finally:
-            progress.close()
 
     def show(ev: BidEvaluation) -> None:
         emit_json(ev.to_dict()) if fmt == "json" else print_evaluation(ev)

@@ -120,6 +120,7 @@ class Progress:
     """A progress line on stderr (only when stderr is a terminal, or DDZ_PROGRESS=1).
 
     Call it as ``progress(done, total)``; it redraws at most ten times a second.
+    As a context manager it closes itself (ends its line) on leaving.
     """
 
     def __init__(self, label: str, enabled: "bool | None" = None):
@@ -147,6 +148,12 @@ class Progress:
             msg = f"\r{self.label} {done} {rate:,.0f}/s"
         sys.stderr.write(msg)
         sys.stderr.flush()
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def close(self) -> None:
         if self.enabled:
