@@ -44,18 +44,27 @@ from ddz_tools.cards import card_count  # noqa: E402
 from ddz_tools.records import parse_record  # noqa: E402
 
 
+def _set_tie_playouts(on: bool) -> None:
+    import ddz_tools.advise
+
+    ddz_tools.advise.TIE_PLAYOUTS = on
+
+
 def _one_deal(args) -> dict:
-    i, seed, opts = args
+    i, seed, opts, roles, tie_playouts = args
+    _set_tie_playouts(tie_playouts)
     out = {"deal": i}
     stats: dict = {}
     t0 = time.perf_counter()
     base = play_game(i, seed)
     out["landlord_seat"] = base["landlord"]
     out["heuristic_landlord_won"] = base["result"]["winner"] == "landlord"
-    ll = play_game(i, seed, landlord_policy="advisor", options=opts, stats=stats)
-    out["advisor_landlord_won"] = ll["result"]["winner"] == "landlord"
-    fa = play_game(i, seed, farmer_policy="advisor", options=opts, stats=stats)
-    out["advisor_farmers_won"] = fa["result"]["winner"] == "farmers"
+    if "landlord" in roles:
+        ll = play_game(i, seed, landlord_policy="advisor", options=opts, stats=stats)
+        out["advisor_landlord_won"] = ll["result"]["winner"] == "landlord"
+    if "farmers" in roles:
+        fa = play_game(i, seed, farmer_policy="advisor", options=opts, stats=stats)
+        out["advisor_farmers_won"] = fa["result"]["winner"] == "farmers"
     out["decisions"] = stats.get("decisions", 0)
     out["advisor_seconds"] = round(stats.get("seconds", 0.0), 3)
     out["seconds"] = round(time.perf_counter() - t0, 3)
@@ -110,7 +119,8 @@ class _RuleAgent:
 
 
 def _one_deal_rl(args) -> dict:
-    i, seed, opts = args
+    i, seed, opts, roles, tie_playouts = args
+    _set_tie_playouts(tie_playouts)
     rule = _RuleAgent()
     agents = {"rlcard-rule": rule}
     out = {"deal": i}
@@ -119,6 +129,8 @@ def _one_deal_rl(args) -> dict:
                               ("advisor_landlord_won", "advisor", "rlcard-rule", "landlord"),
                               ("heuristic_farmers_won", "rlcard-rule", "heuristic", "farmers"),
                               ("advisor_farmers_won", "rlcard-rule", "advisor", "farmers")):
+        if side not in roles:
+            continue
         np.random.seed((seed * 1_000_003 + i) % (2 ** 32))
         rec = play_game(i, seed, lp, fp, options=opts, stats=stats, agents=agents)
         out[key] = rec["result"]["winner"] == side
@@ -127,14 +139,15 @@ def _one_deal_rl(args) -> dict:
     return out
 
 
-def _summary(rows: list, label: str) -> None:
+def _summary(rows: list, label: str, rl: bool) -> None:
     n = len(rows)
     print(f"{label}: {n} deals")
     print(f"{'role':10s} {'heuristic win':>24s} {'advisor win':>24s} {'paired difference':>28s}")
-    rl = "heuristic_farmers_won" in rows[0] if rows else False
     for role, key_h, key_a, flip in (("landlord", "heuristic_landlord_won", "advisor_landlord_won", False),
                                      ("farmers", "heuristic_farmers_won" if rl else "heuristic_landlord_won",
                                       "advisor_farmers_won", not rl)):
+        if not rows or key_a not in rows[0]:
+            continue
         h = np.array([(1 - r[key_h]) if flip else r[key_h] for r in rows], np.int64)
         a = np.array([r[key_a] for r in rows], np.int64)
         hl, hh = wilson_interval(int(h.sum()), n)
@@ -148,7 +161,8 @@ def _summary(rows: list, label: str) -> None:
 
 
 def strength(args) -> None:
-    opts = AdvisorOptions(samples=args.samples, nodes=args.nodes, exact_cards=args.exact_cards, workers=1)
+    opts = AdvisorOptions(samples=args.samples, nodes=args.nodes, exact_cards=args.exact_cards, workers=1,
+                          auction=not args.no_auction)
     done = {}
     if args.out and os.path.exists(args.out):
         with open(args.out) as f:
@@ -156,15 +170,18 @@ def strength(args) -> None:
                 if line.strip():
                     r = json.loads(line)
                     done[r["deal"]] = r
+    args.roles = ("landlord", "farmers") if args.roles == "both" else (args.roles,)
     todo = [i for i in range(args.start, args.start + args.deals) if i not in done]
     print(f"strength: deals {args.start}..{args.start + args.deals - 1} seed {args.seed}, "
-          f"advisor samples={opts.samples} nodes={opts.nodes} exact_cards={opts.exact_cards}; {len(done)} done before, {len(todo)} to play, {args.procs} process(es)",
+          f"advisor samples={opts.samples} nodes={opts.nodes} exact_cards={opts.exact_cards} auction={opts.auction} "
+          f"tie_playouts={not args.no_tie_playouts}; "
+          f"{len(done)} done before, {len(todo)} to play, {args.procs} process(es)",
           file=sys.stderr)
     out = open(args.out, "a") if args.out else None
     t0 = time.perf_counter()
     fn = _one_deal_rl if args.what == "rlcard" else _one_deal
     with ProcessPoolExecutor(max_workers=args.procs) as pool:
-        for k, r in enumerate(pool.map(fn, [(i, args.seed, opts) for i in todo], chunksize=1), 1):
+        for k, r in enumerate(pool.map(fn, [(i, args.seed, opts, args.roles, not args.no_tie_playouts) for i in todo], chunksize=1), 1):
             done[r["deal"]] = r
             if out:
                 out.write(json.dumps(r) + "\n")
@@ -173,8 +190,8 @@ def strength(args) -> None:
                 print(f"  {k}/{len(todo)} deals, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     rows = [done[i] for i in range(args.start, args.start + args.deals) if i in done]
     others = "RLCard's rule agent in the other seats" if args.what == "rlcard" else "heuristic"
-    _summary(rows, f"advisor (samples={opts.samples}, nodes={opts.nodes}) vs heuristic, same seats, "
-                   f"against {others}; seed {args.seed}")
+    _summary(rows, f"advisor (samples={opts.samples}, nodes={opts.nodes}, auction={opts.auction}) vs heuristic, same seats, "
+                   f"against {others}; seed {args.seed}", args.what == "rlcard")
 
 
 def _speed_views(n: int, seed: int):
@@ -234,18 +251,40 @@ def speed(args) -> None:
               f"deals solved {solved}/{total} ({solved / max(total, 1):.0%})")
 
 
+def compare(args) -> None:
+    """Two strength runs (two variants of the advisor) on their common deals, paired per role."""
+    runs = []
+    for path in (args.a, args.b):
+        with open(path) as f:
+            runs.append({r["deal"]: r for r in (json.loads(line) for line in f if line.strip())})
+    common = sorted(set(runs[0]) & set(runs[1]))
+    print(f"{args.b} minus {args.a}: {len(common)} common deals")
+    for key in ("advisor_landlord_won", "advisor_farmers_won"):
+        deals = [i for i in common if key in runs[0][i] and key in runs[1][i]]
+        if not deals:
+            continue
+        a = np.array([runs[0][i][key] for i in deals], np.int64)
+        b = np.array([runs[1][i][key] for i in deals], np.int64)
+        d, dl, dh = mean_interval(b - a)
+        print(f"{key}: {a.mean():.1%} -> {b.mean():.1%} on {len(deals)} deals, paired {100 * d:+.1f} pts "
+              f"[{100 * dl:+.1f}, {100 * dh:+.1f}] ({int((b > a).sum())} deals gained, {int((b < a).sum())} lost)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
     for name in ("strength", "rlcard"):
         s = sub.add_parser(name)
         _strength_args(s)
+    c = sub.add_parser("compare")
+    c.add_argument("a")
+    c.add_argument("b")
     p = sub.add_parser("speed")
     p.add_argument("--views", type=int, default=40)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
-    speed(args) if args.what == "speed" else strength(args)
+    {"speed": speed, "compare": compare}.get(args.what, strength)(args)
 
 
 def _strength_args(s) -> None:
@@ -254,9 +293,14 @@ def _strength_args(s) -> None:
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--samples", type=int, default=32)
     s.add_argument("--nodes", type=int, default=3000)
+    s.add_argument("--no-auction", action="store_true", help="the advisor ignores the bids when drawing deals")
+    s.add_argument("--no-tie-playouts", action="store_true",
+                   help="no playouts to break ties between candidates on solved deals (TIE_PLAYOUTS off)")
     s.add_argument("--exact-cards", type=int, default=24)
     s.add_argument("--procs", type=int, default=2)
     s.add_argument("--out", default=None)
+    s.add_argument("--roles", choices=("both", "landlord", "farmers"), default="both",
+                   help="the advisor's roles to play (both: as landlord and as the farmers)")
 
 
 if __name__ == "__main__":

@@ -81,10 +81,10 @@ from ._jit import interpreted, kernel
 from .bid import run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, pack_counts, parse_cards
 from .errors import ArgumentError, DdzError, PlayError, PositionError, ViewError
-from .game import Game, IllegalAction
+from .game import Auction, Game, IllegalAction
 from .gamerules import multiplier, settle
 from .movegen import generate
-from .kernels import BUFFER, new_table, next_seat, policy_play, trick_after
+from .kernels import BUFFER, new_table, next_seat, policy_bid, policy_play, trick_after
 from .policies import POLICY_HEURISTIC
 from .position import Position, game_before_move
 from .rules import Play, Rules, play_to_answer
@@ -92,7 +92,7 @@ from .solver import Solver
 
 __all__ = [
     "ViewError", "View", "Candidate", "Advice", "advise", "history_view", "counts_view", "two_player_view",
-    "view_from_record", "build_view", "parse_played", "sample_deals", "distinct_deals",
+    "view_from_record", "build_view", "parse_played", "parse_bids", "sample_deals", "distinct_deals",
     "play_game", "simulate_advised", "AdvisorOptions", "SCHEMA", "THREE_SEATS", "TWO_SEATS",
 ]
 
@@ -113,6 +113,9 @@ DEFAULT_SAMPLES = 128
 DEFAULT_NODES = 3000
 #: Default: deals whose hands hold more cards than this together go straight to playouts.
 DEFAULT_EXACT_CARDS = 24
+#: Solved deals on which every candidate has the same value (all won or all lost
+#: against perfect play) are also played out, and those playouts break ties in the ranking.
+TIE_PLAYOUTS = True
 #: Node budget when nothing is hidden (one deal, solved exactly if at all possible).
 EXACT_NODES = 2_000_000
 
@@ -135,7 +138,9 @@ class View:
     ``counts`` are the cards each seat holds now (turn order), ``pool`` the
     packed cards the hidden hands are drawn from (exactly their union when
     ``pool_exact``), ``must`` per seat the cards it surely holds, ``played``
-    the history as ``(seat, Play)`` pairs (empty in the other forms).
+    the history as ``(seat, Play)`` pairs and ``bids`` the auction as
+    ``(seat, bid)`` pairs in order, 0 a pass (both empty in the other forms;
+    ``bids`` also when not given).
     """
 
     form: str                    # "history", "counts" or "two-player"
@@ -153,6 +158,7 @@ class View:
     base: int = 1
     bombs: int = 0
     id: "str | None" = None
+    bids: tuple = ()
 
     # Access ---------------------------------------------------------------------
 
@@ -201,6 +207,8 @@ class View:
                  bottom=None if self.bottom is None else format_cards(self.bottom))
         if self.form == "history":
             d["played"] = [f"{s}:{p.notation(self.rules) if not p.is_pass else 'pass'}" for s, p in self.played]
+            if self.bids:
+                d["bids"] = [f"{s}:{b or 'pass'}" for s, b in self.bids]
         else:
             d.update(counts=list(self.counts), after=_text(self.last_play), by=self.last_by,
                      unseen=format_cards(self.pool) if self.pool_exact else None, bombs=self.bombs)
@@ -219,7 +227,7 @@ class View:
         if d.get("schema") != SCHEMA:
             raise ViewError(f"schema must be {SCHEMA!r}, not {d.get('schema')!r}")
         known = {"schema", "id", "rules", "seat", "hand", "bottom", "played", "counts", "after", "by",
-                 "unseen", "base", "bombs"}
+                 "unseen", "base", "bombs", "bids"}
         unknown = sorted(set(d) - known)
         if unknown:
             raise ViewError(f"unknown key {unknown[0]!r} (keys: {', '.join(sorted(known))})")
@@ -229,7 +237,7 @@ class View:
         vid = None if vid is None else str(vid)
         rules = d.get("rules") if d.get("rules") is not None else rules
         if d.get("seat") is None:
-            for key in ("played", "counts", "bottom", "by"):
+            for key in ("played", "counts", "bottom", "by", "bids"):
                 if d.get(key) is not None:
                     raise ViewError(f"a two-player view (no seat) takes hand, unseen and after, not {key!r}")
             if d.get("unseen") is None:
@@ -240,9 +248,11 @@ class View:
                 if d.get(key) is not None:
                     raise ViewError(f"a view with 'played' takes no {key!r}: it follows from the plays")
             return history_view(d["hand"], d["seat"], d["played"], d.get("bottom"), rules=rules,
-                                base=d.get("base", 1), id=vid)
+                                base=d.get("base"), id=vid, bids=d.get("bids"))
         if d.get("counts") is None:
             raise ViewError("a view with a seat needs 'played' (every play so far) or 'counts'")
+        if d.get("bids") is not None:
+            raise ViewError("'bids' go with 'played' (the history form), not with 'counts'")
         return counts_view(d["hand"], d["seat"], d["counts"], d.get("after"), d.get("by"), d.get("unseen"),
                            d.get("bottom"), rules=rules, base=d.get("base", 1), bombs=d.get("bombs", 0), id=vid)
 
@@ -350,20 +360,83 @@ def parse_played(played, rules=None) -> list:
     return out
 
 
-def history_view(hand, seat, played, bottom=None, rules=None, base: int = 1, id: "str | None" = None) -> View:
+def parse_bids(bids) -> list:
+    """The auction as ``(seat, bid)`` pairs (0 a pass) from
+    ``"farmer1:pass,farmer2:1,landlord:3"`` or a list of ``"seat:bid"``
+    strings or ``(seat, bid)`` pairs.
+
+    >>> parse_bids("farmer2:pass, landlord:3")
+    [('farmer2', 0), ('landlord', 3)]
+    """
+    if bids is None:
+        return []
+    if isinstance(bids, str):
+        items = [x.strip() for x in bids.split(",") if x.strip()]
+    elif isinstance(bids, (list, tuple)):
+        items = list(bids)
+    else:
+        raise ViewError(f"bids must be text or a list, not {type(bids).__name__}")
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            seat, sep, value = item.partition(":")
+            if not sep:
+                raise ViewError(f"bids[{i}] {item!r} is not SEAT:BID (e.g. farmer1:pass or landlord:2)")
+        elif isinstance(item, (list, tuple)) and len(item) == 2:
+            seat, value = item
+        else:
+            raise ViewError(f"bids[{i}] must be 'SEAT:BID', not {item!r}")
+        seat = seat.strip().lower() if isinstance(seat, str) else seat
+        if seat not in THREE_SEATS:
+            raise ViewError(f"bids[{i}] {item!r}: seat must be one of {', '.join(THREE_SEATS)}")
+        if isinstance(value, str):
+            value = value.strip().lower()
+            value = 0 if value in ("pass", "p", "0") else int(value) if value in ("1", "2", "3") else value
+        if isinstance(value, bool) or value not in (0, 1, 2, 3):
+            raise ViewError(f"bids[{i}] {item!r}: a bid is pass (0), 1, 2 or 3")
+        out.append((seat, value))
+    return out
+
+
+def _replay_bids(bids: list, rules: Rules) -> Auction:
+    """The auction of ``bids`` (seat 0 the landlord if all pass, as under Botzone's
+    rule); an error unless it is complete and made the landlord seat the landlord."""
+    a = Auction(THREE_SEATS.index(bids[0][0]), rules.bidding, "seat0")
+    for i, (seat, value) in enumerate(bids):
+        try:
+            a.bid(THREE_SEATS.index(seat), value)
+        except IllegalAction as exc:
+            raise ViewError(f"bids[{i}] {seat}:{value or 'pass'}: {_relabel(str(exc))}") from None
+    if not a.done:
+        raise ViewError("the bids leave the auction unfinished")
+    if a.landlord != 0:
+        raise ViewError(f"the bids make {THREE_SEATS[a.landlord]} the landlord, not the landlord seat")
+    return a
+
+
+def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None" = None,
+                 id: "str | None" = None, bids=None) -> View:
     """The view of ``seat`` after the plays ``played`` (see :func:`parse_played`).
 
     ``hand`` is the seat's cards now, or before its first play (17 cards; the
     landlord's 20 with the bottom).  Every play is replayed through
     :class:`~ddz_tools.game.Game`: an illegal one is an error naming it, and
-    so is a history after which it is not ``seat``'s turn.
+    so is a history after which it is not ``seat``'s turn.  ``bids`` (see
+    :func:`parse_bids`), if known, is the auction: it must make the landlord
+    seat the landlord, and its winning bid is the base (1 without bids).
 
     >>> v = history_view("3456789TJQKA2XD", "farmer1", "landlord:33,farmer1:55,farmer2:pass,landlord:pass")
     >>> v.is_lead, v.counts, format_cards(v.hand)
     (True, (18, 15, 17), '3456789TJQKA2XD')
     """
     rules = _rules(rules)
-    base = _base(base)
+    auction = parse_bids(bids)
+    if auction:
+        won = _replay_bids(auction, rules).base
+        if base is not None and _base(base) != won:
+            raise ViewError(f"base is {base}, but the bids make it {won}")
+        base = won
+    base = _base(1 if base is None else base)
     seat = _seat_name(seat)
     me = THREE_SEATS.index(seat)
     history = parse_played(played, rules)
@@ -441,7 +514,7 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: int = 1, id:
     plays = tuple((THREE_SEATS[s], p) for s, p in g.plays)
     last_by = None if g.last_play is None else THREE_SEATS[g.last_seat]
     return View("history", rules, seat, g.hands[me], counts, pool, True, tuple(must), g.last_play, last_by,
-                bot, plays, base, g.bombs, id)
+                bot, plays, base, g.bombs, id, tuple(auction))
 
 
 def _relabel(message: str) -> str:
@@ -547,12 +620,12 @@ def two_player_view(hand, unseen, after=None, rules=None, id: "str | None" = Non
 
 
 def build_view(hand, seat=None, bottom=None, played=None, counts=None, after=None, by=None, unseen=None,
-               base: int = 1, rules=None, id: "str | None" = None) -> View:
+               base: "int | None" = None, rules=None, id: "str | None" = None, bids=None) -> View:
     """A view of any form from the ``ddz advise`` options (the form follows
     from which are given): ``seat`` and ``played``; ``seat`` and ``counts``;
     or no ``seat`` (two-player, with ``unseen``)."""
     if seat is None:
-        for name, v in (("bottom", bottom), ("played", played), ("counts", counts), ("by", by)):
+        for name, v in (("bottom", bottom), ("played", played), ("counts", counts), ("by", by), ("bids", bids)):
             if v is not None:
                 raise ViewError(f"{name} needs a seat (without one, the view is the two-player form)")
         if unseen is None:
@@ -562,10 +635,13 @@ def build_view(hand, seat=None, bottom=None, played=None, counts=None, after=Non
         for name, v in (("counts", counts), ("after", after), ("by", by), ("unseen", unseen)):
             if v is not None:
                 raise ViewError(f"{name} cannot go with played: it follows from the plays")
-        return history_view(hand, seat, played, bottom, rules=rules, base=base, id=id)
+        return history_view(hand, seat, played, bottom, rules=rules, base=base, id=id, bids=bids)
     if counts is None:
         raise ViewError("give played (every play so far) or counts (cards held now by each seat)")
-    return counts_view(hand, seat, counts, after, by, unseen, bottom, rules=rules, base=base, id=id)
+    if bids is not None:
+        raise ViewError("bids go with played (the history form), not with counts")
+    return counts_view(hand, seat, counts, after, by, unseen, bottom, rules=rules,
+                       base=1 if base is None else base, id=id)
 
 
 def view_from_record(record, move: int = 1) -> View:
@@ -574,8 +650,8 @@ def view_from_record(record, move: int = 1) -> View:
     --record --move`` number them: 1 is the landlord's first lead): a
     :class:`~ddz_tools.records.Record`, a ``ddz-record/1`` dict or JSON line.
 
-    Only that player's cards are used; the bottom, the base and the plays
-    before ``move`` are public.
+    Only that player's cards are used; the bids, the bottom, the base and the
+    plays before ``move`` are public.
     """
     from .records import Record, parse_record
 
@@ -590,7 +666,8 @@ def view_from_record(record, move: int = 1) -> View:
     name = {(ll + k) % 3: THREE_SEATS[k] for k in range(3)}
     history = [(name[seat], p.notation(rec.rules) if not p.is_pass else "pass") for seat, p in g.plays]
     return history_view(g.hands[g.turn], name[g.turn], history, rec.bottom, rules=rec.rules, base=g.base,
-                        id=None if rec.id is None else f"{rec.id}@{move}")
+                        id=None if rec.id is None else f"{rec.id}@{move}",
+                        bids=[(name[s], v) for s, v in g.bids])
 
 
 # Sampling -------------------------------------------------------------------------------
@@ -627,8 +704,61 @@ def distinct_deals(view: View, limit: int = 2) -> int:
     return limit if na + nb < sum(free) or (na and nb) else 1
 
 
-def sample_deals(view: View, start: int, count: int, seed: int) -> list:
-    """Deals ``start .. start+count-1`` for this view: tuples of packed hands in turn order."""
+@dataclasses.dataclass(frozen=True)
+class _AuctionCheck:
+    """The bids of the hidden seats, for :func:`_bids_fit`: ``seats[j]`` bid
+    ``values[j]`` when the highest bid was ``highs[j]``; ``played[s]`` is what
+    seat ``s`` played and ``bottom`` the bottom (a seat's 17 cards before the
+    auction are its hand now plus its plays, less the bottom for the landlord)."""
+
+    seats: np.ndarray
+    values: np.ndarray
+    highs: np.ndarray
+    played: tuple
+    bottom: int
+
+
+def _auction_check(view: View) -> "_AuctionCheck | None":
+    """What the auction says about the hidden hands under the heuristic bid
+    rule, or None when it says nothing (no bids, call-grab bidding, or only
+    the landlord's bids and no bottom)."""
+    if view.form != "history" or not view.bids or view.rules.bidding == "call-grab":
+        return None
+    played = [0, 0, 0]
+    for s, p in view.played:
+        played[THREE_SEATS.index(s)] += p.cards
+    rows = []
+    high = 0
+    for seat, value in view.bids:
+        s = THREE_SEATS.index(seat)
+        if s != view.me and (s != 0 or view.bottom is not None):
+            rows.append((s != 0, s, value, high))   # the landlord's bids first: they reject most
+        high = max(high, value)
+    if not rows:
+        return None
+    rows.sort(key=lambda r: r[0])
+    seats, values, highs = (np.array([r[k] for r in rows], np.int64) for k in (1, 2, 3))
+    return _AuctionCheck(seats, values, highs, tuple(played), view.bottom or 0)
+
+
+@kernel
+def _bids_fit(hands17, seats, values, highs, flags, table):
+    """Would every seat ``seats[j]`` holding ``hands17`` have bid ``values[j]``
+    by the heuristic bid rule with ``highs[j]`` the highest bid before it?"""
+    for j in range(seats.shape[0]):
+        if policy_bid(hands17[seats[j]], POLICY_HEURISTIC, flags, highs[j], table) != values[j]:
+            return False
+    return True
+
+
+#: Deals drawn per sample index before giving up conditioning it on the auction.
+AUCTION_ATTEMPTS = 300
+
+
+def _draw(view: View, start: int, count: int, seed: int, auction: bool = True, table=None):
+    """(deals, draws, unfit) for sample indices ``start .. start+count-1``; see
+    :func:`sample_deals`.  ``draws`` counts every deal drawn (rejected ones
+    included), ``unfit`` the indices that fell back to their first draw."""
     key0 = seed_key(seed)
     hidden = _hidden(view)
     base = [0] * view.players
@@ -637,17 +767,54 @@ def sample_deals(view: View, start: int, count: int, seed: int) -> list:
         base[s] = view.must[s]
     free = np.array(_ranks(_sub(view.pool, sum(view.must))), np.int64)
     need = [view.counts[s] - card_count(view.must[s]) for s in hidden]
+    check = _auction_check(view) if auction else None
+    if check is not None and table is None:
+        table = new_table(14)
+    h17 = np.zeros(3, np.int64)
     out = []
-    for i in range(start, start + count):
+    draws = unfit = 0
+
+    def deal(key):
         cards = free.copy()
-        shuffle(cards, sample_key(key0, i))
+        shuffle(cards, key)
         hands = list(base)
         pos = 0
         for s, n in zip(hidden, need):
             hands[s] += int(np.sum(np.left_shift(1, 4 * cards[pos:pos + n])))
             pos += n
-        out.append(tuple(hands))
-    return out
+        return tuple(hands)
+
+    for i in range(start, start + count):
+        first = hands = deal(sample_key(key0, i))
+        draws += 1
+        if check is not None:
+            attempt = 0
+            while True:
+                for s in range(3):
+                    h17[s] = hands[s] + check.played[s] - (check.bottom if s == 0 else 0)
+                if _bids_fit(h17, check.seats, check.values, check.highs, view.rules.flags, table):
+                    break
+                attempt += 1
+                if attempt == AUCTION_ATTEMPTS:
+                    hands = first
+                    unfit += 1
+                    break
+                hands = deal(sample_key(key0, i, attempt))
+                draws += 1
+        out.append(hands)
+    return out, draws, unfit
+
+
+def sample_deals(view: View, start: int, count: int, seed: int, auction: bool = True) -> list:
+    """Deals ``start .. start+count-1`` for this view: tuples of packed hands in turn order.
+
+    With ``auction`` and a view that knows the bids, each sample index draws
+    deals (attempt ``k`` keyed by ``(seed, index, k)``) until the hidden seats'
+    hands before the auction would have bid as they did by the heuristic bid
+    rule (:func:`ddz_tools.policies.bid_rule`); after :data:`AUCTION_ATTEMPTS`
+    draws it keeps its first draw.  Attempt 0 is the unconditioned draw.
+    """
+    return _draw(view, start, count, seed, auction)[0]
 
 
 # Scoring -------------------------------------------------------------------------------
@@ -743,17 +910,22 @@ class _Plan:
     nodes: int
     exact_cards: int
     seed: int
+    auction: bool = True
 
 
-def _score_chunk(plan: _Plan, start: int, count: int, deals: "list | None" = None):
-    """(wins[count, ncand], solved[count]) for deals ``start ..``."""
+def _score_chunk(plan: _Plan, start: int, count: int):
+    """(wins[count, ncand], solved[count], draws, unfit, ties[count, ncand]) for deals
+    ``start ..``; ``ties`` holds the playout values of the solved deals on which every
+    candidate has the same value (when :data:`TIE_PLAYOUTS`), else 0."""
     view = plan.view
-    if deals is None:
-        deals = sample_deals(view, start, count, plan.seed)
-    wins = np.zeros((len(deals), len(plan.cands)), np.int64)
-    solved = np.zeros(len(deals), np.int64)
     solver, table, bufc, bufk = work = _take_work()
     try:
+        deals, draws, unfit = _draw(view, start, count, plan.seed, plan.auction, table)
+        wins = np.zeros((len(deals), len(plan.cands)), np.int64)
+        ties = np.zeros((len(deals), len(plan.cands)), np.int64)
+        solved = np.zeros(len(deals), np.int64)
+        prev_kind = view.last_play.kind if view.last_play is not None else 0
+        prev_seat = view.seats.index(view.last_by) if view.last_by is not None else view.me
         solver.clear()
         for j, hands in enumerate(deals):
             values = None
@@ -762,16 +934,17 @@ def _score_chunk(plan: _Plan, start: int, count: int, deals: "list | None" = Non
             if values is not None:
                 wins[j] = values
                 solved[j] = 1
+                if TIE_PLAYOUTS and view.players == 3 and len(plan.cands) > 1 and min(values) == max(values):
+                    _playout_candidates(np.array(hands, np.int64), 0, view.me, plan.cand_c, plan.cand_k, prev_kind,
+                                        prev_seat, view.rules.flags, table, bufc, bufk, ties[j])
             else:
                 if view.players == 2:
                     raise ViewError("the two-player position was not solved within the node budget")
-                prev_kind = view.last_play.kind if view.last_play is not None else 0
-                prev_seat = view.seats.index(view.last_by) if view.last_by is not None else view.me
                 _playout_candidates(np.array(hands, np.int64), 0, view.me, plan.cand_c, plan.cand_k, prev_kind,
                                     prev_seat, view.rules.flags, table, bufc, bufk, wins[j])
     finally:
         _give_work(work)
-    return wins, solved
+    return wins, solved, draws, unfit, ties
 
 
 # Results ---------------------------------------------------------------------------------
@@ -808,12 +981,15 @@ class Advice:
     stopped_early: bool
     seconds: float
     seed: int
+    draws: int = 0
+    unfit: int = 0
 
     def to_dict(self) -> dict:
         return {"recommendation": self.recommendation,
                 "candidates": [c.to_dict() for c in self.candidates],
                 "samples": self.samples, "samples_max": self.samples_max, "exact": self.exact,
-                "stopped_early": self.stopped_early, "seconds": round(self.seconds, 4), "seed": self.seed,
+                "stopped_early": self.stopped_early, "draws": self.draws, "unfit": self.unfit,
+                "seconds": round(self.seconds, 4), "seed": self.seed,
                 "rules": self.view.rules.describe(), "view": self.view.to_dict()}
 
 
@@ -827,21 +1003,25 @@ def _heuristic_choice(view: View, hands: tuple, table, bufc, bufk) -> "tuple | N
     return int(c), int(k)
 
 
-def _order(wins: np.ndarray, prefer: "int | None") -> list:
+def _order(wins: np.ndarray, prefer: "int | None", ties: "np.ndarray | None" = None) -> list:
+    """Candidates best first: most wins, then most tie-break wins, then ``prefer``."""
     totals = wins.sum(axis=0)
-    keys = [(-int(totals[i]), 0 if i == prefer else 1, i) for i in range(wins.shape[1])]
-    return [i for _, _, i in sorted(keys)]
+    tb = ties.sum(axis=0) if ties is not None else np.zeros_like(totals)
+    keys = [(-int(totals[i]), -int(tb[i]), 0 if i == prefer else 1, i) for i in range(wins.shape[1])]
+    return [k[-1] for k in sorted(keys)]
 
 
 def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "int | None" = 1,
            nodes: int = DEFAULT_NODES, exact_cards: int = DEFAULT_EXACT_CARDS, confidence: float = 0.95,
-           early_stop: bool = True, progress: "Callable[[int, int], None] | None" = None) -> Advice:
+           early_stop: bool = True, progress: "Callable[[int, int], None] | None" = None,
+           auction: bool = True) -> Advice:
     """The best play for the player to move of ``view`` (see the module doc).
 
     ``samples``: most deals drawn; ``nodes``: the exact solver's node budget
     per deal (0: playouts only); ``exact_cards``: deals whose hands hold more
-    cards together go straight to playouts; ``workers`` threads give the
-    same answer as one.
+    cards together go straight to playouts; ``auction``: draw only deals whose
+    hidden hands would have bid as the view's bids say (see
+    :func:`sample_deals`); ``workers`` threads give the same answer as one.
 
     >>> a = advise(two_player_view("33JJQK2", "4455A"))   # every lead wins
     >>> a.exact, len(a.candidates), {c.win_prob for c in a.candidates}
@@ -859,7 +1039,7 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
     t0 = time.perf_counter()
     cands = view.candidates()
     plan = _Plan(view, cands, np.array([p.cards for p in cands], np.int64),
-                 np.array([p.kind for p in cands], np.int64), nodes, exact_cards, seed)
+                 np.array([p.kind for p in cands], np.int64), nodes, exact_cards, seed, auction)
     one = distinct_deals(view) == 1
     if one:
         plan.nodes = max(nodes, EXACT_NODES) if nodes > 0 else 0
@@ -892,7 +1072,7 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
     solved = np.concatenate([p[1] for p in parts])
     n = len(wins)
     table, bufc, bufk = new_table(12), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
-    first = sample_deals(view, 0, 1, seed)[0]
+    first = _draw(view, 0, 1, seed, False)[0][0]   # the heuristic sees only the union of the hidden hands
     h = _heuristic_choice(view, first, table, bufc, bufk)
     prefer = None
     if h is not None:
@@ -900,7 +1080,7 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
             if (p.cards, p.kind) == h or (p.is_pass and h[1] == 0):
                 prefer = i
                 break
-    order = _order(wins, prefer)
+    order = _order(wins, prefer, np.concatenate([p[4] for p in parts]))
     if view.players == 3:   # this seat's score if its side wins (it loses as much otherwise)
         win_score = _settle(0, view.me == 0, view.stake)[view.me]
     else:
@@ -914,7 +1094,7 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
         ci = (p, p) if exact else wilson_interval(k, n, confidence)
         out.append(Candidate(_play_name(cands[i], view.rules), p, ci, win_score * (2 * p - 1), n_solved, n - n_solved))
     return Advice(view, out[0].play, tuple(out), n, samples, exact, stopped and n < samples,
-                  time.perf_counter() - t0, seed)
+                  time.perf_counter() - t0, seed, sum(p[2] for p in parts), sum(p[3] for p in parts))
 
 
 def _play_name(p: Play, rules: Rules) -> str:
@@ -935,6 +1115,7 @@ class AdvisorOptions:
     nodes: int = DEFAULT_NODES
     exact_cards: int = DEFAULT_EXACT_CARDS
     workers: int = 1
+    auction: bool = True
 
 
 def _decision_seed(seed: int, game: int, move: int) -> int:
@@ -987,14 +1168,16 @@ def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", far
                        seed=_decision_seed(seed, index, move) if pols[s] == "random" else None)
         else:
             history = [(name[t], q) for t, q in g.plays]
-            view = history_view(g.hands[s], name[s], history, bottom, rules=rules, base=g.base)
+            view = history_view(g.hands[s], name[s], history, bottom, rules=rules,
+                                bids=[(name[t], v) for t, v in g.bids])
             cands = view.candidates()
             if len(cands) == 1:
                 p = cands[0]
             else:
                 t0 = time.perf_counter()
                 a = advise(view, samples=options.samples, seed=_decision_seed(seed, index, move),
-                           workers=options.workers, nodes=options.nodes, exact_cards=options.exact_cards)
+                           workers=options.workers, nodes=options.nodes, exact_cards=options.exact_cards,
+                           auction=options.auction)
                 p = Play.pass_() if a.recommendation == "pass" else Play.parse(a.recommendation, rules)
                 if stats is not None:
                     stats["decisions"] = stats.get("decisions", 0) + 1

@@ -100,8 +100,9 @@ def test_view_from_record_equals_view_by_hand(seed):
     for s, p in g.plays[:move]:
         if name[s] == seat:
             cards -= p.cards
-    by_hand = history_view(format_cards(cards), seat, ",".join(played), format_cards(g.bottom), base=g.base)
-    assert v == by_hand
+    bids = ",".join(f"{name[s]}:{b or 'pass'}" for s, b in g.bids)
+    by_hand = history_view(format_cards(cards), seat, ",".join(played), format_cards(g.bottom), bids=bids)
+    assert v == by_hand and v.base == g.base
     assert v.seat == seat and v.hand == cards
     # The round trip through ddz-view/1.
     assert View.from_json(v.to_json()) == v
@@ -122,6 +123,87 @@ def test_sampled_deals_are_consistent(seed):
         assert sum(deal) + sum(played_by) == FULL_DECK
         # The landlord's cards before the first play hold the bottom.
         assert _contains(deal[0] + played_by[0], g.bottom)
+
+
+def _hand17(deal, played_by, s, bottom):
+    return deal[s] + played_by[s] - (bottom if s == 0 else 0)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_sampled_deals_fit_the_bids(seed):
+    # Property: every deal drawn with the auction is consistent with the view, and each
+    # hidden seat's 17 cards before the auction would have bid as it did (heuristic rule);
+    # the first draw of every index is the unconditioned one.
+    from ddz_tools.policies import bid_rule
+
+    from ddz_tools.records import parse_record
+
+    rec = parse_record(adv.play_game(seed, 11))
+    move = 1 + (seed * 5) % len(rec.plays)
+    v = view_from_record(rec, move)
+    assert v.bids and adv._auction_check(v) is not None
+    played_by = [0, 0, 0]
+    for s, p in v.played:
+        played_by[SEATS.index(s)] += p.cards
+
+    def fits(deal):
+        high = 0
+        for seat, b in v.bids:
+            s = SEATS.index(seat)
+            if s != v.me and bid_rule(_hand17(deal, played_by, s, rec.bottom), high, rules=v.rules) != b:
+                return False
+            high = max(high, b)
+        return True
+
+    deals, draws, unfit = adv._draw(v, 0, 24, seed)
+    assert draws >= 24 and unfit == 0
+    assert deals == sample_deals(v, 0, 24, seed)
+    for deal in deals:
+        assert deal[v.me] == v.hand
+        assert tuple(card_count(h) for h in deal) == v.counts
+        assert sum(deal) + sum(played_by) == FULL_DECK
+        assert _contains(deal[0] + played_by[0], rec.bottom)
+        assert fits(deal)
+    # Attempt 0 of each index is the unconditioned draw: kept whenever it fits.
+    plain = sample_deals(v, 0, 24, seed, auction=False)
+    for d, p in zip(deals, plain):
+        assert d == p or not fits(p)
+
+
+def test_auction_falls_back_to_the_plain_draw_when_nothing_fits(monkeypatch):
+    # The landlord bid 3, but farmer1 holds both jokers, every 2 and one card of every
+    # other rank but the ace: no draw of 5 fits, so each index keeps its first
+    # (unconditioned) draw and counts as unfit.
+    monkeypatch.setattr(adv, "AUCTION_ATTEMPTS", 5)
+    v = history_view("3456789TJQK2222XD", "farmer1", "landlord:A", bottom="AKK", bids="landlord:3")
+    check = adv._auction_check(v)
+    assert check is not None and list(check.values) == [3]
+    deals, draws, unfit = adv._draw(v, 0, 4, 2)
+    assert (draws, unfit) == (20, 4)
+    assert deals == sample_deals(v, 0, 4, 2, auction=False)
+
+
+def test_bids_in_views():
+    v = history_view("3456789TJQKA2XD", "farmer1", "landlord:33,farmer1:55,farmer2:pass,landlord:pass",
+                     bottom="22A", bids="farmer1:pass,farmer2:1,landlord:2")
+    assert v.base == 2 and v.bids == (("farmer1", 0), ("farmer2", 1), ("landlord", 2))
+    assert View.from_json(v.to_json()) == v
+    assert v.to_dict()["bids"] == ["farmer1:pass", "farmer2:1", "landlord:2"]
+    # All pass: the landlord seat takes it at base 1 (Botzone's rule).
+    assert history_view("3456789TJQKA2XD55", "farmer1", "landlord:33", bids="landlord:0,farmer1:0,farmer2:0").base == 1
+    for bids, message in (("farmer1:2,farmer2:1", "must be 0"), ("farmer1:2,landlord:1", "farmer2.s turn"), ("farmer1:3", "farmer1 the landlord"),
+                          ("landlord:1", "unfinished"), ("landlord:4", "a bid is pass"),
+                          ("landlord 3", "SEAT:BID")):
+        with pytest.raises(ViewError, match=message):
+            history_view("3456789TJQKA2XD55", "farmer1", "landlord:33", bids=bids)
+    with pytest.raises(ViewError, match="base is 1, but the bids make it 3"):
+        history_view("3456789TJQKA2XD55", "farmer1", "landlord:33", bids="landlord:3", base=1)
+    with pytest.raises(ViewError, match="not with counts"):
+        adv.build_view("KKA", "farmer2", counts="4,5,3", bids="landlord:3")
+    # Call-grab bids are checked but say nothing to the sampler.
+    cg = history_view("3456789TJQKA2XD55", "farmer1", "landlord:33", bids="landlord:1,farmer1:0,farmer2:0",
+                      rules="standard,bidding=call-grab")
+    assert cg.base == 1 and adv._auction_check(cg) is None
 
 
 def test_sampling_is_uniform_enough():

@@ -24,7 +24,8 @@ def print_advice(a) -> None:
     v = a.view
     click.echo(f"{v.describe()}; rules {v.rules.describe()}")
     how = "exact: nothing hidden" if a.exact else (
-        f"{a.samples} deals of {a.samples_max} max" + (", stopped early: best play settled" if a.stopped_early else ""))
+        f"{a.samples} deals of {a.samples_max} max" + (", stopped early: best play settled" if a.stopped_early else "")
+        + (f", {a.draws} drawn to fit the bids ({a.unfit} without a fit)" if a.draws > a.samples else ""))
     click.echo(f"{how}; {a.seconds:.2f} s")
     rows = []
     for c in a.candidates:
@@ -45,7 +46,10 @@ def print_advice(a) -> None:
 @click.option("--after", default=None, help="The play to answer (with --counts, or the two-player form).")
 @click.option("--by", default=None, help="The seat that made the play to answer (with --counts).")
 @click.option("--unseen", default=None, help="The cards the other seat(s) hold together.")
-@click.option("--base", type=click.IntRange(min=1), default=1, show_default=True, help="The winning bid (base stake).")
+@click.option("--bids", default=None,
+              help="The auction, in order: 'farmer1:pass,farmer2:1,landlord:3' (with --played).")
+@click.option("--base", type=click.IntRange(min=1), default=None,
+              help="The winning bid (base stake) [default: the bids' winning bid, else 1].")
 @click.option("--record", "record", type=click.Path(dir_okay=False), default=None,
               help="Recorded games (ddz-record/1 JSON Lines or a Botzone log): advise the player to move "
                    "before --move in every game of the file.")
@@ -60,13 +64,15 @@ def print_advice(a) -> None:
 @click.option("--confidence", type=click.FloatRange(0.5, 1, max_open=True), default=0.95, show_default=True,
               help="Confidence level of the intervals and of the stopping rule.")
 @click.option("--no-early-stop", is_flag=True, help="Always draw --samples deals.")
+@click.option("--auction/--no-auction", default=True, show_default=True,
+              help="Draw only deals whose hidden hands would have bid as the bids say (heuristic bid rule).")
 @seed_option
 @workers_option
 @rules_option
 @format_option()
 @file_option
-def advise(hand, seat, bottom, played, counts, after, by, unseen, base, record, move, samples, nodes,
-           exact_cards, confidence, no_early_stop, seed, workers, rules, fmt, file):
+def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, base, record, move, samples, nodes,
+           exact_cards, confidence, no_early_stop, auction, seed, workers, rules, fmt, file):
     """What should this seat play? Win probability of every legal play over
     deals of the hidden cards, each solved exactly or played out.
 
@@ -74,7 +80,8 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, base, record, 
     Examples:
       $ ddz advise --hand 33JJQK2 --unseen 4455A
       $ ddz advise --seat farmer1 --hand 3456789TJQKA2 --bottom 2XD \\
-            --played landlord:33,farmer1:55,farmer2:pass,landlord:pass
+            --played landlord:33,farmer1:55,farmer2:pass,landlord:pass \\
+            --bids landlord:3
       $ ddz advise --seat farmer2 --hand KKA --counts 4,5,3 --after QQ --by farmer1
       $ ddz advise --record data/sample_games.jsonl --move 6 --format json
       $ ddz advise --file views.jsonl --seed 7 --format json
@@ -82,7 +89,7 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, base, record, 
     from .. import advise as lib
 
     opts = dict(seed=seed, workers=default_workers(workers), confidence=confidence,
-                early_stop=not no_early_stop)
+                early_stop=not no_early_stop, auction=auction)
     for key, value in (("samples", samples), ("nodes", nodes), ("exact_cards", exact_cards)):
         if value is not None:
             opts[key] = value
@@ -108,7 +115,7 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, base, record, 
                         fmt, "{done} view(s) advised, {failed} skipped")
     if hand is not None:
         show(run(lib.build_view(hand=hand, seat=seat, bottom=bottom, played=played, counts=counts, after=after,
-                                by=by, unseen=unseen, base=base, rules=rules)))
+                                by=by, unseen=unseen, base=base, rules=rules, bids=bids)))
         return 0
     return run_each(file_inputs(file), lambda text: run(lib.View.from_json(text, rules)), show, fmt,
                     "{done} view(s) advised, {failed} skipped")

@@ -45,10 +45,12 @@ def _parse_policy(ctx, param, value):
               help="The advisor's most deals per decision.")
 @click.option("--advisor-nodes", type=click.IntRange(min=0), default=3000, show_default=True,
               help="The advisor's solver node budget per deal.")
+@click.option("--advisor-auction/--no-advisor-auction", default=True, show_default=True,
+              help="The advisor draws only deals that fit the bids (see ddz advise --auction).")
 @workers_option
 @format_option()
 def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, farmer_policy, advisor_samples,
-             advisor_nodes):
+             advisor_nodes, advisor_auction):
     """Play seeded self-play games and summarise them (optionally recording them).
 
     Each game is dealt, bid and played to the end inside a Numba kernel by
@@ -86,7 +88,8 @@ def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, far
                 raise click.UsageError("--landlord-policy/--farmer-policy go with one --policy, not one per seat")
             landlord_policy, farmer_policy = landlord_policy or policy, farmer_policy or policy
             policy = f"landlord={landlord_policy},farmers={farmer_policy}"
-            opts = AdvisorOptions(samples=advisor_samples, nodes=advisor_nodes, workers=default_workers(workers))
+            opts = AdvisorOptions(samples=advisor_samples, nodes=advisor_nodes, workers=default_workers(workers),
+                                  auction=advisor_auction)
             records = simulate_advised(games, seed, landlord_policy, farmer_policy, rules, opts, progress=progress)
         else:
             records = run(games, policy, seed=seed, rules=rules, progress=progress, workers=default_workers(workers))
