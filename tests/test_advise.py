@@ -323,6 +323,12 @@ def test_reproducible_for_any_workers():
     d1, d2 = a1.to_dict(), a2.to_dict()
     d1.pop("seconds"), d2.pop("seconds")
     assert d1 == d2
+    # Deals conditioned on the auction: the same draws for any number of workers.
+    vb = history_view("3456789TJQKA2XD55", "farmer1", "landlord:33,farmer1:55,farmer2:pass,landlord:pass",
+                      bottom="22A", bids="farmer1:pass,farmer2:pass,landlord:3")
+    c1, c2 = (advise(vb, samples=48, seed=5, workers=w, early_stop=False).to_dict() for w in (1, 2))
+    c1.pop("seconds"), c2.pop("seconds")
+    assert c1 == c2 and c1["draws"] > 48
     small = counts_view("KQ", "farmer1", "3,2,2", after="J", by="landlord")
     b1 = advise(small, samples=64, seed=1, workers=1)
     b2 = advise(small, samples=64, seed=1, workers=2)
@@ -340,6 +346,32 @@ def test_candidates_sorted_and_complete():
     for c in a.candidates:
         assert c.win_ci[0] <= c.win_prob <= c.win_ci[1]
         assert c.solved + c.played_out == a.samples
+
+
+def test_tie_playouts_on_solved_deals():
+    # Small hands: every deal is solved; where all candidates have the same solved value
+    # the playouts of the candidates are recorded and break ties in the ranking.
+    v = counts_view("KQ6", "farmer1", "3,3,2", after="J", by="landlord")
+    cands = v.candidates()
+    plan = adv._Plan(v, cands, np.array([p.cards for p in cands], np.int64),
+                     np.array([p.kind for p in cands], np.int64), adv.DEFAULT_NODES, adv.DEFAULT_EXACT_CARDS, 4)
+    wins, solved, draws, unfit, ties = adv._score_chunk(plan, 0, 16)
+    assert solved.all() and draws == 16 and unfit == 0
+    deals = sample_deals(v, 0, 16, 4)
+    table, bufc, bufk = adv.new_table(12), np.empty(adv.BUFFER, np.int64), np.empty(adv.BUFFER, np.int64)
+    for j, deal in enumerate(deals):
+        if wins[j].min() == wins[j].max():
+            want = np.zeros(len(cands), np.int64)
+            adv._playout_candidates(np.array(deal, np.int64), 0, v.me, plan.cand_c, plan.cand_k,
+                                    Play.parse("J").kind, 0, v.rules.flags, table, bufc, bufk, want)
+            assert ties[j].tolist() == want.tolist()
+        else:
+            assert not ties[j].any()
+    # Ranking: wins first, then tie-break wins, then the preferred play, then the generator's order.
+    w = np.array([[1, 1, 0], [0, 0, 0]])
+    assert adv._order(w, 1, np.array([[0, 0, 0], [0, 1, 0]])) == [1, 0, 2]
+    assert adv._order(w, 1, np.zeros((2, 3), np.int64)) == [1, 0, 2]
+    assert adv._order(w, None, np.array([[0, 0, 0], [1, 0, 1]])) == [0, 1, 2]
 
 
 def test_pass_is_a_candidate_when_answering():
@@ -377,6 +409,20 @@ def test_cli_json_and_errors(tmp_path, capsys):
     assert json.loads(out)["view"] == view_from_record(rec, 3).to_dict() | {"id": json.loads(out)["view"]["id"]}
     code, out, err = _run(capsys, "advise", "--record", str(path), "--move", "999", "--samples", "16")
     assert code == 1 and "move 999" in err
+    code, out, err = _run(capsys, "advise", "--seat", "farmer1", "--hand", "3456789TJQKA2XD55", "--played",
+                          "landlord:33", "--bids", "farmer1:pass,farmer2:pass,landlord:3", "--samples", "16",
+                          "--no-early-stop", "--format", "json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["view"]["bids"] == ["farmer1:pass", "farmer2:pass", "landlord:3"] and d["view"]["base"] == 3
+    assert d["draws"] > d["samples"] == 16 and d["unfit"] == 0
+    code, out, err = _run(capsys, "advise", "--seat", "farmer1", "--hand", "3456789TJQKA2XD55", "--played",
+                          "landlord:33", "--bids", "farmer1:pass,farmer2:pass,landlord:3", "--samples", "16",
+                          "--no-early-stop", "--no-auction", "--format", "json")
+    assert code == 0 and json.loads(out)["draws"] == 16
+    code, out, err = _run(capsys, "advise", "--seat", "farmer1", "--hand", "3456789TJQKA2XD55", "--played",
+                          "landlord:33", "--bids", "farmer1:3")
+    assert code == 2 and "farmer1 the landlord" in err
     views = tmp_path / "v.jsonl"
     views.write_text(two_player_view("3", "4").to_json() + "\n" + '{"schema": "ddz-view/1"}\n')
     code, out, err = _run(capsys, "advise", "--file", str(views), "--format", "json")
