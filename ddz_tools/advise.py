@@ -40,7 +40,11 @@ put in his hand first.  Without ``unseen`` the counts form draws from every
 card it cannot see, so the cards played by the others are drawn as well
 (and left out of every hand).  When the hidden cards can be dealt in one way
 only (the two-player form, or an ``unseen`` that fixes every hand) there is
-one deal and nothing is sampled.
+one deal and nothing is sampled.  When the view knows the bids (history form)
+and ``auction`` is on, each sample index redraws (attempt ``k`` keyed by
+``(seed, index, k)``) until every hidden seat's 17 cards before the auction
+would have bid as it did by the heuristic bid rule, at most
+:data:`AUCTION_ATTEMPTS` times (then it keeps its first draw).
 
 Scoring
 -------
@@ -50,7 +54,8 @@ exact solver (:mod:`ddz_tools.solver`) when the hands hold at most
 per-deal node budget ``nodes`` (one table per chunk of deals, cleared at its
 start); otherwise by one heuristic playout per candidate (the
 :mod:`ddz_tools.policies` heuristic in every seat from the position after the
-candidate).  A deal is worth 1 to a candidate when this seat's side wins,
+candidate).  A solved deal on which every candidate has the same value is
+played out as well (:data:`TIE_PLAYOUTS`): those playouts break ties.  A deal is worth 1 to a candidate when this seat's side wins,
 else 0, and the score of a deal is ``+/-`` the stake at stake now (base x 2 per
 bomb or rocket played so far; x 2 for the landlord).
 
