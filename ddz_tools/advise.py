@@ -329,6 +329,36 @@ def _seat_name(seat, seats=THREE_SEATS) -> str:
     raise ViewError(f"seat must be one of {', '.join(seats)}, not {seat!r}")
 
 
+def _seat_items(value, key: str, example: str) -> list:
+    """``(index, item, seat, right)`` for each ``"seat:right"`` string or
+    ``(seat, right)`` pair of ``value`` (text split on commas, or a list);
+    ``key`` names the list in errors."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        items = [x for x in (t.strip() for t in value.split(",")) if x]
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise ViewError(f"{key} must be text or a list, not {type(value).__name__}")
+    out = []
+    what = key.rstrip("s").upper() if key != "played" else "PLAY"
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            seat, sep, right = item.partition(":")
+            if not sep:
+                raise ViewError(f"{key}[{i}] {item!r} is not SEAT:{what} (e.g. {example})")
+        elif isinstance(item, (list, tuple)) and len(item) == 2:
+            seat, right = item
+        else:
+            raise ViewError(f"{key}[{i}] must be 'SEAT:{what}', not {item!r}")
+        seat = seat.strip().lower() if isinstance(seat, str) else seat
+        if seat not in THREE_SEATS:
+            raise ViewError(f"{key}[{i}] {item!r}: seat must be one of {', '.join(THREE_SEATS)}")
+        out.append((i, item, seat, right))
+    return out
+
+
 def parse_played(played, rules=None) -> list:
     """The history as ``(seat, text)`` pairs from ``"landlord:333-4,farmer1:pass"``
     or a list of ``"seat:play"`` strings or ``(seat, play)`` pairs.
@@ -336,30 +366,11 @@ def parse_played(played, rules=None) -> list:
     >>> parse_played("landlord:333-4, farmer1:pass,farmer2:")
     [('landlord', '333-4'), ('farmer1', 'pass'), ('farmer2', 'pass')]
     """
-    if played is None:
-        return []
-    if isinstance(played, str):
-        items = [x for x in (t.strip() for t in played.split(",")) if x] if played.strip() else []
-    elif isinstance(played, (list, tuple)):
-        items = list(played)
-    else:
-        raise ViewError(f"played must be text or a list, not {type(played).__name__}")
     out = []
-    for i, item in enumerate(items):
-        if isinstance(item, str):
-            seat, sep, text = item.partition(":")
-            if not sep:
-                raise ViewError(f"played[{i}] {item!r} is not SEAT:PLAY (e.g. landlord:333-4 or farmer1:pass)")
-        elif isinstance(item, (list, tuple)) and len(item) == 2:
-            seat, text = item
-            text = text.notation() if isinstance(text, Play) else text
-        else:
-            raise ViewError(f"played[{i}] must be 'SEAT:PLAY', not {item!r}")
+    for i, item, seat, text in _seat_items(played, "played", "landlord:333-4 or farmer1:pass"):
+        text = text.notation() if isinstance(text, Play) else text
         if not isinstance(text, str):
             raise ViewError(f"played[{i}]: the play must be text, not {type(text).__name__}")
-        seat = seat.strip().lower() if isinstance(seat, str) else seat
-        if seat not in THREE_SEATS:
-            raise ViewError(f"played[{i}] {item!r}: seat must be one of {', '.join(THREE_SEATS)}")
         text = text.strip()
         out.append((seat, "pass" if text.lower() in ("", "pass", "p", "-") else text))
     return out
@@ -373,27 +384,8 @@ def parse_bids(bids) -> list:
     >>> parse_bids("farmer2:pass, landlord:3")
     [('farmer2', 0), ('landlord', 3)]
     """
-    if bids is None:
-        return []
-    if isinstance(bids, str):
-        items = [x.strip() for x in bids.split(",") if x.strip()]
-    elif isinstance(bids, (list, tuple)):
-        items = list(bids)
-    else:
-        raise ViewError(f"bids must be text or a list, not {type(bids).__name__}")
     out = []
-    for i, item in enumerate(items):
-        if isinstance(item, str):
-            seat, sep, value = item.partition(":")
-            if not sep:
-                raise ViewError(f"bids[{i}] {item!r} is not SEAT:BID (e.g. farmer1:pass or landlord:2)")
-        elif isinstance(item, (list, tuple)) and len(item) == 2:
-            seat, value = item
-        else:
-            raise ViewError(f"bids[{i}] must be 'SEAT:BID', not {item!r}")
-        seat = seat.strip().lower() if isinstance(seat, str) else seat
-        if seat not in THREE_SEATS:
-            raise ViewError(f"bids[{i}] {item!r}: seat must be one of {', '.join(THREE_SEATS)}")
+    for i, item, seat, value in _seat_items(bids, "bids", "farmer1:pass or landlord:2"):
         if isinstance(value, str):
             value = value.strip().lower()
             value = 0 if value in ("pass", "p", "0") else int(value) if value in ("1", "2", "3") else value
