@@ -5,8 +5,7 @@ from __future__ import annotations
 import click
 
 from ..decompose import DEFAULT_SPLIT_LIMIT, Decomposition, decompose as decompose_hand
-from ..errors import DdzError
-from .options import emit_json, file_option, format_option, print_table, read_lines, rules_option
+from .options import emit_json, file_inputs, file_option, format_option, print_table, rules_option, run_each
 
 
 def _print_table(d: Decomposition, all_splits: bool) -> None:
@@ -63,18 +62,5 @@ def decompose(hand, rules, all_splits, limit, fmt, file):
     if file is None:
         show(decompose_hand(hand, rules, all_splits=all_splits, limit=limit))
         return 0
-    done = failed = 0
-    for lineno, text in read_lines(file):
-        try:
-            d = decompose_hand(text, rules, all_splits=all_splits, limit=limit)
-            if fmt != "json" and done:
-                click.echo()
-            show(d)
-            done += 1
-        except DdzError as exc:
-            failed += 1
-            click.echo(f"error: {file}:{lineno}: {exc}", err=True)
-    if failed:
-        click.echo(f"{done} hand(s) decomposed, {failed} line(s) skipped", err=True)
-        return 1
-    return 0
+    return run_each(file_inputs(file), lambda text: decompose_hand(text, rules, all_splits=all_splits, limit=limit),
+                    show, fmt, "{done} hand(s) decomposed, {failed} line(s) skipped", quiet=True)
