@@ -26,7 +26,7 @@ def warm_up() -> list[str]:
     import numpy as np
 
     from ._jit import uncached
-    from .advise import advise, counts_view, two_player_view
+    from .advise import advise, counts_view, two_player_view, view_from_record
     from .analyze import analyze_files
     from .bid import evaluate_bid
     from .cards import parse_cards
@@ -63,6 +63,8 @@ def warm_up() -> list[str]:
     evaluate_bid("3445567789TJQKA2D", samples=40, seed=1, workers=1, early_stop=False)
     advise(two_player_view("33JJQK2", "4455A"))
     advise(counts_view("3456789TJQKA2", "farmer1", (20, 13, 17)), samples=16, seed=1, early_stop=False)
+    # A recorded game's view knows the bids: its deals are conditioned on the auction.
+    advise(view_from_record(records[0], 3), samples=8, seed=1, early_stop=False)
     # Public kernels that the tools call only from other kernels.
     packed_valid(parse_cards("33"))
     auction = np.zeros(AUCTION_SIZE, np.int64)

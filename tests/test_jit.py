@@ -113,7 +113,8 @@ def test_after_the_warm_up_no_command_compiles(tmp_path):
                 ["solve", "--record", str(games), "--move", "3", "--node-limit", "2000"],
                 ["advise", "--hand", "33JJQK2", "--unseen", "4455A"],
                 ["advise", "--seat", "farmer2", "--hand", "KKA", "--counts", "4,5,3", "--after", "QQ",
-                 "--by", "farmer1", "--samples", "16"]]
+                 "--by", "farmer1", "--samples", "16"],
+                ["advise", "--record", str(games), "--move", "3", "--samples", "8"]]
     for args in commands:
         res = run(["-m", "ddz_tools", *args], env)
         assert res.returncode == 0, (args, res.stderr)
