@@ -201,17 +201,17 @@ def _speed_views(n: int, seed: int):
     while len(small) < n or len(whole) < n:
         rec = parse_record(play_game(i, seed))
         if len(lead) < n:
-            lead.append(view_from_record(rec, 0))
+            lead.append(view_from_record(rec, 1))
         counts = [17, 17, 17]
         counts[rec.landlord] = 20
         got_small = got_whole = False
         for m, (s, text) in enumerate(rec.plays):
             farmer = s != rec.landlord
             if not got_whole and farmer and len(whole) < n:
-                whole.append(view_from_record(rec, m))
+                whole.append(view_from_record(rec, m + 1))
                 got_whole = True
             if not got_small and max(counts) <= 10 and len(small) < n:
-                v = view_from_record(rec, m)
+                v = view_from_record(rec, m + 1)
                 if len(v.candidates()) > 1:
                     small.append(v)
                     got_small = True
