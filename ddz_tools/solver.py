@@ -79,6 +79,11 @@ DEFAULT_TT_MB = 512
 START_BUCKETS = 1 << 10
 #: Slots (log2) of the minimum-plays memo used for move ordering.
 MEMO_BITS = 20
+#: Rows (a power of two) and words per row of the answer-profile cache, and
+#: the plays one profile may need (generation buffer).
+PROF_ROWS = 1 << 13
+PROF_W = 20
+PROF_PLAYS = 1 << 14
 #: Hands a control-win check may expand before it gives up.
 CONTROL_BUDGET = 48
 
@@ -115,7 +120,6 @@ WORK_SHIFT = 40
 PASS_KIND = -1
 _py_next_seat = interpreted(next_seat)
 _py_trick_after = interpreted(trick_after)
-_NOBUF = np.empty(0, np.int64)
 
 # Kernels ---------------------------------------------------------------------------
 
@@ -222,18 +226,73 @@ def _tt_rehash(old, new, nbuckets):
 
 
 @kernel
-def _unanswered(hands, turn, kind, flags, nplayers, nobuf):
+def _profile_row(prof, hand, flags, pbuf):
+    """Row of ``prof`` holding the answer profile of ``hand`` (computed on a
+    miss), or -1 when the hand has more plays than ``pbuf`` holds.
+
+    A profile is, for each play type and length, the highest main rank the
+    hand can play plus one (a nibble per length in the type's word, 0: none);
+    the bomb word's length-1 nibble is the highest bomb, the rocket word is
+    non-zero with the rocket.  Answers to a play are exactly the plays of its
+    type and length with a higher main rank (and bombs, the rocket), so the
+    profile tells whether the hand can answer any play without generating."""
+    x = _fold(_fold(0, hand), flags)
+    x ^= x >> 29
+    row = x & (prof.shape[0] - 1)
+    tag = flags | (1 << 40)
+    if prof[row, 0] == hand and prof[row, 1] == tag:
+        return row
+    n = gen_into(hand, flags, 0, pbuf[0], pbuf[1])
+    if n > pbuf.shape[1]:
+        return -1
+    for t in range(PROF_W - 2):
+        prof[row, 2 + t] = 0
+    for i in range(n):
+        k = pbuf[1, i]
+        t = k & 31
+        m = ((k >> 5) & 15) + 1
+        sh = 4 * (k >> 9)
+        w = prof[row, 2 + t]
+        if ((w >> sh) & 15) < m:
+            prof[row, 2 + t] = (w & ~(15 << sh)) | (m << sh)
+    prof[row, 0] = hand
+    prof[row, 1] = tag
+    return row
+
+
+@kernel
+def _can_answer(hand, flags, kind, prof, pbuf):
+    """True when ``hand`` holds an answer to a play of ``kind`` (see _profile_row)."""
+    t = kind & 31
+    if t == T_ROCKET:
+        return False
+    row = _profile_row(prof, hand, flags, pbuf)
+    if row < 0:
+        return gen_into(hand, flags, kind, pbuf[0, :0], pbuf[1, :0]) > 0
+    if prof[row, 2 + T_ROCKET] != 0:
+        return True
+    m = ((kind >> 5) & 15) + 1
+    bomb = (prof[row, 2 + T_BOMB] >> 4) & 15
+    if t == T_BOMB:
+        return bomb > m
+    if bomb > 0:
+        return True
+    return ((prof[row, 2 + t] >> (4 * (kind >> 9))) & 15) > m
+
+
+@kernel
+def _unanswered(hands, turn, kind, flags, nplayers, prof, pbuf):
     """True when no opponent of ``turn`` can answer a play of ``kind``."""
     me = _team(turn, nplayers)
     for s in range(nplayers):
         if s != turn and _team(s, nplayers) != me:
-            if gen_into(hands[s], flags, kind, nobuf, nobuf) > 0:
+            if _can_answer(hands[s], flags, kind, prof, pbuf):
                 return False
     return True
 
 
 @kernel
-def _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf):
+def _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
     """True when ``turn``, leading with ``hand``, can split it into plays no
     opponent can answer plus at most one last play of any kind.
 
@@ -275,7 +334,7 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf):
                 c = sc[top + i]
                 if (c >> r4) & 15 == 0:
                     continue
-                free = _unanswered(hands, turn, sk[top + i], flags, nplayers, nobuf)
+                free = _unanswered(hands, turn, sk[top + i], flags, nplayers, prof, pbuf)
                 if s_used[d] and not free:
                     continue
                 if c == h:
@@ -303,7 +362,7 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf):
 
 
 @kernel
-def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, sc, sk, nobuf):
+def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, sc, sk, prof, pbuf):
     """Ordering score of one move (higher first); -1 when it provably wins."""
     hand = hands[turn]
     if k == PASS_KIND:
@@ -316,8 +375,8 @@ def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, sc, sk, nobu
     if rest == 0:
         return -1
     mp = min_plays_memo(rest, flags, memo)
-    free = _unanswered(hands, turn, k, flags, nplayers, nobuf)
-    if free and (mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, nobuf)):
+    free = _unanswered(hands, turn, k, flags, nplayers, prof, pbuf)
+    if free and (mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf)):
         return -1
     cnt = 0
     x = c
@@ -339,7 +398,7 @@ def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, sc, sk, nobu
 
 
 @kernel
-def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, sk, nobuf, tt, nbuckets):
+def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, sk, prof, pbuf, tt, nbuckets):
     """Generate and order the moves of a node into the buffers at ``start``.
 
     Returns (n, immediate): ``n`` moves (pass included, as kind -1) whose
@@ -357,7 +416,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
     for i in range(n):
         if mc[start + i] == hand:
             return n, 1
-    if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, nobuf):
+    if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
         return n, 1
     if pk != 0:
         mc[start + n] = 0
@@ -379,7 +438,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        score = _score(hands, turn, lb, c, k, 1 if pk != 0 else 0, flags, nplayers, memo, sc, sk, nobuf)
+        score = _score(hands, turn, lb, c, k, 1 if pk != 0 else 0, flags, nplayers, memo, sc, sk, prof, pbuf)
         if score < 0:
             return n, 1
         key[start + i] = ((((1 << 22) - score) << 16) | i)
@@ -390,7 +449,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
 @kernel
 def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0,
-                mc, mk, key, memo, sc, sk, nobuf):
+                mc, mk, key, memo, sc, sk, prof, pbuf):
     """Run (or resume) the search on the stack until it is done (``ST_DONE``,
     the value for the side to move at the root in ``ctl[C_RESULT]``), has
     searched up to ``budget`` nodes in all (``ST_PAUSED``), needs a bigger move
@@ -425,7 +484,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 f_phase[d] = PH_NEW
                 continue
             n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key,
-                             f_start[d], memo, sc, sk, nobuf, tt, nbuckets)
+                             f_start[d], memo, sc, sk, prof, pbuf, tt, nbuckets)
             if n < 0:
                 ctl[C_RESULT] = -n
                 return ST_GROW
@@ -498,7 +557,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
 
 
 @kernel
-def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, sc, sk, nobuf):
+def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, sc, sk, prof, pbuf):
     """The node's moves in search order (no shortcut exit): (n or -needed)."""
     # Run the ordering with shortcuts disabled by scoring every move ourselves.
     hand = hands[turn]
@@ -511,7 +570,7 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, sc, 
         mk[n] = PASS_KIND
         n += 1
     for i in range(n):
-        score = _score(hands, turn, lb, mc[i], mk[i], 1 if pk != 0 else 0, flags, nplayers, memo, sc, sk, nobuf)
+        score = _score(hands, turn, lb, mc[i], mk[i], 1 if pk != 0 else 0, flags, nplayers, memo, sc, sk, prof, pbuf)
         if score < 0:
             score = 1 << 21
         key[i] = ((((1 << 22) - score) << 16) | i)
@@ -650,6 +709,9 @@ class Solver:
         self.memo = new_memo_table(MEMO_BITS)
         self.sc = np.empty(1 << 15, np.int64)
         self.sk = np.empty(1 << 15, np.int64)
+        # Answer profiles of hands (a pure function of hand and rules: never cleared).
+        self.prof = np.zeros((PROF_ROWS, PROF_W), np.int64)
+        self.pbuf = np.empty((2, PROF_PLAYS), np.int64)
         # Limits of the current solve.
         self._deadline = None
         self._node_limit = None
@@ -739,7 +801,7 @@ class Solver:
             try:
                 status = search_step(hands, nplayers, flags, self.tt, self.nbuckets, ctl, budget,
                                  f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
-                                 self.mc, self.mk, self.key, self.memo, self.sc, self.sk, _NOBUF)
+                                 self.mc, self.mk, self.key, self.memo, self.sc, self.sk, self.prof, self.pbuf)
             finally:
                 if granted:
                     team.release(granted - (int(ctl[C_NODES]) - before))
@@ -786,7 +848,7 @@ class Solver:
             mk = np.empty(size, np.int64)
             key = np.empty(size, np.int64)
             n = _ordered_moves(hands, st.turn, st.pk, st.lb, flags, nplayers, mc, mk, key,
-                               self.memo, self.sc, self.sk, _NOBUF)
+                               self.memo, self.sc, self.sk, self.prof, self.pbuf)
             if n >= 0:
                 break
             size = -n + 16

@@ -463,10 +463,10 @@ def test_control_win_against_every_split():
     claims a split that does not exist, and finds every one on small hands."""
     import numpy as np
     from naive_solver import control_split
-    from ddz_tools.solver import _control_win
+    from ddz_tools.solver import PROF_PLAYS, PROF_ROWS, PROF_W, _control_win
 
     rng = random.Random(43)
-    nobuf = np.empty(0, np.int64)
+    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.empty((2, PROF_PLAYS), np.int64)
     sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
     found = 0
     for i in range(400):
@@ -482,8 +482,32 @@ def test_control_win_against_every_split():
             pos += n
         turn = rng.randrange(nplayers)
         arr = np.array(hands + [0] * (3 - nplayers), np.int64)
-        got = bool(_control_win(arr, turn, hands[turn], flags, nplayers, sc, sk, nobuf))
+        got = bool(_control_win(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf))
         want = control_split(tuple(hands), turn, hands[turn], flags)
         assert got == want, ([format_cards(h) for h in hands], turn, preset)
         found += got
     assert 40 <= found <= 360
+
+
+def test_answer_profile_matches_the_generator():
+    """The cached answer profile says a hand can answer a play exactly when the
+    move generator lists an answer to it, under every preset."""
+    import numpy as np
+    from ddz_tools.solver import PROF_PLAYS, PROF_ROWS, PROF_W, _can_answer
+
+    rng = random.Random(44)
+    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.empty((2, PROF_PLAYS), np.int64)
+    checked = 0
+    for i in range(300):
+        preset = list(PRESETS)[i % len(PRESETS)]
+        flags = PRESETS[preset].flags
+        deck = _deck_list(FULL_DECK)
+        rng.shuffle(deck)
+        hand = _pack(deck[:rng.randint(1, 20)])
+        other = _pack(deck[20:20 + rng.randint(1, 17)])
+        for play in generate(other, rules=preset):
+            want = len(generate(hand, after=play, rules=preset)) > 0
+            assert bool(_can_answer(hand, flags, play.kind, prof, pbuf)) == want, (
+                format_cards(hand), play.notation(), preset)
+            checked += 1
+    assert checked > 2000
