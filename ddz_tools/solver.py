@@ -84,6 +84,8 @@ MEMO_BITS = 20
 PROF_ROWS = 1 << 13
 PROF_W = 20
 PROF_PLAYS = 1 << 14
+#: Nodes one worker searches alone before ``workers`` > 1 split the root.
+SPLIT_AFTER = 200_000
 #: Hands a control-win check may expand before it gives up.
 CONTROL_BUDGET = 48
 
@@ -679,7 +681,9 @@ class Solver:
 
     ``tt_mb`` bounds the table's memory (MiB); the table starts small and
     doubles when half full.  ``workers`` > 1 solves the moves at the root in
-    parallel threads, each with its own table of ``tt_mb / workers``; every
+    parallel threads, each with its own table of ``tt_mb / workers``, once one
+    worker alone has searched :attr:`split_after` nodes without an answer
+    (most positions need fewer, and threads cost more than they give there); every
     result field except the counts (nodes, table) is the same for any number
     of workers.  Results for different rules and player counts never mix: both
     are part of every key.  One solve at a time per Solver.
@@ -717,6 +721,8 @@ class Solver:
         self._node_limit = None
         self._slice = 50_000
         self._team = None
+        #: Nodes searched by one worker before the others join (see :meth:`solve`).
+        self.split_after = SPLIT_AFTER
 
     @property
     def tt_mb(self) -> float:
@@ -915,7 +921,26 @@ class Solver:
         line_by: list = []
         tree = None
         try:
-            if self._helpers:
+            parallel = bool(self._helpers)
+            if parallel and not all_plays:
+                # Most positions are solved by one worker before the threads
+                # would pay for themselves: try alone first, split the root
+                # only past ``split_after`` nodes (the table keeps the work done).
+                own = self._node_limit
+                self._node_limit = int(self.ctl[C_NODES]) + self.split_after
+                if own is not None:
+                    self._node_limit = min(self._node_limit, own)
+                try:
+                    self._value(root, nplayers, flags)
+                    parallel = False
+                except SearchLimit as exc:
+                    if exc.reason != "node limit" or (own is not None and self._node_limit >= own):
+                        raise
+                finally:
+                    self._node_limit = own
+                if parallel and node_limit is not None:
+                    node_limit -= int(self.ctl[C_NODES]) - nodes0[0]
+            if parallel:
                 result, winning, first, eng = self._root_parallel(root, nplayers, flags, all_plays, node_limit)
                 if line:
                     line_plays, line_by = [_notation(first)], [seats[root.turn]]
@@ -937,7 +962,7 @@ class Solver:
                         if self._move_value(root, mv, nplayers, flags):
                             winning.append(_notation(mv))
                             break
-            if line and not self._helpers:
+            if line and not parallel:
                 line_plays, line_by = self._line(root, nplayers, flags, seats)
             if strategy:
                 budget = [strategy_max_nodes]

@@ -213,12 +213,16 @@ def test_node_limit_gives_unknown_never_a_wrong_answer():
     full = solve(p, line=False, tt_mb=16)
     assert full.result == "loss" and full.nodes > 1000
     for limit in (1, 5, 20, 500):
-        r = solve(p, node_limit=limit, line=False, tt_mb=16)
-        assert r.result in ("unknown", full.result)
-        if r.result == "unknown":
-            assert r.stopped == "node limit"
-            assert r.nodes <= limit
-            assert r.winning_plays == []
+        for workers, split in ((1, None), (2, 1), (2, 10)):
+            s = Solver(16, workers)
+            if split is not None:
+                s.split_after = split
+            r = solve(p, node_limit=limit, line=False, solver=s)
+            assert r.result in ("unknown", full.result)
+            if r.result == "unknown":
+                assert r.stopped == "node limit"
+                assert r.nodes <= limit
+                assert r.winning_plays == []
 
 
 def test_time_limit_gives_unknown():
@@ -341,7 +345,10 @@ def test_workers_and_table_size_give_identical_results():
         p = random_position(rng, 2 + i % 2, 8 if i % 2 == 0 else 6, "standard")
         every = i % 3 == 0
         base = solve(p, all_plays=every, tt_mb=64)
-        for kw in ({"workers": 2, "tt_mb": 64}, {"workers": 2, "tt_mb": 0.01}, {"tt_mb": 0.0001220703125}):
+        eager = Solver(64, 2)
+        eager.split_after = 1  # split the root at once
+        for kw in ({"workers": 2, "tt_mb": 64}, {"workers": 2, "tt_mb": 0.01}, {"tt_mb": 0.0001220703125},
+                   {"solver": eager}):
             r = solve(p, all_plays=every, **kw)
             assert (r.result, r.winning_plays, r.line, r.line_by) == \
                 (base.result, base.winning_plays, base.line, base.line_by), (p.describe(), kw)
@@ -423,10 +430,13 @@ def test_whole_deals_same_for_workers_and_table_size():
         p, expect = _whole(deal_id)
         a = solve(p, tt_mb=64)
         b = solve(p, tt_mb=64, workers=2)
+        eager = Solver(64, 2)
+        eager.split_after = 1000
+        e = solve(p, solver=eager)
         c = solve(p, tt_mb=0.5)
         assert a.result == expect
         assert (a.result, a.winning_plays, a.line, a.line_by) == (b.result, b.winning_plays, b.line, b.line_by) \
-            == (c.result, c.winning_plays, c.line, c.line_by)
+            == (c.result, c.winning_plays, c.line, c.line_by) == (e.result, e.winning_plays, e.line, e.line_by)
         _check_line(p, a)
 
 
