@@ -29,7 +29,8 @@ Policies (:mod:`ddz_tools.policies`)
     ``policy_play(hands, seat, landlord, prev_kind, prev_seat, policy, flags,
     table, bufc, bufk) -> (cards, kind)`` and ``policy_bid(hand17, policy,
     flags, highest, table)``; work arrays from :func:`new_table` and
-    :data:`BUFFER`.
+    :data:`BUFFER`; ``seed_rng(seed)`` seeds the generator the random
+    policy draws from.
 Self-play (:mod:`ddz_tools.selfplay`)
     ``playout(hands, landlord, policies, flags, seed, table, bufc, bufk)``:
     one playout from the landlord's lead, its ``R_*`` result row; work arrays
@@ -81,7 +82,7 @@ from .gamerules import (
     trick_after,
 )
 from .movegen import gen_all, gen_batch, gen_into
-from .policies import BUFFER, POLICIES, new_table, policy_bid, policy_play
+from .policies import BUFFER, POLICIES, new_table, policy_bid, policy_play, seed_rng
 from .selfplay import (
     R_ANTI_SPRING,
     R_BOMBS,
@@ -103,7 +104,7 @@ __all__ = [
     # decompose
     "min_plays_memo", "min_plays_fresh", "new_memo_table",
     # policies
-    "policy_play", "policy_bid", "new_table", "BUFFER", "POLICIES",
+    "policy_play", "policy_bid", "new_table", "BUFFER", "POLICIES", "seed_rng",
     # selfplay
     "playout", "work_arrays", "RESULT_SIZE", "R_LANDLORD_WON", "R_BOMBS", "R_SPRING", "R_ANTI_SPRING",
     "R_N_MOVES", "R_SPRING_ANY",

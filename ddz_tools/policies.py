@@ -43,6 +43,8 @@ Kernel entry points (also named in :mod:`ddz_tools.kernels`):
   :data:`BUFFER` entries.
 * ``policy_bid(hand17, policy, flags, highest, table) -> int``: 0 = pass,
   else a bid 1..3 higher than ``highest``.
+* ``seed_rng(seed)``: seed Numba's generator, which the random policy draws
+  from (one generator per thread, shared by every kernel).
 
 Public Python functions: :func:`choose` (a policy's play in a position) and
 :func:`bid_rule` (its bid), both calling the kernels above.
@@ -489,7 +491,7 @@ def choose(hands, seat: int, landlord: int, prev=None, prev_seat: "int | None" =
             if prev_seat is None or prev_seat == seat or not 0 <= prev_seat <= 2:
                 raise ArgumentError("prev_seat must name the other seat that made the play to answer", param="prev_seat")
     if seed is not None:
-        _seed_rng(int(seed))
+        seed_rng(int(seed))
     pol = policy_number(policy)
     c, k = policy_play(np.array(packed, np.int64), seat, landlord, prev_kind,
                        landlord if prev_seat is None else prev_seat, pol, rules.flags, new_table(12),
@@ -508,10 +510,11 @@ def bid_rule(hand, highest: int = 0, policy="heuristic", rules=None, seed: "int 
     if not isinstance(highest, int) or not 0 <= highest <= 3:
         raise ArgumentError(f"highest must be 0..3, not {highest!r}", param="highest")
     if seed is not None:
-        _seed_rng(int(seed))
+        seed_rng(int(seed))
     return int(_bid_rule(h, policy_number(policy), rules.flags, highest))
 
 
 @kernel
-def _seed_rng(seed):
+def seed_rng(seed):
+    """Seed Numba's generator (shared by every kernel of this thread)."""
     np.random.seed(seed)

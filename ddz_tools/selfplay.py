@@ -179,12 +179,6 @@ def _deal(out):
 
 
 @kernel
-def _seed(seed):
-    """Seed Numba's generator (shared by every kernel of this thread)."""
-    np.random.seed(seed)
-
-
-@kernel
 def _deal_from_seed(seed, out):
     np.random.seed(seed)
     _deal(out)

@@ -30,10 +30,10 @@ from ddz_tools.policies import (
     new_table,
     policy_number,
     policy_play,
+    seed_rng,
 )
 from ddz_tools.errors import DdzError
 from ddz_tools.rules import Play, Rules
-from ddz_tools.selfplay import _seed
 
 STANDARD = Rules()
 
@@ -82,7 +82,7 @@ def test_random_policy_is_uniform_over_legal_actions(hand, prev):
     arr = np.array([h, parse_cards("3"), parse_cards("4")], np.int64)
     pk = 0 if prev is None else Play.parse(prev).kind
     table, bufc, bufk = new_table(), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
-    _seed(123)
+    seed_rng(123)
     n = 400 * len(options)
     seen: dict = {}
     for _ in range(n):
@@ -95,7 +95,7 @@ def test_random_policy_is_uniform_over_legal_actions(hand, prev):
 
 
 def test_random_bids_are_legal_and_uniform():
-    _seed(9)
+    seed_rng(9)
     h = parse_cards("33456789TJQKA22XD")
     for highest in range(4):
         legal = [0] + list(range(highest + 1, 4))
@@ -253,7 +253,7 @@ def test_heuristic_bids_on_strong_hands_and_passes_on_weak_ones():
 @settings(max_examples=60, deadline=None)
 def test_bids_are_legal(seed, highest, policy):
     hands, _ = random_deal(random.Random(seed))
-    _seed(seed)
+    seed_rng(seed)
     b = int(_bid_rule(hands[0], policy, 5, highest))
     assert b == 0 or highest < b <= 3
 

@@ -17,14 +17,13 @@ import pytest
 from conftest import random_deal
 from naive_selfplay import check_record, python_playout, seed_ref
 from ddz_tools.errors import DdzError, RulesError
-from ddz_tools.policies import BUFFER, new_table, policy_play
+from ddz_tools.policies import BUFFER, new_table, policy_play, seed_rng
 from ddz_tools.rules import Rules
 from ddz_tools.selfplay import (
     _game_seed,
     _playout,
     _playout_seats,
     _playout_t,
-    _seed,
     deal_cards,
     game_seed,
     selfplay_stats,
@@ -142,7 +141,7 @@ def test_playout_matches_python_game_loop(policies):
             hands[ll] += bottom
             arr = np.array(hands, np.int64)
             seed = rng.randrange(2**31)
-            want, moves = python_playout(arr, ll, pols, rules, seed, _seed, policy_play, table, bufc, bufk)
+            want, moves = python_playout(arr, ll, pols, rules, seed, seed_rng, policy_play, table, bufc, bufk)
             got = _playout_seats(arr, ll, pols, rules.flags, seed).tolist()
             assert got == want, (spec, g)
             assert arr.tolist() == hands  # inputs untouched
