@@ -50,7 +50,14 @@ from ._jit import interpreted
 from .cards import card_count, parse_cards
 from .errors import ArgumentError, DdzError, RecordError
 from .gamerules import next_seat, trick_after
-from .review import MODES as REVIEW_MODES, REVIEW_NODE_LIMIT, add_to_totals, new_totals, replay_states
+from .review import (
+    MODES as REVIEW_MODES,
+    REVIEW_NODE_LIMIT,
+    add_to_totals,
+    new_totals,
+    process_solver,
+    replay_states,
+)
 from .rules import Rules
 from .sources import (
     FMT_BOTZONE_LOG,
@@ -469,15 +476,6 @@ _trick_after = interpreted(trick_after)
 #: Transposition table of the per-process solver (MiB); cleared before every game so
 #: that node limits give the same verdicts whatever else a worker analysed before.
 SOLVER_TT_MB = 16
-_SOLVER = None
-
-
-def _solver():
-    global _SOLVER
-    if _SOLVER is None:
-        from .solver import Solver
-        _SOLVER = Solver(SOLVER_TT_MB)
-    return _SOLVER
 
 
 @dataclasses.dataclass
@@ -539,7 +537,7 @@ def find_mistakes(hands: Sequence[int], landlord: int, plays: Sequence, rules: R
             return hit
         nonlocal solver
         if solver is None:
-            solver = _solver()
+            solver = process_solver(SOLVER_TT_MB)
             solver.clear()
         by_role = {roles[s]: hs[s] for s in range(3)}
         pos = Position.three_player(by_role["landlord"], by_role["farmer1"], by_role["farmer2"],

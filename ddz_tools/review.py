@@ -167,15 +167,21 @@ class GameReview:
 
 # Open-hand solver, one per process ----------------------------------------------------
 
-_SOLVER = None
+_SOLVERS: dict = {}
 
 
-def _solver():
-    global _SOLVER
-    if _SOLVER is None:
+def process_solver(tt_mb: int):
+    """This process's open-hand :class:`~ddz_tools.solver.Solver` with a ``tt_mb`` MiB table.
+
+    Made on first use and kept, one per table size (the review's and the batch
+    analysis's).  Callers clear it before each game, so that verdicts do not
+    depend on what it solved before.
+    """
+    solver = _SOLVERS.get(tt_mb)
+    if solver is None:
         from .solver import Solver
-        _SOLVER = Solver(REVIEW_TT_MB)
-    return _SOLVER
+        solver = _SOLVERS[tt_mb] = Solver(tt_mb)
+    return solver
 
 
 def position_of(state, rules):
@@ -200,7 +206,7 @@ def _flip(value: str) -> str:
 
 def _review_open(states, end, moves: list, landlord: int, rules, node_limit, time_limit) -> tuple[int, int]:
     """Fill the open-hand fields of ``moves``; returns (positions, unknown)."""
-    solver = _solver()
+    solver = process_solver(REVIEW_TT_MB)
     solver.clear()
     n = len(moves)
     # The position after the last move is solved too when the game stopped
