@@ -497,6 +497,14 @@ def _workers(workers) -> int:
     return int(workers)
 
 
+def _run_args(games, policy, seed, rules, start, workers) -> tuple:
+    """The checked arguments of a run (:func:`simulate`, :func:`selfplay_stats`), checked in this order:
+    ``(rules, games, start, seed, workers, pols, first_mode, bidding, spring)``."""
+    rules = Rules.parse(rules)
+    return (rules, _check_count("games", games), _check_count("start", start), _check_seed(seed),
+            _workers(workers), _policies(policy), *_game_options(rules))
+
+
 def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
              progress: "Callable[[int, int], None] | None" = None, start: int = 0,
              workers: "int | None" = None) -> Iterator[dict]:
@@ -514,13 +522,8 @@ def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
     >>> rec["schema"], len(rec["deal"]["hands"]), rec["result"]["winner"] in ("landlord", "farmers")
     ('ddz-record/1', 3, True)
     """
-    rules = Rules.parse(rules)
-    games = _check_count("games", games)
-    start = _check_count("start", start)
-    seed = _check_seed(seed)
-    workers = _workers(workers)
-    pols = _policies(policy)
-    first_mode, bidding, spring = _game_options(rules)
+    rules, games, start, seed, workers, pols, first_mode, bidding, spring = _run_args(
+        games, policy, seed, rules, start, workers)
     flags = rules.flags
     names = [next(k for k, v in POLICIES.items() if v == p) for p in pols.tolist()]
     rules_field = dict(records_rules_field(rules), bidding=rules.bidding)
@@ -695,13 +698,8 @@ def selfplay_stats(games: int, policy="heuristic", seed: int = 0, rules=None, st
     >>> s.games, 0 <= s.landlord_wins <= 20
     (20, True)
     """
-    rules = Rules.parse(rules)
-    games = _check_count("games", games)
-    start = _check_count("start", start)
-    seed = _check_seed(seed)
-    workers = _workers(workers)
-    pols = _policies(policy)
-    first_mode, bidding, spring = _game_options(rules)
+    rules, games, start, seed, workers, pols, first_mode, bidding, spring = _run_args(
+        games, policy, seed, rules, start, workers)
 
     def run(lo: int, count: int) -> np.ndarray:
         stats = np.zeros(16, np.int64)
