@@ -129,6 +129,20 @@ def _maybe_json(value):
     return value
 
 
+def _read_request(req: dict, seat: int, where: str, hand_ids: list, bottom_ids, landlord, finalbid) -> tuple:
+    """What a request to ``seat`` tells, in either format: the seat's own cards
+    and the bottom (kept from the first request that shows them, ``hand_ids``
+    filled in place) and the landlord with the final bid (the latest).
+    ``where`` starts the error messages.  Returns ``(bottom_ids, landlord, finalbid)``."""
+    if "own" in req and hand_ids[seat] is None:
+        hand_ids[seat] = _card_ids(req["own"], where + "own")
+    if "publiccard" in req and bottom_ids is None:
+        bottom_ids = _card_ids(req["publiccard"], where + "publiccard")
+    if "landlord" in req:
+        landlord, finalbid = req["landlord"], req.get("finalbid")
+    return bottom_ids, landlord, finalbid
+
+
 def import_judge_log(data, rules=None, id=None) -> Record:
     """Import a Botzone FightTheLandlord2 judge log (a dict or its JSON text).
 
@@ -177,12 +191,8 @@ def import_judge_log(data, rules=None, id=None) -> Record:
                 req = _maybe_json(req)
                 if not isinstance(req, dict):
                     raise RecordError(f"judge log: log[{n}] request for seat {seat} is not an object")
-                if "own" in req and hand_ids[seat] is None:
-                    hand_ids[seat] = _card_ids(req["own"], f"log[{n}].own")
-                if "publiccard" in req and bottom_ids is None:
-                    bottom_ids = _card_ids(req["publiccard"], f"log[{n}].publiccard")
-                if "landlord" in req:
-                    landlord, finalbid = req["landlord"], req.get("finalbid")
+                bottom_ids, landlord, finalbid = _read_request(req, seat, f"log[{n}].", hand_ids, bottom_ids,
+                                                               landlord, finalbid)
                 asked[seat] = "bid" if "bid" in req and "history" not in req else "play"
             continue
         for key, answer in entry.items():
@@ -283,12 +293,8 @@ def import_transcript(text: str, rules=None, id=None, scores: "Sequence[int] | N
                 raise RecordError(f"transcript line {lineno}: a request that is neither a bid nor a play")
             for r in reqs:
                 if isinstance(r, dict):
-                    if "own" in r and hand_ids[seat] is None:
-                        hand_ids[seat] = _card_ids(r["own"], f"transcript line {lineno}: own")
-                    if "publiccard" in r and bottom_ids is None:
-                        bottom_ids = _card_ids(r["publiccard"], f"transcript line {lineno}: publiccard")
-                    if "landlord" in r:
-                        landlord, finalbid = r["landlord"], r.get("finalbid")
+                    bottom_ids, landlord, finalbid = _read_request(r, seat, f"transcript line {lineno}: ", hand_ids,
+                                                                   bottom_ids, landlord, finalbid)
             pending = (lineno, req, seat, kind)
             unanswered = None
             continue
