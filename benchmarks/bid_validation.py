@@ -58,13 +58,14 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from ddz_tools.bid import CHOICES, evaluate_bid, sample_key, wilson_interval  # noqa: E402
-from ddz_tools._jit import interpreted  # noqa: E402
 from ddz_tools.cards import counts_of  # noqa: E402
 from ddz_tools.gamerules import (  # noqa: E402
     A_BASE, A_HIGH, A_LANDLORD, A_OUTCOME, A_TURN, AUCTION_OPEN, AUCTION_SIZE, AUCTION_VOID, BIDDING_MODES,
     auction_bid, auction_start, multiplier, settle,
 )
-from ddz_tools.kernels import R_ANTI_SPRING, R_BOMBS, R_LANDLORD_WON, R_SPRING, playout, work_arrays  # noqa: E402
+from ddz_tools.kernels import (  # noqa: E402
+    R_ANTI_SPRING, R_BOMBS, R_LANDLORD_WON, R_SPRING, interpreted, playout, work_arrays,
+)
 from ddz_tools.policies import bid_rule  # noqa: E402
 from ddz_tools.rules import Rules  # noqa: E402
 from ddz_tools.selfplay import deal_cards, game_seed  # noqa: E402

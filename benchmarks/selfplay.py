@@ -44,8 +44,8 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from ddz_tools.cards import format_cards, parse_cards  # noqa: E402
-from ddz_tools._jit import interpreted  # noqa: E402
 from ddz_tools.gamerules import doubles_stake, trick_after  # noqa: E402
+from ddz_tools.kernels import interpreted  # noqa: E402
 from ddz_tools.movegen import gen_into  # noqa: E402
 from ddz_tools.policies import BUFFER, POLICY_HEURISTIC, new_table, policy_play  # noqa: E402
 from ddz_tools.rules import STANDARD  # noqa: E402

@@ -5,6 +5,8 @@ Kernels take and return int64 scalars and int64 arrays (see
 public Python functions would (legal packed hands, the ``flags`` of a
 :class:`~ddz_tools.rules.Rules`).  A kernel calls them directly; Python code
 may call them too (each call from Python costs about a microsecond of
+dispatch, more than a small rule takes interpreted: ``interpreted(kernel)``
+gives the plain Python function behind a kernel, the same rule without the
 dispatch).  Names starting with ``_`` stay private to the module that defines
 them and may change at any time; the names below are stable.
 
@@ -46,6 +48,7 @@ Game rules (:mod:`ddz_tools.gamerules`)
     auction, on an int64 state of ``AUCTION_SIZE`` fields ``A_*``).
 """
 
+from ._jit import interpreted
 from .cards import packed_contains, packed_count, packed_valid
 from .decompose import min_plays_fresh, min_plays_memo, new_memo_table
 from .gamerules import (
@@ -97,6 +100,8 @@ from .selfplay import (
 from .solver import search_step
 
 __all__ = [
+    # calling a kernel from Python without the dispatch
+    "interpreted",
     # cards
     "packed_count", "packed_contains", "packed_valid",
     # movegen
