@@ -19,7 +19,9 @@ Packed hands (:mod:`ddz_tools.cards`)
 Move generation (:mod:`ddz_tools.movegen`)
     ``gen_into(hand, flags, prev_kind, out_cards, out_kinds) -> n``: every
     lead (``prev_kind`` 0) or every answer, into the buffers (plays past
-    their size are counted, not written); ``gen_all(hand, flags, prev_kind,
+    their size are counted, not written); ``gen_into_scratch(..., scratch)``:
+    the same with the caller's work array of ``GEN_SCRATCH`` entries (no
+    allocation per call); ``gen_all(hand, flags, prev_kind,
     bufc, bufk) -> (n, cards, kinds)``: the same, with fresh arrays when the
     buffers are too small; ``gen_batch(hands, flags, prev_kinds, counts) ->
     total``: the number of plays of each of many hands, in one call.
@@ -84,7 +86,7 @@ from .gamerules import (
     spring_doubles,
     trick_after,
 )
-from .movegen import gen_all, gen_batch, gen_into
+from .movegen import GEN_SCRATCH, gen_all, gen_batch, gen_into, gen_into_scratch
 from .policies import BUFFER, POLICIES, new_table, policy_bid, policy_play, seed_rng
 from .selfplay import (
     R_ANTI_SPRING,
@@ -105,7 +107,7 @@ __all__ = [
     # cards
     "packed_count", "packed_contains", "packed_valid",
     # movegen
-    "gen_into", "gen_all", "gen_batch",
+    "gen_into", "gen_into_scratch", "GEN_SCRATCH", "gen_all", "gen_batch",
     # decompose
     "min_plays_memo", "min_plays_fresh", "new_memo_table",
     # policies

@@ -57,6 +57,8 @@ from .rules import (
 #: Buffer size that holds every play of any 20-card hand seen in testing;
 #: the wrapper grows it when a hand needs more.
 DEFAULT_CAPACITY = 4096
+#: Work entries a generation call needs (:func:`gen_into_scratch`).
+GEN_SCRATCH = 112
 #: First buffer size of a single :func:`generate` call (most hands need fewer).
 CALL_CAPACITY = 512
 
@@ -137,6 +139,14 @@ def _kickers(body, kind, cnt, ex_lo, ex_hi, nk, pair, distinct, jokers, out_card
 @kernel
 def gen_into(hand, flags, prev_kind, out_cards, out_kinds):
     """All leads (``prev_kind == 0``) or all answers of ``hand``; see module doc."""
+    return gen_into_scratch(hand, flags, prev_kind, out_cards, out_kinds, np.empty(GEN_SCRATCH, np.int64))
+
+
+@kernel
+def gen_into_scratch(hand, flags, prev_kind, out_cards, out_kinds, scratch):
+    """:func:`gen_into` with the caller's int64 work array of at least
+    ``GEN_SCRATCH`` entries, for callers that generate in a tight loop (the
+    solver): no allocation per call."""
     n = 0
     lead = prev_kind == 0
     pt = prev_kind & 31
@@ -149,7 +159,6 @@ def gen_into(hand, flags, prev_kind, out_cards, out_kinds):
     j2 = 2 if (flags & F_JOKERS_AS_KICKERS) != 0 else 1
     j42 = j2 if (flags & F_JOKERS_IN_FOUR_TWO) != 0 else 0
     top_chain = 12 if (flags & F_CHAINS_WITH_TWO) != 0 else 11
-    scratch = np.empty(112, np.int64)
     cap = out_cards.shape[0]
 
     # Rank lists: ranks held at least once / twice (3..2) / three times (3..2).

@@ -63,7 +63,7 @@ from ._jit import interpreted, kernel
 from .decompose import min_plays_memo, new_memo_table
 from .errors import ArgumentError, PositionError, SearchLimit
 from .gamerules import next_seat, trick_after
-from .movegen import gen_into
+from .movegen import GEN_SCRATCH, gen_into_scratch
 from .position import Position
 from .rules import T_BOMB, T_ROCKET, Play
 
@@ -80,7 +80,9 @@ START_BUCKETS = 1 << 10
 #: Slots (log2) of the minimum-plays memo used for move ordering.
 MEMO_BITS = 20
 #: Rows (a power of two) and words per row of the answer-profile cache, and
-#: the plays one profile may need (generation buffer).
+#: the plays one profile may need.  ``pbuf`` rows 0-1 are the profile's
+#: generation buffer, row 2 the work space of every generation call (its first
+#: GEN_SCRATCH entries) and of the control-win search (the next 320).
 PROF_ROWS = 1 << 13
 PROF_W = 20
 PROF_PLAYS = 1 << 14
@@ -244,7 +246,7 @@ def _profile_row(prof, hand, flags, pbuf):
     tag = flags | (1 << 40)
     if prof[row, 0] == hand and prof[row, 1] == tag:
         return row
-    n = gen_into(hand, flags, 0, pbuf[0], pbuf[1])
+    n = gen_into_scratch(hand, flags, 0, pbuf[0], pbuf[1], pbuf[2])
     if n > pbuf.shape[1]:
         return -1
     for t in range(PROF_W - 2):
@@ -270,7 +272,7 @@ def _can_answer(hand, flags, kind, prof, pbuf):
         return False
     row = _profile_row(prof, hand, flags, pbuf)
     if row < 0:
-        return gen_into(hand, flags, kind, pbuf[0, :0], pbuf[1, :0]) > 0
+        return gen_into_scratch(hand, flags, kind, pbuf[0, :0], pbuf[1, :0], pbuf[2]) > 0
     if prof[row, 2 + T_ROCKET] != 0:
         return True
     m = ((kind >> 5) & 15) + 1
@@ -304,11 +306,12 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
     ``sc``/``sk`` are scratch (a split that does not fit is not found, which
     only loses the shortcut, never exactness).
     """
-    s_hand = np.empty(64, np.int64)
-    s_used = np.empty(64, np.int64)
-    s_beg = np.empty(64, np.int64)
-    s_end = np.empty(64, np.int64)
-    s_i = np.empty(64, np.int64)
+    w = pbuf[2]
+    s_hand = w[GEN_SCRATCH:GEN_SCRATCH + 64]
+    s_used = w[GEN_SCRATCH + 64:GEN_SCRATCH + 128]
+    s_beg = w[GEN_SCRATCH + 128:GEN_SCRATCH + 192]
+    s_end = w[GEN_SCRATCH + 192:GEN_SCRATCH + 256]
+    s_i = w[GEN_SCRATCH + 256:GEN_SCRATCH + 320]
     # Cap the splits tried (the search is exponential in bad cases); giving
     # up only loses the shortcut.
     budget = CONTROL_BUDGET
@@ -325,7 +328,7 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
                 return False
             h = s_hand[d]
             cap = sc.shape[0] - top
-            n = gen_into(h, flags, 0, sc[top:], sk[top:])
+            n = gen_into_scratch(h, flags, 0, sc[top:], sk[top:], pbuf[2])
             if n > cap:
                 return False
             r4 = 0
@@ -412,7 +415,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
     cap = mc.shape[0] - start - 1
     if cap < 0:
         return -(start + 2), 0
-    n = gen_into(hand, flags, pk, mc[start:start + cap], mk[start:start + cap])
+    n = gen_into_scratch(hand, flags, pk, mc[start:start + cap], mk[start:start + cap], pbuf[2])
     if n > cap:
         return -(start + n + 2), 0
     for i in range(n):
@@ -564,7 +567,7 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, sc, 
     # Run the ordering with shortcuts disabled by scoring every move ourselves.
     hand = hands[turn]
     cap = mc.shape[0] - 1
-    n = gen_into(hand, flags, pk, mc[:cap], mk[:cap])
+    n = gen_into_scratch(hand, flags, pk, mc[:cap], mk[:cap], pbuf[2])
     if n > cap:
         return -(n + 2)
     if pk != 0:
@@ -715,7 +718,7 @@ class Solver:
         self.sk = np.empty(1 << 15, np.int64)
         # Answer profiles of hands (a pure function of hand and rules: never cleared).
         self.prof = np.zeros((PROF_ROWS, PROF_W), np.int64)
-        self.pbuf = np.empty((2, PROF_PLAYS), np.int64)
+        self.pbuf = np.empty((3, PROF_PLAYS), np.int64)
         # Limits of the current solve.
         self._deadline = None
         self._node_limit = None

@@ -476,7 +476,7 @@ def test_control_win_against_every_split():
     from ddz_tools.solver import PROF_PLAYS, PROF_ROWS, PROF_W, _control_win
 
     rng = random.Random(43)
-    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.empty((2, PROF_PLAYS), np.int64)
+    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.empty((3, PROF_PLAYS), np.int64)
     sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
     found = 0
     for i in range(400):
@@ -506,7 +506,7 @@ def test_answer_profile_matches_the_generator():
     from ddz_tools.solver import PROF_PLAYS, PROF_ROWS, PROF_W, _can_answer
 
     rng = random.Random(44)
-    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.empty((2, PROF_PLAYS), np.int64)
+    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.empty((3, PROF_PLAYS), np.int64)
     checked = 0
     for i in range(300):
         preset = list(PRESETS)[i % len(PRESETS)]
@@ -521,3 +521,25 @@ def test_answer_profile_matches_the_generator():
                 format_cards(hand), play.notation(), preset)
             checked += 1
     assert checked > 2000
+
+
+def test_generation_with_scratch_equals_gen_into():
+    """The allocation-free generator the solver calls lists exactly what gen_into lists."""
+    import numpy as np
+    from ddz_tools.kernels import GEN_SCRATCH, gen_into, gen_into_scratch
+
+    rng = random.Random(45)
+    scratch = np.full(GEN_SCRATCH, 7, np.int64)
+    a_c, a_k = np.empty(4096, np.int64), np.empty(4096, np.int64)
+    b_c, b_k = np.empty(4096, np.int64), np.empty(4096, np.int64)
+    for i in range(200):
+        preset = list(PRESETS)[i % len(PRESETS)]
+        flags = PRESETS[preset].flags
+        deck = _deck_list(FULL_DECK)
+        rng.shuffle(deck)
+        hand = _pack(deck[:rng.randint(1, 20)])
+        prev = 0 if i % 2 == 0 else next(iter(generate(_pack(deck[20:25]), rules=preset))).kind
+        n = gen_into(hand, flags, prev, a_c, a_k)
+        m = gen_into_scratch(hand, flags, prev, b_c, b_k, scratch)
+        assert n == m
+        assert (a_c[:n] == b_c[:n]).all() and (a_k[:n] == b_k[:n]).all()
