@@ -499,6 +499,14 @@ def test_control_win_against_every_split():
     assert 40 <= found <= 360
 
 
+def _preset_and_hand(rng: random.Random, i: int):
+    """Preset ``i`` (cycling), its flags, a random hand of 1-20 cards and the shuffled deck it came from."""
+    preset = list(PRESETS)[i % len(PRESETS)]
+    deck = _deck_list(FULL_DECK)
+    rng.shuffle(deck)
+    return preset, PRESETS[preset].flags, _pack(deck[:rng.randint(1, 20)]), deck
+
+
 def test_answer_profile_matches_the_generator():
     """The cached answer profile says a hand can answer a play exactly when the
     move generator lists an answer to it, under every preset."""
@@ -509,11 +517,7 @@ def test_answer_profile_matches_the_generator():
     prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.empty((3, PROF_PLAYS), np.int64)
     checked = 0
     for i in range(300):
-        preset = list(PRESETS)[i % len(PRESETS)]
-        flags = PRESETS[preset].flags
-        deck = _deck_list(FULL_DECK)
-        rng.shuffle(deck)
-        hand = _pack(deck[:rng.randint(1, 20)])
+        preset, flags, hand, deck = _preset_and_hand(rng, i)
         other = _pack(deck[20:20 + rng.randint(1, 17)])
         for play in generate(other, rules=preset):
             want = len(generate(hand, after=play, rules=preset)) > 0
@@ -533,11 +537,7 @@ def test_generation_with_scratch_equals_gen_into():
     a_c, a_k = np.empty(4096, np.int64), np.empty(4096, np.int64)
     b_c, b_k = np.empty(4096, np.int64), np.empty(4096, np.int64)
     for i in range(200):
-        preset = list(PRESETS)[i % len(PRESETS)]
-        flags = PRESETS[preset].flags
-        deck = _deck_list(FULL_DECK)
-        rng.shuffle(deck)
-        hand = _pack(deck[:rng.randint(1, 20)])
+        preset, flags, hand, deck = _preset_and_hand(rng, i)
         prev = 0 if i % 2 == 0 else next(iter(generate(_pack(deck[20:25]), rules=preset))).kind
         n = gen_into(hand, flags, prev, a_c, a_k)
         m = gen_into_scratch(hand, flags, prev, b_c, b_k, scratch)
