@@ -925,6 +925,7 @@ class Solver:
         tree = None
         try:
             parallel = bool(self._helpers)
+            v = None
             if parallel and not all_plays:
                 # Most positions are solved by one worker before the threads
                 # would pay for themselves: try alone first, split the root
@@ -934,7 +935,7 @@ class Solver:
                 if own is not None:
                     self._node_limit = min(self._node_limit, own)
                 try:
-                    self._value(root, nplayers, flags)
+                    v = self._value(root, nplayers, flags)
                     parallel = False
                 except SearchLimit as exc:
                     if exc.reason != "node limit" or (own is not None and self._node_limit >= own):
@@ -958,7 +959,8 @@ class Solver:
                         winning.append(_notation(mv))
                 result = "win" if winning else "loss"
             else:
-                v = self._value(root, nplayers, flags)
+                if v is None:
+                    v = self._value(root, nplayers, flags)
                 result = "win" if v else "loss"
                 if v:
                     for mv in self._moves(root, nplayers, flags):
