@@ -33,6 +33,8 @@ from ddz_tools.records import parse_record
 from ddz_tools.selfplay import simulate
 from ddz_tools.solver import Solver
 
+from _rows import read_rows  # beside this script
+
 
 def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     """95% Wilson score interval of a proportion k/n."""
@@ -53,7 +55,7 @@ def _solve_one(args):
     global _SOLVER
     if _SOLVER is None:
         _SOLVER = Solver(tt_mb)
-    pos = from_record(parse_record(rec), 0)
+    pos = from_record(parse_record(rec), 1)
     _SOLVER.clear()
     r = _SOLVER.solve(pos, line=False, time_limit=time_limit)
     return {"id": rec["id"], "landlord_seat": rec["landlord"], "hands": pos.to_dict()["hands"],
@@ -72,13 +74,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=None, help="per-deal JSON Lines (resumed when it exists)")
     args = ap.parse_args(argv)
 
-    done = {}
-    if args.out and os.path.exists(args.out):
-        with open(args.out) as f:
-            for line in f:
-                if line.strip():
-                    d = json.loads(line)
-                    done[d["id"]] = d
+    done = read_rows(args.out, "id")
     records = list(simulate(args.deals, "heuristic", seed=args.seed))
     todo = [r for r in records if r["id"] not in done]
     out = open(args.out, "a") if args.out else None
