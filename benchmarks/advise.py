@@ -43,6 +43,8 @@ from ddz_tools.bid import mean_interval, wilson_interval  # noqa: E402
 from ddz_tools.cards import card_count  # noqa: E402
 from ddz_tools.records import parse_record  # noqa: E402
 
+from _rows import read_rows  # noqa: E402  (beside this script)
+
 
 def _set_tie_playouts(on: bool) -> None:
     import ddz_tools.advise
@@ -163,13 +165,7 @@ def _summary(rows: list, label: str, rl: bool) -> None:
 def strength(args) -> None:
     opts = AdvisorOptions(samples=args.samples, nodes=args.nodes, exact_cards=args.exact_cards, workers=1,
                           auction=not args.no_auction)
-    done = {}
-    if args.out and os.path.exists(args.out):
-        with open(args.out) as f:
-            for line in f:
-                if line.strip():
-                    r = json.loads(line)
-                    done[r["deal"]] = r
+    done = read_rows(args.out, "deal")
     args.roles = ("landlord", "farmers") if args.roles == "both" else (args.roles,)
     todo = [i for i in range(args.start, args.start + args.deals) if i not in done]
     print(f"strength: deals {args.start}..{args.start + args.deals - 1} seed {args.seed}, "
