@@ -22,9 +22,11 @@ call can stop after a node budget and the next call resumes exactly where it
 stopped: that is how time limits, node limits and Ctrl-C work without ever
 giving a wrong answer.
 
-Transposition table: every solved node is stored under its *exact* key, four
-int64 words (the three packed hands; the side to move, who made the play to
-answer, its kind, the rule flags and the number of players).  A hash only
+Transposition table: every solved node is stored under its key, four int64
+words (the three packed hands; the side to move, who made the play to answer,
+its kind, the rule flags and the number of players), with the ranks renamed
+so that positions differing only in ranks nobody holds share one entry (see
+``_canon``: fewer than half the nodes on 17-card deals).  A hash only
 picks the bucket (four entries), so a collision can cost a re-search but never
 change an answer.  When a bucket is full the entry with the least work (log2
 of the nodes below it) is replaced.  Memory is ``tt_mb`` MiB (default 512;
@@ -65,7 +67,7 @@ from .errors import ArgumentError, PositionError, SearchLimit
 from .gamerules import next_seat, trick_after
 from .movegen import GEN_SCRATCH, gen_into_scratch
 from .position import Position
-from .rules import T_BOMB, T_ROCKET, Play
+from .rules import F_CHAINS_WITH_TWO, T_BOMB, T_ROCKET, Play
 
 # Kernel constants ---------------------------------------------------------------
 
@@ -115,7 +117,7 @@ PH_NEW = 0
 PH_ITER = 1
 
 # Misc word of a key: turn (2 bits), last_by (2), prev kind (14), rule flags (5), 3-player (1).
-MISC_BITS = 24
+MISC_BITS = 25
 MISC_MASK = (1 << MISC_BITS) - 1
 VALUE_BIT = 1 << 32
 VALID_BIT = 1 << 33
@@ -163,8 +165,101 @@ def _bucket_base(h0, h1, h2, misc, nbuckets):
 
 
 @kernel
+def _canon(h0, h1, h2, misc):
+    """The table key of a position: its hands and misc word with the ranks
+    renamed so that positions that play alike share one entry.
+
+    Only the order of the ranks and, for chains, which ranks are next to each
+    other decide what can be played and what beats what; suits never matter.
+    So, when some rank 3..2 is held by nobody:
+
+    * if no hand can play a chain (a straight, a pair chain or an airplane;
+      hands only shrink, so none ever will), the held ranks 3..2 are renamed
+      1, 2, 3, ... in order (flag bit 24 keeps these keys apart);
+    * otherwise A and 2 keep their ranks and below A every run of two or more
+      ranks held by nobody closes to one (the key is then a real position
+      with the same plays and answers).
+
+    Jokers keep their ranks.  The main rank of the play to answer is renamed
+    with the held ranks (an unheld one to just below the next held rank), so
+    every answer still beats it.  Equal keys mean equal game values, which
+    ``tests/test_solver.py`` checks against the plain reference solver.
+    """
+    allh = h0 | h1 | h2
+    occn = (allh | (allh >> 1) | (allh >> 2)) & 0x1111111111111
+    if occn == 0x1111111111111:
+        return h0, h1, h2, misc
+    top = 0x1111111111111 if ((misc >> 18) & F_CHAINS_WITH_TWO) else 0x111111111111
+    chains = False
+    for q in range(3):
+        h = h0 if q == 0 else (h1 if q == 1 else h2)
+        x = (h | (h >> 1) | (h >> 2)) & 0x111111111111
+        if x & (x >> 4) & (x >> 8) & (x >> 12) & (x >> 16):
+            chains = True
+            break
+        y = ((h >> 1) | (h >> 2)) & top
+        if y & (y >> 4) & (y >> 8):
+            chains = True
+            break
+        z = ((h & (h >> 1)) | (h >> 2)) & top
+        if z & (z >> 4):
+            chains = True
+            break
+    occ = 0
+    for r in range(13):
+        occ |= ((occn >> (4 * r)) & 1) << r
+    # img: the new rank of each rank 0..12 (of an empty rank: the new rank
+    # just below the next held rank above it, so comparisons keep their sense).
+    c0 = h0 & (0xFF << 52)
+    c1 = h1 & (0xFF << 52)
+    c2 = h2 & (0xFF << 52)
+    pk = (misc >> 4) & 0x3FFF
+    pm = (pk >> 5) & 15
+    npm = pm
+    if not chains:
+        # No hand can ever play a chain: only the order of the ranks counts.
+        j = 1
+        for r in range(13):
+            if r == pm:
+                npm = j if (occ >> r) & 1 else j - 1
+            if (occ >> r) & 1:
+                sh = 4 * r
+                c0 |= ((h0 >> sh) & 15) << (4 * j)
+                c1 |= ((h1 >> sh) & 15) << (4 * j)
+                c2 |= ((h2 >> sh) & 15) << (4 * j)
+                j += 1
+        flag = 1 << 24
+    else:
+        # Chains matter: keep 2 and A in place and close every run of two or
+        # more empty ranks below A to one empty rank.
+        c0 |= h0 & (0xFF << 44)
+        c1 |= h1 & (0xFF << 44)
+        c2 |= h2 & (0xFF << 44)
+        prev_r = 11
+        prev_i = 11
+        for r in range(10, -1, -1):
+            if r == pm and not (occ >> r) & 1:
+                npm = prev_i - 1
+            if (occ >> r) & 1:
+                i = prev_i - 1 if prev_r == r + 1 else prev_i - 2
+                if r == pm:
+                    npm = i
+                sh = 4 * r
+                c0 |= ((h0 >> sh) & 15) << (4 * i)
+                c1 |= ((h1 >> sh) & 15) << (4 * i)
+                c2 |= ((h2 >> sh) & 15) << (4 * i)
+                prev_r = r
+                prev_i = i
+        flag = 0
+    if pk != 0:
+        pk = (pk & ~(15 << 5)) | (npm << 5)
+    return c0, c1, c2, (misc & ~(0x3FFF << 4)) | (pk << 4) | flag
+
+
+@kernel
 def _tt_probe(tt, nbuckets, h0, h1, h2, misc):
     """0 or 1 (value for the side to move) if stored, else -1."""
+    h0, h1, h2, misc = _canon(h0, h1, h2, misc)
     base = _bucket_base(h0, h1, h2, misc, nbuckets)
     for e in range(BUCKET):
         b = base + e * ENTRY_WORDS
@@ -176,6 +271,7 @@ def _tt_probe(tt, nbuckets, h0, h1, h2, misc):
 
 @kernel
 def _tt_store(tt, nbuckets, h0, h1, h2, misc, value, work, ctl):
+    h0, h1, h2, misc = _canon(h0, h1, h2, misc)
     base = _bucket_base(h0, h1, h2, misc, nbuckets)
     word = misc | VALID_BIT | (work << WORK_SHIFT)
     if value:

@@ -19,8 +19,8 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ddz_tools.cards import NUM_RANKS, counts_of, pack_counts
-from ddz_tools.rules import beats, readings
+from ddz_tools.cards import NUM_RANKS, RANK_2, RANK_A, counts_of, pack_counts
+from ddz_tools.rules import F_CHAINS_WITH_TWO, beats, readings
 
 
 def sub_multisets(packed: int):
@@ -144,3 +144,69 @@ def control_split(hands: tuple, turn: int, hand: int, flags: int) -> bool:
 
 
 assert NUM_RANKS == 15
+
+
+def chain_possible(hand: int, flags: int) -> bool:
+    """Can the hand play a chain: five ranks in a row up to A held once, three
+    in a row held twice, or two in a row held three times (the last two up to
+    2 when chains may hold a 2)?"""
+    c = counts_of(hand)
+    top = RANK_2 if flags & F_CHAINS_WITH_TWO else RANK_A
+
+    def run(need: int, length: int, last: int) -> bool:
+        k = 0
+        for r in range(last + 1):
+            k = k + 1 if c[r] >= need else 0
+            if k >= length:
+                return True
+        return False
+
+    return run(1, 5, RANK_A) or run(2, 3, top) or run(3, 2, top)
+
+
+def table_key(hands: tuple, prev: int, flags: int) -> tuple[tuple, int, bool]:
+    """The renamed hands, play to answer and squeezed flag under which the
+    solver stores a position (docs/solver.md, "Transposition table")."""
+    hands = tuple(hands) + (0,) * (3 - len(hands))
+    counts = [counts_of(h) for h in hands]
+    held = [r for r in range(13) if any(c[r] for c in counts)]
+    if len(held) == 13:
+        return hands, prev, False
+    squeezed = not any(chain_possible(h, flags) for h in hands)
+    new = {}
+    if squeezed:
+        # Order only: the held ranks 3..2 become 1, 2, 3, ...
+        for i, r in enumerate(held):
+            new[r] = i + 1
+        kept = [13, 14]
+    else:
+        # A, 2 and the jokers stay; below A a gap of two or more empty ranks
+        # becomes a gap of one, a rank next to the one above stays next to it.
+        kept = [11, 12, 13, 14]
+        anchor_rank, anchor_new = 11, 11
+        for r in reversed(range(11)):
+            if r in held:
+                new[r] = anchor_new - (1 if anchor_rank == r + 1 else 2)
+                anchor_rank, anchor_new = r, new[r]
+    out_hands = []
+    for c in counts:
+        out = [0] * 15
+        for r in kept:
+            out[r] = c[r]
+        for r, to in new.items():
+            out[to] = c[r]
+        out_hands.append(pack_counts(out))
+    if prev:
+        m = (prev >> 5) & 15
+        if m in new:
+            m = new[m]
+        elif m not in kept:
+            # An empty rank: just below the new rank of the next held rank
+            # above it (A's place when there is none in the kept-A case).
+            above = [new[r] for r in held if r > m and r in new]
+            if squeezed:
+                m = len([r for r in held if r < m])
+            else:
+                m = (min(above) if above else 11) - 1
+        prev = (prev & ~(15 << 5)) | (m << 5)
+    return tuple(out_hands), prev, squeezed
