@@ -116,7 +116,8 @@ C_SIZE = 16
 PH_NEW = 0
 PH_ITER = 1
 
-# Misc word of a key: turn (2 bits), last_by (2), prev kind (14), rule flags (5), 3-player (1).
+# Misc word of a key: turn (2 bits), last_by (2), prev kind (14), rule flags (5), 3-player (1),
+# ranks renamed in order (1, see _canon).
 MISC_BITS = 25
 MISC_MASK = (1 << MISC_BITS) - 1
 VALUE_BIT = 1 << 32
@@ -208,8 +209,9 @@ def _canon(h0, h1, h2, misc):
     occ = 0
     for r in range(13):
         occ |= ((occn >> (4 * r)) & 1) << r
-    # img: the new rank of each rank 0..12 (of an empty rank: the new rank
-    # just below the next held rank above it, so comparisons keep their sense).
+    # New hands (jokers in place); npm: the new main rank of the play to
+    # answer (of an empty rank: the new rank just below the next held rank
+    # above it, so every answer still beats it).
     c0 = h0 & (0xFF << 52)
     c1 = h1 & (0xFF << 52)
     c2 = h2 & (0xFF << 52)
