@@ -166,28 +166,53 @@ def chain_possible(hand: int, flags: int) -> bool:
 
 def table_key(hands: tuple, prev: int, flags: int) -> tuple[tuple, int, bool]:
     """The renamed hands, play to answer and squeezed flag under which the
-    solver stores a position (docs/solver.md, "Transposition table")."""
+    solver stores a position (docs/solver.md, "Table keys rename the ranks")."""
     hands = tuple(hands) + (0,) * (3 - len(hands))
     counts = [counts_of(h) for h in hands]
     held = [r for r in range(13) if any(c[r] for c in counts)]
     if len(held) == 13:
         return hands, prev, False
     squeezed = not any(chain_possible(h, flags) for h in hands)
-    new = {}
+    new, kept = rank_map(held, squeezed)
+    if prev:
+        m = (prev >> 5) & 15
+        if m in new:
+            m = new[m]
+        elif m not in kept:
+            # An empty rank: just below the new rank of the next held rank
+            # above it (A's place when there is none in the kept-A case).
+            if squeezed:
+                m = len([r for r in held if r < m])
+            else:
+                m = min([new[r] for r in held if r > m and r in new], default=11) - 1
+        prev = (prev & ~(15 << 5)) | (m << 5)
+    return rename_ranks(counts, new, kept), prev, squeezed
+
+
+def rank_map(held: list, squeezed: bool, spots=None, gap=lambda: 2):
+    """``(new, kept)``: the new rank of each held rank 3..2 and the ranks left
+    in place.  Squeezed: the held ranks in order onto ``spots`` (default 1, 2,
+    3, ...).  Otherwise A, 2 and the jokers stay, a rank next to the held rank
+    above it (or to A) stays next to it, and any other gap becomes ``gap()``
+    ranks (2: one empty rank between); ``(None, kept)`` when that runs below 3."""
     if squeezed:
-        # Order only: the held ranks 3..2 become 1, 2, 3, ...
-        for i, r in enumerate(held):
-            new[r] = i + 1
-        kept = [13, 14]
-    else:
-        # A, 2 and the jokers stay; below A a gap of two or more empty ranks
-        # becomes a gap of one, a rank next to the one above stays next to it.
-        kept = [11, 12, 13, 14]
-        anchor_rank, anchor_new = 11, 11
-        for r in reversed(range(11)):
-            if r in held:
-                new[r] = anchor_new - (1 if anchor_rank == r + 1 else 2)
-                anchor_rank, anchor_new = r, new[r]
+        return dict(zip(held, spots or range(1, len(held) + 1))), [13, 14]
+    kept = [11, 12, 13, 14]
+    new = {}
+    anchor_rank, anchor_new = 11, 11
+    for r in reversed(range(11)):
+        if r in held:
+            step = 1 if anchor_rank == r + 1 else gap()
+            if anchor_new - step < 0:
+                return None, kept
+            new[r] = anchor_new - step
+            anchor_rank, anchor_new = r, new[r]
+    return new, kept
+
+
+def rename_ranks(counts: list, new: dict, kept) -> tuple:
+    """Packed hands from per-hand rank counts with rank ``r`` moved to
+    ``new[r]`` and the ranks in ``kept`` left where they are."""
     out_hands = []
     for c in counts:
         out = [0] * 15
@@ -196,17 +221,4 @@ def table_key(hands: tuple, prev: int, flags: int) -> tuple[tuple, int, bool]:
         for r, to in new.items():
             out[to] = c[r]
         out_hands.append(pack_counts(out))
-    if prev:
-        m = (prev >> 5) & 15
-        if m in new:
-            m = new[m]
-        elif m not in kept:
-            # An empty rank: just below the new rank of the next held rank
-            # above it (A's place when there is none in the kept-A case).
-            above = [new[r] for r in held if r > m and r in new]
-            if squeezed:
-                m = len([r for r in held if r < m])
-            else:
-                m = (min(above) if above else 11) - 1
-        prev = (prev & ~(15 << 5)) | (m << 5)
-    return tuple(out_hands), prev, squeezed
+    return tuple(out_hands)

@@ -595,33 +595,17 @@ def _rename(rng, hands, prev, flags):
     keeps the solver's table key (order always; for hands that can play a
     chain, also which ranks are next to each other, with A and 2 in place);
     None when the random choice fits nowhere."""
-    from naive_solver import chain_possible
+    from naive_solver import chain_possible, rank_map, rename_ranks
 
     counts = [counts_of(h) for h in hands]
     held = [r for r in range(13) if any(c[r] for c in counts)]
-    new = {}
     if not any(chain_possible(h, flags) for h in hands):
-        for r, to in zip(held, sorted(rng.sample(range(13), len(held)))):
-            new[r] = to
-        kept = [13, 14]
+        new, kept = rank_map(held, True, sorted(rng.sample(range(13), len(held))))
     else:
-        kept = [11, 12, 13, 14]
-        anchor_rank, anchor_new = 11, 11
-        for r in reversed(range(11)):
-            if r in held:
-                step = 1 if anchor_rank == r + 1 else rng.choice([2, 2, 3, 4])
-                if anchor_new - step < 0:
-                    return None
-                new[r] = anchor_new - step
-                anchor_rank, anchor_new = r, new[r]
-    out = []
-    for c in counts:
-        o = [0] * 15
-        for r in kept:
-            o[r] = c[r]
-        for r, to in new.items():
-            o[to] = c[r]
-        out.append(pack_counts(o))
+        new, kept = rank_map(held, False, gap=lambda: rng.choice([2, 2, 3, 4]))
+        if new is None:
+            return None
+    out = rename_ranks(counts, new, kept)
     if prev:
         m = (prev >> 5) & 15
         if m in new:
@@ -634,7 +618,7 @@ def _rename(rng, hands, prev, flags):
                 return None
             m = rng.choice(room)
         prev = (prev & ~(15 << 5)) | (m << 5)
-    return tuple(out), prev
+    return out, prev
 
 
 @pytest.mark.parametrize("nplayers", (2, 3))
