@@ -206,9 +206,6 @@ def _canon(h0, h1, h2, misc):
         if z & (z >> 4):
             chains = True
             break
-    occ = 0
-    for r in range(13):
-        occ |= ((occn >> (4 * r)) & 1) << r
     # New hands (jokers in place); npm: the new main rank of the play to
     # answer (of an empty rank: the new rank just below the next held rank
     # above it, so every answer still beats it).
@@ -222,10 +219,11 @@ def _canon(h0, h1, h2, misc):
         # No hand can ever play a chain: only the order of the ranks counts.
         j = 1
         for r in range(13):
+            sh = 4 * r
+            held = (occn >> sh) & 1
             if r == pm:
-                npm = j if (occ >> r) & 1 else j - 1
-            if (occ >> r) & 1:
-                sh = 4 * r
+                npm = j if held else j - 1
+            if held:
                 c0 |= ((h0 >> sh) & 15) << (4 * j)
                 c1 |= ((h1 >> sh) & 15) << (4 * j)
                 c2 |= ((h2 >> sh) & 15) << (4 * j)
@@ -240,13 +238,14 @@ def _canon(h0, h1, h2, misc):
         prev_r = 11
         prev_i = 11
         for r in range(10, -1, -1):
-            if r == pm and not (occ >> r) & 1:
+            sh = 4 * r
+            held = (occn >> sh) & 1
+            if r == pm and not held:
                 npm = prev_i - 1
-            if (occ >> r) & 1:
+            if held:
                 i = prev_i - 1 if prev_r == r + 1 else prev_i - 2
                 if r == pm:
                     npm = i
-                sh = 4 * r
                 c0 |= ((h0 >> sh) & 15) << (4 * i)
                 c1 |= ((h1 >> sh) & 15) << (4 * i)
                 c2 |= ((h2 >> sh) & 15) << (4 * i)
