@@ -61,7 +61,7 @@ import numpy as np
 from ._jit import kernel
 from .cards import FULL_DECK, RANK_2, RANK_D, RANK_X, card_count, count_of, format_cards, to_packed
 from .errors import ArgumentError, CardError
-from .movegen import gen_all
+from .movegen import GEN_SCRATCH, gen_all, gen_into_scratch
 from .rules import (
     KICKERS,
     T_AIRPLANE,
@@ -277,9 +277,19 @@ def _expand(key, flags, gc, gk, n, out, start):
     return end
 
 
+#: Fixed part of a search work array: the generator's scratch and five stacks.
+_STACK = 120
+_WORK_FIXED = GEN_SCRATCH + 5 * _STACK
+#: Work entries of a first search (room for 1,024 plays of a hand).
+SEARCH_WORK = _WORK_FIXED + 6 * _GEN_CAPACITY
+
+
 @kernel
-def _search(root, flags, table):
-    """Memoised DFS with an explicit stack over hand and signature nodes.
+def _search_in(root, flags, table, work):
+    """Memoised DFS with an explicit stack over hand and signature nodes, in
+    the caller's int64 ``work`` array (no allocation); -1 when ``work`` is too
+    small (every value found so far stays in ``table``: call again with a
+    bigger one).
 
     value(signature) = fewest rank-free plays (solo, pair, trio and four
     bodies with their kickers, bomb, rocket): these plays never depend on
@@ -287,15 +297,16 @@ def _search(root, flags, table):
     value(hand) = min(value(signature of hand), 1 + value(hand - p)) over
     its chain and airplane plays p.  Both are exact minima.
     """
-    cap = _GEN_CAPACITY
-    gc = np.empty(cap, np.int64)
-    gk = np.empty(cap, np.int64)
-    s_node = np.empty(120, np.int64)
-    s_best = np.empty(120, np.int64)
-    s_next = np.empty(120, np.int64)
-    s_end = np.empty(120, np.int64)
-    s_lb = np.empty(120, np.int64)
-    ch = np.empty(4 * cap, np.int64)
+    scratch = work[:GEN_SCRATCH]
+    s_node = work[GEN_SCRATCH:GEN_SCRATCH + _STACK]
+    s_best = work[GEN_SCRATCH + _STACK:GEN_SCRATCH + 2 * _STACK]
+    s_next = work[GEN_SCRATCH + 2 * _STACK:GEN_SCRATCH + 3 * _STACK]
+    s_end = work[GEN_SCRATCH + 3 * _STACK:GEN_SCRATCH + 4 * _STACK]
+    s_lb = work[GEN_SCRATCH + 4 * _STACK:_WORK_FIXED]
+    cap = (work.shape[0] - _WORK_FIXED) // 6
+    gc = work[_WORK_FIXED:_WORK_FIXED + cap]
+    gk = work[_WORK_FIXED + cap:_WORK_FIXED + 2 * cap]
+    ch = work[_WORK_FIXED + 2 * cap:]
     top = 0
     d = -1
     pending = root
@@ -304,11 +315,9 @@ def _search(root, flags, table):
             node = pending
             pending = -1
             hand = _representative(node ^ _SIG_TAG) if node >= _SIG_TAG else node
-            n, gc, gk = gen_all(hand, flags, 0, gc, gk)
-            if top + n + 1 > ch.shape[0]:
-                ch2 = np.empty(2 * (top + n + 1), np.int64)
-                ch2[:top] = ch[:top]
-                ch = ch2
+            n = gen_into_scratch(hand, flags, 0, gc, gk, scratch)
+            if n > cap or top + n + 1 > ch.shape[0] or d + 1 >= _STACK:
+                return -1
             end = _expand(node, flags, gc, gk, n, ch, top)
             if end < 0:
                 _memo_put(table, node, 1)
@@ -361,6 +370,17 @@ def _search(root, flags, table):
 
 
 @kernel
+def _search(root, flags, table):
+    """:func:`_search_in` with a work array of its own, doubled until it fits."""
+    size = SEARCH_WORK
+    while True:
+        v = _search_in(root, flags, table, np.empty(size, np.int64))
+        if v >= 0:
+            return v
+        size *= 2
+
+
+@kernel
 def min_plays_memo(hand, flags, table):
     """Exact minimum number of plays of ``hand``, memoised in ``table``.
 
@@ -376,6 +396,21 @@ def min_plays_memo(hand, flags, table):
     if v >= 0:
         return v
     return _search(hand, flags, table)
+
+
+@kernel
+def min_plays_memo_in(hand, flags, table, work):
+    """:func:`min_plays_memo` in the caller's ``work`` array (at least
+    :data:`SEARCH_WORK` entries; no allocation, for kernels compiled without
+    one): -1 when ``work`` is too small for this hand (call again with a
+    bigger one; nothing is lost)."""
+    if hand == 0:
+        return 0
+    _memo_claim(table, flags)
+    v = _memo_get(table, hand)
+    if v >= 0:
+        return v
+    return _search_in(hand, flags, table, work)
 
 
 @kernel

@@ -28,6 +28,9 @@ Move generation (:mod:`ddz_tools.movegen`)
 Decomposer (:mod:`ddz_tools.decompose`)
     ``min_plays_memo(hand, flags, table)``: the exact minimum number of plays
     of a hand, memoised in ``table`` (:func:`new_memo_table`);
+    ``min_plays_memo_in(hand, flags, table, work)``: the same in the caller's
+    work array of at least ``SEARCH_WORK`` entries, with no allocation (-1
+    when the array is too small for the hand: call again with a bigger one);
     ``min_plays_fresh(hand, flags)``: the same with a fresh small table.
 Policies (:mod:`ddz_tools.policies`)
     ``policy_play(hands, seat, landlord, prev_kind, prev_seat, policy, flags,
@@ -52,7 +55,7 @@ Game rules (:mod:`ddz_tools.gamerules`)
 
 from ._jit import interpreted
 from .cards import packed_contains, packed_count, packed_valid
-from .decompose import min_plays_fresh, min_plays_memo, new_memo_table
+from .decompose import SEARCH_WORK, min_plays_fresh, min_plays_memo, min_plays_memo_in, new_memo_table
 from .gamerules import (
     A_BASE,
     A_BIDS,
@@ -109,7 +112,7 @@ __all__ = [
     # movegen
     "gen_into", "gen_into_scratch", "GEN_SCRATCH", "gen_all", "gen_batch",
     # decompose
-    "min_plays_memo", "min_plays_fresh", "new_memo_table",
+    "min_plays_memo", "min_plays_memo_in", "SEARCH_WORK", "min_plays_fresh", "new_memo_table",
     # policies
     "policy_play", "policy_bid", "new_table", "BUFFER", "POLICIES", "seed_rng",
     # selfplay

@@ -39,7 +39,7 @@ everyone, then goes out).  Enhanced transposition cutoff: before ordering, a
 child already stored as a win for the mover's team ends the node.
 
 Move ordering: fewest plays left after the move first (the exact minimum from
-the decomposer, :func:`ddz_tools.decompose.min_plays_memo`, memoised), an
+the decomposer, :func:`ddz_tools.decompose.min_plays_memo_in`, memoised), an
 answer no opponent can beat counting one and a half plays more (a lead no
 opponent can beat gets no bonus); then longer plays, then the lower main rank.
 Bombs and the rocket come after every other play, and a pass after them,
@@ -61,8 +61,8 @@ import time
 
 import numpy as np
 
-from ._jit import interpreted, kernel
-from .decompose import min_plays_memo, new_memo_table
+from ._jit import flat_kernel, interpreted, kernel
+from .decompose import SEARCH_WORK, min_plays_memo_in, new_memo_table
 from .errors import ArgumentError, PositionError, SearchLimit
 from .gamerules import next_seat, trick_after
 from .movegen import GEN_SCRATCH, gen_into_scratch
@@ -98,6 +98,7 @@ ST_DONE = 0
 ST_PAUSED = 1
 ST_GROW = 2
 ST_TABLE = 3
+ST_MEMO = 4
 
 # Slots of the control array.
 C_SP = 0
@@ -464,8 +465,27 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
 
 
 @kernel
-def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, sc, sk, prof, pbuf):
-    """Ordering score of one move (higher first); -1 when it provably wins."""
+def _sort_range(a, lo, hi):
+    """Sort ``a[lo:hi]`` in place (a shell sort: no allocation, so kernels
+    compiled without reference counting can call it)."""
+    gap = 1
+    while gap * 3 + 1 < hi - lo:
+        gap = gap * 3 + 1
+    while gap >= 1:
+        for i in range(lo + gap, hi):
+            x = a[i]
+            j = i
+            while j - gap >= lo and a[j - gap] > x:
+                a[j] = a[j - gap]
+                j -= gap
+            a[j] = x
+        gap //= 3
+
+
+@kernel
+def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, dwork, sc, sk, prof, pbuf):
+    """Ordering score of one move (higher first); -1 when it provably wins,
+    -2 when ``dwork`` is too small for the decomposer (grow it and call again)."""
     hand = hands[turn]
     if k == PASS_KIND:
         if nplayers == 3 and _team(lb, 3) == _team(turn, 3):
@@ -476,7 +496,9 @@ def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, sc, sk, prof
     rest = hand - c
     if rest == 0:
         return -1
-    mp = min_plays_memo(rest, flags, memo)
+    mp = min_plays_memo_in(rest, flags, memo, dwork)
+    if mp < 0:
+        return -2
     free = _unanswered(hands, turn, k, flags, nplayers, prof, pbuf)
     if free and (mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf)):
         return -1
@@ -500,13 +522,13 @@ def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, sc, sk, prof
 
 
 @kernel
-def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, sk, prof, pbuf, tt, nbuckets):
+def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwork, sc, sk, prof, pbuf, tt, nbuckets):
     """Generate and order the moves of a node into the buffers at ``start``.
 
     Returns (n, immediate): ``n`` moves (pass included, as kind -1) whose
     order is ``key[start:start+n] & 0xFFFF``; ``immediate`` is 1 when an exact
-    shortcut proves a win for the side to move, and ``n == -needed`` when the
-    buffers are too small.
+    shortcut proves a win for the side to move, ``n == -needed`` when the
+    move buffers are too small and ``n == -1`` when ``dwork`` is.
     """
     hand = hands[turn]
     cap = mc.shape[0] - start - 1
@@ -540,22 +562,25 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, sc, 
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        score = _score(hands, turn, lb, c, k, 1 if pk != 0 else 0, flags, nplayers, memo, sc, sk, prof, pbuf)
+        score = _score(hands, turn, lb, c, k, 1 if pk != 0 else 0, flags, nplayers, memo, dwork, sc, sk, prof, pbuf)
+        if score == -2:
+            return -1, 0
         if score < 0:
             return n, 1
         key[start + i] = ((((1 << 22) - score) << 16) | i)
-    key[start:start + n].sort()
+    _sort_range(key, start, start + n)
     return n, 0
 
 
-@kernel
+@flat_kernel
 def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0,
-                mc, mk, key, memo, sc, sk, prof, pbuf):
+                mc, mk, key, memo, dwork, sc, sk, prof, pbuf):
     """Run (or resume) the search on the stack until it is done (``ST_DONE``,
     the value for the side to move at the root in ``ctl[C_RESULT]``), has
     searched up to ``budget`` nodes in all (``ST_PAUSED``), needs a bigger move
-    buffer (``ST_GROW``) or a bigger table (``ST_TABLE``); a call after a
+    buffer (``ST_GROW``), a bigger table (``ST_TABLE``) or a bigger decomposer
+    work array (``ST_MEMO``); a call after a
     pause resumes exactly.  The arrays are a :class:`Solver`'s (see
     ``Solver._value``, which sets up the root frame and runs the slices)."""
     while True:
@@ -586,7 +611,9 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 f_phase[d] = PH_NEW
                 continue
             n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key,
-                             f_start[d], memo, sc, sk, prof, pbuf, tt, nbuckets)
+                             f_start[d], memo, dwork, sc, sk, prof, pbuf, tt, nbuckets)
+            if n == -1:
+                return ST_MEMO
             if n < 0:
                 ctl[C_RESULT] = -n
                 return ST_GROW
@@ -659,8 +686,9 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
 
 
 @kernel
-def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, sc, sk, prof, pbuf):
-    """The node's moves in search order (no shortcut exit): (n or -needed)."""
+def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, dwork, sc, sk, prof, pbuf):
+    """The node's moves in search order (no shortcut exit): n, -needed when
+    the move buffers are too small, or -1 when ``dwork`` is."""
     # Run the ordering with shortcuts disabled by scoring every move ourselves.
     hand = hands[turn]
     cap = mc.shape[0] - 1
@@ -672,11 +700,13 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, sc, 
         mk[n] = PASS_KIND
         n += 1
     for i in range(n):
-        score = _score(hands, turn, lb, mc[i], mk[i], 1 if pk != 0 else 0, flags, nplayers, memo, sc, sk, prof, pbuf)
+        score = _score(hands, turn, lb, mc[i], mk[i], 1 if pk != 0 else 0, flags, nplayers, memo, dwork, sc, sk, prof, pbuf)
+        if score == -2:
+            return -1
         if score < 0:
             score = 1 << 21
         key[i] = ((((1 << 22) - score) << 16) | i)
-    key[:n].sort()
+    _sort_range(key, 0, n)
     return n
 
 
@@ -811,6 +841,7 @@ class Solver:
         self._frames = [np.zeros(MAX_DEPTH, np.int64) for _ in range(10)]
         self._grow_moves(1 << 16)
         self.memo = new_memo_table(MEMO_BITS)
+        self.dwork = np.empty(SEARCH_WORK, np.int64)
         self.sc = np.empty(1 << 15, np.int64)
         self.sk = np.empty(1 << 15, np.int64)
         # Answer profiles of hands (a pure function of hand and rules: never cleared).
@@ -907,7 +938,8 @@ class Solver:
             try:
                 status = search_step(hands, nplayers, flags, self.tt, self.nbuckets, ctl, budget,
                                  f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
-                                 self.mc, self.mk, self.key, self.memo, self.sc, self.sk, self.prof, self.pbuf)
+                                 self.mc, self.mk, self.key, self.memo, self.dwork, self.sc, self.sk,
+                                 self.prof, self.pbuf)
             finally:
                 if granted:
                     team.release(granted - (int(ctl[C_NODES]) - before))
@@ -915,6 +947,9 @@ class Solver:
                 return int(ctl[C_RESULT])
             if status == ST_TABLE:
                 self._grow_table()
+                continue
+            if status == ST_MEMO:
+                self.dwork = np.empty(2 * self.dwork.shape[0], np.int64)
                 continue
             if status == ST_GROW:
                 need = int(ctl[C_RESULT])
@@ -954,10 +989,13 @@ class Solver:
             mk = np.empty(size, np.int64)
             key = np.empty(size, np.int64)
             n = _ordered_moves(hands, st.turn, st.pk, st.lb, flags, nplayers, mc, mk, key,
-                               self.memo, self.sc, self.sk, self.prof, self.pbuf)
+                               self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf)
             if n >= 0:
                 break
-            size = -n + 16
+            if n == -1:
+                self.dwork = np.empty(2 * self.dwork.shape[0], np.int64)
+            else:
+                size = -n + 16
         order = (key[:n] & 0xFFFF).tolist()
         return [(int(mc[i]), int(mk[i])) for i in order]
 

@@ -15,8 +15,10 @@ from hypothesis import strategies as st
 
 from ddz_tools.cards import FULL_DECK, format_cards, parse_cards
 from ddz_tools.decompose import (
+    SEARCH_WORK,
     Decomposition,
     min_plays_memo,
+    min_plays_memo_in,
     decompose,
     lead_order,
     min_plays,
@@ -312,6 +314,25 @@ def test_memo_table_reuse_and_flag_switch():
         for h in hands:
             assert min_plays_memo(h, flags, table) == min_plays_fresh(h, flags)
     assert table[0] == Rules.parse("standard").flags + 1
+
+
+def test_search_in_a_work_array_of_any_size():
+    """min_plays_memo_in says -1 when the caller's work array is too small and
+    loses nothing: doubling it until the call succeeds gives the reference's
+    value, whatever the first size (from no room for plays at all)."""
+    flags = Rules.parse("standard").flags
+    table = new_memo_table(12)
+    tiny = SEARCH_WORK - 6 * 1024 + 6 * 2
+    too_small = 0
+    for h in random_hands(31, 200, sizes=(5, 20)):
+        size = tiny
+        while (v := min_plays_memo_in(h, flags, table, np.empty(size, np.int64))) < 0:
+            too_small += 1
+            size *= 2
+        assert v == naive_min_plays(h, flags), format_cards(h)
+        assert min_plays_memo_in(h, flags, table, np.empty(tiny, np.int64)) == v  # now memoised
+    assert too_small > 0
+    assert min_plays_memo_in(0, flags, table, np.empty(tiny, np.int64)) == 0
 
 
 def test_kernel_callable_from_kernels():

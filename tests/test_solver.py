@@ -7,6 +7,7 @@ import json
 import pathlib
 import random
 
+import numpy as np
 import pytest
 
 from ddz_tools.cards import FULL_DECK, counts_of, format_cards, pack_counts, parse_cards
@@ -127,6 +128,43 @@ def test_tiny_table_still_exact():
         r = solve(p, tt_mb=0.0001220703125, line=False)  # 128 bytes: one bucket
         assert r.result == ("win" if expect else "loss")
         assert r.tt["capacity"] == 4
+
+
+def test_decomposer_work_array_that_grows_still_exact():
+    """The search's decomposer calls start in a work array too small for any
+    hand: the search stops, the solver doubles the array and the search
+    resumes, with the reference's results and the same nodes as a solver
+    whose array is big from the start."""
+    from ddz_tools.decompose import SEARCH_WORK
+    rng = random.Random(8)
+    small = Solver(4)
+    big = Solver(4)
+    small.dwork = np.empty(SEARCH_WORK - 6 * 1024 + 6 * 2, np.int64)
+    big.dwork = np.empty(8 * SEARCH_WORK, np.int64)
+    for i in range(30):
+        p = random_position(rng, 2 + i % 2, 5, "standard")
+        hands, turn, prev, lb = _naive_args(p)
+        expect = "win" if wins(hands, turn, prev, lb, p.rules.flags) else "loss"
+        small.memo[:] = 0
+        big.memo[:] = 0
+        r1 = small.solve(p, all_plays=True, line=False)
+        r2 = big.solve(p, all_plays=True, line=False)
+        assert r1.result == r2.result == expect
+        assert (r1.winning_plays, r1.nodes) == (r2.winning_plays, r2.nodes)
+    assert small.dwork.shape[0] > SEARCH_WORK - 6 * 1024 + 6 * 2
+
+
+def test_sort_range_sorts_a_slice_in_place():
+    from ddz_tools.solver import _sort_range
+    rng = random.Random(3)
+    for n in list(range(0, 40)) + [100, 257, 1000]:
+        a = np.array([rng.randrange(-50, 50) for _ in range(n + 7)], np.int64)
+        lo = rng.randrange(0, 4)
+        hi = lo + n
+        want = a.copy()
+        want[lo:hi] = np.sort(a[lo:hi])
+        _sort_range(a, lo, hi)
+        assert a.tolist() == want.tolist()
 
 
 def _check_line(p: Position, r) -> None:
