@@ -41,7 +41,10 @@ import threading
 from pathlib import Path
 
 import numba
-from numba.core import event
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils, event
+from numba.extending import intrinsic
 
 
 def _cache_dir() -> str:
@@ -88,6 +91,36 @@ def flat_kernel(fn):
     KERNELS.append(dispatcher)
     _KERNEL_IDS.add(id(dispatcher))
     return dispatcher
+
+
+def _prefetch_py(arr, idx):
+    """Plain-Python stand-in of :func:`prefetch` (JIT switched off)."""
+
+
+if numba.config.DISABLE_JIT:
+    prefetch = _prefetch_py
+else:
+    @intrinsic
+    def prefetch(typingctx, arr, idx):
+        """``prefetch(arr, i)`` in a kernel asks the processor to start loading
+        ``arr[i]`` into the cache (LLVM's prefetch for reading: it never
+        faults and changes nothing), so that a load of it soon after does not
+        wait for memory.  Issued for several lines before they are read,
+        their cache misses overlap."""
+        sig = types.void(arr, idx)
+
+        def codegen(context, builder, signature, args):
+            aryty = signature.args[0]
+            ary = context.make_array(aryty)(context, builder, args[0])
+            ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+            i8p = builder.bitcast(ptr, ir.IntType(8).as_pointer())
+            i32 = ir.IntType(32)
+            fnty = ir.FunctionType(ir.VoidType(), [i8p.type, i32, i32, i32])
+            fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p.type], fnty)
+            # read, highest locality, data cache
+            builder.call(fn, [i8p, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+            return context.get_dummy_value()
+        return sig, codegen
 
 
 def interpreted(fn):
