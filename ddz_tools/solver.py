@@ -38,6 +38,16 @@ answer plus one last play of any kind (he plays the free ones, each passed by
 everyone, then goes out).  Enhanced transposition cutoff: before ordering, a
 child already stored as a win for the mover's team ends the node.
 
+Relaxations (three players): when the landlord's first move at a node has
+failed, the node is searched once more with one farmer passing at every turn
+(his hand set aside, so the other farmer plays alone against the landlord);
+the farmers' choices there are a subset of theirs, so a farmers' win in the
+relaxed position is one here and the node is lost for the landlord without
+searching his other moves.  Farmer2 passes first, then farmer1 (never the
+farmer whose play is to be answered: he would have to lead).  A relaxation
+gives up after ``relax_budget`` nodes (20,000); its stored positions have a
+set-aside hand, which no real position has, so their entries never mix.
+
 Move ordering: fewest plays left after the move first (the exact minimum from
 the decomposer, :func:`ddz_tools.decompose.min_plays_memo_in`, memoised), an
 answer no opponent can beat counting one and a half plays more (a lead no
@@ -90,6 +100,8 @@ PROF_W = 20
 PROF_PLAYS = 1 << 14
 #: Nodes one worker searches alone before ``workers`` > 1 split the root.
 SPLIT_AFTER = 200_000
+#: Nodes a relaxation may search before it is given up (see _relax_first).
+RELAX_BUDGET = 20000
 #: Hands a control-win check may expand before it gives up.
 CONTROL_BUDGET = 48
 
@@ -111,11 +123,18 @@ C_FILLED = 6
 C_EVICT = 7
 C_MAXD = 8
 C_GROW_AT = 9
+C_RX_BUDGET = 10
+C_RX_D = 11
+C_RX_N0 = 12
+C_RX_TRIES = 13
+C_RX_WINS = 14
+C_RX_ABORTS = 15
 C_SIZE = 16
 
 # Frame phases.
 PH_NEW = 0
 PH_ITER = 1
+PH_RELAX = 2
 
 # Misc word of a key: turn (2 bits), last_by (2), prev kind (14), rule flags (5), 3-player (1),
 # ranks renamed in order (1, see _canon).
@@ -601,7 +620,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
 
 @flat_kernel
 def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
-                f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0,
+                f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0, f_rx,
                 mc, mk, key, memo, dwork, sc, sk, prof, pbuf):
     """Run (or resume) the search on the stack until it is done (``ST_DONE``,
     the value for the side to move at the root in ``ctl[C_RESULT]``), has
@@ -619,6 +638,17 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
         if f_phase[d] == PH_NEW:
             if ctl[C_NODES] >= budget:
                 return ST_PAUSED
+            r = ctl[C_RX_D]
+            if r >= 0 and ctl[C_NODES] - ctl[C_RX_N0] >= ctl[C_RX_BUDGET]:
+                # The relaxation under node r is over its budget: give it up
+                # (every value it stored is exact) and go back to node r.
+                for p in range(d - 1, r, -1):
+                    hands[f_turn[p]] += f_cards[p]
+                hands[f_rx[r]] += f_cards[r]
+                ctl[C_SP] = r
+                ctl[C_RET] = -1
+                ctl[C_RX_ABORTS] += 1
+                continue
             misc = _misc(turn, f_lb[d], f_pk[d], flags, nplayers)
             h2 = hands[2] if nplayers == 3 else 0
             v = _tt_probe(tt, nbuckets, hands[0], hands[1], h2, misc)
@@ -633,9 +663,11 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                     return ST_DONE
                 ctl[C_SP] = d - 1
                 p = d - 1
-                hands[f_turn[p]] += f_cards[p]
+                if f_phase[p] == PH_RELAX:
+                    hands[f_rx[p]] += f_cards[p]
+                else:
+                    hands[f_turn[p]] += f_cards[p]
                 ctl[C_RET] = res
-                f_phase[d] = PH_NEW
                 continue
             n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key,
                              f_start[d], memo, dwork, sc, sk, prof, pbuf, tt, nbuckets)
@@ -655,6 +687,27 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 f_i[d] = 0
                 f_phase[d] = PH_ITER
                 continue
+        elif f_phase[d] == PH_RELAX:
+            # Back from the relaxed position (``f_rx[d]`` passing throughout):
+            # the farmers win it, so they win here; else try the other farmer
+            # or search the moves.
+            cv = ctl[C_RET]
+            ctl[C_RET] = -1
+            ctl[C_RX_D] = -1
+            if cv == 0:
+                ctl[C_RX_WINS] += 1
+                res = 0
+            else:
+                fz = f_rx[d]
+                if f_pk[d] == 0 and fz == 2:
+                    f_rx[d] = 1
+                    e = _relax_push(hands, d, 1, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards)
+                    if e < 0:
+                        ctl[C_RESULT] = -1
+                        return ST_GROW
+                else:
+                    f_phase[d] = PH_ITER
+                continue
         else:
             cv = ctl[C_RET]
             if cv >= 0:
@@ -663,6 +716,18 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 v = cv if _team(child_turn, nplayers) == _team(turn, nplayers) else 1 - cv
                 if v == 1:
                     res = 1
+            if res < 0 and cv >= 0 and f_i[d] == 1 and f_n[d] > 1:
+                # The first move failed: the node is likely lost, so try to
+                # prove that at once with a relaxation.
+                fz = _relax_first(hands, turn, f_pk[d], f_lb[d], nplayers, ctl)
+                if fz >= 0:
+                    f_rx[d] = fz
+                    f_phase[d] = PH_RELAX
+                    e = _relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards)
+                    if e < 0:
+                        ctl[C_RESULT] = -1
+                        return ST_GROW
+                    continue
             if res < 0:
                 if f_i[d] == f_n[d]:
                     res = 0
@@ -708,8 +773,52 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
             return ST_DONE
         p = d - 1
         ctl[C_SP] = p
-        hands[f_turn[p]] += f_cards[p]
+        if f_phase[p] == PH_RELAX:
+            hands[f_rx[p]] += f_cards[p]
+        else:
+            hands[f_turn[p]] += f_cards[p]
         ctl[C_RET] = res
+
+
+@kernel
+def _relax_first(hands, turn, pk, lb, nplayers, ctl):
+    """The farmer to freeze first in a relaxation of this node, or -1 for none.
+
+    A relaxation of a three-player position where the landlord is to move:
+    one farmer passes at every turn from now on (his hand set aside: an empty
+    hand has no play, so a pass is all he can do), the other plays on.  The
+    farmers' plays are then a subset of theirs in the real game and the
+    landlord's are the same, so a farmers' win there is a farmers' win here.
+    The frozen farmer must not hold the lead (the play to answer is not his):
+    when the landlord leads, farmer2 is frozen first, then farmer1."""
+    if nplayers != 3 or turn != 0 or ctl[C_RX_BUDGET] <= 0 or ctl[C_RX_D] >= 0:
+        return -1
+    if hands[1] == 0 or hands[2] == 0:
+        return -1
+    if pk != 0 and lb == 2:
+        return 1
+    return 2
+
+
+@kernel
+def _relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards):
+    """Enter the relaxation of node ``d`` with farmer ``fz`` frozen: the same
+    position one frame up, his hand set aside in ``f_cards[d]``."""
+    e = d + 1
+    if e >= f_turn.shape[0]:
+        return -1
+    f_cards[d] = hands[fz]
+    hands[fz] = 0
+    f_turn[e] = f_turn[d]
+    f_pk[e] = f_pk[d]
+    f_lb[e] = f_lb[d]
+    f_start[e] = f_start[d] + f_n[d]
+    f_phase[e] = PH_NEW
+    ctl[C_SP] = e
+    ctl[C_RX_D] = d
+    ctl[C_RX_N0] = ctl[C_NODES]
+    ctl[C_RX_TRIES] += 1
+    return e
 
 
 @kernel
@@ -881,6 +990,9 @@ class Solver:
         self._team = None
         #: Nodes searched by one worker before the others join (see :meth:`solve`).
         self.split_after = SPLIT_AFTER
+        #: Nodes a relaxation (one farmer passing throughout) may search
+        #: before it is given up; 0 switches relaxations off.
+        self.relax_budget = RELAX_BUDGET
 
     @property
     def tt_mb(self) -> float:
@@ -949,6 +1061,8 @@ class Solver:
         f[6][0] = PH_NEW
         ctl[C_SP] = 0
         ctl[C_RET] = -1
+        ctl[C_RX_D] = -1
+        ctl[C_RX_BUDGET] = self.relax_budget
         while True:
             budget = int(ctl[C_NODES]) + self._slice
             team = self._team
@@ -964,7 +1078,7 @@ class Solver:
             t0 = time.perf_counter()
             try:
                 status = search_step(hands, nplayers, flags, self.tt, self.nbuckets, ctl, budget,
-                                 f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
+                                 f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
                                  self.mc, self.mk, self.key, self.memo, self.dwork, self.sc, self.sk,
                                  self.prof, self.pbuf)
             finally:
@@ -1168,6 +1282,8 @@ class Solver:
         """
         moves = self._moves(root, nplayers, flags)
         engines = [self] + self._helpers
+        for h in self._helpers:
+            h.relax_budget = self.relax_budget
         team = _Team(engines, node_limit)
         solved_by = {}
 

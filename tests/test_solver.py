@@ -154,6 +154,58 @@ def test_decomposer_work_array_that_grows_still_exact():
     assert small.dwork.shape[0] > SEARCH_WORK - 6 * 1024 + 6 * 2
 
 
+@pytest.mark.parametrize("budget", [1, 50])
+def test_relaxations_change_no_result(budget):
+    """Three-player positions solved with relaxations (one farmer passing
+    throughout) under a budget that gives most of them up, and with them
+    switched off: the reference's result and the same winning plays; the
+    relaxations were tried and some proved a farmers' win."""
+    from ddz_tools.solver import C_RX_TRIES, C_RX_WINS
+    rng = random.Random(21 + budget)
+    on = Solver(8)
+    on.relax_budget = budget
+    off = Solver(8)
+    off.relax_budget = 0
+    tries = wins_ = 0
+    for i in range(40):
+        p = random_position(rng, 3, 5, sorted(PRESETS)[i % len(PRESETS)])
+        hands, turn, prev, lb = _naive_args(p)
+        expect = "win" if wins(hands, turn, prev, lb, p.rules.flags) else "loss"
+        on.clear()
+        r1 = on.solve(p, all_plays=True, line=False)
+        tries += int(on.ctl[C_RX_TRIES])
+        wins_ += int(on.ctl[C_RX_WINS])
+        r2 = off.solve(p, all_plays=True, line=False)
+        assert r1.result == r2.result == expect
+        assert r1.winning_plays == r2.winning_plays
+    assert tries > 0
+    assert wins_ > 0 or budget == 1  # one node: every relaxation is given up
+
+
+def test_relaxations_on_larger_positions_match_no_relaxations():
+    """Twelve cards a seat, a relaxation budget small enough to give up
+    often: the same results as without relaxations."""
+    from ddz_tools.solver import C_RX_ABORTS
+    on = Solver(64)
+    on.relax_budget = 300
+    off = Solver(64)
+    off.relax_budget = 0
+    aborts = 0
+    for i in range(6):
+        deck = _deck_list(FULL_DECK)
+        random.Random(f"rx-{i}").shuffle(deck)
+        a, b, c = (format_cards(_pack(deck[9 * k:9 * k + 9])) for k in range(3))
+        p = Position.three_player(a, b, c, to_move="landlord")
+        on.clear()
+        off.clear()
+        r1 = on.solve(p, all_plays=True, line=False, node_limit=400_000)
+        aborts += int(on.ctl[C_RX_ABORTS])
+        r2 = off.solve(p, all_plays=True, line=False, node_limit=400_000)
+        if "unknown" not in (r1.result, r2.result):
+            assert (r1.result, r1.winning_plays) == (r2.result, r2.winning_plays)
+    assert aborts > 0
+
+
 def test_sort_range_sorts_a_slice_in_place():
     from ddz_tools.solver import _sort_range
     rng = random.Random(3)
