@@ -973,6 +973,7 @@ class Solver:
         #: Buckets the table may grow to (``tt_mb`` bounds it).
         self.max_buckets = nb
         self.ctl = np.zeros(C_SIZE, np.int64)
+        self._spare = None
         self._new_table(min(nb, START_BUCKETS))
         self._frames = [np.zeros(MAX_DEPTH, np.int64) for _ in range(10)]
         self._grow_moves(1 << 16)
@@ -1004,9 +1005,31 @@ class Solver:
         """The tables' memory now (MiB): each doubles when half full, up to its share of :attr:`tt_mb`."""
         return sum(e.tt.nbytes for e in [self] + self._helpers) / (1 << 20)
 
+    def _zeroed(self, words: int) -> np.ndarray:
+        """A zeroed table array of ``words`` entries, from the spare memory when
+        it holds ``words`` but not twice as many (the last growth it can take:
+        the smaller ones before it stay small); its pages are mapped already,
+        so zeroing them costs far less than touching fresh pages."""
+        spare = self._spare
+        if spare is not None and words <= spare.shape[0] < 2 * words:
+            self._spare = None
+            t = spare[:words]
+            t.fill(0)
+            return t
+        return np.zeros(words, np.int64)
+
+    def _keep_spare(self, old: np.ndarray) -> None:
+        """Keep the memory of a table given up (by a growth or :meth:`clear`)
+        for a later growth, when it and the table in use fit ``tt_mb`` together."""
+        buf = old if old.base is None else old.base
+        if self._spare is not None and self._spare.shape[0] >= buf.shape[0]:
+            return
+        if buf.shape[0] + self.tt.shape[0] <= self.max_buckets * BUCKET * ENTRY_WORDS:
+            self._spare = buf
+
     def _new_table(self, nb: int) -> None:
         self.nbuckets = nb
-        self.tt = np.zeros(nb * BUCKET * ENTRY_WORDS, np.int64)
+        self.tt = self._zeroed(nb * BUCKET * ENTRY_WORDS)
         self.ctl[C_FILLED] = 0
         self._set_grow_at()
 
@@ -1019,9 +1042,10 @@ class Solver:
         """Double the table (called between kernel slices: the search resumes exactly)."""
         old = self.tt
         nb = self.nbuckets * 2
-        new = np.zeros(nb * BUCKET * ENTRY_WORDS, np.int64)
+        new = self._zeroed(nb * BUCKET * ENTRY_WORDS)
         kept = _tt_rehash(old, new, nb)
         self.tt, self.nbuckets = new, nb
+        self._keep_spare(old)
         self.ctl[C_FILLED] = kept
         self._set_grow_at()
 
@@ -1035,8 +1059,12 @@ class Solver:
             setattr(self, name, new)
 
     def clear(self) -> None:
-        """Forget every stored position (the table shrinks back to its first size)."""
+        """Forget every stored position.  The table shrinks back to its first
+        size; the memory of the bigger one is kept (within ``tt_mb``) for the
+        next growth, which then need not touch fresh pages."""
+        old = self.tt
         self._new_table(min(self.max_buckets, START_BUCKETS))
+        self._keep_spare(old)
         for h in self._helpers:
             h.clear()
 

@@ -458,6 +458,24 @@ def test_table_grows_from_small_and_clear_shrinks_it():
     assert s.tt_used_mb <= 0.125 and s.table_stats()["entries"] == 0
 
 
+def test_table_memory_given_up_is_reused_within_the_cap():
+    """After clear() the big table's memory is kept and the next growth is
+    carved from it (zeroed: the same nodes and result as a fresh solver);
+    the table in use and the kept memory never hold more than tt_mb."""
+    p = Position.three_player("345789TJQK", "3468TJJQA2", "5679TQKKA2", to_move="landlord")
+    s = Solver(tt_mb=4)
+    first = s.solve(p, line=False)
+    big = s.tt.nbytes
+    s.clear()
+    assert s._spare is not None and s._spare.nbytes == big
+    again = s.solve(p, line=False)
+    fresh = Solver(tt_mb=4).solve(p, line=False)
+    assert (again.result, again.nodes) == (first.result, first.nodes) == (fresh.result, fresh.nodes)
+    assert s.tt.base is not None  # a view of the kept memory
+    held = s.tt.nbytes + (s._spare.nbytes if s._spare is not None else 0)
+    assert held <= 4 << 20
+
+
 # Whole deals ------------------------------------------------------------------------
 
 #: Seeded whole deals of benchmarks/solve.py's p3-deal set (landlord 20 cards
