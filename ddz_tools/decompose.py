@@ -389,13 +389,18 @@ def min_plays_memo(hand, flags, table):
     cleared automatically when used under other ``flags`` or when it gets
     3/4 full).  Returns 0 for the empty hand.
     """
+    v = _memo_lookup(hand, flags, table)
+    return v if v >= 0 else _search(hand, flags, table)
+
+
+@kernel
+def _memo_lookup(hand, flags, table):
+    """The stored minimum of ``hand`` (0 for the empty hand), or -1; claims
+    ``table`` for ``flags`` first."""
     if hand == 0:
         return 0
     _memo_claim(table, flags)
-    v = _memo_get(table, hand)
-    if v >= 0:
-        return v
-    return _search(hand, flags, table)
+    return _memo_get(table, hand)
 
 
 @kernel
@@ -404,13 +409,8 @@ def min_plays_memo_in(hand, flags, table, work):
     :data:`SEARCH_WORK` entries; no allocation, for kernels compiled without
     one): -1 when ``work`` is too small for this hand (call again with a
     bigger one; nothing is lost)."""
-    if hand == 0:
-        return 0
-    _memo_claim(table, flags)
-    v = _memo_get(table, hand)
-    if v >= 0:
-        return v
-    return _search_in(hand, flags, table, work)
+    v = _memo_lookup(hand, flags, table)
+    return v if v >= 0 else _search_in(hand, flags, table, work)
 
 
 @kernel
