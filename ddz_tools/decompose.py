@@ -405,10 +405,10 @@ def _memo_lookup(hand, flags, table):
 
 @kernel
 def min_plays_memo_in(hand, flags, table, work):
-    """:func:`min_plays_memo` in the caller's ``work`` array (at least
-    :data:`SEARCH_WORK` entries; no allocation, for kernels compiled without
-    one): -1 when ``work`` is too small for this hand (call again with a
-    bigger one; nothing is lost)."""
+    """:func:`min_plays_memo` in the caller's ``work`` array of at least
+    :data:`SEARCH_WORK` entries, allocating nothing (for kernels compiled
+    without reference counting): -1 when ``work`` is too small for this hand
+    (call again with a bigger one; nothing is lost)."""
     v = _memo_lookup(hand, flags, table)
     return v if v >= 0 else _search_in(hand, flags, table, work)
 
