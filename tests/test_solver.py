@@ -4,8 +4,11 @@ behaviour tests (limits, line, strategy tree, table)."""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -204,6 +207,30 @@ def test_relaxations_on_larger_positions_match_no_relaxations():
         if "unknown" not in (r1.result, r2.result):
             assert (r1.result, r1.winning_plays) == (r2.result, r2.winning_plays)
     assert aborts > 0
+
+
+_INSPECT = """
+from ddz_tools.position import Position
+from ddz_tools.solver import Solver, _ordered_moves, search_step
+Solver(1).solve(Position.two_player("33JJQK2", "4455A"))
+flat = next(iter(search_step.inspect_llvm().values()))
+usual = next(iter(_ordered_moves.inspect_llvm().values()))
+print("NRT_incref" in flat, "NRT_decref" in flat, "llvm.prefetch" in flat, "NRT_incref" in usual)
+"""
+
+
+@pytest.mark.slow
+def test_search_kernel_has_no_reference_counting_and_prefetches(tmp_path):
+    """The search kernel is compiled without reference counting (no count
+    updates anywhere in it, the kernels compiled into it included) and its
+    cutoff probe prefetches; a kernel compiled the usual way keeps them.
+    Numba shows the code only of kernels compiled in the process, so this
+    compiles them afresh in a child process (about half a minute)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), DDZ_COMPILE_NOTICE="0")
+    res = subprocess.run([sys.executable, "-c", _INSPECT], env=env, capture_output=True, text=True,
+                         cwd=ROOT, timeout=600)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["False", "False", "True", "True"]
 
 
 def test_sort_range_sorts_a_slice_in_place():
