@@ -572,12 +572,14 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
         n += 1
     # Enhanced transposition cutoff: a child already proven good for us ends
     # the node.  The children's keys first, each bucket prefetched, then the
-    # probes: the table's cache misses overlap instead of coming one by one.
+    # probes (in blocks that fit the scratch): the cache misses overlap.
     me = _team(turn, nplayers)
     nxt = next_seat(turn, nplayers)
     good = 1 if _team(nxt, nplayers) == me else 0
-    if 5 * n <= sc.shape[0]:
-        for i in range(n):
+    block = sc.shape[0] // 5
+    for b0 in range(0, n, block):
+        b1 = min(n, b0 + block)
+        for i in range(b0, b1):
             c = mc[start + i]
             cpk, clb = trick_after(mk[start + i], turn, pk, lb, nplayers)
             hands[turn] -= c
@@ -586,23 +588,14 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
             hands[turn] += c
             base = _bucket_base(k0, k1, k2, km, nbuckets)
             prefetch(tt, base)
-            sc[5 * i] = k0
-            sc[5 * i + 1] = k1
-            sc[5 * i + 2] = k2
-            sc[5 * i + 3] = km
-            sc[5 * i + 4] = base
-        for i in range(n):
-            v = _tt_find(tt, sc[5 * i + 4], sc[5 * i], sc[5 * i + 1], sc[5 * i + 2], sc[5 * i + 3])
-            if v >= 0 and v == good:
-                return n, 1
-    else:
-        for i in range(n):
-            c = mc[start + i]
-            cpk, clb = trick_after(mk[start + i], turn, pk, lb, nplayers)
-            hands[turn] -= c
-            v = _tt_probe(tt, nbuckets, hands[0], hands[1], hands[2] if nplayers == 3 else 0,
-                          _misc(nxt, clb, cpk, flags, nplayers))
-            hands[turn] += c
+            j = 5 * (i - b0)
+            sc[j] = k0
+            sc[j + 1] = k1
+            sc[j + 2] = k2
+            sc[j + 3] = km
+            sc[j + 4] = base
+        for j in range(0, 5 * (b1 - b0), 5):
+            v = _tt_find(tt, sc[j + 4], sc[j], sc[j + 1], sc[j + 2], sc[j + 3])
             if v >= 0 and v == good:
                 return n, 1
     for i in range(n):
@@ -620,7 +613,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
 
 @flat_kernel
 def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
-                f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0, f_rx,
+                f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0, f_who,
                 mc, mk, key, memo, dwork, sc, sk, prof, pbuf):
     """Run (or resume) the search on the stack until it is done (``ST_DONE``,
     the value for the side to move at the root in ``ctl[C_RESULT]``), has
@@ -628,7 +621,10 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
     buffer (``ST_GROW``), a bigger table (``ST_TABLE``) or a bigger decomposer
     work array (``ST_MEMO``); a call after a
     pause resumes exactly.  The arrays are a :class:`Solver`'s (see
-    ``Solver._value``, which sets up the root frame and runs the slices)."""
+    ``Solver._value``, which sets up the root frame and runs the slices).
+    A frame below the top has taken ``f_cards[p]`` from the hand of seat
+    ``f_who[p]`` (its move, or the farmer its relaxation sets aside); popping
+    back to it gives them back."""
     while True:
         if ctl[C_FILLED] >= ctl[C_GROW_AT] > 0:
             return ST_TABLE
@@ -642,9 +638,8 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
             if r >= 0 and ctl[C_NODES] - ctl[C_RX_N0] >= ctl[C_RX_BUDGET]:
                 # The relaxation under node r is over its budget: give it up
                 # (every value it stored is exact) and go back to node r.
-                for p in range(d - 1, r, -1):
-                    hands[f_turn[p]] += f_cards[p]
-                hands[f_rx[r]] += f_cards[r]
+                for p in range(d - 1, r - 1, -1):
+                    hands[f_who[p]] += f_cards[p]
                 ctl[C_SP] = r
                 ctl[C_RET] = -1
                 ctl[C_RX_ABORTS] += 1
@@ -663,10 +658,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                     return ST_DONE
                 ctl[C_SP] = d - 1
                 p = d - 1
-                if f_phase[p] == PH_RELAX:
-                    hands[f_rx[p]] += f_cards[p]
-                else:
-                    hands[f_turn[p]] += f_cards[p]
+                hands[f_who[p]] += f_cards[p]
                 ctl[C_RET] = res
                 continue
             n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key,
@@ -688,7 +680,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 f_phase[d] = PH_ITER
                 continue
         elif f_phase[d] == PH_RELAX:
-            # Back from the relaxed position (``f_rx[d]`` passing throughout):
+            # Back from the relaxed position (``f_who[d]`` passing throughout):
             # the farmers win it, so they win here; else try the other farmer
             # or search the moves.
             cv = ctl[C_RET]
@@ -698,10 +690,8 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 ctl[C_RX_WINS] += 1
                 res = 0
             else:
-                fz = f_rx[d]
-                if f_pk[d] == 0 and fz == 2:
-                    f_rx[d] = 1
-                    e = _relax_push(hands, d, 1, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards)
+                if f_pk[d] == 0 and f_who[d] == 2:
+                    e = _relax_push(hands, d, 1, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who)
                     if e < 0:
                         ctl[C_RESULT] = -1
                         return ST_GROW
@@ -721,9 +711,8 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 # prove that at once with a relaxation.
                 fz = _relax_first(hands, turn, f_pk[d], f_lb[d], nplayers, ctl)
                 if fz >= 0:
-                    f_rx[d] = fz
                     f_phase[d] = PH_RELAX
-                    e = _relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards)
+                    e = _relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who)
                     if e < 0:
                         ctl[C_RESULT] = -1
                         return ST_GROW
@@ -741,6 +730,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                     lb = f_lb[d]
                     nxt = next_seat(turn, nplayers)
                     cpk, clb = trick_after(k, turn, pk, lb, nplayers)
+                    f_who[d] = turn
                     if k == PASS_KIND:
                         f_cards[d] = 0
                     else:
@@ -773,10 +763,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
             return ST_DONE
         p = d - 1
         ctl[C_SP] = p
-        if f_phase[p] == PH_RELAX:
-            hands[f_rx[p]] += f_cards[p]
-        else:
-            hands[f_turn[p]] += f_cards[p]
+        hands[f_who[p]] += f_cards[p]
         ctl[C_RET] = res
 
 
@@ -801,12 +788,13 @@ def _relax_first(hands, turn, pk, lb, nplayers, ctl):
 
 
 @kernel
-def _relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards):
+def _relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who):
     """Enter the relaxation of node ``d`` with farmer ``fz`` frozen: the same
     position one frame up, his hand set aside in ``f_cards[d]``."""
     e = d + 1
     if e >= f_turn.shape[0]:
         return -1
+    f_who[d] = fz
     f_cards[d] = hands[fz]
     hands[fz] = 0
     f_turn[e] = f_turn[d]
@@ -1058,6 +1046,10 @@ class Solver:
                 new[:old.shape[0]] = old
             setattr(self, name, new)
 
+    def _grow_dwork(self) -> None:
+        """Double the decomposer's work array (a search asked for more: ST_MEMO)."""
+        self.dwork = np.empty(2 * self.dwork.shape[0], np.int64)
+
     def clear(self) -> None:
         """Forget every stored position.  The table shrinks back to its first
         size; the memory of the bigger one is kept (within ``tt_mb``) for the
@@ -1118,7 +1110,7 @@ class Solver:
                 self._grow_table()
                 continue
             if status == ST_MEMO:
-                self.dwork = np.empty(2 * self.dwork.shape[0], np.int64)
+                self._grow_dwork()
                 continue
             if status == ST_GROW:
                 need = int(ctl[C_RESULT])
@@ -1162,7 +1154,7 @@ class Solver:
             if n >= 0:
                 break
             if n == -1:
-                self.dwork = np.empty(2 * self.dwork.shape[0], np.int64)
+                self._grow_dwork()
             else:
                 size = -n + 16
         order = (key[:n] & 0xFFFF).tolist()

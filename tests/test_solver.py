@@ -233,6 +233,21 @@ def test_search_kernel_has_no_reference_counting_and_prefetches(tmp_path):
     assert res.stdout.split() == ["False", "False", "True", "True"]
 
 
+def test_scratch_too_small_for_one_block_of_children_still_exact():
+    """The cutoff probe works through a node's children in blocks that fit
+    the scratch array; with room for two children a block (and too little for
+    any control-win split) the results are still the reference's."""
+    rng = random.Random(12)
+    s = Solver(4)
+    s.sc = np.empty(10, np.int64)
+    s.sk = np.empty(10, np.int64)
+    for i in range(30):
+        p = random_position(rng, 2 + i % 2, 5, "standard")
+        hands, turn, prev, lb = _naive_args(p)
+        expect = "win" if wins(hands, turn, prev, lb, p.rules.flags) else "loss"
+        assert s.solve(p, line=False).result == expect
+
+
 def test_sort_range_sorts_a_slice_in_place():
     from ddz_tools.solver import _sort_range
     rng = random.Random(3)
