@@ -330,24 +330,44 @@ def _tt_store(tt, nbuckets, h0, h1, h2, misc, value, work, ctl):
 
 
 @kernel
-def _tt_rehash(old, new, nbuckets):
-    """Copy every entry of ``old`` into the empty table ``new`` of ``nbuckets``
-    buckets (an entry whose bucket is full is dropped); returns the entries kept."""
+def _tt_split(tt, nbuckets):
+    """Double the table in place: ``tt`` holds ``2 * nbuckets`` buckets, the
+    first ``nbuckets`` in use and the rest zero.  A bucket's index is the low
+    bits of the key's hash, so each entry of bucket ``b`` either stays there
+    or moves to bucket ``b + nbuckets``; nothing is dropped, and the entries
+    left in ``b`` close up to its front in their order (an empty slot is only
+    ever behind the filled ones).  Returns the entries kept."""
     kept = 0
-    for b in range(0, old.shape[0], ENTRY_WORDS):
-        w = old[b + 3]
-        if (w & VALID_BIT) == 0:
-            continue
-        base = _bucket_base(old[b], old[b + 1], old[b + 2], w & MISC_MASK, nbuckets)
+    wide = 2 * nbuckets
+    step = BUCKET * ENTRY_WORDS
+    for bk in range(nbuckets):
+        lo = bk * step
+        hi = lo + nbuckets * step
+        nlo = 0
+        nhi = 0
         for e in range(BUCKET):
-            t = base + e * ENTRY_WORDS
-            if (new[t + 3] & VALID_BIT) == 0:
-                new[t] = old[b]
-                new[t + 1] = old[b + 1]
-                new[t + 2] = old[b + 2]
-                new[t + 3] = w
-                kept += 1
-                break
+            b = lo + e * ENTRY_WORDS
+            w = tt[b + 3]
+            if (w & VALID_BIT) == 0:
+                continue
+            kept += 1
+            if _bucket_base(tt[b], tt[b + 1], tt[b + 2], w & MISC_MASK, wide) == hi:
+                t = hi + nhi * ENTRY_WORDS
+                nhi += 1
+            else:
+                t = lo + nlo * ENTRY_WORDS
+                nlo += 1
+            if t != b:
+                tt[t] = tt[b]
+                tt[t + 1] = tt[b + 1]
+                tt[t + 2] = tt[b + 2]
+                tt[t + 3] = w
+        for e in range(nlo, BUCKET):
+            b = lo + e * ENTRY_WORDS
+            tt[b] = 0
+            tt[b + 1] = 0
+            tt[b + 2] = 0
+            tt[b + 3] = 0
     return kept
 
 
@@ -961,7 +981,7 @@ class Solver:
         #: Buckets the table may grow to (``tt_mb`` bounds it).
         self.max_buckets = nb
         self.ctl = np.zeros(C_SIZE, np.int64)
-        self._spare = None
+        self._mem = None
         self._new_table(min(nb, START_BUCKETS))
         self._frames = [np.zeros(MAX_DEPTH, np.int64) for _ in range(10)]
         self._grow_moves(1 << 16)
@@ -993,31 +1013,29 @@ class Solver:
         """The tables' memory now (MiB): each doubles when half full, up to its share of :attr:`tt_mb`."""
         return sum(e.tt.nbytes for e in [self] + self._helpers) / (1 << 20)
 
-    def _zeroed(self, words: int) -> np.ndarray:
-        """A zeroed table array of ``words`` entries, from the spare memory when
-        it holds ``words`` but not twice as many (the last growth it can take:
-        the smaller ones before it stay small); its pages are mapped already,
-        so zeroing them costs far less than touching fresh pages."""
-        spare = self._spare
-        if spare is not None and words <= spare.shape[0] < 2 * words:
-            self._spare = None
-            t = spare[:words]
-            t.fill(0)
-            return t
-        return np.zeros(words, np.int64)
+    def _table_words(self, nb: int) -> int:
+        return nb * BUCKET * ENTRY_WORDS
 
-    def _keep_spare(self, old: np.ndarray) -> None:
-        """Keep the memory of a table given up (by a growth or :meth:`clear`)
-        for a later growth, when it and the table in use fit ``tt_mb`` together."""
-        buf = old if old.base is None else old.base
-        if self._spare is not None and self._spare.shape[0] >= buf.shape[0]:
-            return
-        if buf.shape[0] + self.tt.shape[0] <= self.max_buckets * BUCKET * ENTRY_WORDS:
-            self._spare = buf
+    def _use_table(self, nb: int) -> None:
+        """Make the first ``nb`` buckets of the table's memory the table.  The
+        memory (``tt_mb``) is one zeroed array allocated once, whose pages the
+        system maps only when first written, so a small search touches little;
+        the part about to join the table is zeroed only where an earlier,
+        bigger table left entries (``_dirty`` words from the start)."""
+        words = self._table_words(nb)
+        if self._mem is None:
+            self._mem = np.zeros(self._table_words(self.max_buckets), np.int64)
+            self._dirty = 0
+        old = self.tt.shape[0] if getattr(self, "tt", None) is not None else 0
+        if self._dirty > old:
+            self._mem[old:min(words, self._dirty)].fill(0)
+        self._dirty = max(self._dirty, words)
+        self.tt = self._mem[:words]
+        self.nbuckets = nb
 
     def _new_table(self, nb: int) -> None:
-        self.nbuckets = nb
-        self.tt = self._zeroed(nb * BUCKET * ENTRY_WORDS)
+        self.tt = None
+        self._use_table(nb)
         self.ctl[C_FILLED] = 0
         self._set_grow_at()
 
@@ -1027,14 +1045,11 @@ class Solver:
         self.ctl[C_GROW_AT] = self.nbuckets * BUCKET // 2 if self.nbuckets < self.max_buckets else 0
 
     def _grow_table(self) -> None:
-        """Double the table (called between kernel slices: the search resumes exactly)."""
-        old = self.tt
-        nb = self.nbuckets * 2
-        new = self._zeroed(nb * BUCKET * ENTRY_WORDS)
-        kept = _tt_rehash(old, new, nb)
-        self.tt, self.nbuckets = new, nb
-        self._keep_spare(old)
-        self.ctl[C_FILLED] = kept
+        """Double the table in place (called between kernel slices: the search
+        resumes exactly)."""
+        nb = self.nbuckets
+        self._use_table(2 * nb)
+        self.ctl[C_FILLED] = _tt_split(self.tt, nb)
         self._set_grow_at()
 
     def _grow_moves(self, size: int) -> None:
@@ -1052,11 +1067,9 @@ class Solver:
 
     def clear(self) -> None:
         """Forget every stored position.  The table shrinks back to its first
-        size; the memory of the bigger one is kept (within ``tt_mb``) for the
-        next growth, which then need not touch fresh pages."""
-        old = self.tt
+        size; its memory stays mapped, and a later growth zeroes only what an
+        earlier table used (no fresh pages to touch again)."""
         self._new_table(min(self.max_buckets, START_BUCKETS))
-        self._keep_spare(old)
         for h in self._helpers:
             h.clear()
 

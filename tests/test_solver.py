@@ -18,6 +18,7 @@ from ddz_tools.errors import DdzError
 from ddz_tools.movegen import generate
 from ddz_tools.position import Position
 from ddz_tools.rules import PRESETS, Play
+from ddz_tools import solver as S
 from ddz_tools.solver import Solver, solve
 
 from naive_solver import wins, winning_plays
@@ -500,22 +501,54 @@ def test_table_grows_from_small_and_clear_shrinks_it():
     assert s.tt_used_mb <= 0.125 and s.table_stats()["entries"] == 0
 
 
-def test_table_memory_given_up_is_reused_within_the_cap():
-    """After clear() the big table's memory is kept and the next growth is
-    carved from it (zeroed: the same nodes and result as a fresh solver);
-    the table in use and the kept memory never hold more than tt_mb."""
+def test_table_memory_is_kept_and_zeroed_where_used():
+    """The table lives in one array of tt_mb allocated once: after clear() the
+    next solve grows into the memory the last one used (zeroed: the same
+    nodes and result as a fresh solver), and the table never outgrows tt_mb."""
     p = Position.three_player("345789TJQK", "3468TJJQA2", "5679TQKKA2", to_move="landlord")
     s = Solver(tt_mb=4)
+    mem = s._mem
+    assert mem.nbytes == 4 << 20
     first = s.solve(p, line=False)
     big = s.tt.nbytes
+    assert big > 128 << 10
     s.clear()
-    assert s._spare is not None and s._spare.nbytes == big
+    assert s.tt.nbytes == 128 << 10 and not s.tt.any()
     again = s.solve(p, line=False)
     fresh = Solver(tt_mb=4).solve(p, line=False)
     assert (again.result, again.nodes) == (first.result, first.nodes) == (fresh.result, fresh.nodes)
-    assert s.tt.base is not None  # a view of the kept memory
-    held = s.tt.nbytes + (s._spare.nbytes if s._spare is not None else 0)
-    assert held <= 4 << 20
+    assert s._mem is mem and s.tt.base is mem and s.tt.nbytes == big
+
+
+def test_in_place_doubling_keeps_every_entry_findable():
+    """_tt_split against a plain rebuild: every entry of a full small table
+    (random keys, some buckets full) is found after the doubling, in a bucket
+    of the new size, with no empty slot before a filled one."""
+    rng = np.random.default_rng(11)
+    for nb in (1, 2, 16, 64):
+        words = nb * S.BUCKET * S.ENTRY_WORDS
+        tt = np.zeros(2 * words, np.int64)
+        ctl = np.zeros(S.C_SIZE, np.int64)
+        keys = []
+        for _ in range(nb * S.BUCKET * 2):
+            h = [int(x) for x in rng.integers(0, 1 << 60, 3)]
+            misc = int(rng.integers(0, 1 << 20))
+            v = int(rng.integers(0, 2))
+            S._tt_store(tt[:words], nb, h[0], h[1], h[2], misc, v, int(rng.integers(0, 40)), ctl)
+        stored = {}
+        for b in range(0, words, S.ENTRY_WORDS):
+            w = int(tt[b + 3])
+            if w & S.VALID_BIT:
+                stored[(int(tt[b]), int(tt[b + 1]), int(tt[b + 2]), w & S.MISC_MASK)] = 1 if w & S.VALUE_BIT else 0
+        kept = S._tt_split(tt, nb)
+        assert kept == len(stored)
+        for (h0, h1, h2, m), v in stored.items():
+            base = S._bucket_base(h0, h1, h2, m, 2 * nb)
+            assert S._tt_find(tt, base, h0, h1, h2, m) == v
+        for bk in range(2 * nb):
+            valid = [bool(tt[bk * S.BUCKET * S.ENTRY_WORDS + e * S.ENTRY_WORDS + 3] & S.VALID_BIT)
+                     for e in range(S.BUCKET)]
+            assert valid == sorted(valid, reverse=True)
 
 
 # Whole deals ------------------------------------------------------------------------
