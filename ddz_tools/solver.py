@@ -594,14 +594,14 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
     # the node.  The children's keys first, each bucket prefetched, then the
     # probes (in blocks that fit the scratch): the cache misses overlap.
     me = _team(turn, nplayers)
-    nxt = next_seat(turn, nplayers)
+    nxt, _, _ = _after_move(hands, turn, PASS_KIND, pk, lb, nplayers)
     good = 1 if _team(nxt, nplayers) == me else 0
     block = sc.shape[0] // 5
     for b0 in range(0, n, block):
         b1 = min(n, b0 + block)
         for i in range(b0, b1):
             c = mc[start + i]
-            cpk, clb = trick_after(mk[start + i], turn, pk, lb, nplayers)
+            _, cpk, clb = _after_move(hands, turn, mk[start + i], pk, lb, nplayers)
             hands[turn] -= c
             k0, k1, k2, km = _canon(hands[0], hands[1], hands[2] if nplayers == 3 else 0,
                                     _misc(nxt, clb, cpk, flags, nplayers))
@@ -748,8 +748,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                     k = mk[s + idx]
                     pk = f_pk[d]
                     lb = f_lb[d]
-                    nxt = next_seat(turn, nplayers)
-                    cpk, clb = trick_after(k, turn, pk, lb, nplayers)
+                    nxt, cpk, clb = _after_move(hands, turn, k, pk, lb, nplayers)
                     f_who[d] = turn
                     if k == PASS_KIND:
                         f_cards[d] = 0
@@ -785,6 +784,20 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
         ctl[C_SP] = p
         hands[f_who[p]] += f_cards[p]
         ctl[C_RET] = res
+
+
+@kernel
+def _after_move(hands, turn, kind, pk, lb, nplayers):
+    """(seat to move, play to answer, seat that made it) after ``turn`` makes
+    the move ``kind`` (a pass: ``PASS_KIND``) over ``pk`` made by ``lb``.
+    A seat with no cards, the farmer a relaxation sets aside (a real
+    position never holds an empty hand), passes at once: no node of its own."""
+    nxt = next_seat(turn, nplayers)
+    cpk, clb = trick_after(kind, turn, pk, lb, nplayers)
+    if nplayers == 3 and hands[nxt] == 0:
+        cpk, clb = trick_after(PASS_KIND, nxt, cpk, clb, nplayers)
+        nxt = next_seat(nxt, nplayers)
+    return nxt, cpk, clb
 
 
 @kernel
