@@ -36,7 +36,10 @@ Exact shortcuts: a play that empties the hand ends the node; a *control win*
 ends it too: the mover, leading, can split his hand into plays no opponent can
 answer plus one last play of any kind (he plays the free ones, each passed by
 everyone, then goes out).  Enhanced transposition cutoff: before ordering, a
-child already stored as a win for the mover's team ends the node.
+child already stored as a win for the mover's team ends the node.  Dominated
+kicker choices (see ``_dominated``) are not searched: the same body with a
+lower loose kicker is at least as good (for two players, the landlord, and a
+farmer whose partner a relaxation sets aside).
 
 Relaxations (three players): when the landlord's first move at a node has
 failed, the node is searched once more with one farmer passing at every turn
@@ -77,7 +80,8 @@ from .errors import ArgumentError, PositionError, SearchLimit
 from .gamerules import next_seat, trick_after
 from .movegen import GEN_SCRATCH, gen_into_scratch
 from .position import Position
-from .rules import F_CHAINS_WITH_TWO, T_BOMB, T_ROCKET, Play
+from .rules import (F_CHAINS_WITH_TWO, T_AIRPLANE_PAIR, T_AIRPLANE_SOLO, T_BOMB, T_FOUR_PAIR, T_FOUR_SOLO,
+                    T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_ROCKET, T_TRIO_PAIR, T_TRIO_SOLO, Play)
 
 # Kernel constants ---------------------------------------------------------------
 
@@ -129,7 +133,8 @@ C_RX_N0 = 12
 C_RX_TRIES = 13
 C_RX_WINS = 14
 C_RX_ABORTS = 15
-C_SIZE = 16
+C_DOMINANCE = 16
+C_SIZE = 17
 
 # Frame phases.
 PH_NEW = 0
@@ -565,8 +570,71 @@ def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, dwork, sc, s
     return (prim << 9) | (cnt << 4) | (15 - ((k >> 5) & 15))
 
 
+#: One bit per rank 3..2 (bit 4r), the packed-hand nibble layout.
+RANKS_3_TO_2 = 0x1111111111111
+
+
 @kernel
-def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwork, sc, sk, prof, pbuf, tt, nbuckets):
+def _kicker_lows(hand, flags):
+    """(solo, pair): bit 4r set for each rank r (3..2) held exactly once,
+    resp. exactly twice, that is in no chain ``hand`` could play (no five
+    consecutive chain ranks through it held, and for a pair no three
+    consecutive ones held twice; hands only shrink, so none ever will)."""
+    top = RANKS_3_TO_2 if (flags & F_CHAINS_WITH_TWO) != 0 else RANKS_3_TO_2 >> 4
+    held = (hand | (hand >> 1) | (hand >> 2)) & top
+    held2 = ((hand >> 1) | (hand >> 2)) & top
+    w5 = held & (held >> 4) & (held >> 8) & (held >> 12) & (held >> 16)
+    in5 = w5 | (w5 << 4) | (w5 << 8) | (w5 << 12) | (w5 << 16)
+    w3 = held2 & (held2 >> 4) & (held2 >> 8)
+    in3 = w3 | (w3 << 4) | (w3 << 8)
+    once = hand & ~(hand >> 1) & ~(hand >> 2) & RANKS_3_TO_2
+    twice = (hand >> 1) & ~hand & ~(hand >> 2) & RANKS_3_TO_2
+    return once & ~in5, twice & ~in5 & ~in3
+
+
+@kernel
+def _dominated_by_lows(hand, c, k, solo, pair):
+    """:func:`_dominated` with the hand's :func:`_kicker_lows` given."""
+    t = k & 31
+    if t == T_TRIO_SOLO or t == T_AIRPLANE_SOLO or t == T_FOUR_TWO_SOLO or t == T_FOUR_SOLO:
+        kick = c & ~(c >> 1) & ~(c >> 2) & hand & ~(hand >> 1) & ~(hand >> 2) & RANKS_3_TO_2
+        low = solo
+    elif t == T_TRIO_PAIR or t == T_AIRPLANE_PAIR or t == T_FOUR_TWO_PAIR or t == T_FOUR_PAIR:
+        kick = (c >> 1) & ~c & ~(c >> 2) & (hand >> 1) & ~hand & ~(hand >> 2) & RANKS_3_TO_2
+        low = pair
+    else:
+        return False
+    if kick == 0 or c == hand:
+        return False
+    low &= ~((c | (c >> 1) | (c >> 2)) & RANKS_3_TO_2)
+    # Dominated when some kicker's rank is above the lowest such rank left out.
+    return low != 0 and kick > (low & -low)
+
+
+@kernel
+def _dominated(hand, c, k, flags):
+    """True when the play ``c`` (kind ``k``) from ``hand`` is dominated by the
+    same play with a lower kicker.
+
+    Say a solo kicker x (not a joker, its rank held once) goes with the body,
+    and a lower card y (not a joker, its rank held once, not in the play) is
+    in no chain the hand could make.  The same body with y instead of x is
+    legal and leaves x instead of y: every later use of y (a single, or a
+    kicker) can be made with x, which beats more and leaves the opponents
+    fewer answers, so that play is at least as good for the mover whatever
+    follows.  The same for a pair kicker (a rank held exactly twice) against
+    a lower pair held exactly twice in no chain or pair chain.  Holds for
+    either player of a two-player game and for the landlord, and for a
+    farmer whose partner a relaxation sets aside (a two-player game); not
+    for a farmer otherwise (his partner may have wanted to beat the lower
+    card)."""
+    solo, pair = _kicker_lows(hand, flags)
+    return _dominated_by_lows(hand, c, k, solo, pair)
+
+
+@kernel
+def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwork, sc, sk, prof, pbuf, tt, nbuckets,
+            dominance):
     """Generate and order the moves of a node into the buffers at ``start``.
 
     Returns (n, immediate): ``n`` moves (pass included, as kind -1) whose
@@ -586,6 +654,19 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
             return n, 1
     if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
         return n, 1
+    if dominance != 0 and (nplayers == 2 or turn == 0 or hands[3 - turn] == 0):
+        # Plays with a dominated kicker choice need no search (see _dominated):
+        # two players, the landlord, and a farmer whose partner a relaxation
+        # sets aside (a two-player game again).
+        solo, pair = _kicker_lows(hand, flags)
+        if solo | pair:
+            m = 0
+            for i in range(n):
+                if not _dominated_by_lows(hand, mc[start + i], mk[start + i], solo, pair):
+                    mc[start + m] = mc[start + i]
+                    mk[start + m] = mk[start + i]
+                    m += 1
+            n = m
     if pk != 0:
         mc[start + n] = 0
         mk[start + n] = PASS_KIND
@@ -682,7 +763,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 ctl[C_RET] = res
                 continue
             n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key,
-                             f_start[d], memo, dwork, sc, sk, prof, pbuf, tt, nbuckets)
+                             f_start[d], memo, dwork, sc, sk, prof, pbuf, tt, nbuckets, ctl[C_DOMINANCE])
             if n == -1:
                 return ST_MEMO
             if n < 0:
@@ -1015,6 +1096,9 @@ class Solver:
         #: Nodes a relaxation (one farmer passing throughout) may search
         #: before it is given up; 0 switches relaxations off.
         self.relax_budget = RELAX_BUDGET
+        #: Skip plays whose kicker choice is dominated (see :func:`_dominated`);
+        #: False searches them too (for tests and measurements).
+        self.kicker_dominance = True
 
     @property
     def tt_mb(self) -> float:
@@ -1109,6 +1193,7 @@ class Solver:
         ctl[C_RET] = -1
         ctl[C_RX_D] = -1
         ctl[C_RX_BUDGET] = self.relax_budget
+        ctl[C_DOMINANCE] = 1 if self.kicker_dominance else 0
         while True:
             budget = int(ctl[C_NODES]) + self._slice
             team = self._team
@@ -1330,6 +1415,7 @@ class Solver:
         engines = [self] + self._helpers
         for h in self._helpers:
             h.relax_budget = self.relax_budget
+            h.kicker_dominance = self.kicker_dominance
         team = _Team(engines, node_limit)
         solved_by = {}
 

@@ -210,6 +210,120 @@ def test_relaxations_on_larger_positions_match_no_relaxations():
     assert aborts > 0
 
 
+def _dominated_plain(hand: int, cards: int, kind: int, flags: int) -> bool:
+    """Kicker dominance by its definition (see solver._dominated): some solo
+    kicker x (rank held once) of the play is above a card y held once, not in
+    the play, in no chain the hand could make; the same for pair kickers
+    (ranks held exactly twice) and pairs in no chain or pair chain."""
+    from ddz_tools.rules import F_CHAINS_WITH_TWO, T_AIRPLANE_PAIR, T_AIRPLANE_SOLO, T_FOUR_PAIR, T_FOUR_SOLO
+    from ddz_tools.rules import T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_TRIO_PAIR, T_TRIO_SOLO
+    held, used = counts_of(hand), counts_of(cards)
+    t = kind & 31
+    if cards == hand:
+        return False
+    if t in (T_TRIO_SOLO, T_AIRPLANE_SOLO, T_FOUR_TWO_SOLO, T_FOUR_SOLO):
+        want = 1
+    elif t in (T_TRIO_PAIR, T_AIRPLANE_PAIR, T_FOUR_TWO_PAIR, T_FOUR_PAIR):
+        want = 2
+    else:
+        return False
+    top = 12 if flags & F_CHAINS_WITH_TWO else 11
+
+    def in_chain(r: int) -> bool:
+        for need, length in ((1, 5),) + (((2, 3),) if want == 2 else ()):
+            for s0 in range(max(0, r - length + 1), r + 1):
+                if s0 + length - 1 <= top and all(held[q] >= need for q in range(s0, s0 + length)):
+                    return True
+        return False
+
+    kickers = [r for r in range(13) if used[r] == want and held[r] == want]
+    lows = [r for r in range(13) if held[r] == want and used[r] == 0 and not in_chain(r)]
+    return bool(kickers and lows and max(kickers) > min(lows))
+
+
+def test_kicker_dominance_matches_its_definition():
+    from ddz_tools.solver import _dominated
+
+    rng = random.Random(48)
+    hits = 0
+    for i in range(400):
+        preset, flags, hand, _ = _preset_and_hand(rng, i)
+        for play in generate(hand, rules=preset):
+            got = bool(_dominated(hand, play.cards, play.kind, flags))
+            assert got == _dominated_plain(hand, play.cards, play.kind, flags), (
+                format_cards(hand), play.notation(), preset)
+            hits += got
+    assert hits > 1000
+
+
+def test_kicker_dominance_keeps_the_reference_results():
+    """Positions rich in trios, pairs and loose singles (where kicker
+    choices abound), two-player and three-player (the landlord prunes, and a
+    farmer inside a relaxation): the reference's result and winning plays."""
+    rng = random.Random(49)
+    solver = Solver(8)
+    solver.relax_budget = 50
+    checked = 0
+    for i in range(400):
+        nplayers = 2 + i % 2
+        preset = sorted(PRESETS)[i % len(PRESETS)]
+        ranks = rng.sample(range(13), 5)
+        deck = [ranks[0]] * 3 + [ranks[1]] * 2 + [ranks[1]] + ranks[2:] + rng.sample(range(13), 4)
+        rng.shuffle(deck)
+        cut = 6 if nplayers == 2 else 4
+        hands = []
+        pos = 0
+        for s in range(nplayers):
+            size = rng.randint(3, cut)
+            hands.append(deck[pos:pos + size])
+            pos += size
+        counts = [0] * 15
+        ok = True
+        for h in hands:
+            for r in h:
+                counts[r] += 1
+                ok = ok and counts[r] <= 4
+        if not ok:
+            continue
+        texts = [format_cards(_pack(h)) for h in hands]
+        if nplayers == 2:
+            p = Position.two_player(*texts, rules=preset)
+        else:
+            p = Position.three_player(*texts, to_move="landlord", rules=preset)
+        solver.clear()
+        r = solver.solve(p, all_plays=True, line=False)
+        expect = _naive_plays(p)
+        assert r.result == ("win" if expect else "loss"), p.describe()
+        assert set(r.winning_plays) == expect, p.describe()
+        checked += 1
+    assert checked > 300
+
+
+def test_kicker_dominance_on_and_off_agree_on_bigger_positions():
+    """Ten cards a side and seven a seat (beyond the reference): the same
+    result and winning plays with dominated kicker choices skipped and
+    searched; skipping them saves nodes."""
+    on, off = Solver(32), Solver(32)
+    off.kicker_dominance = False
+    saved = 0
+    for i in range(24):
+        deck = _deck_list(FULL_DECK)
+        random.Random(f"dom-{i}").shuffle(deck)
+        preset = sorted(PRESETS)[i % len(PRESETS)]
+        if i % 2 == 0:
+            p = Position.two_player(format_cards(_pack(deck[:10])), format_cards(_pack(deck[10:20])), rules=preset)
+        else:
+            p = Position.three_player(*(format_cards(_pack(deck[7 * k:7 * k + 7])) for k in range(3)),
+                                      to_move="landlord", rules=preset)
+        on.clear()
+        off.clear()
+        r1 = on.solve(p, all_plays=True, line=False)
+        r2 = off.solve(p, all_plays=True, line=False)
+        assert (r1.result, r1.winning_plays) == (r2.result, r2.winning_plays), p.describe()
+        saved += r2.nodes - r1.nodes
+    assert saved > 0
+
+
 _INSPECT = """
 from ddz_tools.position import Position
 from ddz_tools.solver import Solver, _ordered_moves, search_step
