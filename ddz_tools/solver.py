@@ -675,6 +675,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
     # the node.  The children's keys first, each bucket prefetched, then the
     # probes (in blocks that fit the scratch): the cache misses overlap.
     me = _team(turn, nplayers)
+    # The seat to move after any move of this node (a set-aside farmer skipped).
     nxt, _, _ = _after_move(hands, turn, PASS_KIND, pk, lb, nplayers)
     good = 1 if _team(nxt, nplayers) == me else 0
     block = sc.shape[0] // 5
@@ -1076,6 +1077,7 @@ class Solver:
         self.max_buckets = nb
         self.ctl = np.zeros(C_SIZE, np.int64)
         self._mem = None
+        self.tt = None
         self._new_table(min(nb, START_BUCKETS))
         self._frames = [np.zeros(MAX_DEPTH, np.int64) for _ in range(10)]
         self._grow_moves(1 << 16)
@@ -1123,7 +1125,7 @@ class Solver:
         if self._mem is None:
             self._mem = np.zeros(self._table_words(self.max_buckets), np.int64)
             self._dirty = 0
-        old = self.tt.shape[0] if getattr(self, "tt", None) is not None else 0
+        old = 0 if self.tt is None else self.tt.shape[0]
         if self._dirty > old:
             self._mem[old:min(words, self._dirty)].fill(0)
         self._dirty = max(self._dirty, words)

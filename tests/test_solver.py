@@ -242,6 +242,8 @@ def _dominated_plain(hand: int, cards: int, kind: int, flags: int) -> bool:
 
 
 def test_kicker_dominance_matches_its_definition():
+    """The kernel's bit-parallel check equals the definition on every play of
+    random hands of 1-20 cards, under every preset."""
     from ddz_tools.solver import _dominated
 
     rng = random.Random(48)
