@@ -35,7 +35,8 @@ of the nodes below it) is replaced.  Memory is ``tt_mb`` MiB (default 512;
 Exact shortcuts: a play that empties the hand ends the node; a *control win*
 ends it too: the mover, leading, can split his hand into plays no opponent can
 answer plus one last play of any kind (he plays the free ones, each passed by
-everyone, then goes out).  Enhanced transposition cutoff: before ordering, a
+everyone, then goes out); its answers are remembered (``cwm``, keyed by the
+hand, the opponents' hands and the rules).  Enhanced transposition cutoff: before ordering, a
 child already stored as a win for the mover's team ends the node.  Dominated
 kicker choices (see ``_dominated``) are not searched: the same body with a
 lower loose kicker is at least as good (for two players, the landlord, and a
@@ -100,6 +101,8 @@ MEMO_BITS = 20
 #: generation buffer, row 2 the work space of every generation call (its first
 #: GEN_SCRATCH entries) and of the control-win search (the next 320).
 PROF_ROWS = 1 << 13
+#: Rows of the control-win memo.
+CW_ROWS = 1 << 16
 PROF_W = 20
 PROF_PLAYS = 1 << 14
 #: Nodes one worker searches alone before ``workers`` > 1 split the root.
@@ -443,7 +446,36 @@ def _unanswered(hands, turn, kind, flags, nplayers, prof, pbuf):
 
 
 @kernel
-def _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
+def _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
+    """:func:`_control_win_search`, remembered in ``cwm`` (rows of four words:
+    the hand, the two opponents' hands, and the rules with the answer),
+    keyed by everything the answer depends on: the hand, the opponents'
+    hands (those of ``turn``'s other team) and the rules."""
+    me = _team(turn, nplayers)
+    oa = 0
+    ob = 0
+    for q in range(nplayers):
+        if q != turn and _team(q, nplayers) != me:
+            if oa == 0:
+                oa = hands[q] + 1
+            else:
+                ob = hands[q] + 1
+    x = _fold(_fold(_fold(_fold(0, hand), oa), ob), flags)
+    x ^= x >> 29
+    row = x & (cwm.shape[0] - 1)
+    tag = (flags << 2) | (1 << 1)
+    if cwm[row, 0] == hand and cwm[row, 1] == oa and cwm[row, 2] == ob and (cwm[row, 3] >> 1) == (tag >> 1):
+        return (cwm[row, 3] & 1) == 1
+    r = _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf)
+    cwm[row, 0] = hand
+    cwm[row, 1] = oa
+    cwm[row, 2] = ob
+    cwm[row, 3] = tag | (1 if r else 0)
+    return r
+
+
+@kernel
+def _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
     """True when ``turn``, leading with ``hand``, can split it into plays no
     opponent can answer plus at most one last play of any kind.
 
@@ -532,7 +564,7 @@ def _sort_range(a, lo, hi):
 
 
 @kernel
-def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, dwork, sc, sk, prof, pbuf):
+def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, dwork, sc, sk, prof, pbuf, cwm):
     """Ordering score of one move (higher first); -1 when it provably wins,
     -2 when ``dwork`` is too small for the decomposer (grow it and call again)."""
     hand = hands[turn]
@@ -549,7 +581,7 @@ def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, dwork, sc, s
     if mp < 0:
         return -2
     free = _unanswered(hands, turn, k, flags, nplayers, prof, pbuf)
-    if free and (mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf)):
+    if free and (mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf, cwm)):
         return -1
     cnt = 0
     x = c
@@ -633,7 +665,7 @@ def _dominated(hand, c, k, flags):
 
 
 @kernel
-def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwork, sc, sk, prof, pbuf, tt, nbuckets,
+def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets,
             dominance):
     """Generate and order the moves of a node into the buffers at ``start``.
 
@@ -652,7 +684,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
     for i in range(n):
         if mc[start + i] == hand:
             return n, 1
-    if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
+    if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
         return n, 1
     if dominance != 0 and (nplayers == 2 or turn == 0 or hands[3 - turn] == 0):
         # Plays with a dominated kicker choice need no search (see _dominated):
@@ -703,7 +735,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        score = _score(hands, turn, lb, c, k, 1 if pk != 0 else 0, flags, nplayers, memo, dwork, sc, sk, prof, pbuf)
+        score = _score(hands, turn, lb, c, k, 1 if pk != 0 else 0, flags, nplayers, memo, dwork, sc, sk, prof, pbuf, cwm)
         if score == -2:
             return -1, 0
         if score < 0:
@@ -716,7 +748,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
 @flat_kernel
 def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0, f_who,
-                mc, mk, key, memo, dwork, sc, sk, prof, pbuf):
+                mc, mk, key, memo, dwork, sc, sk, prof, pbuf, cwm):
     """Run (or resume) the search on the stack until it is done (``ST_DONE``,
     the value for the side to move at the root in ``ctl[C_RESULT]``), has
     searched up to ``budget`` nodes in all (``ST_PAUSED``), needs a bigger move
@@ -764,7 +796,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 ctl[C_RET] = res
                 continue
             n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key,
-                             f_start[d], memo, dwork, sc, sk, prof, pbuf, tt, nbuckets, ctl[C_DOMINANCE])
+                             f_start[d], memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets, ctl[C_DOMINANCE])
             if n == -1:
                 return ST_MEMO
             if n < 0:
@@ -925,7 +957,7 @@ def _relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_
 
 
 @kernel
-def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, dwork, sc, sk, prof, pbuf):
+def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, dwork, sc, sk, prof, pbuf, cwm):
     """The node's moves in search order (no shortcut exit): n, -needed when
     the move buffers are too small, or -1 when ``dwork`` is."""
     # Run the ordering with shortcuts disabled by scoring every move ourselves.
@@ -939,7 +971,7 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, dwor
         mk[n] = PASS_KIND
         n += 1
     for i in range(n):
-        score = _score(hands, turn, lb, mc[i], mk[i], 1 if pk != 0 else 0, flags, nplayers, memo, dwork, sc, sk, prof, pbuf)
+        score = _score(hands, turn, lb, mc[i], mk[i], 1 if pk != 0 else 0, flags, nplayers, memo, dwork, sc, sk, prof, pbuf, cwm)
         if score == -2:
             return -1
         if score < 0:
@@ -1088,6 +1120,8 @@ class Solver:
         # Answer profiles of hands (a pure function of hand and rules: never cleared).
         self.prof = np.zeros((PROF_ROWS, PROF_W), np.int64)
         self.pbuf = np.empty((3, PROF_PLAYS), np.int64)
+        # Control-win answers (a pure function of hands and rules: never cleared).
+        self.cwm = np.zeros((CW_ROWS, 4), np.int64)
         # Limits of the current solve.
         self._deadline = None
         self._node_limit = None
@@ -1213,7 +1247,7 @@ class Solver:
                 status = search_step(hands, nplayers, flags, self.tt, self.nbuckets, ctl, budget,
                                  f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
                                  self.mc, self.mk, self.key, self.memo, self.dwork, self.sc, self.sk,
-                                 self.prof, self.pbuf)
+                                 self.prof, self.pbuf, self.cwm)
             finally:
                 if granted:
                     team.release(granted - (int(ctl[C_NODES]) - before))
@@ -1263,7 +1297,7 @@ class Solver:
             mk = np.empty(size, np.int64)
             key = np.empty(size, np.int64)
             n = _ordered_moves(hands, st.turn, st.pk, st.lb, flags, nplayers, mc, mk, key,
-                               self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf)
+                               self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf, self.cwm)
             if n >= 0:
                 break
             if n == -1:

@@ -772,11 +772,12 @@ def test_control_win_against_every_split():
     claims a split that does not exist, and finds every one on small hands."""
     import numpy as np
     from naive_solver import control_split
-    from ddz_tools.solver import PROF_PLAYS, PROF_ROWS, PROF_W, _control_win
+    from ddz_tools.solver import CW_ROWS, PROF_PLAYS, PROF_ROWS, PROF_W, _control_win, _control_win_search
 
     rng = random.Random(43)
     prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.empty((3, PROF_PLAYS), np.int64)
     sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
+    cwm = np.zeros((CW_ROWS, 4), np.int64)
     found = 0
     for i in range(400):
         nplayers = 2 + i % 2
@@ -791,7 +792,10 @@ def test_control_win_against_every_split():
             pos += n
         turn = rng.randrange(nplayers)
         arr = np.array(hands + [0] * (3 - nplayers), np.int64)
-        got = bool(_control_win(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf))
+        got = bool(_control_win_search(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf))
+        # The memoised call answers the same, computed and then remembered.
+        for _ in range(2):
+            assert bool(_control_win(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf, cwm)) == got
         want = control_split(tuple(hands), turn, hands[turn], flags)
         assert got == want, ([format_cards(h) for h in hands], turn, preset)
         found += got
