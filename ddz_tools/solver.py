@@ -36,11 +36,11 @@ Exact shortcuts: a play that empties the hand ends the node; a *control win*
 ends it too: the mover, leading, can split his hand into plays no opponent can
 answer plus one last play of any kind (he plays the free ones, each passed by
 everyone, then goes out); its answers are remembered (``cwm``, keyed by the
-hand, the opponents' hands and the rules).  Enhanced transposition cutoff: before ordering, a
-child already stored as a win for the mover's team ends the node.  Dominated
-kicker choices (see ``_dominated``) are not searched: the same body with a
-lower loose kicker is at least as good (for two players, the landlord, and a
-farmer whose partner a relaxation sets aside).
+hand, the opponents' hands and the rules).  Enhanced transposition cutoff:
+before ordering, a child already stored as a win for the mover's team ends the
+node.  Dominated kicker choices (see ``_dominated``) are not searched: the
+same body with a lower loose kicker is at least as good (for two players, the
+landlord, and a farmer whose partner a relaxation sets aside).
 
 Relaxations (three players): when the landlord's first move at a node has
 failed, the node is searched once more with one farmer passing at every turn
@@ -101,10 +101,10 @@ MEMO_BITS = 20
 #: generation buffer, row 2 the work space of every generation call (its first
 #: GEN_SCRATCH entries) and of the control-win search (the next 320).
 PROF_ROWS = 1 << 13
-#: Rows of the control-win memo.
-CW_ROWS = 1 << 16
 PROF_W = 20
 PROF_PLAYS = 1 << 14
+#: Rows of the control-win memo (``Solver.cwm``, four words a row).
+CW_ROWS = 1 << 16
 #: Nodes one worker searches alone before ``workers`` > 1 split the root.
 SPLIT_AFTER = 200_000
 #: Nodes a relaxation may search before it is given up (see _relax_first).
