@@ -187,10 +187,16 @@ def _fold(acc, w):
 
 
 @kernel
-def _bucket_base(h0, h1, h2, misc, nbuckets):
-    x = _fold(_fold(_fold(_fold(0, h0), h1), h2), misc)
+def _slot(x, n):
+    """The row, of ``n`` (a power of two), of a key folded into ``x`` by
+    :func:`_fold` (its high bits mixed into the low ones first)."""
     x ^= x >> 29
-    return (x & (nbuckets - 1)) * (BUCKET * ENTRY_WORDS)
+    return x & (n - 1)
+
+
+@kernel
+def _bucket_base(h0, h1, h2, misc, nbuckets):
+    return _slot(_fold(_fold(_fold(_fold(0, h0), h1), h2), misc), nbuckets) * (BUCKET * ENTRY_WORDS)
 
 
 @kernel
@@ -390,9 +396,7 @@ def _profile_row(prof, hand, flags, pbuf):
     non-zero with the rocket.  Answers to a play are exactly the plays of its
     type and length with a higher main rank (and bombs, the rocket), so the
     profile tells whether the hand can answer any play without generating."""
-    x = _fold(_fold(0, hand), flags)
-    x ^= x >> 29
-    row = x & (prof.shape[0] - 1)
+    row = _slot(_fold(_fold(0, hand), flags), prof.shape[0])
     tag = flags | (1 << 40)
     if prof[row, 0] == hand and prof[row, 1] == tag:
         return row
@@ -460,9 +464,7 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
                 oa = hands[q] + 1
             else:
                 ob = hands[q] + 1
-    x = _fold(_fold(_fold(_fold(0, hand), oa), ob), flags)
-    x ^= x >> 29
-    row = x & (cwm.shape[0] - 1)
+    row = _slot(_fold(_fold(_fold(_fold(0, hand), oa), ob), flags), cwm.shape[0])
     tag = (flags << 2) | (1 << 1)
     if cwm[row, 0] == hand and cwm[row, 1] == oa and cwm[row, 2] == ob and (cwm[row, 3] >> 1) == (tag >> 1):
         return (cwm[row, 3] & 1) == 1
@@ -1108,8 +1110,11 @@ class Solver:
         #: Buckets the table may grow to (``tt_mb`` bounds it).
         self.max_buckets = nb
         self.ctl = np.zeros(C_SIZE, np.int64)
-        self._mem = None
-        self.tt = None
+        # The table's memory: one zeroed array of tt_mb, whose pages the system
+        # maps only when first written; the table is its first part, and
+        # ``_dirty`` words from the start may hold entries of an earlier table.
+        self._mem = np.zeros(self._table_words(nb), np.int64)
+        self._dirty = 0
         self._new_table(min(nb, START_BUCKETS))
         self._frames = [np.zeros(MAX_DEPTH, np.int64) for _ in range(10)]
         self._grow_moves(1 << 16)
@@ -1149,26 +1154,19 @@ class Solver:
     def _table_words(self, nb: int) -> int:
         return nb * BUCKET * ENTRY_WORDS
 
-    def _use_table(self, nb: int) -> None:
-        """Make the first ``nb`` buckets of the table's memory the table.  The
-        memory (``tt_mb``) is one zeroed array allocated once, whose pages the
-        system maps only when first written, so a small search touches little;
-        the part about to join the table is zeroed only where an earlier,
-        bigger table left entries (``_dirty`` words from the start)."""
+    def _use_table(self, nb: int, keep: int) -> None:
+        """Make the first ``nb`` buckets of the table's memory the table,
+        keeping its first ``keep`` words: the rest is zeroed only where an
+        earlier, bigger table left entries, so a small search touches little."""
         words = self._table_words(nb)
-        if self._mem is None:
-            self._mem = np.zeros(self._table_words(self.max_buckets), np.int64)
-            self._dirty = 0
-        old = 0 if self.tt is None else self.tt.shape[0]
-        if self._dirty > old:
-            self._mem[old:min(words, self._dirty)].fill(0)
+        if self._dirty > keep:
+            self._mem[keep:min(words, self._dirty)].fill(0)
         self._dirty = max(self._dirty, words)
         self.tt = self._mem[:words]
         self.nbuckets = nb
 
     def _new_table(self, nb: int) -> None:
-        self.tt = None
-        self._use_table(nb)
+        self._use_table(nb, 0)
         self.ctl[C_FILLED] = 0
         self._set_grow_at()
 
@@ -1181,7 +1179,7 @@ class Solver:
         """Double the table in place (called between kernel slices: the search
         resumes exactly)."""
         nb = self.nbuckets
-        self._use_table(2 * nb)
+        self._use_table(2 * nb, self.tt.shape[0])
         self.ctl[C_FILLED] = _tt_split(self.tt, nb)
         self._set_grow_at()
 
