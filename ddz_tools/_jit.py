@@ -123,6 +123,44 @@ else:
         return sig, codegen
 
 
+def _low_bit_py(x):
+    """Plain-Python stand-in of :func:`low_bit`."""
+    return (x & -x).bit_length() - 1
+
+
+def _high_bit_py(x):
+    """Plain-Python stand-in of :func:`high_bit`."""
+    return x.bit_length() - 1
+
+
+if numba.config.DISABLE_JIT:
+    low_bit = _low_bit_py
+    high_bit = _high_bit_py
+else:
+    @intrinsic
+    def low_bit(typingctx, x):
+        """``low_bit(x)`` in a kernel: the index of the lowest set bit of an
+        int64 ``x > 0`` (one instruction; 64 for 0)."""
+        if not isinstance(x, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+        return types.int64(types.int64), codegen
+
+    @intrinsic
+    def high_bit(typingctx, x):
+        """``high_bit(x)`` in a kernel: the index of the highest set bit of an
+        int64 ``x > 0`` (one instruction; -1 for 0)."""
+        if not isinstance(x, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            zeros = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+            return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
+        return types.int64(types.int64), codegen
+
+
 def interpreted(fn):
     """The plain Python function behind a kernel, for Python callers of a small
     kernel: a call from Python into compiled code costs about a microsecond of

@@ -75,7 +75,7 @@ import time
 
 import numpy as np
 
-from ._jit import flat_kernel, interpreted, kernel, prefetch
+from ._jit import flat_kernel, high_bit, interpreted, kernel, low_bit, prefetch
 from .decompose import SEARCH_WORK, min_plays_memo_in, new_memo_table
 from .errors import ArgumentError, PositionError, SearchLimit
 from .gamerules import next_seat, trick_after
@@ -240,51 +240,69 @@ def _canon(h0, h1, h2, misc):
         if z & (z >> 4):
             chains = True
             break
-    # New hands (jokers in place); npm: the new main rank of the play to
-    # answer (of an empty rank: the new rank just below the next held rank
-    # above it, so every answer still beats it).
+    # New hands (jokers in place), built a run of held ranks at a time (one
+    # shift and mask each, rather than a rank at a time); npm: the new main
+    # rank of the play to answer (of an empty rank: the new rank just below
+    # the next held rank above it, so every answer still beats it).
     c0 = h0 & (0xFF << 52)
     c1 = h1 & (0xFF << 52)
     c2 = h2 & (0xFF << 52)
     pk = (misc >> 4) & 0x3FFF
     pm = (pk >> 5) & 15
     npm = pm
+    pb = 4 * pm
     if not chains:
         # No hand can ever play a chain: only the order of the ranks counts.
-        j = 1
-        for r in range(13):
-            sh = 4 * r
-            held = (occn >> sh) & 1
-            if r == pm:
-                npm = j if held else j - 1
-            if held:
-                c0 |= ((h0 >> sh) & 15) << (4 * j)
-                c1 |= ((h1 >> sh) & 15) << (4 * j)
-                c2 |= ((h2 >> sh) & 15) << (4 * j)
-                j += 1
+        # The held ranks 3..2 become 1, 2, 3, ... (d: the bit of the next).
+        found = pm >= 13
+        m = occn
+        d = 4
+        while m != 0:
+            s = low_bit(m)
+            t = m >> s
+            w = low_bit(~t & 0x1111111111111111)
+            mask = (1 << w) - 1
+            c0 |= ((h0 >> s) & mask) << d
+            c1 |= ((h1 >> s) & mask) << d
+            c2 |= ((h2 >> s) & mask) << d
+            if not found and pb < s + w:
+                npm = ((d + pb - s) >> 2) if pb >= s else (d >> 2) - 1
+                found = True
+            d += w
+            m = (t >> w) << (s + w)
+        if not found:
+            npm = (d >> 2) - 1
         flag = 1 << 24
     else:
         # Chains matter: keep 2 and A in place and close every run of two or
-        # more empty ranks below A to one empty rank.
+        # more empty ranks below A to one empty rank, from the top down
+        # (pr, pi: the old and new rank of the last held rank placed).
         c0 |= h0 & (0xFF << 44)
         c1 |= h1 & (0xFF << 44)
         c2 |= h2 & (0xFF << 44)
-        prev_r = 11
-        prev_i = 11
-        for r in range(10, -1, -1):
-            sh = 4 * r
-            held = (occn >> sh) & 1
-            if r == pm and not held:
-                npm = prev_i - 1
-            if held:
-                i = prev_i - 1 if prev_r == r + 1 else prev_i - 2
-                if r == pm:
-                    npm = i
-                c0 |= ((h0 >> sh) & 15) << (4 * i)
-                c1 |= ((h1 >> sh) & 15) << (4 * i)
-                c2 |= ((h2 >> sh) & 15) << (4 * i)
-                prev_r = r
-                prev_i = i
+        found = pm >= 11
+        m = occn & 0x11111111111
+        pr = 11
+        pi = 11
+        while m != 0:
+            tb = high_bit(m)
+            rt = tb >> 2
+            u = ~m & ((1 << tb) - 1) & 0x11111111111
+            lb_ = high_bit(u) + 4 if u != 0 else 0
+            it = pi - 1 if pr == rt + 1 else pi - 2
+            mask = ((1 << (tb + 4 - lb_)) - 1) << lb_
+            sh = 4 * (it - rt)
+            c0 |= (h0 & mask) << sh
+            c1 |= (h1 & mask) << sh
+            c2 |= (h2 & mask) << sh
+            if not found and pb >= lb_:
+                npm = pm + (it - rt) if pm <= rt else pi - 1
+                found = True
+            pr = lb_ >> 2
+            pi = it - (rt - pr)
+            m &= (1 << lb_) - 1
+        if not found:
+            npm = pi - 1
         flag = 0
     if pk != 0:
         pk = (pk & ~(15 << 5)) | (npm << 5)

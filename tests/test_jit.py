@@ -119,3 +119,23 @@ def test_after_the_warm_up_no_command_compiles(tmp_path):
         res = run(["-m", "ddz_tools", *args], env)
         assert res.returncode == 0, (args, res.stderr)
         assert "compiling the " not in res.stderr, (args, res.stderr)
+
+
+def test_bit_scans_equal_their_python_stand_ins():
+    """``low_bit`` and ``high_bit`` compiled into a kernel give what their
+    plain-Python stand-ins give, on every one-bit word and on seeded random
+    words of every length."""
+    import random
+
+    import numba
+
+    @numba.njit
+    def scan(x):
+        return _jit.low_bit(x), _jit.high_bit(x)
+
+    rng = random.Random(71)
+    words = [1 << i for i in range(63)]
+    words += [rng.randrange(1, 1 << rng.randint(1, 63)) for _ in range(3000)]
+    for w in words:
+        assert scan(w) == (_jit._low_bit_py(w), _jit._high_bit_py(w)), hex(w)
+    assert _jit._low_bit_py(0b101000) == 3 and _jit._high_bit_py(0b101000) == 5
