@@ -59,6 +59,48 @@ def _cache_dir() -> str:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = _cache_dir()
 
+
+def _type_plain_arrays_directly() -> None:
+    """Let Numba type a plain ``numpy.ndarray`` argument without importing
+    ``numpy.ma``.
+
+    The first call of a kernel with an array argument asks Numba for the
+    array's type, and Numba first rules out a masked array with
+    ``isinstance(val, np.ma.MaskedArray)``: under NumPy 2 that imports
+    ``numpy.ma`` (40 ms here, a sixteenth of a ``ddz solve`` call).  An object
+    whose type is exactly ``ndarray`` is never a masked array (a subclass), so
+    for those the type is built as Numba builds it, without the check; every
+    other object, and any error, goes to Numba's own function.  Installed only
+    when Numba's typing registry looks as expected."""
+    import numpy as np
+    try:
+        from numba.core.typing.typeof import typeof_impl
+        from numba.np import numpy_support
+        numba_typeof = typeof_impl.dispatch(np.ndarray)
+    except (ImportError, AttributeError):
+        return
+
+    def typeof_plain_array(val, c):
+        if type(val) is np.ndarray:
+            try:
+                dtype = numpy_support.from_dtype(val.dtype)
+                return types.Array(dtype, val.ndim, numpy_support.map_layout(val),
+                                   readonly=not val.flags.writeable)
+            except Exception:
+                pass
+        return numba_typeof(val, c)
+
+    global _numba_typeof_ndarray
+    _numba_typeof_ndarray = numba_typeof
+    typeof_impl.register(np.ndarray)(typeof_plain_array)
+
+
+#: Numba's own typing function of arrays, kept for the test of the shortcut.
+_numba_typeof_ndarray = None
+
+
+_type_plain_arrays_directly()
+
 _njit = numba.njit(cache=True, nogil=True)
 # Numba's option for code without reference counting (``_nrt``; present in
 # every Numba this package supports).  It holds for every kernel compiled into
