@@ -137,7 +137,16 @@ C_RX_TRIES = 13
 C_RX_WINS = 14
 C_RX_ABORTS = 15
 C_DOMINANCE = 16
-C_SIZE = 17
+C_TASK = 17
+C_SIZE = 18
+
+# What the next call of search_step does first (ctl[C_TASK]): nothing; split
+# the table, just doubled, from half the buckets it is given; or only list the
+# root's moves in search order (one kernel for the Python side to load: each
+# compiled kernel loaded from the disk cache costs 5-25 ms at start-up).
+TASK_SEARCH = 0
+TASK_SPLIT = 1
+TASK_MOVES = 2
 
 # Frame phases.
 PH_NEW = 0
@@ -778,7 +787,22 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
     ``Solver._value``, which sets up the root frame and runs the slices).
     A frame below the top has taken ``f_cards[p]`` from the hand of seat
     ``f_who[p]`` (its move, or the farmer its relaxation sets aside); popping
-    back to it gives them back."""
+    back to it gives them back.
+
+    ``ctl[C_TASK]`` asks for a task first: ``TASK_SPLIT`` moves the entries
+    of a table just doubled (see :func:`_tt_split`) before the search goes
+    on; ``TASK_MOVES`` only puts the root frame's moves in search order into
+    ``mc``, ``mk`` and ``key`` (see :func:`_ordered_moves`; its return value in
+    ``ctl[C_RESULT]``) and returns ``ST_DONE``."""
+    task = ctl[C_TASK]
+    if task != TASK_SEARCH:
+        ctl[C_TASK] = TASK_SEARCH
+        if task == TASK_SPLIT:
+            ctl[C_FILLED] = _tt_split(tt, nbuckets // 2)
+        else:
+            ctl[C_RESULT] = _ordered_moves(hands, f_turn[0], f_pk[0], f_lb[0], flags, nplayers, mc, mk, key,
+                                           memo, dwork, sc, sk, prof, pbuf, cwm)
+            return ST_DONE
     while True:
         if ctl[C_FILLED] >= ctl[C_GROW_AT] > 0:
             return ST_TABLE
@@ -1195,10 +1219,10 @@ class Solver:
 
     def _grow_table(self) -> None:
         """Double the table in place (called between kernel slices: the search
-        resumes exactly)."""
+        resumes exactly, after the next slice has moved the entries)."""
         nb = self.nbuckets
         self._use_table(2 * nb, self.tt.shape[0])
-        self.ctl[C_FILLED] = _tt_split(self.tt, nb)
+        self.ctl[C_TASK] = TASK_SPLIT
         self._set_grow_at()
 
     def _grow_moves(self, size: int) -> None:
@@ -1307,13 +1331,21 @@ class Solver:
     def _moves(self, st: _State, nplayers: int, flags: int) -> list:
         """(cards, kind) of every move at ``st`` in search order; pass is (0, -1)."""
         hands = np.array(st.hands, np.int64)
+        f = self._frames
+        f[0][0] = st.turn
+        f[1][0] = st.pk
+        f[2][0] = st.lb
+        ctl = self.ctl
         size = 4096
         while True:
             mc = np.empty(size, np.int64)
             mk = np.empty(size, np.int64)
             key = np.empty(size, np.int64)
-            n = _ordered_moves(hands, st.turn, st.pk, st.lb, flags, nplayers, mc, mk, key,
-                               self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf, self.cwm)
+            ctl[C_TASK] = TASK_MOVES
+            search_step(hands, nplayers, flags, self.tt, self.nbuckets, ctl, 0,
+                        f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
+                        mc, mk, key, self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf, self.cwm)
+            n = int(ctl[C_RESULT])
             if n >= 0:
                 break
             if n == -1:
