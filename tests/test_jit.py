@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import json
 import os
 import pkgutil
 import subprocess
@@ -173,3 +174,31 @@ def test_a_solve_does_not_import_numpy_ma():
             "print(solve(Position.two_player('33', '4')).result, 'numpy.ma' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=900)
     assert out.stdout.split() == ["win", "False"], out.stderr
+
+
+def test_commands_load_cached_kernels_without_the_context_refresh(tmp_path):
+    """A command loads its cached kernels without Numba's context refresh:
+    run twice (the first run may compile), each command prints the same both
+    times, and the second run never imported Numba's NumPy implementations
+    (which the refresh imports).  Covers a kernel without reference counting
+    (solve), kernels that allocate (decompose, bid) and a random generator
+    (bid)."""
+    code = ("import atexit, sys\n"
+            "atexit.register(lambda: print('refreshed', 'numba.np.arraymath' in sys.modules, file=sys.stderr))\n"
+            "from ddz_tools.cli import main\n"
+            "main(sys.argv[1:])\n")
+    commands = [["solve", "--me", "448999TJJQQAD", "--opponent", "336688TAA22X", "--format", "json"],
+                ["decompose", "3334445556667779XD", "--format", "json"],
+                ["bid", "3445567789TJQKA2D", "--samples", "40", "--seed", "3", "--format", "json"]]
+    def result(out):
+        obj = json.loads(out)
+        for clock in ("seconds", "nodes_per_second"):
+            obj.pop(clock, None)
+        return obj
+
+    for args in commands:
+        first = run(["-c", code, *args], dict(os.environ))
+        second = run(["-c", code, *args], dict(os.environ))
+        assert first.returncode == 0 and second.returncode == 0, (args, first.stderr, second.stderr)
+        assert result(first.stdout) == result(second.stdout), args
+        assert second.stderr.strip().endswith("refreshed False"), (args, second.stderr)

@@ -80,9 +80,11 @@ class LazyGroup(click.Group):
                 return None
             raise
         # The command's modules are loaded (and Numba with them): from here
-        # on, a kernel that is about to be compiled is announced on stderr.
-        from .._jit import announce_compiles
+        # on, a kernel that is about to be compiled is announced on stderr,
+        # and cached ones load without Numba's context refresh (0.2 s).
+        from .._jit import announce_compiles, load_cached_kernels_directly
         announce_compiles()
+        load_cached_kernels_directly()
         return getattr(module, entry[1])
 
     def resolve_command(self, ctx, args):
