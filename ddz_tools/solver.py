@@ -1182,6 +1182,10 @@ class Solver:
         #: Skip plays whose kicker choice is dominated (see :func:`_dominated`);
         #: False searches them too (for tests and measurements).
         self.kicker_dominance = True
+        # Load the search kernel now (from the disk cache, or compile it), so
+        # that a solve's clock counts its search and not the loading: ordering
+        # the plays of an empty hand is the cheapest call it answers.
+        self._moves(_State((0, 0, 0), 0, 0, 0, 0), 2, 0)
 
     @property
     def tt_mb(self) -> float:
