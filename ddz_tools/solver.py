@@ -140,8 +140,8 @@ C_DOMINANCE = 16
 C_TASK = 17
 C_SIZE = 18
 
-# What the next call of search_step does first (ctl[C_TASK]): nothing; split
-# the table, just doubled, from half the buckets it is given; or only list the
+# What a call of search_step does (ctl[C_TASK]): search; or, instead, split
+# the table, just doubled, from half the buckets it is given; or list the
 # root's moves in search order (one kernel for the Python side to load: each
 # compiled kernel loaded from the disk cache costs 5-25 ms at start-up).
 TASK_SEARCH = 0
@@ -789,11 +789,12 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
     ``f_who[p]`` (its move, or the farmer its relaxation sets aside); popping
     back to it gives them back.
 
-    ``ctl[C_TASK]`` asks for a task first: ``TASK_SPLIT`` moves the entries
-    of a table just doubled (see :func:`_tt_split`) before the search goes
-    on; ``TASK_MOVES`` only puts the root frame's moves in search order into
-    ``mc``, ``mk`` and ``key`` (see :func:`_ordered_moves`; its return value in
-    ``ctl[C_RESULT]``) and returns ``ST_DONE``."""
+    ``ctl[C_TASK]`` may ask for another task instead, done at once (the
+    search state is left as it is; the slot is reset): ``TASK_SPLIT`` moves
+    the entries of a table just doubled (see :func:`_tt_split`);
+    ``TASK_MOVES`` puts the root frame's moves in search order into ``mc``,
+    ``mk`` and ``key`` (see :func:`_ordered_moves`; its return value in
+    ``ctl[C_RESULT]``).  Both return ``ST_DONE``."""
     task = ctl[C_TASK]
     if task != TASK_SEARCH:
         ctl[C_TASK] = TASK_SEARCH
@@ -802,7 +803,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
         else:
             ctl[C_RESULT] = _ordered_moves(hands, f_turn[0], f_pk[0], f_lb[0], flags, nplayers, mc, mk, key,
                                            memo, dwork, sc, sk, prof, pbuf, cwm)
-            return ST_DONE
+        return ST_DONE
     while True:
         if ctl[C_FILLED] >= ctl[C_GROW_AT] > 0:
             return ST_TABLE
@@ -1223,11 +1224,21 @@ class Solver:
 
     def _grow_table(self) -> None:
         """Double the table in place (called between kernel slices: the search
-        resumes exactly, after the next slice has moved the entries)."""
+        resumes exactly)."""
         nb = self.nbuckets
         self._use_table(2 * nb, self.tt.shape[0])
-        self.ctl[C_TASK] = TASK_SPLIT
+        self._task(TASK_SPLIT, np.zeros(3, np.int64), self.mc, self.mk, self.key)
         self._set_grow_at()
+
+    def _task(self, task: int, hands: np.ndarray, mc, mk, key, nplayers: int = 2, flags: int = 0) -> int:
+        """Have the search kernel do ``task`` (see :func:`search_step`) on the
+        root frame's position and these buffers; returns ``ctl[C_RESULT]``."""
+        f = self._frames
+        self.ctl[C_TASK] = task
+        search_step(hands, nplayers, flags, self.tt, self.nbuckets, self.ctl, 0,
+                    f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
+                    mc, mk, key, self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf, self.cwm)
+        return int(self.ctl[C_RESULT])
 
     def _grow_moves(self, size: int) -> None:
         """(Re)allocate the move buffers, keeping their contents (a paused search uses them)."""
@@ -1339,17 +1350,12 @@ class Solver:
         f[0][0] = st.turn
         f[1][0] = st.pk
         f[2][0] = st.lb
-        ctl = self.ctl
         size = 4096
         while True:
             mc = np.empty(size, np.int64)
             mk = np.empty(size, np.int64)
             key = np.empty(size, np.int64)
-            ctl[C_TASK] = TASK_MOVES
-            search_step(hands, nplayers, flags, self.tt, self.nbuckets, ctl, 0,
-                        f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
-                        mc, mk, key, self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf, self.cwm)
-            n = int(ctl[C_RESULT])
+            n = self._task(TASK_MOVES, hands, mc, mk, key, nplayers, flags)
             if n >= 0:
                 break
             if n == -1:
