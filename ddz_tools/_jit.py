@@ -187,12 +187,17 @@ def load_cached_kernels_directly() -> bool:
         return False
     if getattr(Cache.load_overload, "_ddz_direct", False):
         return True
+    numba_load = Cache.load_overload
 
     def load_overload(self, sig, target_context):
-        rtsys.initialize(target_context)
-        with guard(self):
-            return load(self, sig, target_context)
-        # None when the guard swallowed an error: the kernel is compiled.
+        try:
+            rtsys.initialize(target_context)
+            with guard(self):
+                return load(self, sig, target_context)
+            # None when the guard swallowed an error: the kernel is compiled.
+        except TypeError:
+            # Not the methods this was written for: Numba's own way.
+            return numba_load(self, sig, target_context)
 
     load_overload._ddz_direct = True
     Cache.load_overload = load_overload
