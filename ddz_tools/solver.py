@@ -1230,14 +1230,25 @@ class Solver:
         self._task(TASK_SPLIT, np.zeros(3, np.int64), self.mc, self.mk, self.key)
         self._set_grow_at()
 
+    def _step(self, hands: np.ndarray, nplayers: int, flags: int, budget: int, mc, mk, key) -> int:
+        """One call of the search kernel with this solver's table, frames and
+        work arrays and the move buffers given; returns its status."""
+        return search_step(hands, nplayers, flags, self.tt, self.nbuckets, self.ctl, budget, *self._frames,
+                           mc, mk, key, self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf, self.cwm)
+
+    def _set_root(self, st: _State) -> np.ndarray:
+        """Put ``st``'s turn and play to answer in the root frame; returns its hands as an array."""
+        f = self._frames
+        f[0][0] = st.turn
+        f[1][0] = st.pk
+        f[2][0] = st.lb
+        return np.array(st.hands, np.int64)
+
     def _task(self, task: int, hands: np.ndarray, mc, mk, key, nplayers: int = 2, flags: int = 0) -> int:
         """Have the search kernel do ``task`` (see :func:`search_step`) on the
         root frame's position and these buffers; returns ``ctl[C_RESULT]``."""
-        f = self._frames
         self.ctl[C_TASK] = task
-        search_step(hands, nplayers, flags, self.tt, self.nbuckets, self.ctl, 0,
-                    f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
-                    mc, mk, key, self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf, self.cwm)
+        self._step(hands, nplayers, flags, 0, mc, mk, key)
         return int(self.ctl[C_RESULT])
 
     def _grow_moves(self, size: int) -> None:
@@ -1273,11 +1284,8 @@ class Solver:
     def _value(self, st: _State, nplayers: int, flags: int) -> int:
         """1 if the team to move at ``st`` wins, else 0; may raise SearchLimit."""
         ctl = self.ctl
-        hands = np.array(st.hands, np.int64)
+        hands = self._set_root(st)
         f = self._frames
-        f[0][0] = st.turn
-        f[1][0] = st.pk
-        f[2][0] = st.lb
         f[3][0] = 0
         f[6][0] = PH_NEW
         ctl[C_SP] = 0
@@ -1299,10 +1307,7 @@ class Solver:
             before = int(ctl[C_NODES])
             t0 = time.perf_counter()
             try:
-                status = search_step(hands, nplayers, flags, self.tt, self.nbuckets, ctl, budget,
-                                 f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
-                                 self.mc, self.mk, self.key, self.memo, self.dwork, self.sc, self.sk,
-                                 self.prof, self.pbuf, self.cwm)
+                status = self._step(hands, nplayers, flags, budget, self.mc, self.mk, self.key)
             finally:
                 if granted:
                     team.release(granted - (int(ctl[C_NODES]) - before))
@@ -1345,11 +1350,7 @@ class Solver:
 
     def _moves(self, st: _State, nplayers: int, flags: int) -> list:
         """(cards, kind) of every move at ``st`` in search order; pass is (0, -1)."""
-        hands = np.array(st.hands, np.int64)
-        f = self._frames
-        f[0][0] = st.turn
-        f[1][0] = st.pk
-        f[2][0] = st.lb
+        hands = self._set_root(st)
         size = 4096
         while True:
             mc = np.empty(size, np.int64)
