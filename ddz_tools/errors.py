@@ -104,8 +104,10 @@ class SearchLimit(Exception):
     """Raised inside a solve when a node or time limit is reached (caught by
     the solver, which then reports the result as unknown; not an error)."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, shared: bool = False):
         super().__init__(reason)
         self.reason = reason
+        #: The solve's node limit shared by its workers (not one worker's own cap).
+        self.shared = shared
         #: Winning root plays proven before the limit (parallel root only).
         self.proven = None

@@ -105,7 +105,18 @@ PROF_W = 20
 PROF_PLAYS = 1 << 14
 #: Rows of the control-win memo (``Solver.cwm``, four words a row).
 CW_ROWS = 1 << 16
-#: Nodes one worker searches alone before ``workers`` > 1 split the root.
+#: Nodes of the plain search of a position before its moves are probed in
+#: rounds (see ``Solver._best``); the first round's cap of the first move is
+#: PROBE_GROWTH times this, and each round multiplies the caps by PROBE_GROWTH.
+PROBE_NODES = 100_000
+PROBE_GROWTH = 4
+#: A move's cap in a round is divided by (its place in the search order + 1) ** PROBE_POWER.
+PROBE_POWER = 3
+#: The least cap of a move in a round.
+PROBE_MIN = 1000
+#: Levels of probing: 1 probes the root's moves and, in each, the replies.
+PROBE_DEPTH = 1
+#: Nodes one worker searches at a root before ``workers`` > 1 share its rounds.
 SPLIT_AFTER = 200_000
 #: Nodes a relaxation may search before it is given up (see _relax_first).
 RELAX_BUDGET = 20000
@@ -1089,8 +1100,8 @@ class _State:
 
 
 class _Team:
-    """Workers solving the root moves of one position in parallel (each with
-    its own table: they share nothing but this bookkeeping)."""
+    """Workers solving or probing the root moves of one position in parallel
+    (each with its own table: they share nothing but this bookkeeping)."""
 
     def __init__(self, engines, node_limit):
         self.engines = engines
@@ -1101,6 +1112,7 @@ class _Team:
         self.stop = None      # a limit or an interrupt ended the work
         self.values = {}      # move index -> 1 (wins) / 0 (loses)
         self.busy = {}        # engine id -> index it is solving
+        self.by = {}          # move index -> the engine that proved it
 
         self.reserved = 0     # nodes handed out to the workers' slices (node limit)
 
@@ -1126,13 +1138,16 @@ class Solver:
     """A reusable solver: one transposition table shared by many solves.
 
     ``tt_mb`` bounds the table's memory (MiB); the table starts small and
-    doubles when half full.  ``workers`` > 1 solves the moves at the root in
-    parallel threads, each with its own table of ``tt_mb / workers``, once one
-    worker alone has searched :attr:`split_after` nodes without an answer
-    (most positions need fewer, and threads cost more than they give there); every
-    result field except the counts (nodes, table) is the same for any number
-    of workers.  Results for different rules and player counts never mix: both
-    are part of every key.  One solve at a time per Solver.
+    doubles when half full.  ``workers`` > 1 probes (or, for every winning
+    play, solves) the moves at the root in parallel threads, each with its
+    own table of ``tt_mb / workers``, once one worker alone has searched
+    :attr:`split_after` nodes at the root without an answer (most positions
+    need fewer, and threads cost more than they give there).  The result, and with
+    ``all_plays`` the winning plays, are the same for any number of workers
+    and any table size; without ``all_plays`` the one winning play and the
+    line are proven but may differ with them (see :meth:`_best`).  Results
+    for different rules and player counts never mix: both are part of every
+    key.  One solve at a time per Solver.
     """
 
     def __init__(self, tt_mb: float = DEFAULT_TT_MB, workers: int = 1):
@@ -1175,7 +1190,14 @@ class Solver:
         self._node_limit = None
         self._slice = 50_000
         self._team = None
-        #: Nodes searched by one worker before the others join (see :meth:`solve`).
+        #: Nodes of the plain search before a position's moves are probed in
+        #: rounds; see :meth:`_best`.
+        self.probe_nodes = PROBE_NODES
+        #: Levels of probing (0: the root's moves only; 1: and their replies).
+        self.probe_depth = PROBE_DEPTH
+        #: Nodes one worker searches at the root before the others join its
+        #: rounds (most positions need fewer, and threads cost more than
+        #: they give there).
         self.split_after = SPLIT_AFTER
         #: Nodes a relaxation (one farmer passing throughout) may search
         #: before it is given up; 0 switches relaxations off.
@@ -1268,9 +1290,13 @@ class Solver:
         """Forget every stored position.  The table shrinks back to its first
         size; its memory stays mapped, and a later growth zeroes only what an
         earlier table used (no fresh pages to touch again)."""
-        self._new_table(min(self.max_buckets, START_BUCKETS))
+        self._forget()
         for h in self._helpers:
             h.clear()
+
+    def _forget(self) -> None:
+        """Clear this worker's own table (not its helpers')."""
+        self._new_table(min(self.max_buckets, START_BUCKETS))
 
     def table_stats(self) -> dict:
         cap = self.nbuckets * BUCKET
@@ -1297,13 +1323,13 @@ class Solver:
             budget = int(ctl[C_NODES]) + self._slice
             team = self._team
             granted = 0
-            if team is not None and team.node_limit is not None:
-                granted = team.reserve(self._slice)
-                if granted == 0:
-                    raise SearchLimit("node limit")
-                budget = int(ctl[C_NODES]) + granted
-            elif self._node_limit is not None:
+            if self._node_limit is not None:
                 budget = min(budget, self._node_limit)
+            if team is not None and team.node_limit is not None and budget > int(ctl[C_NODES]):
+                granted = team.reserve(budget - int(ctl[C_NODES]))
+                if granted == 0:
+                    raise SearchLimit("node limit", shared=True)
+                budget = int(ctl[C_NODES]) + granted
             before = int(ctl[C_NODES])
             t0 = time.perf_counter()
             try:
@@ -1340,8 +1366,8 @@ class Solver:
             if team.cancelled(self):
                 raise SearchLimit("cancelled")
             if team.node_limit is not None and team.reserved >= team.node_limit:
-                raise SearchLimit("node limit")
-        elif self._node_limit is not None and self.ctl[C_NODES] >= self._node_limit:
+                raise SearchLimit("node limit", shared=True)
+        if self._node_limit is not None and self.ctl[C_NODES] >= self._node_limit:
             raise SearchLimit("node limit")
         if self._deadline is not None and time.perf_counter() >= self._deadline:
             raise SearchLimit("time limit")
@@ -1389,6 +1415,177 @@ class Solver:
         same = _team_py(child.turn, nplayers) == _team_py(st.turn, nplayers)
         return v if same else 1 - v
 
+    # Probing ---------------------------------------------------------------------------
+
+    def _capped(self, fn, cap):
+        """``fn()`` with at most ``cap`` more nodes (None: no cap of its own);
+        None when that cap, not a limit of the solve or an outer cap, stops it."""
+        if cap is None:
+            return fn()
+        own = self._node_limit
+        lim = int(self.ctl[C_NODES]) + cap
+        self._node_limit = lim if own is None else min(own, lim)
+        try:
+            return fn()
+        except SearchLimit as exc:
+            if exc.reason == "node limit" and not exc.shared and (own is None or lim < own):
+                return None
+            raise
+        finally:
+            self._node_limit = own
+
+    def _best(self, st: _State, nplayers: int, flags: int, depth: "int | None" = None, team=None):
+        """(value, a winning move or None, the worker that proved it) for the
+        team to move at ``st``.
+
+        A plain search first, capped at :attr:`probe_nodes`: a loss ends it.
+        Otherwise the moves are probed in rounds: in round r (from 1) the
+        move at place i of the search order (from 0) may search
+        ``probe_nodes * 4**r / (i+1)**3`` nodes (at least 1,000); a move
+        proven either way drops out, the last move left is searched without
+        a cap, and the winning move is the lowest in search order proven in
+        the first round that proves one (all proven lost: a loss).  A move
+        the ordering ranks first gets most of each round, but a cheap win
+        further down is found before an expensive one.  Every probe is an
+        exact search under a node cap, so the value is exact; the winning
+        move found may depend on what the table holds (its size, the
+        worker).  With ``depth`` > 0 a probe of a move is itself a
+        :meth:`_best` of the position after it (its replies probed in
+        rounds).  ``team``: the workers to share each round's probes (at the
+        root only; probe k of a round goes to worker k mod n, each on its
+        own table)."""
+        if nplayers == 2:
+            return self._first_win(st, nplayers, flags, team)
+        if depth is None:
+            depth = self.probe_depth
+        start = int(self.ctl[C_NODES])
+        v = self._capped(lambda: self._value(st, nplayers, flags), self.probe_nodes)
+        if v == 0:
+            return 0, None, self
+        moves = self._moves(st, nplayers, flags)
+        joined = None
+        open_ = list(range(len(moves)))
+        cap = self.probe_nodes
+        while open_:
+            cap *= PROBE_GROWTH
+            if len(open_) == 1:
+                probes = [(open_[0], None)]
+            else:
+                probes = [(i, max(PROBE_MIN, cap // (i + 1) ** PROBE_POWER)) for i in open_]
+            if team is not None and joined is None and int(self.ctl[C_NODES]) - start >= self.split_after:
+                # The other workers join: the solve's node limit becomes theirs to share.
+                joined = team
+                if self._node_limit is not None:
+                    team.node_limit = max(0, self._node_limit - int(self.ctl[C_NODES]))
+                self._configure_helpers()
+                for e in team.engines:
+                    e._node_limit = None
+                    e._team = team
+            values, by = self._round(st, moves, probes, nplayers, flags, depth, joined)
+            wins = [i for i in open_ if values.get(i) == 1]
+            if wins:
+                return 1, moves[wins[0]], by[wins[0]]
+            open_ = [i for i in open_ if i not in values]
+        if v == 1:
+            raise AssertionError("won without a winning move")
+        return 0, None, self
+
+    def _first_win(self, st: _State, nplayers: int, flags: int, team=None):
+        """:meth:`_best` without probing: the value, then the first winning
+        move in search order (for two players, whose move ordering is right
+        far more often: at the root of 16 deals of 17 v 17 the first play
+        searched wins in 11 of the 12 wins).  With ``team``, past
+        :attr:`split_after` nodes the root's moves are solved on every worker
+        (see :meth:`_root_parallel`)."""
+        if team is not None:
+            own = self._node_limit
+            v = self._capped(lambda: self._value(st, nplayers, flags), self.split_after)
+            if v is None:
+                limit = None if own is None else own - int(self.ctl[C_NODES])
+                result, _, first, eng = self._root_parallel(st, nplayers, flags, False, limit)
+                return (1, first, eng) if result == "win" else (0, None, self)
+        else:
+            v = self._value(st, nplayers, flags)
+        if not v:
+            return 0, None, self
+        for mv in self._moves(st, nplayers, flags):
+            if self._move_value(st, mv, nplayers, flags):
+                return 1, mv, self
+        raise AssertionError("won without a winning move")
+
+    def _probe(self, st: _State, move: tuple, nplayers: int, flags: int, depth: int) -> int:
+        """1 if ``move`` wins for the team to move at ``st`` (see :meth:`_best`)."""
+        if depth <= 0:
+            return self._move_value(st, move, nplayers, flags)
+        child = self._child(st, move, nplayers)
+        if child is None:
+            return 1
+        v = self._best(child, nplayers, flags, depth - 1)[0]
+        return v if _team_py(child.turn, nplayers) == _team_py(st.turn, nplayers) else 1 - v
+
+    def _round(self, st, moves, probes, nplayers, flags, depth, team):
+        """One round of :meth:`_best`: ({move index: value} of the probes that
+        ended, {move index: worker}); it stops at a win (after every probe of
+        a lower index has ended)."""
+        if team is None:
+            values, by = {}, {}
+            for i, cap in probes:
+                r = self._capped(lambda: self._probe(st, moves[i], nplayers, flags, depth), cap)
+                if r is not None:
+                    values[i], by[i] = r, self
+                    if r:
+                        break
+            return values, by
+        team.best, team.stop, team.values, team.by, team.busy = None, None, {}, {}, {}
+        n = len(team.engines)
+        cut = set()  # workers called off in a probe: their tables hold part of it
+
+        def work(k, engine):
+            for i, cap in probes[k::n]:
+                with team.lock:
+                    if team.stop is not None or (team.best is not None and i > team.best):
+                        return
+                    team.busy[id(engine)] = i
+                try:
+                    r = engine._capped(lambda: engine._probe(st, moves[i], nplayers, flags, depth), cap)
+                except SearchLimit as exc:
+                    with team.lock:
+                        cut.add(engine)
+                        if exc.reason != "cancelled" and team.stop is None:
+                            team.stop = exc.reason
+                    return
+                except BaseException:
+                    with team.lock:
+                        cut.add(engine)
+                        team.stop = "interrupted"
+                    raise
+                finally:
+                    with team.lock:
+                        team.busy.pop(id(engine), None)
+                if r is not None:
+                    with team.lock:
+                        team.values[i], team.by[i] = r, engine
+                        if r and (team.best is None or i < team.best):
+                            team.best = i
+
+        threads = [threading.Thread(target=work, args=(k, e), daemon=True)
+                   for k, e in enumerate(team.engines) if k > 0]
+        for th in threads:
+            th.start()
+        try:
+            work(0, self)
+        finally:
+            for th in threads:
+                th.join()
+            # What a worker stored before it was called off depends on the
+            # threads' timing: forget it, so that later solves with this
+            # Solver give the same answers whatever the timing was.
+            for e in cut:
+                e._forget()
+        if team.stop is not None:
+            raise SearchLimit(team.stop)
+        return dict(team.values), dict(team.by)
+
     # Public entry --------------------------------------------------------------------
 
     def solve(self, position: Position, *, all_plays: bool = False, line: bool = True,
@@ -1426,54 +1623,26 @@ class Solver:
         line_by: list = []
         tree = None
         try:
-            parallel = bool(self._helpers)
-            v = None
-            if parallel and not all_plays:
-                # Most positions are solved by one worker before the threads
-                # would pay for themselves: try alone first, split the root
-                # only past ``split_after`` nodes (the table keeps the work done).
-                own = self._node_limit
-                self._node_limit = int(self.ctl[C_NODES]) + self.split_after
-                if own is not None:
-                    self._node_limit = min(self._node_limit, own)
-                try:
-                    v = self._value(root, nplayers, flags)
-                    parallel = False
-                except SearchLimit as exc:
-                    if exc.reason != "node limit" or (own is not None and self._node_limit >= own):
-                        raise
-                finally:
-                    self._node_limit = own
-                if parallel and node_limit is not None:
-                    node_limit -= int(self.ctl[C_NODES]) - nodes0[0]
-            if parallel:
-                result, winning, first, eng = self._root_parallel(root, nplayers, flags, all_plays, node_limit)
-                if line:
-                    line_plays, line_by = [_notation(first)], [seats[root.turn]]
-                    child = self._child(root, first, nplayers)
-                    if child is not None:
-                        rest, rest_by = eng._line(child, nplayers, flags, seats)
-                        line_plays += rest
-                        line_by += rest_by
+            eng, first = self, None
+            if all_plays and self._helpers:
+                result, winning, first, eng = self._root_parallel(root, nplayers, flags, True, node_limit)
             elif all_plays:
                 for mv in self._moves(root, nplayers, flags):
                     if self._move_value(root, mv, nplayers, flags):
                         winning.append(_notation(mv))
+                        first = first or mv
                 result = "win" if winning else "loss"
             else:
-                if v is None:
-                    v = self._value(root, nplayers, flags)
+                team = _Team(engines, None) if self._helpers else None
+                v, first, eng = self._best(root, nplayers, flags, team=team)
                 result = "win" if v else "loss"
                 if v:
-                    for mv in self._moves(root, nplayers, flags):
-                        if self._move_value(root, mv, nplayers, flags):
-                            winning.append(_notation(mv))
-                            break
-            if line and not parallel:
-                line_plays, line_by = self._line(root, nplayers, flags, seats)
+                    winning.append(_notation(first))
+            if line:
+                line_plays, line_by = eng._line(root, nplayers, flags, seats, first)
             if strategy:
                 budget = [strategy_max_nodes]
-                tree = self._tree(root, nplayers, flags, seats, budget)
+                tree = eng._tree(root, nplayers, flags, seats, budget, first)
         except (SearchLimit, KeyboardInterrupt) as exc:
             # A result already proven stays; only the extras are cut short.
             stopped = exc.reason if isinstance(exc, SearchLimit) else "interrupted"
@@ -1500,17 +1669,15 @@ class Solver:
     def _root_parallel(self, root: _State, nplayers: int, flags: int, all_plays: bool, node_limit):
         """Solve the root's moves in search order on every worker.
 
-        Returns (result, winning plays, first move of the line, the worker that
-        solved it).  The winning plays are every winning move (``all_plays``)
-        or the first in search order, exactly as one worker finds them: a
-        worker never starts a move after a known win, and a worker on a move
-        after a win is called off.
+        Returns (result, winning plays, the first of them or None, the worker
+        that solved it).  The winning plays are every winning move
+        (``all_plays``) or the first in search order, exactly as one worker
+        finds them: a worker never starts a move after a known win, and a
+        worker on a move after a win is called off.
         """
         moves = self._moves(root, nplayers, flags)
         engines = [self] + self._helpers
-        for h in self._helpers:
-            h.relax_budget = self.relax_budget
-            h.kicker_dominance = self.kicker_dominance
+        self._configure_helpers()
         team = _Team(engines, node_limit)
         solved_by = {}
 
@@ -1571,20 +1738,28 @@ class Solver:
             wins = wins[:1]
         if wins:
             return "win", [_notation(moves[i]) for i in wins], moves[wins[0]], solved_by[wins[0]]
-        return "loss", [], moves[0], solved_by[0]
+        return "loss", [], None, self
 
-    def _line(self, root: _State, nplayers: int, flags: int, seats) -> tuple[list, list]:
-        """Principal line: the winner's first winning play in search order at
-        each turn, the loser's first play in search order."""
+    def _configure_helpers(self) -> None:
+        for h in self._helpers:
+            h.relax_budget = self.relax_budget
+            h.kicker_dominance = self.kicker_dominance
+            h.probe_nodes = self.probe_nodes
+            h.probe_depth = self.probe_depth
+
+    def _line(self, root: _State, nplayers: int, flags: int, seats, first=None) -> tuple[list, list]:
+        """Principal line: at each turn the winner's winning play found by
+        :meth:`_best` (``first`` at the root when given), the loser's first
+        play in search order."""
         plays, by = [], []
         st = root
-        for _ in range(400):
-            v = self._value(st, nplayers, flags)
-            chosen = None
-            for mv in self._moves(st, nplayers, flags):
-                if not v or self._move_value(st, mv, nplayers, flags):
-                    chosen = mv
-                    break
+        for step in range(400):
+            if step == 0 and first is not None:
+                chosen = first
+            else:
+                v, chosen, _ = self._best(st, nplayers, flags)
+                if not v:
+                    chosen = self._moves(st, nplayers, flags)[0]
             plays.append(_notation(chosen))
             by.append(seats[st.turn])
             st = self._child(st, chosen, nplayers)
@@ -1592,27 +1767,28 @@ class Solver:
                 break
         return plays, by
 
-    def _tree(self, st: _State, nplayers: int, flags: int, seats, budget: list) -> dict:
+    def _tree(self, st: _State, nplayers: int, flags: int, seats, budget: list, first=None) -> dict:
         """The winning strategy of the team to move at the root (or of the
-        other team if the root is lost): one winning play for the winner,
-        every legal play for the loser."""
-        winner_team = _team_py(st.turn, nplayers) if self._value(st, nplayers, flags) else 1 - _team_py(st.turn, nplayers)
-        return self._subtree(st, nplayers, flags, seats, budget, winner_team)
+        other team if the root is lost): one winning play for the winner
+        (``first`` at the root when given), every legal play for the loser."""
+        won = first is not None or self._best(st, nplayers, flags)[0]
+        winner_team = _team_py(st.turn, nplayers) if won else 1 - _team_py(st.turn, nplayers)
+        return self._subtree(st, nplayers, flags, seats, budget, winner_team, first)
 
-    def _subtree(self, st, nplayers, flags, seats, budget, winner_team) -> dict:
+    def _subtree(self, st, nplayers, flags, seats, budget, winner_team, first=None) -> dict:
         budget[0] -= 1
         if budget[0] < 0:
             raise ArgumentError("the strategy tree is larger than the node cap; raise strategy_max_nodes",
                                 param="strategy_max_nodes")
         seat = seats[st.turn]
         if _team_py(st.turn, nplayers) == winner_team:
-            for mv in self._moves(st, nplayers, flags):
-                if self._move_value(st, mv, nplayers, flags):
-                    child = self._child(st, mv, nplayers)
-                    node = {"by": seat, "play": _notation(mv)}
-                    node["then"] = None if child is None else self._subtree(child, nplayers, flags, seats, budget, winner_team)
-                    return node
-            raise AssertionError("winning side without a winning play")
+            mv = first if first is not None else self._best(st, nplayers, flags)[1]
+            if mv is None:
+                raise AssertionError("winning side without a winning play")
+            child = self._child(st, mv, nplayers)
+            node = {"by": seat, "play": _notation(mv)}
+            node["then"] = None if child is None else self._subtree(child, nplayers, flags, seats, budget, winner_team)
+            return node
         replies = {}
         for mv in self._moves(st, nplayers, flags):
             child = self._child(st, mv, nplayers)
@@ -1644,8 +1820,10 @@ def solve(position: Position, *, all_plays: bool = False, line: bool = True, str
     ``result == "unknown"`` and ``stopped`` set; Ctrl-C does the same with
     ``stopped == "interrupted"``.  Pass a :class:`Solver` to share one table
     between solves (``tt_mb`` and ``workers`` are then ignored).  ``workers``
-    threads solve the root's moves in parallel; the result, winning plays
-    and line are the same for any number of workers.
+    threads share the root's moves; the result, and with ``all_plays`` the
+    winning plays, are the same for any number of workers and table size
+    (without it, the one winning play and the line are proven but may
+    differ with them: see :meth:`Solver._best`).
 
     >>> from ddz_tools.position import Position
     >>> p = Position.three_player("3", "44", "55", to_move="landlord")

@@ -587,20 +587,58 @@ def test_move_ordering():
 
 
 def test_workers_and_table_size_give_identical_results():
-    """Result, winning plays and line do not depend on the number of workers
-    or on the table's size (a tiny table evicts all the time)."""
+    """The result, and with all_plays the winning plays, do not depend on the
+    number of workers or on the table's size (a tiny table evicts all the
+    time); without all_plays the one winning play shown is one of them and
+    every line is legal and won; for two players (no probing) the winning
+    play and the line are the same too."""
     rng = random.Random(31)
     for i in range(24):
         p = random_position(rng, 2 + i % 2, 8 if i % 2 == 0 else 6, "standard")
-        every = i % 3 == 0
-        base = solve(p, all_plays=every, tt_mb=64)
+        every = solve(p, all_plays=True, tt_mb=64)
+        base = solve(p, tt_mb=64)
         eager = Solver(64, 2)
-        eager.split_after = 1  # split the root at once
+        eager.probe_nodes = eager.split_after = 1  # probe and split the root at once
         for kw in ({"workers": 2, "tt_mb": 64}, {"workers": 2, "tt_mb": 0.01}, {"tt_mb": 0.0001220703125},
                    {"solver": eager}):
-            r = solve(p, all_plays=every, **kw)
-            assert (r.result, r.winning_plays, r.line, r.line_by) == \
-                (base.result, base.winning_plays, base.line, base.line_by), (p.describe(), kw)
+            r = solve(p, all_plays=True, **kw)
+            assert (r.result, r.winning_plays) == (every.result, every.winning_plays), (p.describe(), kw)
+            _check_line(p, r)
+            r = solve(p, **kw)
+            assert r.result == base.result == every.result, (p.describe(), kw)
+            assert set(r.winning_plays) <= set(every.winning_plays) and len(r.winning_plays) == (r.result == "win")
+            _check_line(p, r)
+            if p.players == 2:  # no probing: every field the same
+                assert (r.winning_plays, r.line, r.line_by) == (base.winning_plays, base.line, base.line_by)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_probing_in_rounds_matches_the_reference(workers):
+    """With no plain search before the probing (probe_nodes=1, every round's
+    caps tiny), results equal the reference's, the winning play shown is one
+    of its winning plays and the line is legal and won."""
+    rng = random.Random(f"rounds-{workers}")
+    for i in range(60):
+        nplayers = 2 + i % 2
+        p = random_position(rng, nplayers, 6 if nplayers == 2 else 4, ("standard", "douzero", "encyclopedia")[i % 3])
+        s = Solver(4, workers)
+        s.probe_nodes = s.split_after = 1
+        r = s.solve(p)
+        expect = _naive_plays(p)
+        assert r.result == ("win" if expect else "loss"), p.describe()
+        assert set(r.winning_plays) <= expect and len(r.winning_plays) == bool(expect), p.describe()
+        _check_line(p, r)
+
+
+def test_probing_finds_a_cheap_win_behind_costly_moves():
+    """p3-deal-19: the first two plays in search order are lost for the
+    landlord and take tens of millions of nodes to refute (70 M in all
+    before the probing), the third wins at once."""
+    p = Position.three_player("4455789TTJJJQKKAA22D", "336677899TTQQQAA2", "334455667889JKK2X",
+                              to_move="landlord")
+    r = solve(p, tt_mb=64, line=False)
+    assert r.result == "win" and r.nodes < 2_000_000
+    _check_winning_play(p, r.winning_plays[0])
 
 
 def test_table_grows_from_small_and_clear_shrinks_it():
@@ -684,10 +722,30 @@ def _whole(deal_id):
     return Position.three_player(*hands, to_move="landlord", id=deal_id), result
 
 
+def _landlord_child(p: Position, mv) -> "Position | None":
+    """The position after the landlord's root play ``mv`` (None if it ends the game)."""
+    from ddz_tools.solver import _State
+
+    st = _State(tuple(h for _, h in p.hands), 0, 0, 0, 0)
+    child = Solver._child(st, mv, 3)
+    if child is None:
+        return None
+    return Position.three_player(*child.hands, to_move="farmer1", after=Play(mv[0], mv[1]), by="landlord",
+                                 rules=p.rules)
+
+
+def _check_winning_play(p: Position, play_text: str, node_limit=None) -> None:
+    """The landlord's root play ``play_text`` wins: the farmers lose after it."""
+    play = Play.parse(play_text, p.rules)
+    q = _landlord_child(p, (play.cards, play.kind))
+    if q is not None:
+        assert solve(q, line=False, tt_mb=64, node_limit=node_limit).result == "loss", play_text
+
+
 def _root_equals_best_child(deal_id, node_limit):
     """Solve the root, then every child of the root on its own (a fresh
     table each): the root wins exactly when some child wins for the landlord,
-    and the winning play reported is the first such child in search order."""
+    and the winning play reported is one of them."""
     from ddz_tools.solver import _State
 
     p, expect = _whole(deal_id)
@@ -710,8 +768,7 @@ def _root_equals_best_child(deal_id, node_limit):
             break
     assert (1 in values) == (expect == "win")
     if expect == "win":
-        first = values.index(1)
-        assert root.winning_plays == [Play(*solver._moves(st, 3, p.rules.flags)[first]).notation()]
+        _check_winning_play(p, root.winning_plays[0], node_limit)
 
 
 def test_whole_deal_root_equals_best_child_capped():
@@ -733,10 +790,10 @@ def test_whole_deals_same_for_workers_and_table_size():
         eager.split_after = 1000
         e = solve(p, solver=eager)
         c = solve(p, tt_mb=0.5)
-        assert a.result == expect
-        assert (a.result, a.winning_plays, a.line, a.line_by) == (b.result, b.winning_plays, b.line, b.line_by) \
-            == (c.result, c.winning_plays, c.line, c.line_by) == (e.result, e.winning_plays, e.line, e.line_by)
-        _check_line(p, a)
+        assert a.result == b.result == c.result == e.result == expect
+        for r in (a, b, c, e):
+            _check_line(p, r)
+            _check_winning_play(p, r.winning_plays[0])
 
 
 def test_positions_late_in_whole_games_match_the_reference():
