@@ -1099,6 +1099,12 @@ class _State:
     cards: int    # cards of the play to answer (for display only)
 
 
+def _probe_cap(i: int, cap: int, alone: bool):
+    """The node cap of the move at place ``i`` in a round of :meth:`Solver._best`
+    whose first move may search ``cap`` nodes (None: the last move left, no cap)."""
+    return None if alone else max(PROBE_MIN, cap // (i + 1) ** PROBE_POWER)
+
+
 class _Team:
     """Workers solving or probing the root moves of one position in parallel
     (each with its own table: they share nothing but this bookkeeping)."""
@@ -1108,11 +1114,11 @@ class _Team:
         self.node_limit = node_limit
         self.lock = threading.Lock()
         self.next = 0
-        self.best = None      # lowest index of a winning move found so far
+        self.best = None      # lowest index (probing: (round, place)) of a winning move found so far
         self.stop = None      # a limit or an interrupt ended the work
         self.values = {}      # move index -> 1 (wins) / 0 (loses)
         self.busy = {}        # engine id -> index it is solving
-        self.by = {}          # move index -> the engine that proved it
+        self.by = None        # the worker that proved the winning move (probing)
 
         self.reserved = 0     # nodes handed out to the workers' slices (node limit)
 
@@ -1451,9 +1457,9 @@ class Solver:
         move found may depend on what the table holds (its size, the
         worker).  With ``depth`` > 0 a probe of a move is itself a
         :meth:`_best` of the position after it (its replies probed in
-        rounds).  ``team``: the workers to share each round's probes (at the
-        root only; probe k of a round goes to worker k mod n, each on its
-        own table)."""
+        rounds).  ``team``: the workers that share the rounds once
+        :attr:`split_after` nodes are searched (at the root only; see
+        :meth:`_probe_shared`)."""
         if nplayers == 2:
             return self._first_win(st, nplayers, flags, team)
         if depth is None:
@@ -1463,29 +1469,22 @@ class Solver:
         if v == 0:
             return 0, None, self
         moves = self._moves(st, nplayers, flags)
-        joined = None
         open_ = list(range(len(moves)))
-        cap = self.probe_nodes
+        rnd, cap = 0, self.probe_nodes
         while open_:
+            if team is not None and int(self.ctl[C_NODES]) - start >= self.split_after:
+                return self._probe_shared(st, moves, open_, rnd, cap, nplayers, flags, depth, team, v)
+            rnd += 1
             cap *= PROBE_GROWTH
-            if len(open_) == 1:
-                probes = [(open_[0], None)]
-            else:
-                probes = [(i, max(PROBE_MIN, cap // (i + 1) ** PROBE_POWER)) for i in open_]
-            if team is not None and joined is None and int(self.ctl[C_NODES]) - start >= self.split_after:
-                # The other workers join: the solve's node limit becomes theirs to share.
-                joined = team
-                if self._node_limit is not None:
-                    team.node_limit = max(0, self._node_limit - int(self.ctl[C_NODES]))
-                self._configure_helpers()
-                for e in team.engines:
-                    e._node_limit = None
-                    e._team = team
-            values, by = self._round(st, moves, probes, nplayers, flags, depth, joined)
-            wins = [i for i in open_ if values.get(i) == 1]
-            if wins:
-                return 1, moves[wins[0]], by[wins[0]]
-            open_ = [i for i in open_ if i not in values]
+            alone = len(open_) == 1
+            still = []
+            for i in open_:
+                r = self._capped(lambda: self._probe(st, moves[i], nplayers, flags, depth), _probe_cap(i, cap, alone))
+                if r is None:
+                    still.append(i)
+                elif r:
+                    return 1, moves[i], self
+            open_ = still
         if v == 1:
             raise AssertionError("won without a winning move")
         return 0, None, self
@@ -1523,50 +1522,60 @@ class Solver:
         v = self._best(child, nplayers, flags, depth - 1)[0]
         return v if _team_py(child.turn, nplayers) == _team_py(st.turn, nplayers) else 1 - v
 
-    def _round(self, st, moves, probes, nplayers, flags, depth, team):
-        """One round of :meth:`_best`: ({move index: value} of the probes that
-        ended, {move index: worker}); it stops at a win (after every probe of
-        a lower index has ended)."""
-        if team is None:
-            values, by = {}, {}
-            for i, cap in probes:
-                r = self._capped(lambda: self._probe(st, moves[i], nplayers, flags, depth), cap)
-                if r is not None:
-                    values[i], by[i] = r, self
-                    if r:
-                        break
-            return values, by
-        team.best, team.stop, team.values, team.by, team.busy = None, None, {}, {}, {}
+    def _probe_shared(self, st, moves, open_, rnd, cap, nplayers, flags, depth, team, v):
+        """The rest of :meth:`_best`'s rounds on every worker of ``team``:
+        the move at place i goes to worker i mod n, which runs the rounds on
+        its own moves and its own table, without waiting for the others.
+        The winning move taken is the first in the order of (round, place)
+        that one worker would have proven, as with one worker: a worker stops
+        before a probe that comes after a win found, and one on such a probe
+        is called off, but every probe before it runs to its end."""
+        if self._node_limit is not None:
+            # The solve's node limit becomes the workers' to share.
+            team.node_limit = max(0, self._node_limit - int(self.ctl[C_NODES]))
+        self._configure_helpers()
+        for e in team.engines:
+            e._node_limit = None
+            e._team = team
+        team.best, team.stop, team.by, team.busy = None, None, None, {}
         n = len(team.engines)
-        cut = set()  # workers called off in a probe: their tables hold part of it
 
         def work(k, engine):
-            for i, cap in probes[k::n]:
-                with team.lock:
-                    if team.stop is not None or (team.best is not None and i > team.best):
+            mine = [i for i in open_ if i % n == k]
+            r, c = rnd, cap
+            while mine:
+                r += 1
+                c *= PROBE_GROWTH
+                alone = len(mine) == 1
+                still = []
+                for i in mine:
+                    with team.lock:
+                        if team.stop is not None or (team.best is not None and (r, i) > team.best):
+                            return
+                        team.busy[id(engine)] = (r, i)
+                    try:
+                        res = engine._capped(lambda: engine._probe(st, moves[i], nplayers, flags, depth),
+                                             _probe_cap(i, c, alone))
+                    except SearchLimit as exc:
+                        with team.lock:
+                            if exc.reason != "cancelled" and team.stop is None:
+                                team.stop = exc.reason
                         return
-                    team.busy[id(engine)] = i
-                try:
-                    r = engine._capped(lambda: engine._probe(st, moves[i], nplayers, flags, depth), cap)
-                except SearchLimit as exc:
-                    with team.lock:
-                        cut.add(engine)
-                        if exc.reason != "cancelled" and team.stop is None:
-                            team.stop = exc.reason
-                    return
-                except BaseException:
-                    with team.lock:
-                        cut.add(engine)
-                        team.stop = "interrupted"
-                    raise
-                finally:
-                    with team.lock:
-                        team.busy.pop(id(engine), None)
-                if r is not None:
-                    with team.lock:
-                        team.values[i], team.by[i] = r, engine
-                        if r and (team.best is None or i < team.best):
-                            team.best = i
+                    except BaseException:
+                        with team.lock:
+                            team.stop = "interrupted"
+                        raise
+                    finally:
+                        with team.lock:
+                            team.busy.pop(id(engine), None)
+                    if res is None:
+                        still.append(i)
+                    elif res:
+                        with team.lock:
+                            if team.best is None or (r, i) < team.best:
+                                team.best, team.by = (r, i), engine
+                        return
+                mine = still
 
         threads = [threading.Thread(target=work, args=(k, e), daemon=True)
                    for k, e in enumerate(team.engines) if k > 0]
@@ -1577,14 +1586,21 @@ class Solver:
         finally:
             for th in threads:
                 th.join()
-            # What a worker stored before it was called off depends on the
-            # threads' timing: forget it, so that later solves with this
-            # Solver give the same answers whatever the timing was.
-            for e in cut:
-                e._forget()
+            # How far the other workers got depends on the threads' timing:
+            # forget what they stored, so that later solves with this Solver
+            # give the same answers whatever the timing was.  (Without a win
+            # or a stop, every worker ran all its probes: nothing to forget.)
+            if team.best is not None or team.stop is not None:
+                for e in team.engines:
+                    if e is not team.by:
+                        e._forget()
         if team.stop is not None:
             raise SearchLimit(team.stop)
-        return dict(team.values), dict(team.by)
+        if team.best is not None:
+            return 1, moves[team.best[1]], team.by
+        if v == 1:
+            raise AssertionError("won without a winning move")
+        return 0, None, self
 
     # Public entry --------------------------------------------------------------------
 
