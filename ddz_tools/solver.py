@@ -1133,6 +1133,22 @@ class _Team:
         with self.lock:
             self.reserved -= max(0, unused)
 
+    def attempt(self, fn) -> tuple:
+        """(True, ``fn()``) for a worker, or (False, None) when a limit, a
+        call-off or an interrupt ended it (a limit or an interrupt becomes
+        ``stop``; an interrupt is raised again)."""
+        try:
+            return True, fn()
+        except SearchLimit as exc:
+            with self.lock:
+                if exc.reason != "cancelled" and self.stop is None:
+                    self.stop = exc.reason
+            return False, None
+        except BaseException:
+            with self.lock:
+                self.stop = "interrupted"
+            raise
+
     def cancelled(self, engine) -> bool:
         if self.stop is not None:
             return True
@@ -1554,20 +1570,13 @@ class Solver:
                             return
                         team.busy[id(engine)] = (r, i)
                     try:
-                        res = engine._capped(lambda: engine._probe(st, moves[i], nplayers, flags, depth),
-                                             _probe_cap(i, c, alone))
-                    except SearchLimit as exc:
-                        with team.lock:
-                            if exc.reason != "cancelled" and team.stop is None:
-                                team.stop = exc.reason
-                        return
-                    except BaseException:
-                        with team.lock:
-                            team.stop = "interrupted"
-                        raise
+                        ok, res = team.attempt(lambda: engine._capped(
+                            lambda: engine._probe(st, moves[i], nplayers, flags, depth), _probe_cap(i, c, alone)))
                     finally:
                         with team.lock:
                             team.busy.pop(id(engine), None)
+                    if not ok:
+                        return
                     if res is None:
                         still.append(i)
                     elif res:
@@ -1706,19 +1715,11 @@ class Solver:
                         return
                     team.next += 1
                     team.busy[id(engine)] = i
-                try:
-                    v = engine._move_value(root, moves[i], nplayers, flags)
-                except SearchLimit as exc:
-                    if exc.reason == "cancelled" and team.stop is None:
+                ok, v = team.attempt(lambda: engine._move_value(root, moves[i], nplayers, flags))
+                if not ok:
+                    if team.stop is None:  # called off: a win came before this move
                         continue
-                    with team.lock:
-                        if team.stop is None:
-                            team.stop = exc.reason
                     return
-                except BaseException:
-                    with team.lock:
-                        team.stop = "interrupted"
-                    raise
                 with team.lock:
                     team.values[i] = v
                     solved_by[i] = engine
