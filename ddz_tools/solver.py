@@ -1518,7 +1518,7 @@ class Solver:
             if v is None:
                 limit = None if own is None else own - int(self.ctl[C_NODES])
                 result, _, first, eng = self._root_parallel(st, nplayers, flags, False, limit)
-                return (1, first, eng) if result == "win" else (0, None, self)
+                return (1, first, eng) if result == "win" else (0, None, eng)
         else:
             v = self._value(st, nplayers, flags)
         if not v:
@@ -1540,8 +1540,9 @@ class Solver:
 
     def _probe_shared(self, st, moves, open_, rnd, cap, nplayers, flags, depth, team, v):
         """The rest of :meth:`_best`'s rounds on every worker of ``team``:
-        the move at place i goes to worker i mod n, which runs the rounds on
-        its own moves and its own table, without waiting for the others.
+        the move at place i goes to worker i mod n (the first move to this
+        one), which runs the rounds on its own moves and its own table,
+        without waiting for the others.
         The winning move taken is the first in the order of (round, place)
         that one worker would have proven, as with one worker: a worker stops
         before a probe that comes after a win found, and one on such a probe
@@ -1664,7 +1665,12 @@ class Solver:
                 if v:
                     winning.append(_notation(first))
             if line:
-                line_plays, line_by = eng._line(root, nplayers, flags, seats, first)
+                lead = first
+                if lead is None:
+                    # A loss: the line starts with the loser's first play in
+                    # search order, from the table of the worker that refuted it.
+                    lead = self._moves(root, nplayers, flags)[0]
+                line_plays, line_by = eng._line(root, nplayers, flags, seats, lead)
             if strategy:
                 budget = [strategy_max_nodes]
                 tree = eng._tree(root, nplayers, flags, seats, budget, first)
@@ -1695,7 +1701,7 @@ class Solver:
         """Solve the root's moves in search order on every worker.
 
         Returns (result, winning plays, the first of them or None, the worker
-        that solved it).  The winning plays are every winning move
+        that solved it, or on a loss the one that solved the first move).  The winning plays are every winning move
         (``all_plays``) or the first in search order, exactly as one worker
         finds them: a worker never starts a move after a known win, and a
         worker on a move after a win is called off.
@@ -1755,7 +1761,7 @@ class Solver:
             wins = wins[:1]
         if wins:
             return "win", [_notation(moves[i]) for i in wins], moves[wins[0]], solved_by[wins[0]]
-        return "loss", [], None, self
+        return "loss", [], None, solved_by.get(0, self)
 
     def _configure_helpers(self) -> None:
         for h in self._helpers:
