@@ -1164,9 +1164,9 @@ class Solver:
     play, solves) the moves at the root in parallel threads, each with its
     own table of ``tt_mb / workers``, once one worker alone has searched
     :attr:`split_after` nodes at the root without an answer (most positions
-    need fewer, and threads cost more than they give there).  The result, and with
-    ``all_plays`` the winning plays, are the same for any number of workers
-    and any table size; without ``all_plays`` the one winning play and the
+    need fewer, and threads cost more than they give there).  The result,
+    and with ``all_plays`` the winning plays, are the same for any number of
+    workers and any table size; without ``all_plays`` the one winning play and the
     line are proven but may differ with them (see :meth:`_best`).  Results
     for different rules and player counts never mix: both are part of every
     key.  One solve at a time per Solver.
@@ -1485,25 +1485,57 @@ class Solver:
         if v == 0:
             return 0, None, self
         moves = self._moves(st, nplayers, flags)
-        open_ = list(range(len(moves)))
-        rnd, cap = 0, self.probe_nodes
-        while open_:
-            if team is not None and int(self.ctl[C_NODES]) - start >= self.split_after:
-                return self._probe_shared(st, moves, open_, rnd, cap, nplayers, flags, depth, team, v)
-            rnd += 1
-            cap *= PROBE_GROWTH
-            alone = len(open_) == 1
-            still = []
-            for i in open_:
-                r = self._capped(lambda: self._probe(st, moves[i], nplayers, flags, depth), _probe_cap(i, cap, alone))
-                if r is None:
-                    still.append(i)
-                elif r:
-                    return 1, moves[i], self
-            open_ = still
+        how, got = self._rounds(st, moves, list(range(len(moves))), 0, self.probe_nodes, nplayers, flags, depth,
+                                pause_at=None if team is None else start + self.split_after)
+        if how == "paused":
+            return self._probe_shared(st, moves, *got, nplayers, flags, depth, team, v)
+        if how == "win":
+            return 1, moves[got[1]], self
         if v == 1:
             raise AssertionError("won without a winning move")
         return 0, None, self
+
+    def _rounds(self, st, moves, mine, rnd, cap, nplayers, flags, depth, team=None, pause_at=None):
+        """Probe the moves at places ``mine`` of ``moves`` in the rounds of
+        :meth:`_best` that follow round ``rnd`` (whose first move's cap was
+        ``cap``), with this worker's table.
+
+        Returns ("win", (round, place)) for the first win, ("lost", None)
+        when every move is proven lost, ("paused", (mine, rnd, cap)) when
+        this worker's nodes have reached ``pause_at`` before a round, or
+        ("stopped", None) when ``team`` (see :meth:`_probe_shared`) calls
+        it off: a limit, an interrupt, or a probe after a win found."""
+        while mine:
+            if pause_at is not None and int(self.ctl[C_NODES]) >= pause_at:
+                return "paused", (mine, rnd, cap)
+            rnd += 1
+            cap *= PROBE_GROWTH
+            alone = len(mine) == 1
+            still = []
+            for i in mine:
+                def probe():
+                    return self._capped(lambda: self._probe(st, moves[i], nplayers, flags, depth),
+                                        _probe_cap(i, cap, alone))
+                if team is None:
+                    res = probe()
+                else:
+                    with team.lock:
+                        if team.stop is not None or (team.best is not None and (rnd, i) > team.best):
+                            return "stopped", None
+                        team.busy[id(self)] = (rnd, i)
+                    try:
+                        ok, res = team.attempt(probe)
+                    finally:
+                        with team.lock:
+                            team.busy.pop(id(self), None)
+                    if not ok:
+                        return "stopped", None
+                if res is None:
+                    still.append(i)
+                elif res:
+                    return "win", (rnd, i)
+            mine = still
+        return "lost", None
 
     def _first_win(self, st: _State, nplayers: int, flags: int, team=None):
         """:meth:`_best` without probing: the value, then the first winning
@@ -1542,11 +1574,11 @@ class Solver:
         """The rest of :meth:`_best`'s rounds on every worker of ``team``:
         the move at place i goes to worker i mod n (the first move to this
         one), which runs the rounds on its own moves and its own table,
-        without waiting for the others.
-        The winning move taken is the first in the order of (round, place)
-        that one worker would have proven, as with one worker: a worker stops
-        before a probe that comes after a win found, and one on such a probe
-        is called off, but every probe before it runs to its end."""
+        without waiting for the others (:meth:`_rounds`).  The winning move
+        taken is the first in the order of (round, place) that one worker
+        would have proven: a worker stops before a probe that comes after a
+        win found, and one on such a probe is called off, but every probe
+        before it runs to its end."""
         if self._node_limit is not None:
             # The solve's node limit becomes the workers' to share.
             team.node_limit = max(0, self._node_limit - int(self.ctl[C_NODES]))
@@ -1558,34 +1590,12 @@ class Solver:
         n = len(team.engines)
 
         def work(k, engine):
-            mine = [i for i in open_ if i % n == k]
-            r, c = rnd, cap
-            while mine:
-                r += 1
-                c *= PROBE_GROWTH
-                alone = len(mine) == 1
-                still = []
-                for i in mine:
-                    with team.lock:
-                        if team.stop is not None or (team.best is not None and (r, i) > team.best):
-                            return
-                        team.busy[id(engine)] = (r, i)
-                    try:
-                        ok, res = team.attempt(lambda: engine._capped(
-                            lambda: engine._probe(st, moves[i], nplayers, flags, depth), _probe_cap(i, c, alone)))
-                    finally:
-                        with team.lock:
-                            team.busy.pop(id(engine), None)
-                    if not ok:
-                        return
-                    if res is None:
-                        still.append(i)
-                    elif res:
-                        with team.lock:
-                            if team.best is None or (r, i) < team.best:
-                                team.best, team.by = (r, i), engine
-                        return
-                mine = still
+            how, got = engine._rounds(st, moves, [i for i in open_ if i % n == k], rnd, cap, nplayers, flags,
+                                      depth, team=team)
+            if how == "win":
+                with team.lock:
+                    if team.best is None or got < team.best:
+                        team.best, team.by = got, engine
 
         threads = [threading.Thread(target=work, args=(k, e), daemon=True)
                    for k, e in enumerate(team.engines) if k > 0]
