@@ -103,8 +103,12 @@ MEMO_BITS = 20
 PROF_ROWS = 1 << 13
 PROF_W = 20
 PROF_PLAYS = 1 << 14
-#: Rows of the control-win memo (``Solver.cwm``, four words a row).
+#: Rows of the control-win memo (``Solver.cwm``, PROF_W words a row).
 CW_ROWS = 1 << 16
+#: Where the control-win memo merges the opponents' profiles (in ``pbuf[2]``,
+#: after the control-win search's stacks; PROF_W words: the profile, its hash
+#: and the seat it is for).
+CW_MERGED = GEN_SCRATCH + 320
 #: Nodes of the plain search of a position before its moves are probed in
 #: rounds (see ``Solver._best``); the first round's cap of the first move is
 #: PROBE_GROWTH times this, and each round multiplies the caps by PROBE_GROWTH.
@@ -487,30 +491,103 @@ def _unanswered(hands, turn, kind, flags, nplayers, prof, pbuf):
     return True
 
 
+#: Low three bits of every nibble below bit 60, resp. the top bit.
+NIB_LOW = 0x0777777777777777
+NIB_TOP = 0x0888888888888888
+
+
 @kernel
-def _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
-    """:func:`_control_win_search`, remembered in ``cwm`` (rows of four words:
-    the hand, the two opponents' hands, and the rules with the answer),
-    keyed by everything the answer depends on: the hand, the opponents'
-    hands (those of ``turn``'s other team) and the rules."""
+def _nibble_max(a, b):
+    """The nibble-by-nibble maximum of two words below 2**60 (no carries:
+    each nibble's difference is worked out with its top bit set first)."""
+    d = (a | NIB_TOP) - (b & NIB_LOW)
+    # Top bit of a nibble of d set where a's low three bits >= b's; fold in
+    # the top bits themselves.
+    ge = ((d & ~(a ^ b)) | (a & ~b)) & NIB_TOP
+    m = (ge >> 3) * 15
+    return (a & m) | (b & ~m & 0x0FFFFFFFFFFFFFFF)
+
+
+@kernel
+def _merge_opponents(hands, turn, flags, nplayers, prof, pbuf):
+    """Merge the answer profiles of ``turn``'s opponents (see
+    :func:`_profile_row`), nibble by nibble the highest, into ``pbuf[2]`` at
+    ``CW_MERGED``: some opponent can answer a play exactly when the merged
+    profile says so.  Then the hash of the rules and the merged profile, and
+    ``turn + 1`` (0 when some opponent has too many plays for a profile: then
+    :func:`_free` asks each opponent instead).  Every node merges once before
+    it asks (see :func:`_expand`); its moves take cards from ``turn`` only."""
     me = _team(turn, nplayers)
-    oa = 0
-    ob = 0
+    w = pbuf[2]
+    first = True
     for q in range(nplayers):
         if q != turn and _team(q, nplayers) != me:
-            if oa == 0:
-                oa = hands[q] + 1
+            r = _profile_row(prof, hands[q], flags, pbuf)
+            if r < 0:
+                w[CW_MERGED + PROF_W - 1] = 0
+                return
+            if first:
+                for t in range(PROF_W - 2):
+                    w[CW_MERGED + t] = prof[r, 2 + t]
+                first = False
             else:
-                ob = hands[q] + 1
-    row = _slot(_fold(_fold(_fold(_fold(0, hand), oa), ob), flags), cwm.shape[0])
+                for t in range(PROF_W - 2):
+                    w[CW_MERGED + t] = _nibble_max(w[CW_MERGED + t], prof[r, 2 + t])
+    acc = _fold(0, flags)
+    for t in range(PROF_W - 2):
+        acc = _fold(acc, w[CW_MERGED + t])
+    w[CW_MERGED + PROF_W - 2] = acc
+    w[CW_MERGED + PROF_W - 1] = turn + 1
+
+
+@kernel
+def _free(hands, turn, kind, flags, nplayers, prof, pbuf):
+    """True when no opponent of ``turn`` can answer a play of ``kind``: read
+    off the profile :func:`_merge_opponents` merged for ``turn``."""
+    w = pbuf[2]
+    if w[CW_MERGED + PROF_W - 1] != turn + 1:
+        return _unanswered(hands, turn, kind, flags, nplayers, prof, pbuf)
+    t = kind & 31
+    if t == T_ROCKET:
+        return True
+    if w[CW_MERGED + T_ROCKET] != 0:
+        return False
+    m = ((kind >> 5) & 15) + 1
+    bomb = (w[CW_MERGED + T_BOMB] >> 4) & 15
+    if t == T_BOMB:
+        return bomb <= m
+    if bomb > 0:
+        return False
+    return ((w[CW_MERGED + t] >> (4 * (kind >> 9))) & 15) <= m
+
+
+@kernel
+def _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
+    """:func:`_control_win_search`, remembered in ``cwm`` keyed by everything
+    the answer depends on: the hand, the rules, and what the other team can
+    answer.  The search asks only whether some opponent can answer a play,
+    which the profile :func:`_merge_opponents` merged for ``turn`` tells; so
+    the key is that profile, which changes far less often than the hands
+    do.  A row: the hand, the rules with the answer, the merged profile."""
+    w = pbuf[2]
+    if w[CW_MERGED + PROF_W - 1] != turn + 1:
+        # Too many plays for a profile: search without the memo.
+        return _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf)
+    row = _slot(_fold(w[CW_MERGED + PROF_W - 2], hand), cwm.shape[0])
     tag = (flags << 2) | (1 << 1)
-    if cwm[row, 0] == hand and cwm[row, 1] == oa and cwm[row, 2] == ob and (cwm[row, 3] >> 1) == (tag >> 1):
-        return (cwm[row, 3] & 1) == 1
+    hit = cwm[row, 0] == hand and (cwm[row, 1] >> 1) == (tag >> 1)
+    if hit:
+        for t in range(PROF_W - 2):
+            if cwm[row, 2 + t] != w[CW_MERGED + t]:
+                hit = False
+                break
+    if hit:
+        return (cwm[row, 1] & 1) == 1
     r = _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf)
     cwm[row, 0] = hand
-    cwm[row, 1] = oa
-    cwm[row, 2] = ob
-    cwm[row, 3] = tag | (1 if r else 0)
+    cwm[row, 1] = tag | (1 if r else 0)
+    for t in range(PROF_W - 2):
+        cwm[row, 2 + t] = w[CW_MERGED + t]
     return r
 
 
@@ -558,7 +635,7 @@ def _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
                 c = sc[top + i]
                 if (c >> r4) & 15 == 0:
                     continue
-                free = _unanswered(hands, turn, sk[top + i], flags, nplayers, prof, pbuf)
+                free = _free(hands, turn, sk[top + i], flags, nplayers, prof, pbuf)
                 if s_used[d] and not free:
                     continue
                 if c == h:
@@ -620,7 +697,7 @@ def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, dwork, sc, s
     mp = min_plays_memo_in(rest, flags, memo, dwork)
     if mp < 0:
         return -2
-    free = _unanswered(hands, turn, k, flags, nplayers, prof, pbuf)
+    free = _free(hands, turn, k, flags, nplayers, prof, pbuf)
     if free and (mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf, cwm)):
         return -1
     cnt = 0
@@ -724,6 +801,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
     for i in range(n):
         if mc[start + i] == hand:
             return n, 1
+    _merge_opponents(hands, turn, flags, nplayers, prof, pbuf)
     if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
         return n, 1
     if dominance != 0 and (nplayers == 2 or turn == 0 or hands[3 - turn] == 0):
@@ -1026,6 +1104,7 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, dwor
         mc[n] = 0
         mk[n] = PASS_KIND
         n += 1
+    _merge_opponents(hands, turn, flags, nplayers, prof, pbuf)
     for i in range(n):
         score = _score(hands, turn, lb, mc[i], mk[i], 1 if pk != 0 else 0, flags, nplayers, memo, dwork, sc, sk, prof, pbuf, cwm)
         if score == -2:
@@ -1204,9 +1283,9 @@ class Solver:
         self.sk = np.empty(1 << 15, np.int64)
         # Answer profiles of hands (a pure function of hand and rules: never cleared).
         self.prof = np.zeros((PROF_ROWS, PROF_W), np.int64)
-        self.pbuf = np.empty((3, PROF_PLAYS), np.int64)
+        self.pbuf = np.zeros((3, PROF_PLAYS), np.int64)
         # Control-win answers (a pure function of hands and rules: never cleared).
-        self.cwm = np.zeros((CW_ROWS, 4), np.int64)
+        self.cwm = np.zeros((CW_ROWS, PROF_W), np.int64)
         # Limits of the current solve.
         self._deadline = None
         self._node_limit = None

@@ -829,12 +829,13 @@ def test_control_win_against_every_split():
     claims a split that does not exist, and finds every one on small hands."""
     import numpy as np
     from naive_solver import control_split
-    from ddz_tools.solver import CW_ROWS, PROF_PLAYS, PROF_ROWS, PROF_W, _control_win, _control_win_search
+    from ddz_tools.solver import (CW_ROWS, PROF_PLAYS, PROF_ROWS, PROF_W, _control_win, _control_win_search,
+                                  _merge_opponents)
 
     rng = random.Random(43)
-    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.empty((3, PROF_PLAYS), np.int64)
+    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.zeros((3, PROF_PLAYS), np.int64)
     sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
-    cwm = np.zeros((CW_ROWS, 4), np.int64)
+    cwm = np.zeros((CW_ROWS, PROF_W), np.int64)
     found = 0
     for i in range(400):
         nplayers = 2 + i % 2
@@ -849,6 +850,7 @@ def test_control_win_against_every_split():
             pos += n
         turn = rng.randrange(nplayers)
         arr = np.array(hands + [0] * (3 - nplayers), np.int64)
+        _merge_opponents(arr, turn, flags, nplayers, prof, pbuf)
         got = bool(_control_win_search(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf))
         # The memoised call answers the same, computed and then remembered.
         for _ in range(2):
@@ -885,6 +887,36 @@ def test_answer_profile_matches_the_generator():
                 format_cards(hand), play.notation(), preset)
             checked += 1
     assert checked > 2000
+
+
+def test_merged_profile_answers_as_each_opponent_does():
+    """Some opponent can answer a play exactly when the opponents' answer
+    profiles, merged nibble by nibble, say so: checked against asking each
+    opponent's hand, for every seat of two- and three-player positions."""
+    import numpy as np
+    from ddz_tools.solver import PROF_PLAYS, PROF_ROWS, PROF_W, _free, _merge_opponents, _unanswered
+
+    rng = random.Random(46)
+    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.zeros((3, PROF_PLAYS), np.int64)
+    checked = answered = 0
+    for i in range(240):
+        preset, flags, hand, deck = _preset_and_hand(rng, i)
+        nplayers = 2 + i % 2
+        hands = [hand]
+        for _ in range(nplayers - 1):
+            n = rng.randint(1, 17)
+            hands.append(_pack(deck[20:20 + n]))
+            deck = deck[:20] + deck[20 + n:]
+        arr = np.array(hands + [0] * (3 - nplayers), np.int64)
+        turn = rng.randrange(nplayers)
+        _merge_opponents(arr, turn, flags, nplayers, prof, pbuf)
+        for play in generate(_pack(deck[20:40]), rules=preset):
+            want = bool(_unanswered(arr, turn, play.kind, flags, nplayers, prof, pbuf))
+            assert bool(_free(arr, turn, play.kind, flags, nplayers, prof, pbuf)) == want, (
+                [format_cards(h) for h in hands], turn, play.notation(), preset)
+            checked += 1
+            answered += not want
+    assert checked > 5000 and 0.2 * checked < answered < 0.95 * checked
 
 
 def test_generation_with_scratch_equals_gen_into():
