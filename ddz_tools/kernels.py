@@ -31,7 +31,9 @@ Decomposer (:mod:`ddz_tools.decompose`)
     ``min_plays_memo_in(hand, flags, table, work)``: the same in the caller's
     work array of at least ``SEARCH_WORK`` entries, with no allocation (-1
     when the array is too small for the hand: call again with a bigger one);
-    ``min_plays_fresh(hand, flags)``: the same with a fresh small table.
+    ``min_plays_fresh(hand, flags)``: the same with a fresh small table;
+    ``min_plays_prefetch(hand, table)``: start loading a hand's slot of the
+    table into the cache (prefetch many, then look them up).
 Policies (:mod:`ddz_tools.policies`)
     ``policy_play(hands, seat, landlord, prev_kind, prev_seat, policy, flags,
     table, bufc, bufk) -> (cards, kind)`` and ``policy_bid(hand17, policy,
@@ -55,7 +57,8 @@ Game rules (:mod:`ddz_tools.gamerules`)
 
 from ._jit import interpreted
 from .cards import packed_contains, packed_count, packed_valid
-from .decompose import SEARCH_WORK, min_plays_fresh, min_plays_memo, min_plays_memo_in, new_memo_table
+from .decompose import (SEARCH_WORK, min_plays_fresh, min_plays_memo, min_plays_memo_in, min_plays_prefetch,
+                        new_memo_table)
 from .gamerules import (
     A_BASE,
     A_BIDS,
@@ -112,7 +115,7 @@ __all__ = [
     # movegen
     "gen_into", "gen_into_scratch", "GEN_SCRATCH", "gen_all", "gen_batch",
     # decompose
-    "min_plays_memo", "min_plays_memo_in", "SEARCH_WORK", "min_plays_fresh", "new_memo_table",
+    "min_plays_memo", "min_plays_memo_in", "min_plays_prefetch", "SEARCH_WORK", "min_plays_fresh", "new_memo_table",
     # policies
     "policy_play", "policy_bid", "new_table", "BUFFER", "POLICIES", "seed_rng",
     # selfplay

@@ -76,7 +76,7 @@ import time
 import numpy as np
 
 from ._jit import flat_kernel, high_bit, interpreted, kernel, low_bit, prefetch
-from .decompose import SEARCH_WORK, min_plays_memo_in, new_memo_table
+from .decompose import SEARCH_WORK, min_plays_memo_in, min_plays_prefetch, new_memo_table
 from .errors import ArgumentError, PositionError, SearchLimit
 from .gamerules import next_seat, trick_after
 from .movegen import GEN_SCRATCH, gen_into_scratch
@@ -840,6 +840,8 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
             hands[turn] += c
             base = _bucket_base(k0, k1, k2, km, nbuckets)
             prefetch(tt, base)
+            # The ordering looks up every move's rest in the decomposer's memo.
+            min_plays_prefetch(hands[turn] - c, memo)
             j = 5 * (i - b0)
             sc[j] = k0
             sc[j + 1] = k1

@@ -19,6 +19,7 @@ from ddz_tools.decompose import (
     Decomposition,
     min_plays_memo,
     min_plays_memo_in,
+    min_plays_prefetch,
     decompose,
     lead_order,
     min_plays,
@@ -314,6 +315,22 @@ def test_memo_table_reuse_and_flag_switch():
         for h in hands:
             assert min_plays_memo(h, flags, table) == min_plays_fresh(h, flags)
     assert table[0] == Rules.parse("standard").flags + 1
+
+
+def test_prefetch_changes_nothing():
+    """Prefetching hands' slots leaves the memo table exactly as it was, and
+    the lookups after it give the reference's values."""
+    flags = Rules.parse("standard").flags
+    table = new_memo_table(8)
+    hands = random_hands(33, 60, sizes=(1, 20))
+    for h in hands[:30]:
+        min_plays_memo(h, flags, table)
+    before = table.copy()
+    for h in hands + [0]:
+        min_plays_prefetch(h, table)
+    assert np.array_equal(table, before)
+    for h in hands:
+        assert min_plays_memo(h, flags, table) == naive_min_plays(h, flags), format_cards(h)
 
 
 def test_search_in_a_work_array_of_any_size():
