@@ -513,10 +513,12 @@ def _merge_opponents(hands, turn, flags, nplayers, prof, pbuf):
     """Merge the answer profiles of ``turn``'s opponents (see
     :func:`_profile_row`), nibble by nibble the highest, into ``pbuf[2]`` at
     ``CW_MERGED``: some opponent can answer a play exactly when the merged
-    profile says so.  Then the hash of the rules and the merged profile, and
+    profile says so.  Then a word for the hash of the rules and the merged
+    profile (worked out when :func:`_control_win` first needs it), and
     ``turn + 1`` (0 when some opponent has too many plays for a profile: then
-    :func:`_free` asks each opponent instead).  Every node merges once before
-    it asks (see :func:`_expand`); its moves take cards from ``turn`` only."""
+    :func:`_free` asks each opponent instead).  Every node with a play to
+    weigh merges once before it asks (see :func:`_expand`); its moves take
+    cards from ``turn`` only."""
     me = _team(turn, nplayers)
     w = pbuf[2]
     first = True
@@ -533,10 +535,7 @@ def _merge_opponents(hands, turn, flags, nplayers, prof, pbuf):
             else:
                 for t in range(PROF_W - 2):
                     w[CW_MERGED + t] = _nibble_max(w[CW_MERGED + t], prof[r, 2 + t])
-    acc = _fold(0, flags)
-    for t in range(PROF_W - 2):
-        acc = _fold(acc, w[CW_MERGED + t])
-    w[CW_MERGED + PROF_W - 2] = acc
+    w[CW_MERGED + PROF_W - 2] = -1
     w[CW_MERGED + PROF_W - 1] = turn + 1
 
 
@@ -573,7 +572,13 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
     if w[CW_MERGED + PROF_W - 1] != turn + 1:
         # Too many plays for a profile: search without the memo.
         return _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf)
-    row = _slot(_fold(w[CW_MERGED + PROF_W - 2], hand), cwm.shape[0])
+    acc = w[CW_MERGED + PROF_W - 2]
+    if acc < 0:
+        acc = _fold(0, flags)
+        for t in range(PROF_W - 2):
+            acc = _fold(acc, w[CW_MERGED + t])
+        w[CW_MERGED + PROF_W - 2] = acc
+    row = _slot(_fold(acc, hand), cwm.shape[0])
     tag = (flags << 2) | (1 << 1)
     hit = cwm[row, 0] == hand and (cwm[row, 1] >> 1) == (tag >> 1)
     if hit:
@@ -801,7 +806,11 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
     for i in range(n):
         if mc[start + i] == hand:
             return n, 1
-    _merge_opponents(hands, turn, flags, nplayers, prof, pbuf)
+    if n > 0 or pk == 0:
+        _merge_opponents(hands, turn, flags, nplayers, prof, pbuf)
+    else:
+        # A forced pass: nothing to weigh.
+        pbuf[2, CW_MERGED + PROF_W - 1] = 0
     if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
         return n, 1
     if dominance != 0 and (nplayers == 2 or turn == 0 or hands[3 - turn] == 0):
