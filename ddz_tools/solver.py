@@ -334,15 +334,9 @@ def _canon(h0, h1, h2, misc):
 
 
 @kernel
-def _tt_probe(tt, nbuckets, h0, h1, h2, misc):
-    """0 or 1 (value for the side to move) if stored, else -1."""
-    h0, h1, h2, misc = _canon(h0, h1, h2, misc)
-    return _tt_find(tt, _bucket_base(h0, h1, h2, misc, nbuckets), h0, h1, h2, misc)
-
-
-@kernel
 def _tt_find(tt, base, h0, h1, h2, misc):
-    """:func:`_tt_probe` of a key already renamed, in its bucket at ``base``."""
+    """0 or 1 (the value for the side to move) if the key, already renamed by
+    :func:`_canon`, is stored in its bucket at ``base``, else -1."""
     for e in range(BUCKET):
         b = base + e * ENTRY_WORDS
         w = tt[b + 3]
@@ -354,6 +348,12 @@ def _tt_find(tt, base, h0, h1, h2, misc):
 @kernel
 def _tt_store(tt, nbuckets, h0, h1, h2, misc, value, work, ctl):
     h0, h1, h2, misc = _canon(h0, h1, h2, misc)
+    _tt_put(tt, nbuckets, h0, h1, h2, misc, value, work, ctl)
+
+
+@kernel
+def _tt_put(tt, nbuckets, h0, h1, h2, misc, value, work, ctl):
+    """:func:`_tt_store` of a key already renamed."""
     base = _bucket_base(h0, h1, h2, misc, nbuckets)
     word = misc | VALID_BIT | (work << WORK_SHIFT)
     if value:
@@ -876,7 +876,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
 
 @flat_kernel
 def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
-                f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0, f_who,
+                f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0, f_who, f_key,
                 mc, mk, key, memo, dwork, sc, sk, prof, pbuf, cwm):
     """Run (or resume) the search on the stack until it is done (``ST_DONE``,
     the value for the side to move at the root in ``ctl[C_RESULT]``), has
@@ -925,7 +925,13 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 continue
             misc = _misc(turn, f_lb[d], f_pk[d], flags, nplayers)
             h2 = hands[2] if nplayers == 3 else 0
-            v = _tt_probe(tt, nbuckets, hands[0], hands[1], h2, misc)
+            # The node's table key, kept for its store when it is solved.
+            k0, k1, k2, km = _canon(hands[0], hands[1], h2, misc)
+            f_key[d, 0] = k0
+            f_key[d, 1] = k1
+            f_key[d, 2] = k2
+            f_key[d, 3] = km
+            v = _tt_find(tt, _bucket_base(k0, k1, k2, km, nbuckets), k0, k1, k2, km)
             if v >= 0:
                 ctl[C_HITS] += 1
                 ctl[C_NODES] += 1
@@ -1031,9 +1037,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
         while work > 1 and lg < 63:
             work >>= 1
             lg += 1
-        misc = _misc(turn, f_lb[d], f_pk[d], flags, nplayers)
-        h2 = hands[2] if nplayers == 3 else 0
-        _tt_store(tt, nbuckets, hands[0], hands[1], h2, misc, res, lg, ctl)
+        _tt_put(tt, nbuckets, f_key[d, 0], f_key[d, 1], f_key[d, 2], f_key[d, 3], res, lg, ctl)
         f_phase[d] = PH_NEW
         if d == 0:
             ctl[C_RESULT] = res
@@ -1286,7 +1290,7 @@ class Solver:
         self._mem = np.zeros(self._table_words(nb), np.int64)
         self._dirty = 0
         self._new_table(min(nb, START_BUCKETS))
-        self._frames = [np.zeros(MAX_DEPTH, np.int64) for _ in range(10)]
+        self._frames = [np.zeros(MAX_DEPTH, np.int64) for _ in range(10)] + [np.zeros((MAX_DEPTH, 4), np.int64)]
         self._grow_moves(1 << 16)
         self.memo = new_memo_table(MEMO_BITS)
         self.dwork = np.empty(SEARCH_WORK, np.int64)
