@@ -787,7 +787,7 @@ def _dominated(hand, c, k, flags):
 
 
 @kernel
-def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets,
+def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets,
             dominance):
     """Generate and order the moves of a node into the buffers at ``start``.
 
@@ -851,6 +851,10 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
             prefetch(tt, base)
             # The ordering looks up every move's rest in the decomposer's memo.
             min_plays_prefetch(hands[turn] - c, memo)
+            ekey[start + i, 0] = k0
+            ekey[start + i, 1] = k1
+            ekey[start + i, 2] = k2
+            ekey[start + i, 3] = km
             j = 5 * (i - b0)
             sc[j] = k0
             sc[j + 1] = k1
@@ -877,7 +881,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, start, memo, dwor
 @flat_kernel
 def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0, f_who, f_key,
-                mc, mk, key, memo, dwork, sc, sk, prof, pbuf, cwm):
+                mc, mk, key, ekey, memo, dwork, sc, sk, prof, pbuf, cwm):
     """Run (or resume) the search on the stack until it is done (``ST_DONE``,
     the value for the side to move at the root in ``ctl[C_RESULT]``), has
     searched up to ``budget`` nodes in all (``ST_PAUSED``), needs a bigger move
@@ -925,12 +929,19 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 continue
             misc = _misc(turn, f_lb[d], f_pk[d], flags, nplayers)
             h2 = hands[2] if nplayers == 3 else 0
-            # The node's table key, kept for its store when it is solved.
-            k0, k1, k2, km = _canon(hands[0], hands[1], h2, misc)
-            f_key[d, 0] = k0
-            f_key[d, 1] = k1
-            f_key[d, 2] = k2
-            f_key[d, 3] = km
+            # The node's table key (its parent's cutoff probe worked it out,
+            # unless km < 0), kept for its store when it is solved.
+            km = f_key[d, 3]
+            if km < 0:
+                k0, k1, k2, km = _canon(hands[0], hands[1], h2, misc)
+                f_key[d, 0] = k0
+                f_key[d, 1] = k1
+                f_key[d, 2] = k2
+                f_key[d, 3] = km
+            else:
+                k0 = f_key[d, 0]
+                k1 = f_key[d, 1]
+                k2 = f_key[d, 2]
             v = _tt_find(tt, _bucket_base(k0, k1, k2, km, nbuckets), k0, k1, k2, km)
             if v >= 0:
                 ctl[C_HITS] += 1
@@ -946,7 +957,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 hands[f_who[p]] += f_cards[p]
                 ctl[C_RET] = res
                 continue
-            n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key,
+            n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key, ekey,
                              f_start[d], memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets, ctl[C_DOMINANCE])
             if n == -1:
                 return ST_MEMO
@@ -976,7 +987,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 res = 0
             else:
                 if f_pk[d] == 0 and f_who[d] == 2:
-                    e = _relax_push(hands, d, 1, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who)
+                    e = _relax_push(hands, d, 1, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who, f_key)
                     if e < 0:
                         ctl[C_RESULT] = -1
                         return ST_GROW
@@ -997,7 +1008,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 fz = _relax_first(hands, turn, f_pk[d], f_lb[d], nplayers, ctl)
                 if fz >= 0:
                     f_phase[d] = PH_RELAX
-                    e = _relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who)
+                    e = _relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who, f_key)
                     if e < 0:
                         ctl[C_RESULT] = -1
                         return ST_GROW
@@ -1027,6 +1038,8 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                     f_turn[e] = nxt
                     f_pk[e] = cpk
                     f_lb[e] = clb
+                    for q in range(4):
+                        f_key[e, q] = ekey[s + idx, q]
                     f_start[e] = s + f_n[d]
                     f_phase[e] = PH_NEW
                     ctl[C_SP] = e
@@ -1084,7 +1097,7 @@ def _relax_first(hands, turn, pk, lb, nplayers, ctl):
 
 
 @kernel
-def _relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who):
+def _relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who, f_key):
     """Enter the relaxation of node ``d`` with farmer ``fz`` frozen: the same
     position one frame up, his hand set aside in ``f_cards[d]``."""
     e = d + 1
@@ -1096,6 +1109,7 @@ def _relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_
     f_turn[e] = f_turn[d]
     f_pk[e] = f_pk[d]
     f_lb[e] = f_lb[d]
+    f_key[e, 3] = -1
     f_start[e] = f_start[d] + f_n[d]
     f_phase[e] = PH_NEW
     ctl[C_SP] = e
@@ -1372,7 +1386,7 @@ class Solver:
         """One call of the search kernel with this solver's table, frames and
         work arrays and the move buffers given; returns its status."""
         return search_step(hands, nplayers, flags, self.tt, self.nbuckets, self.ctl, budget, *self._frames,
-                           mc, mk, key, self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf, self.cwm)
+                           mc, mk, key, self.ekey, self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf, self.cwm)
 
     def _set_root(self, st: _State) -> np.ndarray:
         """Put ``st``'s turn and play to answer in the root frame; returns its hands as an array."""
@@ -1391,9 +1405,9 @@ class Solver:
 
     def _grow_moves(self, size: int) -> None:
         """(Re)allocate the move buffers, keeping their contents (a paused search uses them)."""
-        for name in ("mc", "mk", "key"):
+        for name in ("mc", "mk", "key", "ekey"):
             old = getattr(self, name, None)
-            new = np.zeros(size, np.int64)
+            new = np.zeros((size, 4) if name == "ekey" else size, np.int64)
             if old is not None:
                 new[:old.shape[0]] = old
             setattr(self, name, new)
@@ -1430,6 +1444,7 @@ class Solver:
         f = self._frames
         f[3][0] = 0
         f[6][0] = PH_NEW
+        f[10][0, 3] = -1
         ctl[C_SP] = 0
         ctl[C_RET] = -1
         ctl[C_RX_D] = -1
