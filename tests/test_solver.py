@@ -327,11 +327,13 @@ def test_kicker_dominance_on_and_off_agree_on_bigger_positions():
 
 
 _INSPECT = """
+from ddz_tools.decompose import min_plays_fresh
 from ddz_tools.position import Position
-from ddz_tools.solver import Solver, _ordered_moves, search_step
+from ddz_tools.solver import Solver, search_step
 Solver(1).solve(Position.two_player("33JJQK2", "4455A"))
+min_plays_fresh(7, 0)
 flat = next(iter(search_step.inspect_llvm().values()))
-usual = next(iter(_ordered_moves.inspect_llvm().values()))
+usual = next(iter(min_plays_fresh.inspect_llvm().values()))
 print("NRT_incref" in flat, "NRT_decref" in flat, "llvm.prefetch" in flat, "NRT_incref" in usual)
 """
 
@@ -340,7 +342,8 @@ print("NRT_incref" in flat, "NRT_decref" in flat, "llvm.prefetch" in flat, "NRT_
 def test_search_kernel_has_no_reference_counting_and_prefetches(tmp_path):
     """The search kernel is compiled without reference counting (no count
     updates anywhere in it, the kernels compiled into it included) and its
-    cutoff probe prefetches; a kernel compiled the usual way keeps them.
+    cutoff probe prefetches; a kernel compiled the usual way (one that
+    allocates its own memo table) keeps them.
     Numba shows the code only of kernels compiled in the process, so this
     compiles them afresh in a child process (about half a minute)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), DDZ_COMPILE_NOTICE="0")
