@@ -787,9 +787,11 @@ def _dominated(hand, c, k, flags):
 
 
 @kernel
-def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets,
-            dominance):
-    """Generate and order the moves of a node into the buffers at ``start``.
+def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo, dwork, sc, sk, prof, pbuf, cwm, tt,
+            nbuckets, dominance):
+    """Generate and order the moves of a node into the buffers at ``start``
+    (and, from the cutoff probe, each move's child key into the rows of
+    ``ekey``).
 
     Returns (n, immediate): ``n`` moves (pass included, as kind -1) whose
     order is ``key[start:start+n] & 0xFFFF``; ``immediate`` is 1 when an exact
@@ -891,7 +893,10 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
     ``Solver._value``, which sets up the root frame and runs the slices).
     A frame below the top has taken ``f_cards[p]`` from the hand of seat
     ``f_who[p]`` (its move, or the farmer its relaxation sets aside); popping
-    back to it gives them back.
+    back to it gives them back.  ``f_key[p]`` is the frame's renamed table
+    key, which it probes and stores under (``f_key[p, 3] < 0``: not worked
+    out yet, as at the root and in a relaxation); a child takes it from the
+    row of ``ekey`` its parent's cutoff probe filled.
 
     ``ctl[C_TASK]`` may ask for another task instead, done at once (the
     search state is left as it is; the slot is reset): ``TASK_SPLIT`` moves
@@ -1386,7 +1391,8 @@ class Solver:
         """One call of the search kernel with this solver's table, frames and
         work arrays and the move buffers given; returns its status."""
         return search_step(hands, nplayers, flags, self.tt, self.nbuckets, self.ctl, budget, *self._frames,
-                           mc, mk, key, self.ekey, self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf, self.cwm)
+                           mc, mk, key, self.ekey, self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf,
+                           self.cwm)
 
     def _set_root(self, st: _State) -> np.ndarray:
         """Put ``st``'s turn and play to answer in the root frame; returns its hands as an array."""
