@@ -347,13 +347,8 @@ def _tt_find(tt, base, h0, h1, h2, misc):
 
 @kernel
 def _tt_store(tt, nbuckets, h0, h1, h2, misc, value, work, ctl):
-    h0, h1, h2, misc = _canon(h0, h1, h2, misc)
-    _tt_put(tt, nbuckets, h0, h1, h2, misc, value, work, ctl)
-
-
-@kernel
-def _tt_put(tt, nbuckets, h0, h1, h2, misc, value, work, ctl):
-    """:func:`_tt_store` of a key already renamed."""
+    """Store ``value`` under a key already renamed by :func:`_canon`, with
+    ``work`` (log2 of the nodes below it) for the replacement rule."""
     base = _bucket_base(h0, h1, h2, misc, nbuckets)
     word = misc | VALID_BIT | (work << WORK_SHIFT)
     if value:
@@ -833,13 +828,14 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
         mk[start + n] = PASS_KIND
         n += 1
     # Enhanced transposition cutoff: a child already proven good for us ends
-    # the node.  The children's keys first, each bucket prefetched, then the
-    # probes (in blocks that fit the scratch): the cache misses overlap.
+    # the node.  The children's keys first (into ``ekey``, where each child
+    # takes its own), each bucket prefetched, then the probes (in blocks
+    # whose buckets fit the scratch): the cache misses overlap.
     me = _team(turn, nplayers)
     # The seat to move after any move of this node (a set-aside farmer skipped).
     nxt, _, _ = _after_move(hands, turn, PASS_KIND, pk, lb, nplayers)
     good = 1 if _team(nxt, nplayers) == me else 0
-    block = sc.shape[0] // 5
+    block = sc.shape[0]
     for b0 in range(0, n, block):
         b1 = min(n, b0 + block)
         for i in range(b0, b1):
@@ -857,14 +853,10 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
             ekey[start + i, 1] = k1
             ekey[start + i, 2] = k2
             ekey[start + i, 3] = km
-            j = 5 * (i - b0)
-            sc[j] = k0
-            sc[j + 1] = k1
-            sc[j + 2] = k2
-            sc[j + 3] = km
-            sc[j + 4] = base
-        for j in range(0, 5 * (b1 - b0), 5):
-            v = _tt_find(tt, sc[j + 4], sc[j], sc[j + 1], sc[j + 2], sc[j + 3])
+            sc[i - b0] = base
+        for i in range(b0, b1):
+            r = start + i
+            v = _tt_find(tt, sc[i - b0], ekey[r, 0], ekey[r, 1], ekey[r, 2], ekey[r, 3])
             if v >= 0 and v == good:
                 return n, 1
     for i in range(n):
@@ -932,13 +924,12 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 ctl[C_RET] = -1
                 ctl[C_RX_ABORTS] += 1
                 continue
-            misc = _misc(turn, f_lb[d], f_pk[d], flags, nplayers)
-            h2 = hands[2] if nplayers == 3 else 0
             # The node's table key (its parent's cutoff probe worked it out,
             # unless km < 0), kept for its store when it is solved.
             km = f_key[d, 3]
             if km < 0:
-                k0, k1, k2, km = _canon(hands[0], hands[1], h2, misc)
+                k0, k1, k2, km = _canon(hands[0], hands[1], hands[2] if nplayers == 3 else 0,
+                                        _misc(turn, f_lb[d], f_pk[d], flags, nplayers))
                 f_key[d, 0] = k0
                 f_key[d, 1] = k1
                 f_key[d, 2] = k2
@@ -1055,7 +1046,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
         while work > 1 and lg < 63:
             work >>= 1
             lg += 1
-        _tt_put(tt, nbuckets, f_key[d, 0], f_key[d, 1], f_key[d, 2], f_key[d, 3], res, lg, ctl)
+        _tt_store(tt, nbuckets, f_key[d, 0], f_key[d, 1], f_key[d, 2], f_key[d, 3], res, lg, ctl)
         f_phase[d] = PH_NEW
         if d == 0:
             ctl[C_RESULT] = res

@@ -359,8 +359,8 @@ def test_scratch_too_small_for_one_block_of_children_still_exact():
     any control-win split) the results are still the reference's."""
     rng = random.Random(12)
     s = Solver(4)
-    s.sc = np.empty(10, np.int64)
-    s.sk = np.empty(10, np.int64)
+    s.sc = np.empty(2, np.int64)
+    s.sk = np.empty(2, np.int64)
     for i in range(30):
         p = random_position(rng, 2 + i % 2, 5, "standard")
         hands, turn, prev, lb = _naive_args(p)
