@@ -1755,6 +1755,7 @@ class Solver:
         nodes0 = [int(e.ctl[C_NODES]) for e in engines]
         hits0 = [int(e.ctl[C_HITS]) for e in engines]
         stores0 = [int(e.ctl[C_STORES]) for e in engines]
+        evict0 = [int(e.ctl[C_EVICT]) for e in engines]
         for e in engines:
             e._deadline = None if time_limit is None else start + time_limit
             e._node_limit = None if node_limit is None else int(e.ctl[C_NODES]) + node_limit
@@ -1806,6 +1807,7 @@ class Solver:
         tt = self.table_stats()
         tt["hits"] = sum(int(e.ctl[C_HITS]) - h for e, h in zip(engines, hits0))
         tt["stores"] = sum(int(e.ctl[C_STORES]) - h for e, h in zip(engines, stores0))
+        tt["evictions"] = sum(int(e.ctl[C_EVICT]) - h for e, h in zip(engines, evict0))
         nodes = sum(int(e.ctl[C_NODES]) - n for e, n in zip(engines, nodes0))
         return SolveResult(
             id=position.id, result=result, to_move=position.to_move, winning_plays=winning,

@@ -495,6 +495,19 @@ def test_table_is_shared_and_counts():
     assert a.tt["entries"] > 0 and a.tt["mb"] == 4.0
 
 
+def test_table_counts_are_per_solve():
+    """hits, stores and evictions count one solve, not the solver's life."""
+    s = Solver(tt_mb=0.0001220703125)  # one bucket: every solve evicts
+    p = Position.two_player("3345789TJ", "4667QKA2")
+    counts = []
+    for _ in range(3):
+        s.clear()
+        r = s.solve(p, line=False)
+        counts.append((r.nodes, r.tt["hits"], r.tt["stores"], r.tt["evictions"]))
+    assert counts[0][3] > 0
+    assert counts[0] == counts[1] == counts[2]
+
+
 def test_bad_arguments():
     with pytest.raises(DdzError):
         Solver(tt_mb=0)
