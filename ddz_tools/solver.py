@@ -162,6 +162,7 @@ C_SIZE = 18
 TASK_SEARCH = 0
 TASK_SPLIT = 1
 TASK_MOVES = 2
+TASK_BEST_MOVES = 3
 
 # Frame phases.
 PH_NEW = 0
@@ -782,6 +783,28 @@ def _dominated(hand, c, k, flags):
 
 
 @kernel
+def _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n):
+    """Remove the plays with a dominated kicker choice (see
+    :func:`_dominated`) from the ``n`` plays at ``start``, keeping the order
+    of the others; returns how many are left.  Only where dominance holds:
+    two players, the landlord, and a farmer whose partner a relaxation sets
+    aside (a two-player game again); elsewhere nothing is removed."""
+    if not (nplayers == 2 or turn == 0 or hands[3 - turn] == 0):
+        return n
+    hand = hands[turn]
+    solo, pair = _kicker_lows(hand, flags)
+    if (solo | pair) == 0:
+        return n
+    m = 0
+    for i in range(n):
+        if not _dominated_by_lows(hand, mc[start + i], mk[start + i], solo, pair):
+            mc[start + m] = mc[start + i]
+            mk[start + m] = mk[start + i]
+            m += 1
+    return m
+
+
+@kernel
 def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo, dwork, sc, sk, prof, pbuf, cwm, tt,
             nbuckets, dominance):
     """Generate and order the moves of a node into the buffers at ``start``
@@ -810,19 +833,8 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
         pbuf[2, CW_MERGED + PROF_W - 1] = 0
     if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
         return n, 1
-    if dominance != 0 and (nplayers == 2 or turn == 0 or hands[3 - turn] == 0):
-        # Plays with a dominated kicker choice need no search (see _dominated):
-        # two players, the landlord, and a farmer whose partner a relaxation
-        # sets aside (a two-player game again).
-        solo, pair = _kicker_lows(hand, flags)
-        if solo | pair:
-            m = 0
-            for i in range(n):
-                if not _dominated_by_lows(hand, mc[start + i], mk[start + i], solo, pair):
-                    mc[start + m] = mc[start + i]
-                    mk[start + m] = mk[start + i]
-                    m += 1
-            n = m
+    if dominance != 0:
+        n = _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n)
     if pk != 0:
         mc[start + n] = 0
         mk[start + n] = PASS_KIND
@@ -895,7 +907,9 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
     the entries of a table just doubled (see :func:`_tt_split`);
     ``TASK_MOVES`` puts the root frame's moves in search order into ``mc``,
     ``mk`` and ``key`` (see :func:`_ordered_moves`; its return value in
-    ``ctl[C_RESULT]``).  Both return ``ST_DONE``."""
+    ``ctl[C_RESULT]``), ``TASK_BEST_MOVES`` the same without the plays with a
+    dominated kicker choice when ``ctl[C_DOMINANCE]`` is set.  They return
+    ``ST_DONE``."""
     task = ctl[C_TASK]
     if task != TASK_SEARCH:
         ctl[C_TASK] = TASK_SEARCH
@@ -903,7 +917,8 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
             ctl[C_FILLED] = _tt_split(tt, nbuckets // 2)
         else:
             ctl[C_RESULT] = _ordered_moves(hands, f_turn[0], f_pk[0], f_lb[0], flags, nplayers, mc, mk, key,
-                                           memo, dwork, sc, sk, prof, pbuf, cwm)
+                                           memo, dwork, sc, sk, prof, pbuf, cwm,
+                                           ctl[C_DOMINANCE] if task == TASK_BEST_MOVES else 0)
         return ST_DONE
     while True:
         if ctl[C_FILLED] >= ctl[C_GROW_AT] > 0:
@@ -1116,7 +1131,8 @@ def _relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_
 
 
 @kernel
-def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, dwork, sc, sk, prof, pbuf, cwm):
+def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, dwork, sc, sk, prof, pbuf, cwm,
+                   dominance):
     """The node's moves in search order (no shortcut exit): n, -needed when
     the move buffers are too small, or -1 when ``dwork`` is."""
     # Run the ordering with shortcuts disabled by scoring every move ourselves.
@@ -1125,6 +1141,8 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, dwor
     n = gen_into_scratch(hand, flags, pk, mc[:cap], mk[:cap], pbuf[2])
     if n > cap:
         return -(n + 2)
+    if dominance != 0:
+        n = _drop_dominated(hands, turn, flags, nplayers, mc, mk, 0, n)
     if pk != 0:
         mc[n] = 0
         mk[n] = PASS_KIND
@@ -1502,15 +1520,23 @@ class Solver:
 
     # Moves in Python -------------------------------------------------------------------
 
-    def _moves(self, st: _State, nplayers: int, flags: int) -> list:
-        """(cards, kind) of every move at ``st`` in search order; pass is (0, -1)."""
+    def _moves(self, st: _State, nplayers: int, flags: int, best: bool = False) -> list:
+        """(cards, kind) of every move at ``st`` in search order; pass is (0, -1).
+
+        ``best``: only the moves that may be needed to find a winning one,
+        without those with a dominated kicker choice (as the search leaves
+        them out, when :attr:`kicker_dominance` is on): a dominated move wins
+        only if the move dominating it does, so a node is lost when every
+        move left is, and the first winning move left is a winning move.
+        Not for every winning move (``all_plays``) or every defence."""
         hands = self._set_root(st)
+        self.ctl[C_DOMINANCE] = 1 if self.kicker_dominance else 0
         size = 4096
         while True:
             mc = np.empty(size, np.int64)
             mk = np.empty(size, np.int64)
             key = np.empty(size, np.int64)
-            n = self._task(TASK_MOVES, hands, mc, mk, key, nplayers, flags)
+            n = self._task(TASK_BEST_MOVES if best else TASK_MOVES, hands, mc, mk, key, nplayers, flags)
             if n >= 0:
                 break
             if n == -1:
@@ -1590,7 +1616,7 @@ class Solver:
         v = self._capped(lambda: self._value(st, nplayers, flags), self.probe_nodes)
         if v == 0:
             return 0, None, self
-        moves = self._moves(st, nplayers, flags)
+        moves = self._moves(st, nplayers, flags, best=True)
         how, got = self._rounds(st, moves, list(range(len(moves))), 0, self.probe_nodes, nplayers, flags, depth,
                                 pause_at=None if team is None else start + self.split_after)
         if how == "paused":
@@ -1661,7 +1687,7 @@ class Solver:
             v = self._value(st, nplayers, flags)
         if not v:
             return 0, None, self
-        for mv in self._moves(st, nplayers, flags):
+        for mv in self._moves(st, nplayers, flags, best=True):
             if self._move_value(st, mv, nplayers, flags):
                 return 1, mv, self
         raise AssertionError("won without a winning move")
@@ -1824,7 +1850,7 @@ class Solver:
         finds them: a worker never starts a move after a known win, and a
         worker on a move after a win is called off.
         """
-        moves = self._moves(root, nplayers, flags)
+        moves = self._moves(root, nplayers, flags, best=not all_plays)
         engines = [self] + self._helpers
         self._configure_helpers()
         team = _Team(engines, node_limit)

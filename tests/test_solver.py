@@ -301,6 +301,60 @@ def test_kicker_dominance_keeps_the_reference_results():
     assert checked > 300
 
 
+def test_value_solves_leave_dominated_root_plays_out():
+    """Without ``all_plays`` the root's dominated plays are not searched
+    either: the moves left are every move but those :func:`_dominated` names
+    (only where dominance holds: two players, the landlord), in the same
+    order; and a value solve (the root's plays probed at once for three
+    players) gives the reference's result and one of its winning plays."""
+    from ddz_tools.solver import _State, _dominated
+
+    rng = random.Random(50)
+    solver = Solver(8)
+    eager = Solver(8)
+    eager.probe_nodes = 1  # three players: the root's plays probed at once
+    checked = dropped = 0
+    for i in range(300):
+        nplayers = 2 + i % 2
+        preset = sorted(PRESETS)[i % len(PRESETS)]
+        ranks = rng.sample(range(13), 5)
+        deck = [ranks[0]] * 3 + [ranks[1]] * 3 + ranks[2:] + rng.sample(range(13), 4)
+        rng.shuffle(deck)
+        cut = 7 if nplayers == 2 else 5
+        hands, pos = [], 0
+        for _ in range(nplayers):
+            size = rng.randint(4, cut)
+            hands.append(deck[pos:pos + size])
+            pos += size
+        if any(sum(h.count(r) for h in hands) > 4 for r in range(13)):
+            continue
+        texts = [format_cards(_pack(h)) for h in hands]
+        if nplayers == 2:
+            p = Position.two_player(*texts, rules=preset)
+        else:
+            p = Position.three_player(*texts, to_move="landlord", rules=preset)
+        flags = p.rules.flags
+        packed = tuple(h for _, h in p.hands) + ((0,) if nplayers == 2 else ())
+        for turn in range(nplayers):
+            st = _State(packed, turn, 0, 0, 0)
+            every = solver._moves(st, nplayers, flags)
+            best = solver._moves(st, nplayers, flags, best=True)
+            if nplayers == 2 or turn == 0:
+                want = [m for m in every if not _dominated(packed[turn], m[0], m[1], flags)]
+            else:
+                want = every
+            assert best == want, p.describe()
+            dropped += len(every) - len(best)
+        for s in (solver, eager):
+            s.clear()
+            r = s.solve(p, line=False)
+            expect = _naive_plays(p)
+            assert r.result == ("win" if expect else "loss"), p.describe()
+            assert set(r.winning_plays) <= expect and len(r.winning_plays) == (1 if expect else 0), p.describe()
+        checked += 1
+    assert checked > 200 and dropped > 50
+
+
 def test_kicker_dominance_on_and_off_agree_on_bigger_positions():
     """Ten cards a side and seven a seat (beyond the reference): the same
     result and winning plays with dominated kicker choices skipped and
