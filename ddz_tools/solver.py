@@ -82,7 +82,7 @@ from .gamerules import next_seat, trick_after
 from .movegen import GEN_SCRATCH, gen_into_scratch
 from .position import Position
 from .rules import (F_CHAINS_WITH_TWO, T_AIRPLANE_PAIR, T_AIRPLANE_SOLO, T_BOMB, T_FOUR_PAIR, T_FOUR_SOLO,
-                    T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_ROCKET, T_TRIO_PAIR, T_TRIO_SOLO, Play)
+                    T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_PAIR, T_ROCKET, T_SOLO, T_TRIO_PAIR, T_TRIO_SOLO, Play)
 
 # Kernel constants ---------------------------------------------------------------
 
@@ -783,25 +783,84 @@ def _dominated(hand, c, k, flags):
 
 
 @kernel
-def _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n):
-    """Remove the plays with a dominated kicker choice (see
-    :func:`_dominated`) from the ``n`` plays at ``start``, keeping the order
-    of the others; returns how many are left.  Only where dominance holds:
-    two players, the landlord, and a farmer whose partner a relaxation sets
-    aside (a two-player game again); elsewhere nothing is removed."""
+def _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
+    """Remove the dominated plays (see :func:`_dominated` and
+    :func:`_dominated_single_pair`) from the ``n`` plays at ``start``, keeping
+    the order of the others; returns how many are left.  ``pk``: the play to
+    answer (0 for a lead).  Only where dominance holds: two players, the
+    landlord, and a farmer whose partner a relaxation sets aside (a
+    two-player game again); elsewhere nothing is removed."""
     if not (nplayers == 2 or turn == 0 or hands[3 - turn] == 0):
         return n
     hand = hands[turn]
     solo, pair = _kicker_lows(hand, flags)
     if (solo | pair) == 0:
         return n
+    # Ranks some opponent could play as a single, resp. as a pair.
+    me = _team(turn, nplayers)
+    opp1 = 0
+    opp2 = 0
+    for q in range(nplayers):
+        if q != turn and _team(q, nplayers) != me:
+            h = hands[q]
+            opp1 |= (h | (h >> 1) | (h >> 2)) & RANKS_3_TO_2
+            opp2 |= ((h >> 1) | (h >> 2)) & RANKS_3_TO_2
     m = 0
     for i in range(n):
-        if not _dominated_by_lows(hand, mc[start + i], mk[start + i], solo, pair):
-            mc[start + m] = mc[start + i]
-            mk[start + m] = mk[start + i]
-            m += 1
+        c = mc[start + i]
+        k = mk[start + i]
+        if _dominated_by_lows(hand, c, k, solo, pair) or _dominated_single_pair(hand, k, solo, pair, opp1, opp2, pk):
+            continue
+        mc[start + m] = c
+        mk[start + m] = k
+        m += 1
     return m
+
+
+@kernel
+def _dominated_single_pair(hand, k, solo, pair, opp1, opp2, pk):
+    """True when the single (or pair) of kind ``k`` is dominated by a lower
+    loose single (pair) that answers the same.
+
+    Say the mover plays a single x (not a joker, its rank held once) where a
+    lower single y (its rank held once, in no chain the hand could make:
+    ``solo`` of :func:`_kicker_lows`) would do too (a lead, or y also beats
+    the play to answer ``pk``), and no opponent holds a card of a rank above
+    y up to x (``opp1``: the ranks the opponents hold).  Then the opponents'
+    answers to y are exactly their answers to x, and playing y leaves x
+    instead of y: every later use of y (a single, a kicker) can be made with
+    x, which beats more and leaves the opponents fewer answers.  So playing
+    y is at least as good whatever follows.  The same for a pair x (held
+    exactly twice) against a lower loose pair y (``pair``) when no opponent
+    holds two cards of a rank above y up to x (``opp2``).  Holds where
+    :func:`_dominated` does (see :func:`_drop_dominated`)."""
+    t = k & 31
+    if t == T_SOLO:
+        low = solo
+        opp = opp1
+        mine = hand & ~(hand >> 1) & ~(hand >> 2)
+    elif t == T_PAIR:
+        low = pair
+        opp = opp2
+        mine = (hand >> 1) & ~hand & ~(hand >> 2)
+    else:
+        return False
+    x = (k >> 5) & 15
+    if x >= 13:
+        return False
+    xb = 1 << (4 * x)
+    if (mine & xb) == 0:
+        return False
+    below = low & (xb - 1)
+    if below == 0:
+        return False
+    # The nearest such y below x: if an opponent can answer between it and
+    # x, he can between any lower one and x too.
+    yb = 1 << high_bit(below)
+    if pk != 0 and yb <= (1 << (4 * ((pk >> 5) & 15))):
+        return False
+    between = ((xb << 1) - 1) & ~((yb << 1) - 1)
+    return (opp & between) == 0
 
 
 @kernel
@@ -834,7 +893,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
         return n, 1
     if dominance != 0:
-        n = _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n)
+        n = _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk)
     if pk != 0:
         mc[start + n] = 0
         mk[start + n] = PASS_KIND
@@ -1142,7 +1201,7 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, dwor
     if n > cap:
         return -(n + 2)
     if dominance != 0:
-        n = _drop_dominated(hands, turn, flags, nplayers, mc, mk, 0, n)
+        n = _drop_dominated(hands, turn, flags, nplayers, mc, mk, 0, n, pk)
     if pk != 0:
         mc[n] = 0
         mk[n] = PASS_KIND
@@ -1346,9 +1405,10 @@ class Solver:
         #: Nodes a relaxation (one farmer passing throughout) may search
         #: before it is given up; 0 switches relaxations off.
         self.relax_budget = RELAX_BUDGET
-        #: Skip plays whose kicker choice is dominated (see :func:`_dominated`);
-        #: False searches them too (for tests and measurements).
-        self.kicker_dominance = True
+        #: Skip dominated plays (see :func:`_dominated` and
+        #: :func:`_dominated_single_pair`); False searches them too (for
+        #: tests and measurements).
+        self.dominance = True
         # Load the search kernel now (from the disk cache, or compile it), so
         # that a solve's clock counts its search and not the loading: ordering
         # the plays of an empty hand is the cheapest call it answers.
@@ -1464,7 +1524,7 @@ class Solver:
         ctl[C_RET] = -1
         ctl[C_RX_D] = -1
         ctl[C_RX_BUDGET] = self.relax_budget
-        ctl[C_DOMINANCE] = 1 if self.kicker_dominance else 0
+        ctl[C_DOMINANCE] = 1 if self.dominance else 0
         while True:
             budget = int(ctl[C_NODES]) + self._slice
             team = self._team
@@ -1524,13 +1584,13 @@ class Solver:
         """(cards, kind) of every move at ``st`` in search order; pass is (0, -1).
 
         ``best``: only the moves that may be needed to find a winning one,
-        without those with a dominated kicker choice (as the search leaves
-        them out, when :attr:`kicker_dominance` is on): a dominated move wins
+        without the dominated ones (as the search leaves them out, when
+        :attr:`dominance` is on; see :func:`_drop_dominated`): a dominated move wins
         only if the move dominating it does, so a node is lost when every
         move left is, and the first winning move left is a winning move.
         Not for every winning move (``all_plays``) or every defence."""
         hands = self._set_root(st)
-        self.ctl[C_DOMINANCE] = 1 if self.kicker_dominance else 0
+        self.ctl[C_DOMINANCE] = 1 if self.dominance else 0
         size = 4096
         while True:
             mc = np.empty(size, np.int64)
@@ -1910,7 +1970,7 @@ class Solver:
     def _configure_helpers(self) -> None:
         for h in self._helpers:
             h.relax_budget = self.relax_budget
-            h.kicker_dominance = self.kicker_dominance
+            h.dominance = self.dominance
             h.probe_nodes = self.probe_nodes
             h.probe_depth = self.probe_depth
 
