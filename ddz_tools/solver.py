@@ -787,29 +787,41 @@ def _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
     """Remove the dominated plays (see :func:`_dominated` and
     :func:`_dominated_single_pair`) from the ``n`` plays at ``start``, keeping
     the order of the others; returns how many are left.  ``pk``: the play to
-    answer (0 for a lead).  Only where dominance holds: two players, the
-    landlord, and a farmer whose partner a relaxation sets aside (a
-    two-player game again); elsewhere nothing is removed."""
-    if not (nplayers == 2 or turn == 0 or hands[3 - turn] == 0):
-        return n
+    answer (0 for a lead).  Kicker choices only where their dominance holds:
+    two players, the landlord, and a farmer whose partner a relaxation sets
+    aside (a two-player game again); singles and pairs for every seat (for a
+    farmer whose partner plays, the partner must hold no card of a rank in
+    between: he then has the same answers to every later use of either
+    card)."""
+    kickers = nplayers == 2 or turn == 0 or hands[3 - turn] == 0
     hand = hands[turn]
     solo, pair = _kicker_lows(hand, flags)
     if (solo | pair) == 0:
         return n
-    # Ranks some opponent could play as a single, resp. as a pair.
+    # Ranks that another seat could play as a single, resp. as a pair: the
+    # opponents'.  A farmer's partner must keep every answer he had (a
+    # pair may later be split into singles), so for a farmer with a partner
+    # every rank the partner holds counts for pairs too.
     me = _team(turn, nplayers)
     opp1 = 0
     opp2 = 0
     for q in range(nplayers):
-        if q != turn and _team(q, nplayers) != me:
+        if q != turn:
             h = hands[q]
-            opp1 |= (h | (h >> 1) | (h >> 2)) & RANKS_3_TO_2
-            opp2 |= ((h >> 1) | (h >> 2)) & RANKS_3_TO_2
+            any_ = (h | (h >> 1) | (h >> 2)) & RANKS_3_TO_2
+            if _team(q, nplayers) != me:
+                opp1 |= any_
+                opp2 |= ((h >> 1) | (h >> 2)) & RANKS_3_TO_2
+            elif h != 0:
+                opp1 |= any_
+                opp2 |= any_
     m = 0
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        if _dominated_by_lows(hand, c, k, solo, pair) or _dominated_single_pair(hand, k, solo, pair, opp1, opp2, pk):
+        if kickers and _dominated_by_lows(hand, c, k, solo, pair):
+            continue
+        if _dominated_single_pair(hand, k, solo, pair, opp1, opp2, pk):
             continue
         mc[start + m] = c
         mk[start + m] = k
@@ -832,8 +844,10 @@ def _dominated_single_pair(hand, k, solo, pair, opp1, opp2, pk):
     x, which beats more and leaves the opponents fewer answers.  So playing
     y is at least as good whatever follows.  The same for a pair x (held
     exactly twice) against a lower loose pair y (``pair``) when no opponent
-    holds two cards of a rank above y up to x (``opp2``).  Holds where
-    :func:`_dominated` does (see :func:`_drop_dominated`)."""
+    holds two cards of a rank above y up to x (``opp2``).  For a farmer whose
+    partner plays, ``opp1`` and ``opp2`` also hold every rank the partner
+    holds: the partner's answers to y and x, and to every later use of
+    either, are then the same too (see :func:`_drop_dominated`)."""
     t = k & 31
     if t == T_SOLO:
         low = solo

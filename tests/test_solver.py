@@ -255,12 +255,13 @@ def _chainable(held: list, r: int, want: int, flags: int) -> bool:
     return False
 
 
-def _single_pair_dominated_plain(hand: int, opponents: list, kind: int, pk: int, flags: int) -> bool:
+def _single_pair_dominated_plain(hand: int, opponents: list, kind: int, pk: int, flags: int, partner: int = 0) -> bool:
     """Single and pair dominance by its definition (see
     solver._dominated_single_pair): the play is a single x (a pair x) of a
     rank held once (twice), not a joker, and some lower rank y is held once
-    (twice), in no chain the hand could make, beats the play to answer, and
-    no opponent holds one card (two cards) of any rank above y up to x."""
+    (twice), in no chain the hand could make, beats the play to answer, no
+    opponent holds one card (two cards) of any rank above y up to x, and the
+    partner (a farmer's, when he plays) holds no card of those ranks."""
     from ddz_tools.rules import T_PAIR, T_SOLO
     t = kind & 31
     if t not in (T_SOLO, T_PAIR):
@@ -276,22 +277,23 @@ def _single_pair_dominated_plain(hand: int, opponents: list, kind: int, pk: int,
             continue
         if pk and y <= (pk >> 5) & 15:
             continue
-        if all(o[r] < want for o in opp for r in range(y + 1, x + 1)):
+        mate = counts_of(partner)
+        if all(o[r] < want for o in opp for r in range(y + 1, x + 1)) and not any(mate[y + 1:x + 1]):
             return True
     return False
 
 
 def test_single_pair_dominance_matches_its_definition():
     """The plays the solver leaves out are exactly those its definitions
-    name: kicker dominance and single/pair dominance, for two players and the
-    landlord (none for a farmer), leading and answering a single or a pair,
-    on random hands under every preset."""
+    name: kicker dominance (two players and the landlord) and single/pair
+    dominance (every seat; a farmer's partner counted), leading and answering
+    a single or a pair, on random hands under every preset."""
     from ddz_tools.rules import T_PAIR, T_SOLO
     from ddz_tools.solver import PASS_KIND, _State
 
     rng = random.Random(51)
     solver = Solver(1)
-    dropped = {"single": 0, "kicker": 0}
+    dropped = {"single": 0, "kicker": 0, "farmer": 0}
     for i in range(400):
         preset, flags, hand, deck = _preset_and_hand(rng, i)
         nplayers = 2 + i % 2
@@ -315,18 +317,18 @@ def test_single_pair_dominance_matches_its_definition():
             best = solver._moves(st, nplayers, flags, best=True)
             mine = hands[turn]
             opps = [hands[q] for q in range(nplayers) if q != turn and (nplayers == 2 or (q == 0) != (turn == 0))]
+            mate = hands[3 - turn] if nplayers == 3 and turn != 0 else 0
             want = []
             for c, k in every:
-                if k != PASS_KIND and (nplayers == 2 or turn == 0):
-                    if _dominated_plain(mine, c, k, flags):
-                        dropped["kicker"] += 1
-                        continue
-                    if _single_pair_dominated_plain(mine, opps, k, pk, flags):
-                        dropped["single"] += 1
-                        continue
+                if k != PASS_KIND and (nplayers == 2 or turn == 0) and _dominated_plain(mine, c, k, flags):
+                    dropped["kicker"] += 1
+                    continue
+                if k != PASS_KIND and _single_pair_dominated_plain(mine, opps, k, pk, flags, mate):
+                    dropped["single" if nplayers == 2 or turn == 0 else "farmer"] += 1
+                    continue
                 want.append((c, k))
             assert best == want, (format_cards(mine), [format_cards(h) for h in opps], pk, preset)
-    assert dropped["single"] > 300 and dropped["kicker"] > 100
+    assert dropped["single"] > 300 and dropped["kicker"] > 100 and dropped["farmer"] > 50
 
 
 def test_kicker_dominance_matches_its_definition():
@@ -391,9 +393,8 @@ def test_kicker_dominance_keeps_the_reference_results():
 
 def test_value_solves_leave_dominated_root_plays_out():
     """Without ``all_plays`` the root's dominated plays are not searched
-    either: the moves left are every move but those :func:`_dominated` names
-    (only where dominance holds: two players, the landlord), in the same
-    order; and a value solve (the root's plays probed at once for three
+    either: the moves left are every move but those the definitions name, in
+    the same order; and a value solve (the root's plays probed at once for three
     players) gives the reference's result and one of its winning plays."""
     from ddz_tools.solver import _State, _dominated
 
@@ -432,7 +433,8 @@ def test_value_solves_leave_dominated_root_plays_out():
                 want = [m for m in every if not _dominated(packed[turn], m[0], m[1], flags)
                         and not _single_pair_dominated_plain(packed[turn], opps, m[1], 0, flags)]
             else:
-                want = every
+                want = [m for m in every if not _single_pair_dominated_plain(packed[turn], [packed[0]], m[1], 0,
+                                                                             flags, packed[3 - turn])]
             assert best == want, p.describe()
             dropped += len(every) - len(best)
         for s in (solver, eager):
