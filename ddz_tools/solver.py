@@ -82,7 +82,7 @@ from .gamerules import next_seat, trick_after
 from .movegen import GEN_SCRATCH, gen_into_scratch
 from .position import Position
 from .rules import (F_CHAINS_WITH_TWO, T_AIRPLANE_PAIR, T_AIRPLANE_SOLO, T_BOMB, T_FOUR_PAIR, T_FOUR_SOLO,
-                    T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_PAIR, T_ROCKET, T_SOLO, T_TRIO_PAIR, T_TRIO_SOLO, Play)
+                    T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_PAIR, T_ROCKET, T_SOLO, T_TRIO, T_TRIO_PAIR, T_TRIO_SOLO, Play)
 
 # Kernel constants ---------------------------------------------------------------
 
@@ -743,6 +743,28 @@ def _kicker_lows(hand, flags):
 
 
 @kernel
+def _trio_lows(hand, flags):
+    """Bit 4r set for each rank r (3..2) held exactly three times that is in
+    no chain, pair chain or airplane ``hand`` could play (see
+    :func:`_kicker_lows`; an airplane needs two consecutive ranks held three
+    times)."""
+    thrice = hand & (hand >> 1) & ~(hand >> 2) & RANKS_3_TO_2
+    if thrice == 0:
+        return 0
+    top = RANKS_3_TO_2 if (flags & F_CHAINS_WITH_TWO) != 0 else RANKS_3_TO_2 >> 4
+    held = (hand | (hand >> 1) | (hand >> 2)) & top
+    held2 = ((hand >> 1) | (hand >> 2)) & top
+    held3 = ((hand >> 2) | ((hand >> 1) & hand)) & top
+    w5 = held & (held >> 4) & (held >> 8) & (held >> 12) & (held >> 16)
+    in5 = w5 | (w5 << 4) | (w5 << 8) | (w5 << 12) | (w5 << 16)
+    w3 = held2 & (held2 >> 4) & (held2 >> 8)
+    in3 = w3 | (w3 << 4) | (w3 << 8)
+    w2 = held3 & (held3 >> 4)
+    in2 = w2 | (w2 << 4)
+    return thrice & ~in5 & ~in3 & ~in2
+
+
+@kernel
 def _dominated_by_lows(hand, c, k, solo, pair):
     """:func:`_dominated` with the hand's :func:`_kicker_lows` given."""
     t = k & 31
@@ -785,26 +807,29 @@ def _dominated(hand, c, k, flags):
 @kernel
 def _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
     """Remove the dominated plays (see :func:`_dominated` and
-    :func:`_dominated_single_pair`) from the ``n`` plays at ``start``, keeping
+    :func:`_dominated_by_lower`) from the ``n`` plays at ``start``, keeping
     the order of the others; returns how many are left.  ``pk``: the play to
     answer (0 for a lead).  Kicker choices only where their dominance holds:
     two players, the landlord, and a farmer whose partner a relaxation sets
-    aside (a two-player game again); singles and pairs for every seat (for a
-    farmer whose partner plays, the partner must hold no card of a rank in
-    between: he then has the same answers to every later use of either
-    card)."""
+    aside (a two-player game again); singles, pairs and trios for every seat
+    (for a farmer whose partner plays, the partner must hold no card of a
+    rank in between: he then has the same answers to every later use of
+    either rank)."""
     kickers = nplayers == 2 or turn == 0 or hands[3 - turn] == 0
     hand = hands[turn]
     solo, pair = _kicker_lows(hand, flags)
-    if (solo | pair) == 0:
+    trio = _trio_lows(hand, flags)
+    if (solo | pair | trio) == 0:
         return n
-    # Ranks that another seat could play as a single, resp. as a pair: the
-    # opponents'.  A farmer's partner must keep every answer he had (a
-    # pair may later be split into singles), so for a farmer with a partner
-    # every rank the partner holds counts for pairs too.
+    lows = (solo, pair, trio)
+    # Ranks of which an opponent could play a single, a pair, a trio.  A
+    # farmer's partner must keep every answer he had (a pair or trio may
+    # later be split), so for a farmer with a partner every rank the
+    # partner holds counts for all three.
     me = _team(turn, nplayers)
     opp1 = 0
     opp2 = 0
+    opp3 = 0
     for q in range(nplayers):
         if q != turn:
             h = hands[q]
@@ -812,16 +837,19 @@ def _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
             if _team(q, nplayers) != me:
                 opp1 |= any_
                 opp2 |= ((h >> 1) | (h >> 2)) & RANKS_3_TO_2
+                opp3 |= ((h >> 2) | ((h >> 1) & h)) & RANKS_3_TO_2
             elif h != 0:
                 opp1 |= any_
                 opp2 |= any_
+                opp3 |= any_
+    opps = (opp1, opp2, opp3)
     m = 0
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
         if kickers and _dominated_by_lows(hand, c, k, solo, pair):
             continue
-        if _dominated_single_pair(hand, k, solo, pair, opp1, opp2, pk):
+        if _dominated_by_lower(hand, c, k, lows, opps, pk):
             continue
         mc[start + m] = c
         mk[start + m] = k
@@ -830,33 +858,38 @@ def _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
 
 
 @kernel
-def _dominated_single_pair(hand, k, solo, pair, opp1, opp2, pk):
-    """True when the single (or pair) of kind ``k`` is dominated by a lower
-    loose single (pair) that answers the same.
+def _dominated_by_lower(hand, c, k, lows, opps, pk):
+    """True when the single, pair or trio (kickers allowed) ``c`` of kind
+    ``k`` is dominated by the same play with a lower loose rank.
 
     Say the mover plays a single x (not a joker, its rank held once) where a
     lower single y (its rank held once, in no chain the hand could make:
-    ``solo`` of :func:`_kicker_lows`) would do too (a lead, or y also beats
-    the play to answer ``pk``), and no opponent holds a card of a rank above
-    y up to x (``opp1``: the ranks the opponents hold).  Then the opponents'
-    answers to y are exactly their answers to x, and playing y leaves x
-    instead of y: every later use of y (a single, a kicker) can be made with
-    x, which beats more and leaves the opponents fewer answers.  So playing
-    y is at least as good whatever follows.  The same for a pair x (held
-    exactly twice) against a lower loose pair y (``pair``) when no opponent
-    holds two cards of a rank above y up to x (``opp2``).  For a farmer whose
-    partner plays, ``opp1`` and ``opp2`` also hold every rank the partner
-    holds: the partner's answers to y and x, and to every later use of
-    either, are then the same too (see :func:`_drop_dominated`)."""
+    ``lows[0]``, the ``solo`` of :func:`_kicker_lows`) would do too (a lead,
+    or y also beats the play to answer ``pk``), and no opponent holds a card
+    of a rank above y up to x (``opps[0]``: the ranks the opponents hold).
+    Then the opponents' answers to y are exactly their answers to x, and
+    playing y leaves x instead of y: every later use of y (a single, a
+    kicker) can be made with x, which beats more and leaves the opponents
+    fewer answers.  So playing y is at least as good whatever follows.  The
+    same for a pair x (held exactly twice) against a lower loose pair y
+    (``lows[1]``) when no opponent holds two cards of a rank above y up to x
+    (``opps[1]``), and for a trio body x (held exactly three times, with the
+    same kickers, none of rank y) against a lower loose trio y (``lows[2]``,
+    see :func:`_trio_lows`) when no opponent holds three cards of a rank in
+    between (``opps[2]``).  For a farmer whose partner plays, ``opps`` also
+    hold every rank the partner holds: the partner's answers to y and x, and
+    to every later use of either, are then the same too (see
+    :func:`_drop_dominated`)."""
     t = k & 31
     if t == T_SOLO:
-        low = solo
-        opp = opp1
+        j = 0
         mine = hand & ~(hand >> 1) & ~(hand >> 2)
     elif t == T_PAIR:
-        low = pair
-        opp = opp2
+        j = 1
         mine = (hand >> 1) & ~hand & ~(hand >> 2)
+    elif (t == T_TRIO or t == T_TRIO_SOLO or t == T_TRIO_PAIR) and (k >> 9) == 1:
+        j = 2
+        mine = hand & (hand >> 1) & ~(hand >> 2)
     else:
         return False
     x = (k >> 5) & 15
@@ -865,7 +898,8 @@ def _dominated_single_pair(hand, k, solo, pair, opp1, opp2, pk):
     xb = 1 << (4 * x)
     if (mine & xb) == 0:
         return False
-    below = low & (xb - 1)
+    # Lower loose ranks not among the play's cards (a trio's kickers).
+    below = lows[j] & (xb - 1) & ~((c | (c >> 1) | (c >> 2)) & RANKS_3_TO_2)
     if below == 0:
         return False
     # The nearest such y below x: if an opponent can answer between it and
@@ -874,7 +908,7 @@ def _dominated_single_pair(hand, k, solo, pair, opp1, opp2, pk):
     if pk != 0 and yb <= (1 << (4 * ((pk >> 5) & 15))):
         return False
     between = ((xb << 1) - 1) & ~((yb << 1) - 1)
-    return (opp & between) == 0
+    return (opps[j] & between) == 0
 
 
 @kernel
@@ -1420,7 +1454,7 @@ class Solver:
         #: before it is given up; 0 switches relaxations off.
         self.relax_budget = RELAX_BUDGET
         #: Skip dominated plays (see :func:`_dominated` and
-        #: :func:`_dominated_single_pair`); False searches them too (for
+        #: :func:`_dominated_by_lower`); False searches them too (for
         #: tests and measurements).
         self.dominance = True
         # Load the search kernel now (from the disk cache, or compile it), so

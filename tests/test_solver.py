@@ -245,55 +245,65 @@ def _dominated_plain(hand: int, cards: int, kind: int, flags: int) -> bool:
 
 def _chainable(held: list, r: int, want: int, flags: int) -> bool:
     """Rank ``r`` is in a chain the hand (rank counts ``held``) could make:
-    five consecutive ranks held, or for a pair three held twice."""
+    five consecutive ranks held, for a pair or trio also three consecutive
+    ones held twice, for a trio also two consecutive ones held three times."""
     from ddz_tools.rules import F_CHAINS_WITH_TWO
     top = 12 if flags & F_CHAINS_WITH_TWO else 11
-    for need, length in ((1, 5),) + (((2, 3),) if want == 2 else ()):
+    shapes = ((1, 5),) + (((2, 3),) if want >= 2 else ()) + (((3, 2),) if want == 3 else ())
+    for need, length in shapes:
         for s0 in range(max(0, r - length + 1), r + 1):
             if s0 + length - 1 <= top and all(held[q] >= need for q in range(s0, s0 + length)):
                 return True
     return False
 
 
-def _single_pair_dominated_plain(hand: int, opponents: list, kind: int, pk: int, flags: int, partner: int = 0) -> bool:
-    """Single and pair dominance by its definition (see
-    solver._dominated_single_pair): the play is a single x (a pair x) of a
-    rank held once (twice), not a joker, and some lower rank y is held once
-    (twice), in no chain the hand could make, beats the play to answer, no
-    opponent holds one card (two cards) of any rank above y up to x, and the
-    partner (a farmer's, when he plays) holds no card of those ranks."""
-    from ddz_tools.rules import T_PAIR, T_SOLO
+def _lower_dominated_plain(hand: int, opponents: list, cards: int, kind: int, pk: int, flags: int,
+                           partner: int = 0) -> bool:
+    """Dominance by a lower rank, by its definition (see
+    solver._dominated_by_lower): the play is a single x (a pair x, a trio
+    body x with or without kickers) of a rank held once (twice, three
+    times), not a joker, and some lower rank y is held once (twice, three
+    times), in no chain the hand could make, not among the play's cards,
+    beats the play to answer, no opponent holds one card (two, three) of any
+    rank above y up to x, and the partner (a farmer's, when he plays) holds
+    no card of those ranks."""
+    from ddz_tools.rules import T_PAIR, T_SOLO, T_TRIO, T_TRIO_PAIR, T_TRIO_SOLO
     t = kind & 31
-    if t not in (T_SOLO, T_PAIR):
+    if t == T_SOLO:
+        want = 1
+    elif t == T_PAIR:
+        want = 2
+    elif t in (T_TRIO, T_TRIO_SOLO, T_TRIO_PAIR) and kind >> 9 == 1:
+        want = 3
+    else:
         return False
-    want = 1 if t == T_SOLO else 2
     x = (kind >> 5) & 15
-    held = counts_of(hand)
+    held, used, mate = counts_of(hand), counts_of(cards), counts_of(partner)
     if x >= 13 or held[x] != want:
         return False
     opp = [counts_of(h) for h in opponents]
     for y in range(x):
-        if held[y] != want or _chainable(held, y, want, flags):
+        if held[y] != want or used[y] or _chainable(held, y, want, flags):
             continue
         if pk and y <= (pk >> 5) & 15:
             continue
-        mate = counts_of(partner)
         if all(o[r] < want for o in opp for r in range(y + 1, x + 1)) and not any(mate[y + 1:x + 1]):
             return True
     return False
 
 
-def test_single_pair_dominance_matches_its_definition():
+def test_lower_rank_dominance_matches_its_definition():
     """The plays the solver leaves out are exactly those its definitions
-    name: kicker dominance (two players and the landlord) and single/pair
-    dominance (every seat; a farmer's partner counted), leading and answering
-    a single or a pair, on random hands under every preset."""
-    from ddz_tools.rules import T_PAIR, T_SOLO
+    name: kicker dominance (two players and the landlord) and dominance by a
+    lower single, pair or trio (every seat; a farmer's partner counted),
+    leading and answering a single, a pair or a trio, on random hands under
+    every preset."""
+    from ddz_tools.rules import T_PAIR, T_SOLO, T_TRIO_SOLO
     from ddz_tools.solver import PASS_KIND, _State
 
     rng = random.Random(51)
     solver = Solver(1)
-    dropped = {"single": 0, "kicker": 0, "farmer": 0}
+    dropped = {"single": 0, "kicker": 0, "farmer": 0, "trio": 0}
     for i in range(400):
         preset, flags, hand, deck = _preset_and_hand(rng, i)
         nplayers = 2 + i % 2
@@ -305,9 +315,9 @@ def test_single_pair_dominance_matches_its_definition():
             rest = rest[size:]
         hands = (hand, *others) + ((0,) if nplayers == 2 else ())
         pk = 0
-        if i % 3:
-            # Answer a single or a pair of some rank the mover does not hold.
-            t = T_SOLO if i % 3 == 1 else T_PAIR
+        if i % 4:
+            # Answer a single, a pair or a trio with a kicker of some rank.
+            t = (T_SOLO, T_PAIR, T_TRIO_SOLO)[i % 4 - 1]
             pk = t | (rng.randrange(12) << 5) | (1 << 9)
         for turn in range(nplayers):
             if hands[turn] == 0:
@@ -323,12 +333,13 @@ def test_single_pair_dominance_matches_its_definition():
                 if k != PASS_KIND and (nplayers == 2 or turn == 0) and _dominated_plain(mine, c, k, flags):
                     dropped["kicker"] += 1
                     continue
-                if k != PASS_KIND and _single_pair_dominated_plain(mine, opps, k, pk, flags, mate):
+                if k != PASS_KIND and _lower_dominated_plain(mine, opps, c, k, pk, flags, mate):
                     dropped["single" if nplayers == 2 or turn == 0 else "farmer"] += 1
+                    dropped["trio"] += (k & 31) not in (T_SOLO, T_PAIR)
                     continue
                 want.append((c, k))
             assert best == want, (format_cards(mine), [format_cards(h) for h in opps], pk, preset)
-    assert dropped["single"] > 300 and dropped["kicker"] > 100 and dropped["farmer"] > 50
+    assert dropped["single"] > 300 and dropped["kicker"] > 100 and dropped["farmer"] > 10 and dropped["trio"] > 10, dropped
 
 
 def test_kicker_dominance_matches_its_definition():
@@ -431,10 +442,10 @@ def test_value_solves_leave_dominated_root_plays_out():
             if nplayers == 2 or turn == 0:
                 opps = [packed[q] for q in range(nplayers) if q != turn]
                 want = [m for m in every if not _dominated(packed[turn], m[0], m[1], flags)
-                        and not _single_pair_dominated_plain(packed[turn], opps, m[1], 0, flags)]
+                        and not _lower_dominated_plain(packed[turn], opps, m[0], m[1], 0, flags)]
             else:
-                want = [m for m in every if not _single_pair_dominated_plain(packed[turn], [packed[0]], m[1], 0,
-                                                                             flags, packed[3 - turn])]
+                want = [m for m in every if not _lower_dominated_plain(packed[turn], [packed[0]], m[0], m[1], 0,
+                                                                       flags, packed[3 - turn])]
             assert best == want, p.describe()
             dropped += len(every) - len(best)
         for s in (solver, eager):
