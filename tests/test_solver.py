@@ -360,6 +360,31 @@ def test_kicker_dominance_matches_its_definition():
     assert hits > 1000
 
 
+def _trio_rich_position(rng: random.Random, i: int, least: int, most2: int, most3: int) -> "Position | None":
+    """A position rich in trios, pairs and loose singles (two trios, three
+    other ranks, four random cards, dealt out): two-player for even ``i``,
+    three-player (landlord to lead) for odd, preset ``i`` cycling; each hand
+    ``least`` to ``most2`` (``most3`` a seat) cards.  None when a rank comes
+    out more than four times."""
+    nplayers = 2 + i % 2
+    preset = sorted(PRESETS)[i % len(PRESETS)]
+    ranks = rng.sample(range(13), 5)
+    deck = [ranks[0]] * 3 + [ranks[1]] * 3 + ranks[2:] + rng.sample(range(13), 4)
+    rng.shuffle(deck)
+    cut = most2 if nplayers == 2 else most3
+    hands, pos = [], 0
+    for _ in range(nplayers):
+        size = rng.randint(least, cut)
+        hands.append(deck[pos:pos + size])
+        pos += size
+    if any(sum(h.count(r) for h in hands) > 4 for r in range(13)):
+        return None
+    texts = [format_cards(_pack(h)) for h in hands]
+    if nplayers == 2:
+        return Position.two_player(*texts, rules=preset)
+    return Position.three_player(*texts, to_move="landlord", rules=preset)
+
+
 def test_kicker_dominance_keeps_the_reference_results():
     """Positions rich in trios, pairs and loose singles (where kicker
     choices abound), two-player and three-player (the landlord prunes, and a
@@ -369,31 +394,9 @@ def test_kicker_dominance_keeps_the_reference_results():
     solver.relax_budget = 50
     checked = 0
     for i in range(400):
-        nplayers = 2 + i % 2
-        preset = sorted(PRESETS)[i % len(PRESETS)]
-        ranks = rng.sample(range(13), 5)
-        deck = [ranks[0]] * 3 + [ranks[1]] * 2 + [ranks[1]] + ranks[2:] + rng.sample(range(13), 4)
-        rng.shuffle(deck)
-        cut = 6 if nplayers == 2 else 4
-        hands = []
-        pos = 0
-        for s in range(nplayers):
-            size = rng.randint(3, cut)
-            hands.append(deck[pos:pos + size])
-            pos += size
-        counts = [0] * 15
-        ok = True
-        for h in hands:
-            for r in h:
-                counts[r] += 1
-                ok = ok and counts[r] <= 4
-        if not ok:
+        p = _trio_rich_position(rng, i, 3, 6, 4)
+        if p is None:
             continue
-        texts = [format_cards(_pack(h)) for h in hands]
-        if nplayers == 2:
-            p = Position.two_player(*texts, rules=preset)
-        else:
-            p = Position.three_player(*texts, to_move="landlord", rules=preset)
         solver.clear()
         r = solver.solve(p, all_plays=True, line=False)
         expect = _naive_plays(p)
@@ -416,24 +419,10 @@ def test_value_solves_leave_dominated_root_plays_out():
     eager.probe_nodes = 1  # three players: the root's plays probed at once
     checked = dropped = 0
     for i in range(300):
-        nplayers = 2 + i % 2
-        preset = sorted(PRESETS)[i % len(PRESETS)]
-        ranks = rng.sample(range(13), 5)
-        deck = [ranks[0]] * 3 + [ranks[1]] * 3 + ranks[2:] + rng.sample(range(13), 4)
-        rng.shuffle(deck)
-        cut = 7 if nplayers == 2 else 5
-        hands, pos = [], 0
-        for _ in range(nplayers):
-            size = rng.randint(4, cut)
-            hands.append(deck[pos:pos + size])
-            pos += size
-        if any(sum(h.count(r) for h in hands) > 4 for r in range(13)):
+        p = _trio_rich_position(rng, i, 4, 7, 5)
+        if p is None:
             continue
-        texts = [format_cards(_pack(h)) for h in hands]
-        if nplayers == 2:
-            p = Position.two_player(*texts, rules=preset)
-        else:
-            p = Position.three_player(*texts, to_move="landlord", rules=preset)
+        nplayers = len(p.hands)
         flags = p.rules.flags
         packed = tuple(h for _, h in p.hands) + ((0,) if nplayers == 2 else ())
         for turn in range(nplayers):
