@@ -765,8 +765,12 @@ def _trio_lows(hand, flags):
 
 
 @kernel
-def _dominated_by_lows(hand, c, k, solo, pair):
-    """:func:`_dominated` with the hand's :func:`_kicker_lows` given."""
+def _dominated_by_lows(hand, c, k, solo, pair, mate):
+    """:func:`_dominated` with the hand's :func:`_kicker_lows` given, for a
+    mover whose partner holds the ranks ``mate`` (bit 4r; 0 for none): then
+    the lower card must also leave the partner no card of a rank above it up
+    to the kicker, so that he has the same answers to every later use of
+    either card."""
     t = k & 31
     if t == T_TRIO_SOLO or t == T_AIRPLANE_SOLO or t == T_FOUR_TWO_SOLO or t == T_FOUR_SOLO:
         kick = c & ~(c >> 1) & ~(c >> 2) & hand & ~(hand >> 1) & ~(hand >> 2) & RANKS_3_TO_2
@@ -779,8 +783,22 @@ def _dominated_by_lows(hand, c, k, solo, pair):
     if kick == 0 or c == hand:
         return False
     low &= ~((c | (c >> 1) | (c >> 2)) & RANKS_3_TO_2)
-    # Dominated when some kicker's rank is above the lowest such rank left out.
-    return low != 0 and kick > (low & -low)
+    if low == 0:
+        return False
+    if mate == 0:
+        # Dominated when some kicker's rank is above the lowest such rank left out.
+        return kick > (low & -low)
+    # Some kicker x and the nearest such rank y below it with no rank of the
+    # partner's above y up to x.
+    while kick != 0:
+        xb = kick & -kick
+        kick ^= xb
+        below = low & (xb - 1)
+        if below != 0:
+            yb = 1 << high_bit(below)
+            if (mate & ((xb << 1) - 1) & ~((yb << 1) - 1)) == 0:
+                return True
+    return False
 
 
 @kernel
@@ -801,7 +819,7 @@ def _dominated(hand, c, k, flags):
     for a farmer otherwise (his partner may have wanted to beat the lower
     card)."""
     solo, pair = _kicker_lows(hand, flags)
-    return _dominated_by_lows(hand, c, k, solo, pair)
+    return _dominated_by_lows(hand, c, k, solo, pair, 0)
 
 
 @kernel
@@ -809,13 +827,9 @@ def _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
     """Remove the dominated plays (see :func:`_dominated` and
     :func:`_dominated_by_lower`) from the ``n`` plays at ``start``, keeping
     the order of the others; returns how many are left.  ``pk``: the play to
-    answer (0 for a lead).  Kicker choices only where their dominance holds:
-    two players, the landlord, and a farmer whose partner a relaxation sets
-    aside (a two-player game again); singles, pairs and trios for every seat
-    (for a farmer whose partner plays, the partner must hold no card of a
-    rank in between: he then has the same answers to every later use of
-    either rank)."""
-    kickers = nplayers == 2 or turn == 0 or hands[3 - turn] == 0
+    answer (0 for a lead).  For every seat; for a farmer whose partner
+    plays, the partner must also hold no card of a rank between the two
+    cards (he then has the same answers to every later use of either)."""
     hand = hands[turn]
     solo, pair = _kicker_lows(hand, flags)
     trio = _trio_lows(hand, flags)
@@ -830,6 +844,7 @@ def _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
     opp1 = 0
     opp2 = 0
     opp3 = 0
+    mate = 0
     for q in range(nplayers):
         if q != turn:
             h = hands[q]
@@ -838,7 +853,8 @@ def _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
                 opp1 |= any_
                 opp2 |= ((h >> 1) | (h >> 2)) & RANKS_3_TO_2
                 opp3 |= ((h >> 2) | ((h >> 1) & h)) & RANKS_3_TO_2
-            elif h != 0:
+            else:
+                mate = any_
                 opp1 |= any_
                 opp2 |= any_
                 opp3 |= any_
@@ -847,7 +863,7 @@ def _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        if kickers and _dominated_by_lows(hand, c, k, solo, pair):
+        if _dominated_by_lows(hand, c, k, solo, pair, mate):
             continue
         if _dominated_by_lower(hand, c, k, lows, opps, pk):
             continue

@@ -212,11 +212,13 @@ def test_relaxations_on_larger_positions_match_no_relaxations():
     assert aborts > 0
 
 
-def _dominated_plain(hand: int, cards: int, kind: int, flags: int) -> bool:
+def _dominated_plain(hand: int, cards: int, kind: int, flags: int, partner: int = 0) -> bool:
     """Kicker dominance by its definition (see solver._dominated): some solo
     kicker x (rank held once) of the play is above a card y held once, not in
     the play, in no chain the hand could make; the same for pair kickers
-    (ranks held exactly twice) and pairs in no chain or pair chain."""
+    (ranks held exactly twice) and pairs in no chain or pair chain.  With a
+    ``partner`` (a farmer's, when he plays), he holds no card of a rank above
+    y up to x."""
     from ddz_tools.rules import F_CHAINS_WITH_TWO, T_AIRPLANE_PAIR, T_AIRPLANE_SOLO, T_FOUR_PAIR, T_FOUR_SOLO
     from ddz_tools.rules import T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_TRIO_PAIR, T_TRIO_SOLO
     held, used = counts_of(hand), counts_of(cards)
@@ -240,7 +242,8 @@ def _dominated_plain(hand: int, cards: int, kind: int, flags: int) -> bool:
 
     kickers = [r for r in range(13) if used[r] == want and held[r] == want]
     lows = [r for r in range(13) if held[r] == want and used[r] == 0 and not in_chain(r)]
-    return bool(kickers and lows and max(kickers) > min(lows))
+    mate = counts_of(partner)
+    return any(y < x and not any(mate[y + 1:x + 1]) for x in kickers for y in lows)
 
 
 def _chainable(held: list, r: int, want: int, flags: int) -> bool:
@@ -294,8 +297,8 @@ def _lower_dominated_plain(hand: int, opponents: list, cards: int, kind: int, pk
 
 def test_lower_rank_dominance_matches_its_definition():
     """The plays the solver leaves out are exactly those its definitions
-    name: kicker dominance (two players and the landlord) and dominance by a
-    lower single, pair or trio (every seat; a farmer's partner counted),
+    name: kicker dominance and dominance by a lower single, pair or trio
+    (every seat; a farmer's partner counted),
     leading and answering a single, a pair or a trio, on random hands under
     every preset."""
     from ddz_tools.rules import T_PAIR, T_SOLO, T_TRIO_SOLO
@@ -303,7 +306,7 @@ def test_lower_rank_dominance_matches_its_definition():
 
     rng = random.Random(51)
     solver = Solver(1)
-    dropped = {"single": 0, "kicker": 0, "farmer": 0, "trio": 0}
+    dropped = {"single": 0, "kicker": 0, "farmer": 0, "farmer kicker": 0, "trio": 0}
     for i in range(400):
         preset, flags, hand, deck = _preset_and_hand(rng, i)
         nplayers = 2 + i % 2
@@ -330,8 +333,8 @@ def test_lower_rank_dominance_matches_its_definition():
             mate = hands[3 - turn] if nplayers == 3 and turn != 0 else 0
             want = []
             for c, k in every:
-                if k != PASS_KIND and (nplayers == 2 or turn == 0) and _dominated_plain(mine, c, k, flags):
-                    dropped["kicker"] += 1
+                if k != PASS_KIND and _dominated_plain(mine, c, k, flags, mate):
+                    dropped["kicker" if nplayers == 2 or turn == 0 else "farmer kicker"] += 1
                     continue
                 if k != PASS_KIND and _lower_dominated_plain(mine, opps, c, k, pk, flags, mate):
                     dropped["single" if nplayers == 2 or turn == 0 else "farmer"] += 1
@@ -340,7 +343,7 @@ def test_lower_rank_dominance_matches_its_definition():
                 want.append((c, k))
             assert best == want, (format_cards(mine), [format_cards(h) for h in opps], pk, preset)
     assert dropped["single"] > 300 and dropped["kicker"] > 100, dropped
-    assert dropped["farmer"] > 10 and dropped["trio"] > 10, dropped
+    assert dropped["farmer"] > 10 and dropped["farmer kicker"] > 10 and dropped["trio"] > 10, dropped
 
 
 def test_kicker_dominance_matches_its_definition():
@@ -434,8 +437,9 @@ def test_value_solves_leave_dominated_root_plays_out():
                 want = [m for m in every if not _dominated(packed[turn], m[0], m[1], flags)
                         and not _lower_dominated_plain(packed[turn], opps, m[0], m[1], 0, flags)]
             else:
-                want = [m for m in every if not _lower_dominated_plain(packed[turn], [packed[0]], m[0], m[1], 0,
-                                                                       flags, packed[3 - turn])]
+                want = [m for m in every if not _dominated_plain(packed[turn], m[0], m[1], flags, packed[3 - turn])
+                        and not _lower_dominated_plain(packed[turn], [packed[0]], m[0], m[1], 0, flags,
+                                                       packed[3 - turn])]
             assert best == want, p.describe()
             dropped += len(every) - len(best)
         for s in (solver, eager):
