@@ -815,9 +815,10 @@ def _dominated(hand, c, k, flags):
     follows.  The same for a pair kicker (a rank held exactly twice) against
     a lower pair held exactly twice in no chain or pair chain.  Holds for
     either player of a two-player game and for the landlord, and for a
-    farmer whose partner a relaxation sets aside (a two-player game); not
-    for a farmer otherwise (his partner may have wanted to beat the lower
-    card)."""
+    farmer whose partner a relaxation sets aside (a two-player game); for a
+    farmer otherwise only when his partner holds no card of a rank between
+    the two (he may have wanted to beat the lower card; see
+    :func:`_dominated_by_lows` with the partner's ranks)."""
     solo, pair = _kicker_lows(hand, flags)
     return _dominated_by_lows(hand, c, k, solo, pair, 0)
 
