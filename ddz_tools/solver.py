@@ -725,32 +725,12 @@ RANKS_3_TO_2 = 0x1111111111111
 
 
 @kernel
-def _kicker_lows(hand, flags):
-    """(solo, pair): bit 4r set for each rank r (3..2) held exactly once,
-    resp. exactly twice, that is in no chain ``hand`` could play (no five
-    consecutive chain ranks through it held, and for a pair no three
-    consecutive ones held twice; hands only shrink, so none ever will)."""
-    top = RANKS_3_TO_2 if (flags & F_CHAINS_WITH_TWO) != 0 else RANKS_3_TO_2 >> 4
-    held = (hand | (hand >> 1) | (hand >> 2)) & top
-    held2 = ((hand >> 1) | (hand >> 2)) & top
-    w5 = held & (held >> 4) & (held >> 8) & (held >> 12) & (held >> 16)
-    in5 = w5 | (w5 << 4) | (w5 << 8) | (w5 << 12) | (w5 << 16)
-    w3 = held2 & (held2 >> 4) & (held2 >> 8)
-    in3 = w3 | (w3 << 4) | (w3 << 8)
-    once = hand & ~(hand >> 1) & ~(hand >> 2) & RANKS_3_TO_2
-    twice = (hand >> 1) & ~hand & ~(hand >> 2) & RANKS_3_TO_2
-    return once & ~in5, twice & ~in5 & ~in3
-
-
-@kernel
-def _trio_lows(hand, flags):
-    """Bit 4r set for each rank r (3..2) held exactly three times that is in
-    no chain, pair chain or airplane ``hand`` could play (see
-    :func:`_kicker_lows`; an airplane needs two consecutive ranks held three
-    times)."""
-    thrice = hand & (hand >> 1) & ~(hand >> 2) & RANKS_3_TO_2
-    if thrice == 0:
-        return 0
+def _loose_ranks(hand, flags):
+    """(solo, pair, trio): bit 4r set for each rank r (3..2) held exactly
+    once, twice, resp. three times, that is in no chain ``hand`` could play:
+    no five consecutive chain ranks through it held, for a pair or trio no
+    three consecutive ones held twice, for a trio no two consecutive ones
+    held three times (an airplane); hands only shrink, so none ever will."""
     top = RANKS_3_TO_2 if (flags & F_CHAINS_WITH_TWO) != 0 else RANKS_3_TO_2 >> 4
     held = (hand | (hand >> 1) | (hand >> 2)) & top
     held2 = ((hand >> 1) | (hand >> 2)) & top
@@ -761,12 +741,22 @@ def _trio_lows(hand, flags):
     in3 = w3 | (w3 << 4) | (w3 << 8)
     w2 = held3 & (held3 >> 4)
     in2 = w2 | (w2 << 4)
-    return thrice & ~in5 & ~in3 & ~in2
+    once = hand & ~(hand >> 1) & ~(hand >> 2) & RANKS_3_TO_2
+    twice = (hand >> 1) & ~hand & ~(hand >> 2) & RANKS_3_TO_2
+    thrice = hand & (hand >> 1) & ~(hand >> 2) & RANKS_3_TO_2
+    return once & ~in5, twice & ~in5 & ~in3, thrice & ~in5 & ~in3 & ~in2
+
+
+@kernel
+def _above_up_to(yb, xb):
+    """The rank bits (bit 4r) above the rank of bit ``yb`` up to that of
+    ``xb``."""
+    return ((xb << 1) - 1) & ~((yb << 1) - 1)
 
 
 @kernel
 def _dominated_by_lows(hand, c, k, solo, pair, mate):
-    """:func:`_dominated` with the hand's :func:`_kicker_lows` given, for a
+    """:func:`_dominated` with the hand's :func:`_loose_ranks` given, for a
     mover whose partner holds the ranks ``mate`` (bit 4r; 0 for none): then
     the lower card must also leave the partner no card of a rank above it up
     to the kicker, so that he has the same answers to every later use of
@@ -795,8 +785,7 @@ def _dominated_by_lows(hand, c, k, solo, pair, mate):
         kick ^= xb
         below = low & (xb - 1)
         if below != 0:
-            yb = 1 << high_bit(below)
-            if (mate & ((xb << 1) - 1) & ~((yb << 1) - 1)) == 0:
+            if (mate & _above_up_to(1 << high_bit(below), xb)) == 0:
                 return True
     return False
 
@@ -819,7 +808,7 @@ def _dominated(hand, c, k, flags):
     farmer otherwise only when his partner holds no card of a rank between
     the two (he may have wanted to beat the lower card; see
     :func:`_dominated_by_lows` with the partner's ranks)."""
-    solo, pair = _kicker_lows(hand, flags)
+    solo, pair, _ = _loose_ranks(hand, flags)
     return _dominated_by_lows(hand, c, k, solo, pair, 0)
 
 
@@ -832,11 +821,10 @@ def _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
     plays, the partner must also hold no card of a rank between the two
     cards (he then has the same answers to every later use of either)."""
     hand = hands[turn]
-    solo, pair = _kicker_lows(hand, flags)
-    trio = _trio_lows(hand, flags)
+    lows = _loose_ranks(hand, flags)
+    solo, pair, trio = lows
     if (solo | pair | trio) == 0:
         return n
-    lows = (solo, pair, trio)
     # Ranks of which an opponent could play a single, a pair, a trio.  A
     # farmer's partner must keep every answer he had (a pair or trio may
     # later be split), so for a farmer with a partner every rank the
@@ -881,7 +869,7 @@ def _dominated_by_lower(hand, c, k, lows, opps, pk):
 
     Say the mover plays a single x (not a joker, its rank held once) where a
     lower single y (its rank held once, in no chain the hand could make:
-    ``lows[0]``, the ``solo`` of :func:`_kicker_lows`) would do too (a lead,
+    ``lows[0]``, the ``solo`` of :func:`_loose_ranks`) would do too (a lead,
     or y also beats the play to answer ``pk``), and no opponent holds a card
     of a rank above y up to x (``opps[0]``: the ranks the opponents hold).
     Then the opponents' answers to y are exactly their answers to x, and
@@ -891,12 +879,11 @@ def _dominated_by_lower(hand, c, k, lows, opps, pk):
     same for a pair x (held exactly twice) against a lower loose pair y
     (``lows[1]``) when no opponent holds two cards of a rank above y up to x
     (``opps[1]``), and for a trio body x (held exactly three times, with the
-    same kickers, none of rank y) against a lower loose trio y (``lows[2]``,
-    see :func:`_trio_lows`) when no opponent holds three cards of a rank in
-    between (``opps[2]``).  For a farmer whose partner plays, ``opps`` also
-    hold every rank the partner holds: the partner's answers to y and x, and
-    to every later use of either, are then the same too (see
-    :func:`_drop_dominated`)."""
+    same kickers, none of rank y) against a lower loose trio y (``lows[2]``)
+    when no opponent holds three cards of a rank in between (``opps[2]``).
+    For a farmer whose partner plays, ``opps`` also hold every rank the
+    partner holds: the partner's answers to y and x, and to every later use
+    of either, are then the same too (see :func:`_drop_dominated`)."""
     t = k & 31
     if t == T_SOLO:
         j = 0
@@ -924,8 +911,7 @@ def _dominated_by_lower(hand, c, k, lows, opps, pk):
     yb = 1 << high_bit(below)
     if pk != 0 and yb <= (1 << (4 * ((pk >> 5) & 15))):
         return False
-    between = ((xb << 1) - 1) & ~((yb << 1) - 1)
-    return (opps[j] & between) == 0
+    return (opps[j] & _above_up_to(yb, xb)) == 0
 
 
 @kernel
@@ -1031,8 +1017,8 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
     the entries of a table just doubled (see :func:`_tt_split`);
     ``TASK_MOVES`` puts the root frame's moves in search order into ``mc``,
     ``mk`` and ``key`` (see :func:`_ordered_moves`; its return value in
-    ``ctl[C_RESULT]``), ``TASK_BEST_MOVES`` the same without the plays with a
-    dominated kicker choice when ``ctl[C_DOMINANCE]`` is set.  They return
+    ``ctl[C_RESULT]``), ``TASK_BEST_MOVES`` the same without the dominated
+    plays (see :func:`_drop_dominated`) when ``ctl[C_DOMINANCE]`` is set.  They return
     ``ST_DONE``."""
     task = ctl[C_TASK]
     if task != TASK_SEARCH:
