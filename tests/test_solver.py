@@ -414,7 +414,7 @@ def test_value_solves_leave_dominated_root_plays_out():
     either: the moves left are every move but those the definitions name, in
     the same order; and a value solve (the root's plays probed at once for three
     players) gives the reference's result and one of its winning plays."""
-    from ddz_tools.solver import _State, _dominated
+    from ddz_tools.solver import _State
 
     rng = random.Random(50)
     solver = Solver(8)
@@ -432,14 +432,10 @@ def test_value_solves_leave_dominated_root_plays_out():
             st = _State(packed, turn, 0, 0, 0)
             every = solver._moves(st, nplayers, flags)
             best = solver._moves(st, nplayers, flags, best=True)
-            if nplayers == 2 or turn == 0:
-                opps = [packed[q] for q in range(nplayers) if q != turn]
-                want = [m for m in every if not _dominated(packed[turn], m[0], m[1], flags)
-                        and not _lower_dominated_plain(packed[turn], opps, m[0], m[1], 0, flags)]
-            else:
-                want = [m for m in every if not _dominated_plain(packed[turn], m[0], m[1], flags, packed[3 - turn])
-                        and not _lower_dominated_plain(packed[turn], [packed[0]], m[0], m[1], 0, flags,
-                                                       packed[3 - turn])]
+            opps = [packed[q] for q in range(nplayers) if q != turn and (nplayers == 2 or (q == 0) != (turn == 0))]
+            mate = packed[3 - turn] if nplayers == 3 and turn != 0 else 0
+            want = [m for m in every if not _dominated_plain(packed[turn], m[0], m[1], flags, mate)
+                    and not _lower_dominated_plain(packed[turn], opps, m[0], m[1], 0, flags, mate)]
             assert best == want, p.describe()
             dropped += len(every) - len(best)
         for s in (solver, eager):
