@@ -919,7 +919,8 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
             nbuckets, dominance):
     """Generate and order the moves of a node into the buffers at ``start``
     (and, from the cutoff probe, each move's child key into the rows of
-    ``ekey``).
+    ``ekey``, columns 0-3, and in column 4 the seat to move after it, the
+    play to answer and who made it: ``nxt | clb << 2 | cpk << 4``).
 
     Returns (n, immediate): ``n`` moves (pass included, as kind -1) whose
     order is ``key[start:start+n] & 0xFFFF``; ``immediate`` is 1 when an exact
@@ -954,15 +955,15 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     # takes its own), each bucket prefetched, then the probes (in blocks
     # whose buckets fit the scratch): the cache misses overlap.
     me = _team(turn, nplayers)
-    # The seat to move after any move of this node (a set-aside farmer skipped).
-    nxt, _, _ = _after_move(hands, turn, PASS_KIND, pk, lb, nplayers)
-    good = 1 if _team(nxt, nplayers) == me else 0
-    block = sc.shape[0]
+    block = sc.shape[0] // 2
     for b0 in range(0, n, block):
         b1 = min(n, b0 + block)
         for i in range(b0, b1):
             c = mc[start + i]
-            _, cpk, clb = _after_move(hands, turn, mk[start + i], pk, lb, nplayers)
+            nxt, cpk, clb = _after_move(hands, turn, mk[start + i], pk, lb, nplayers, flags, prof, pbuf)
+            # The child's value is for the team of the seat to move there:
+            # good for us when it is ours (stored in the key's misc word).
+            sc[block + i - b0] = 1 if _team(nxt, nplayers) == me else 0
             hands[turn] -= c
             k0, k1, k2, km = _canon(hands[0], hands[1], hands[2] if nplayers == 3 else 0,
                                     _misc(nxt, clb, cpk, flags, nplayers))
@@ -975,11 +976,12 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
             ekey[start + i, 1] = k1
             ekey[start + i, 2] = k2
             ekey[start + i, 3] = km
+            ekey[start + i, 4] = nxt | (clb << 2) | (cpk << 4)
             sc[i - b0] = base
         for i in range(b0, b1):
             r = start + i
             v = _tt_find(tt, sc[i - b0], ekey[r, 0], ekey[r, 1], ekey[r, 2], ekey[r, 3])
-            if v >= 0 and v == good:
+            if v >= 0 and v == sc[block + i - b0]:
                 return n, 1
     for i in range(n):
         c = mc[start + i]
@@ -1143,9 +1145,12 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                     f_i[d] += 1
                     c = mc[s + idx]
                     k = mk[s + idx]
-                    pk = f_pk[d]
-                    lb = f_lb[d]
-                    nxt, cpk, clb = _after_move(hands, turn, k, pk, lb, nplayers)
+                    # Who moves next and what stands, as the cutoff probe
+                    # worked them out (see _after_move).
+                    nw = ekey[s + idx, 4]
+                    nxt = nw & 3
+                    clb = (nw >> 2) & 3
+                    cpk = nw >> 4
                     f_who[d] = turn
                     if k == PASS_KIND:
                         f_cards[d] = 0
@@ -1184,14 +1189,16 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
 
 
 @kernel
-def _after_move(hands, turn, kind, pk, lb, nplayers):
+def _after_move(hands, turn, kind, pk, lb, nplayers, flags, prof, pbuf):
     """(seat to move, play to answer, seat that made it) after ``turn`` makes
     the move ``kind`` (a pass: ``PASS_KIND``) over ``pk`` made by ``lb``.
-    A seat with no cards, the farmer a relaxation sets aside (a real
-    position never holds an empty hand), passes at once: no node of its own."""
+    A seat that can only pass passes at once, with no node of its own: one
+    holding no answer to the play (read off its answer profile), and one with
+    no cards, the farmer a relaxation sets aside (a real position never holds
+    an empty hand).  A lead always has a seat with a play to make."""
     nxt = next_seat(turn, nplayers)
     cpk, clb = trick_after(kind, turn, pk, lb, nplayers)
-    if nplayers == 3 and hands[nxt] == 0:
+    while cpk != 0 and (hands[nxt] == 0 or not _can_answer(hands[nxt], flags, cpk, prof, pbuf)):
         cpk, clb = trick_after(PASS_KIND, nxt, cpk, clb, nplayers)
         nxt = next_seat(nxt, nplayers)
     return nxt, cpk, clb
@@ -1533,7 +1540,7 @@ class Solver:
         """(Re)allocate the move buffers, keeping their contents (a paused search uses them)."""
         for name in ("mc", "mk", "key", "ekey"):
             old = getattr(self, name, None)
-            new = np.zeros((size, 4) if name == "ekey" else size, np.int64)
+            new = np.zeros((size, 5) if name == "ekey" else size, np.int64)
             if old is not None:
                 new[:old.shape[0]] = old
             setattr(self, name, new)

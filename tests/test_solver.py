@@ -1052,6 +1052,70 @@ def test_answer_profile_matches_the_generator():
     assert checked > 2000
 
 
+def _after_move_plain(hands, turn, play, standing, by, nplayers, preset):
+    """(seat to move, play to answer or None, who made it) after ``turn``
+    moves ``play`` (None: a pass) over ``standing`` made by ``by``, every
+    seat with no answer in hand (or no cards) passing in turn, from the
+    game's definitions: the next seat answers; after passes round to the
+    seat that made the play, that seat leads."""
+    if play is not None:
+        standing, by = play, turn
+    seat = (turn + 1) % nplayers
+    while standing is not None and seat != by:
+        if hands[seat] and generate(hands[seat], after=standing, rules=preset):
+            break
+        seat = (seat + 1) % nplayers
+    if seat == by:
+        standing = None
+    return seat, standing, (by if standing is not None else 0)
+
+
+def test_after_move_passes_over_seats_that_cannot_answer():
+    """The search's turn step skips every seat that can only pass (no answer
+    in hand, or a hand set aside), as the plain definition does: random two-
+    and three-player positions, every move of the seat to move, pass included."""
+    import numpy as np
+    from ddz_tools.solver import PASS_KIND, PROF_PLAYS, PROF_ROWS, PROF_W, _after_move
+
+    rng = random.Random(47)
+    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.zeros((3, PROF_PLAYS), np.int64)
+    checked = skipped = 0
+    for i in range(600):
+        preset, flags, _, deck = _preset_and_hand(rng, i)
+        nplayers = 2 + i % 2
+        hands, pos = [], 0
+        for _ in range(nplayers):
+            n = rng.randint(1, 12)
+            hands.append(_pack(deck[pos:pos + n]))
+            pos += n
+        turn = rng.randrange(nplayers)
+        standing, by = None, 0
+        if i % 3:
+            leads = generate(_pack(deck[pos:pos + 8]), rules=preset)
+            if leads:
+                standing = rng.choice(leads)
+                by = rng.choice([q for q in range(nplayers) if q != turn])
+        if nplayers == 3 and i % 5 == 0:
+            # A relaxation's farmer set aside: never the mover, nor who made the play.
+            aside = [q for q in (1, 2) if q != turn and (standing is None or q != by)]
+            if aside:
+                hands[rng.choice(aside)] = 0
+        arr = np.array(hands + [0] * (3 - nplayers), np.int64)
+        pk = standing.kind if standing is not None else 0
+        moves = list(generate(hands[turn], after=standing, rules=preset))
+        if standing is not None:
+            moves.append(None)
+        for mv in moves:
+            want = _after_move_plain(hands, turn, mv, standing, by, nplayers, preset)
+            kind = PASS_KIND if mv is None else mv.kind
+            nxt, cpk, clb = _after_move(arr, turn, kind, pk, by, nplayers, flags, prof, pbuf)
+            assert (nxt, cpk, clb) == (want[0], want[1].kind if want[1] is not None else 0, want[2]), (
+                [format_cards(h) for h in hands], turn, None if mv is None else mv.notation(), preset)
+            checked += 1
+            skipped += nxt != (turn + 1) % nplayers
+    assert checked > 2000 and skipped > 0.2 * checked
+
+
 def test_merged_profile_answers_as_each_opponent_does():
     """Some opponent can answer a play exactly when the opponents' answer
     profiles, merged nibble by nibble, say so: checked against asking each
