@@ -32,6 +32,10 @@ change an answer.  When a bucket is full the entry with the least work (log2
 of the nodes below it) is replaced.  Memory is ``tt_mb`` MiB (default 512;
 32 bytes an entry).
 
+A seat that can only pass (no answer in hand to the play standing, as its
+answer profile tells) is passed over, with no node of its own (see
+``_after_move``): a child may be moved by the mover's own team.
+
 Exact shortcuts: a play that empties the hand ends the node; a *control win*
 ends it too: the mover, leading, can split his hand into plays no opponent can
 answer plus one last play of any kind (he plays the free ones, each passed by
@@ -953,7 +957,8 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     # Enhanced transposition cutoff: a child already proven good for us ends
     # the node.  The children's keys first (into ``ekey``, where each child
     # takes its own), each bucket prefetched, then the probes (in blocks
-    # whose buckets fit the scratch): the cache misses overlap.
+    # whose buckets and children's teams fit the two halves of the scratch):
+    # the cache misses overlap.
     me = _team(turn, nplayers)
     block = sc.shape[0] // 2
     for b0 in range(0, n, block):
@@ -961,8 +966,8 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
         for i in range(b0, b1):
             c = mc[start + i]
             nxt, cpk, clb = _after_move(hands, turn, mk[start + i], pk, lb, nplayers, flags, prof, pbuf)
-            # The child's value is for the team of the seat to move there:
-            # good for us when it is ours (stored in the key's misc word).
+            # A child's value is for its own side to move (the seat after a
+            # pass over those who cannot answer): good for us when it is ours.
             sc[block + i - b0] = 1 if _team(nxt, nplayers) == me else 0
             hands[turn] -= c
             k0, k1, k2, km = _canon(hands[0], hands[1], hands[2] if nplayers == 3 else 0,

@@ -992,11 +992,11 @@ def test_control_win_against_every_split():
     claims a split that does not exist, and finds every one on small hands."""
     import numpy as np
     from naive_solver import control_split
-    from ddz_tools.solver import (CW_ROWS, PROF_PLAYS, PROF_ROWS, PROF_W, _control_win, _control_win_search,
+    from ddz_tools.solver import (CW_ROWS, PROF_W, _control_win, _control_win_search,
                                   _merge_opponents)
 
     rng = random.Random(43)
-    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.zeros((3, PROF_PLAYS), np.int64)
+    prof, pbuf = _profile_arrays()
     sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
     cwm = np.zeros((CW_ROWS, PROF_W), np.int64)
     found = 0
@@ -1024,6 +1024,13 @@ def test_control_win_against_every_split():
     assert 40 <= found <= 360
 
 
+def _profile_arrays():
+    """A fresh answer-profile cache and its generation buffers, as a Solver holds them."""
+    import numpy as np
+    from ddz_tools.solver import PROF_PLAYS, PROF_ROWS, PROF_W
+    return np.zeros((PROF_ROWS, PROF_W), np.int64), np.zeros((3, PROF_PLAYS), np.int64)
+
+
 def _preset_and_hand(rng: random.Random, i: int):
     """Preset ``i`` (cycling), its flags, a random hand of 1-20 cards and the shuffled deck it came from."""
     preset = list(PRESETS)[i % len(PRESETS)]
@@ -1036,10 +1043,10 @@ def test_answer_profile_matches_the_generator():
     """The cached answer profile says a hand can answer a play exactly when the
     move generator lists an answer to it, under every preset."""
     import numpy as np
-    from ddz_tools.solver import PROF_PLAYS, PROF_ROWS, PROF_W, _can_answer
+    from ddz_tools.solver import _can_answer
 
     rng = random.Random(44)
-    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.empty((3, PROF_PLAYS), np.int64)
+    prof, pbuf = _profile_arrays()
     checked = 0
     for i in range(300):
         preset, flags, hand, deck = _preset_and_hand(rng, i)
@@ -1075,10 +1082,10 @@ def test_after_move_passes_over_seats_that_cannot_answer():
     in hand, or a hand set aside), as the plain definition does: random two-
     and three-player positions, every move of the seat to move, pass included."""
     import numpy as np
-    from ddz_tools.solver import PASS_KIND, PROF_PLAYS, PROF_ROWS, PROF_W, _after_move
+    from ddz_tools.solver import PASS_KIND, _after_move
 
     rng = random.Random(47)
-    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.zeros((3, PROF_PLAYS), np.int64)
+    prof, pbuf = _profile_arrays()
     checked = skipped = 0
     for i in range(600):
         preset, flags, _, deck = _preset_and_hand(rng, i)
@@ -1121,10 +1128,10 @@ def test_merged_profile_answers_as_each_opponent_does():
     profiles, merged nibble by nibble, say so: checked against asking each
     opponent's hand, for every seat of two- and three-player positions."""
     import numpy as np
-    from ddz_tools.solver import PROF_PLAYS, PROF_ROWS, PROF_W, _free, _merge_opponents, _unanswered
+    from ddz_tools.solver import _free, _merge_opponents, _unanswered
 
     rng = random.Random(46)
-    prof, pbuf = np.zeros((PROF_ROWS, PROF_W), np.int64), np.zeros((3, PROF_PLAYS), np.int64)
+    prof, pbuf = _profile_arrays()
     checked = answered = 0
     for i in range(240):
         preset, flags, hand, deck = _preset_and_hand(rng, i)
