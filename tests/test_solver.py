@@ -1088,27 +1088,19 @@ def test_after_move_passes_over_seats_that_cannot_answer():
     prof, pbuf = _profile_arrays()
     checked = skipped = 0
     for i in range(600):
-        preset, flags, _, deck = _preset_and_hand(rng, i)
+        preset = list(PRESETS)[i % len(PRESETS)]
+        flags = PRESETS[preset].flags
         nplayers = 2 + i % 2
-        hands, pos = [], 0
-        for _ in range(nplayers):
-            n = rng.randint(1, 12)
-            hands.append(_pack(deck[pos:pos + n]))
-            pos += n
-        turn = rng.randrange(nplayers)
-        standing, by = None, 0
-        if i % 3:
-            leads = generate(_pack(deck[pos:pos + 8]), rules=preset)
-            if leads:
-                standing = rng.choice(leads)
-                by = rng.choice([q for q in range(nplayers) if q != turn])
+        p = random_position(rng, nplayers, 12, preset)
+        hands, turn, pk, by = _naive_args(p)
+        hands = list(hands)
+        standing = p.last_play
         if nplayers == 3 and i % 5 == 0:
             # A relaxation's farmer set aside: never the mover, nor who made the play.
             aside = [q for q in (1, 2) if q != turn and (standing is None or q != by)]
             if aside:
                 hands[rng.choice(aside)] = 0
         arr = np.array(hands + [0] * (3 - nplayers), np.int64)
-        pk = standing.kind if standing is not None else 0
         moves = list(generate(hands[turn], after=standing, rules=preset))
         if standing is not None:
             moves.append(None)
