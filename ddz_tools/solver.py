@@ -948,6 +948,17 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
         pbuf[2, CW_MERGED + PROF_W - 1] = 0
     if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
         return n, 1
+    if pk != 0 and n > 0:
+        # An answer nobody can beat that leaves one play or a control win
+        # ends the node before the cutoff probe renames every child's key.
+        for i in range(n):
+            if _free(hands, turn, mk[start + i], flags, nplayers, prof, pbuf):
+                rest = hand - mc[start + i]
+                mp = min_plays_memo_in(rest, flags, memo, dwork)
+                if mp < 0:
+                    return -1, 0
+                if mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf, cwm):
+                    return n, 1
     if dominance != 0:
         n = _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk)
     if pk != 0:
