@@ -1304,7 +1304,11 @@ class SolveResult:
     holds one winning play, or every one with ``all_plays=True`` (then
     ``all_plays`` is True; for ``unknown`` it lists those proven so far).
     ``line`` is the principal line (plays in order with ``line_by`` the seats),
-    ``strategy`` the winning strategy tree when asked for.
+    ``strategy`` the winning strategy tree when asked for.  When a limit
+    stopped the search (``stopped`` set), ``lost_plays`` lists the root's
+    plays proven lost by then, in search order, of ``root_plays`` legal ones
+    (a value solve leaves out plays that another dominates; see
+    ``docs/solver.md``); otherwise it is empty and ``root_plays`` None.
     """
 
     id: "str | None"
@@ -1321,6 +1325,8 @@ class SolveResult:
     tt: dict = dataclasses.field(default_factory=dict)
     strategy: "dict | None" = None
     position: "Position | None" = None
+    lost_plays: list = dataclasses.field(default_factory=list)
+    root_plays: "int | None" = None
 
     def to_dict(self) -> dict:
         d = {
@@ -1338,6 +1344,9 @@ class SolveResult:
             "stopped": self.stopped,
             "tt": dict(self.tt),
         }
+        if self.stopped is not None:
+            d["lost_plays"] = list(self.lost_plays)
+            d["root_plays"] = self.root_plays
         if self.position is not None:
             d["position"] = self.position.to_dict()
         if self.strategy is not None:
@@ -1722,7 +1731,8 @@ class Solver:
         finally:
             self._node_limit = own
 
-    def _best(self, st: _State, nplayers: int, flags: int, depth: "int | None" = None, team=None):
+    def _best(self, st: _State, nplayers: int, flags: int, depth: "int | None" = None, team=None,
+              lost: "list | None" = None):
         """(value, a winning move or None, the worker that proved it) for the
         team to move at ``st``.
 
@@ -1741,9 +1751,10 @@ class Solver:
         :meth:`_best` of the position after it (its replies probed in
         rounds).  ``team``: the workers that share the rounds once
         :attr:`split_after` nodes are searched (at the root only; see
-        :meth:`_probe_shared`)."""
+        :meth:`_probe_shared`).  ``lost``: a list that gets (place, move)
+        of each move proven lost by the probing."""
         if nplayers == 2:
-            return self._first_win(st, nplayers, flags, team)
+            return self._first_win(st, nplayers, flags, team, lost)
         if depth is None:
             depth = self.probe_depth
         start = int(self.ctl[C_NODES])
@@ -1752,16 +1763,16 @@ class Solver:
             return 0, None, self
         moves = self._moves(st, nplayers, flags, best=True)
         how, got = self._rounds(st, moves, list(range(len(moves))), 0, self.probe_nodes, nplayers, flags, depth,
-                                pause_at=None if team is None else start + self.split_after)
+                                pause_at=None if team is None else start + self.split_after, lost=lost)
         if how == "paused":
-            return self._probe_shared(st, moves, *got, nplayers, flags, depth, team, v)
+            return self._probe_shared(st, moves, *got, nplayers, flags, depth, team, v, lost)
         if how == "win":
             return 1, moves[got[1]], self
         if v == 1:
             raise AssertionError("won without a winning move")
         return 0, None, self
 
-    def _rounds(self, st, moves, mine, rnd, cap, nplayers, flags, depth, team=None, pause_at=None):
+    def _rounds(self, st, moves, mine, rnd, cap, nplayers, flags, depth, team=None, pause_at=None, lost=None):
         """Probe the moves at places ``mine`` of ``moves`` in the rounds of
         :meth:`_best` that follow round ``rnd`` (whose first move's cap was
         ``cap``), with this worker's table.
@@ -1770,7 +1781,8 @@ class Solver:
         when every move is proven lost, ("paused", (mine, rnd, cap)) when
         this worker's nodes have reached ``pause_at`` before a round, or
         ("stopped", None) when ``team`` (see :meth:`_probe_shared`) calls
-        it off: a limit, an interrupt, or a probe after a win found."""
+        it off: a limit, an interrupt, or a probe after a win found.  Each
+        move proven lost goes to ``lost`` (when given) as (place, move)."""
         while mine:
             if pause_at is not None and int(self.ctl[C_NODES]) >= pause_at:
                 return "paused", (mine, rnd, cap)
@@ -1800,10 +1812,12 @@ class Solver:
                     still.append(i)
                 elif res:
                     return "win", (rnd, i)
+                elif lost is not None:
+                    lost.append((i, moves[i]))
             mine = still
         return "lost", None
 
-    def _first_win(self, st: _State, nplayers: int, flags: int, team=None):
+    def _first_win(self, st: _State, nplayers: int, flags: int, team=None, lost=None):
         """:meth:`_best` without probing: the value, then the first winning
         move in search order (for two players, whose move ordering is right
         far more often: at the root of 16 deals of 17 v 17 the first play
@@ -1821,9 +1835,11 @@ class Solver:
             v = self._value(st, nplayers, flags)
         if not v:
             return 0, None, self
-        for mv in self._moves(st, nplayers, flags, best=True):
+        for i, mv in enumerate(self._moves(st, nplayers, flags, best=True)):
             if self._move_value(st, mv, nplayers, flags):
                 return 1, mv, self
+            if lost is not None:
+                lost.append((i, mv))
         raise AssertionError("won without a winning move")
 
     def _probe(self, st: _State, move: tuple, nplayers: int, flags: int, depth: int) -> int:
@@ -1836,7 +1852,7 @@ class Solver:
         v = self._best(child, nplayers, flags, depth - 1)[0]
         return v if _team_py(child.turn, nplayers) == _team_py(st.turn, nplayers) else 1 - v
 
-    def _probe_shared(self, st, moves, open_, rnd, cap, nplayers, flags, depth, team, v):
+    def _probe_shared(self, st, moves, open_, rnd, cap, nplayers, flags, depth, team, v, lost=None):
         """The rest of :meth:`_best`'s rounds on every worker of ``team``:
         the move at place i goes to worker i mod n (the first move to this
         one), which runs the rounds on its own moves and its own table,
@@ -1857,7 +1873,7 @@ class Solver:
 
         def work(k, engine):
             how, got = engine._rounds(st, moves, [i for i in open_ if i % n == k], rnd, cap, nplayers, flags,
-                                      depth, team=team)
+                                      depth, team=team, lost=lost)
             if how == "win":
                 with team.lock:
                     if team.best is None or got < team.best:
@@ -1925,19 +1941,22 @@ class Solver:
         line_plays: list = []
         line_by: list = []
         tree = None
+        lost: list = []
         try:
             eng, first = self, None
             if all_plays and self._helpers:
                 result, winning, first, eng = self._root_parallel(root, nplayers, flags, True, node_limit)
             elif all_plays:
-                for mv in self._moves(root, nplayers, flags):
+                for i, mv in enumerate(self._moves(root, nplayers, flags)):
                     if self._move_value(root, mv, nplayers, flags):
                         winning.append(_notation(mv))
                         first = first or mv
+                    else:
+                        lost.append((i, mv))
                 result = "win" if winning else "loss"
             else:
                 team = _Team(engines, None) if self._helpers else None
-                v, first, eng = self._best(root, nplayers, flags, team=team)
+                v, first, eng = self._best(root, nplayers, flags, team=team, lost=lost)
                 result = "win" if v else "loss"
                 if v:
                     winning.append(_notation(first))
@@ -1956,6 +1975,8 @@ class Solver:
             stopped = exc.reason if isinstance(exc, SearchLimit) else "interrupted"
             if isinstance(exc, SearchLimit) and exc.proven is not None:
                 winning = exc.proven
+            if isinstance(exc, SearchLimit) and exc.lost is not None:
+                lost = exc.lost
             if result == "unknown" and winning:
                 result = "win"
         finally:
@@ -1969,11 +1990,17 @@ class Solver:
         tt["stores"] = sum(int(e.ctl[C_STORES]) - h for e, h in zip(engines, stores0))
         tt["evictions"] = sum(int(e.ctl[C_EVICT]) - h for e, h in zip(engines, evict0))
         nodes = sum(int(e.ctl[C_NODES]) - n for e, n in zip(engines, nodes0))
+        lost_plays, root_plays = [], None
+        if stopped is not None:
+            # What the search proved before it stopped: the root's plays lost.
+            lost_plays = [_notation(mv) for _, mv in sorted(lost, key=lambda t: t[0])]
+            root_plays = len(self._moves(root, nplayers, flags))
         return SolveResult(
             id=position.id, result=result, to_move=position.to_move, winning_plays=winning,
             line=line_plays, line_by=line_by, nodes=nodes,
             seconds=seconds, rules=position.rules.describe(), all_plays=all_plays and result != "unknown",
-            stopped=stopped, tt=tt, strategy=tree, position=position)
+            stopped=stopped, tt=tt, strategy=tree, position=position, lost_plays=lost_plays,
+            root_plays=root_plays)
 
     def _root_parallel(self, root: _State, nplayers: int, flags: int, all_plays: bool, node_limit):
         """Solve the root's moves in search order on every worker.
@@ -2033,6 +2060,7 @@ class Solver:
                         break
             exc = SearchLimit(team.stop)
             exc.proven = proven
+            exc.lost = [(i, moves[i]) for i in sorted(vals) if not vals[i]]
             raise exc
         wins = [i for i in range(len(moves)) if vals.get(i)]
         if not all_plays:

@@ -1268,3 +1268,33 @@ def test_positions_sharing_a_table_key_have_one_value(nplayers):
         checked += 1
         changed += hands2 != hands
     assert changed > 40
+
+
+def test_a_stopped_solve_lists_the_root_plays_proven_lost():
+    """Past a limit, ``lost_plays`` lists root plays really lost (none of the
+    winning plays a full solve finds), for one and two workers, value and
+    --all solves; ``root_plays`` counts every legal play."""
+    cases = [("4489TJQQKK", "36679JKAA2", "555679TJAA"),   # a win, 2 winning plays
+             ("3366799JK2", "344589TA2D", "345688QK2X"),   # a win, 1
+             ("44589TQAAX", "467TJQQK22", "579TJJKKA2")]   # a loss
+    listed = 0
+    for hands in cases:
+        p = Position.three_player(*hands, to_move="landlord")
+        full = solve(p, all_plays=True, line=False, tt_mb=64)
+        legal = {str(m) for m in generate(parse_cards(hands[0]))}
+        for all_plays in (False, True):
+            for workers in (1, 2):
+                for limit in (30_000, 120_000):
+                    s = Solver(64, workers)
+                    s.split_after = 10_000
+                    r = s.solve(p, all_plays=all_plays, line=False, node_limit=limit)
+                    if r.stopped is None:
+                        assert r.lost_plays == [] and r.root_plays is None
+                        continue
+                    assert r.root_plays == len(legal)
+                    assert set(r.lost_plays) <= legal - set(full.winning_plays)
+                    assert len(set(r.lost_plays)) == len(r.lost_plays)
+                    d = r.to_dict()
+                    assert d["lost_plays"] == r.lost_plays and d["root_plays"] == len(legal)
+                    listed += len(r.lost_plays)
+    assert listed > 0
