@@ -111,5 +111,3 @@ class SearchLimit(Exception):
         self.shared = shared
         #: Winning root plays proven before the limit (parallel root only).
         self.proven = None
-        #: (place, move) of the root plays proven lost before it (parallel root only).
-        self.lost = None

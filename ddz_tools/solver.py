@@ -1829,7 +1829,7 @@ class Solver:
             v = self._capped(lambda: self._value(st, nplayers, flags), self.split_after)
             if v is None:
                 limit = None if own is None else own - int(self.ctl[C_NODES])
-                result, _, first, eng = self._root_parallel(st, nplayers, flags, False, limit)
+                result, _, first, eng = self._root_parallel(st, nplayers, flags, False, limit, lost)
                 return (1, first, eng) if result == "win" else (0, None, eng)
         else:
             v = self._value(st, nplayers, flags)
@@ -1945,7 +1945,7 @@ class Solver:
         try:
             eng, first = self, None
             if all_plays and self._helpers:
-                result, winning, first, eng = self._root_parallel(root, nplayers, flags, True, node_limit)
+                result, winning, first, eng = self._root_parallel(root, nplayers, flags, True, node_limit, lost)
             elif all_plays:
                 for i, mv in enumerate(self._moves(root, nplayers, flags)):
                     if self._move_value(root, mv, nplayers, flags):
@@ -1975,8 +1975,6 @@ class Solver:
             stopped = exc.reason if isinstance(exc, SearchLimit) else "interrupted"
             if isinstance(exc, SearchLimit) and exc.proven is not None:
                 winning = exc.proven
-            if isinstance(exc, SearchLimit) and exc.lost is not None:
-                lost = exc.lost
             if result == "unknown" and winning:
                 result = "win"
         finally:
@@ -2002,14 +2000,16 @@ class Solver:
             stopped=stopped, tt=tt, strategy=tree, position=position, lost_plays=lost_plays,
             root_plays=root_plays)
 
-    def _root_parallel(self, root: _State, nplayers: int, flags: int, all_plays: bool, node_limit):
+    def _root_parallel(self, root: _State, nplayers: int, flags: int, all_plays: bool, node_limit, lost=None):
         """Solve the root's moves in search order on every worker.
 
         Returns (result, winning plays, the first of them or None, the worker
         that solved it, or on a loss the one that solved the first move).  The winning plays are every winning move
         (``all_plays``) or the first in search order, exactly as one worker
         finds them: a worker never starts a move after a known win, and a
-        worker on a move after a win is called off.
+        worker on a move after a win is called off.  Stopped by a limit, it
+        puts (place, move) of each move proven lost into ``lost`` (when
+        given) before it raises.
         """
         moves = self._moves(root, nplayers, flags, best=not all_plays)
         engines = [self] + self._helpers
@@ -2058,9 +2058,10 @@ class Solver:
                     proven.append(_notation(moves[i]))
                     if not all_plays:
                         break
+            if lost is not None:
+                lost.extend((i, moves[i]) for i in sorted(vals) if not vals[i])
             exc = SearchLimit(team.stop)
             exc.proven = proven
-            exc.lost = [(i, moves[i]) for i in sorted(vals) if not vals[i]]
             raise exc
         wins = [i for i in range(len(moves)) if vals.get(i)]
         if not all_plays:

@@ -41,7 +41,7 @@ def _print_human(res: SolveResult) -> None:
         rows.append((label, " ".join(res.winning_plays) or "-"))
     elif res.result == "unknown" and res.winning_plays:
         rows.append(("proven winning so far", " ".join(res.winning_plays)))
-    if res.stopped and res.root_plays is not None and res.result != "loss":
+    if res.root_plays is not None and res.result != "loss":
         proven = " ".join(res.lost_plays) if res.lost_plays else "none"
         rows.append((f"proven lost ({len(res.lost_plays)} of {res.root_plays} plays)", proven))
     if res.line:
