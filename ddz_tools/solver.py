@@ -686,9 +686,11 @@ def _sort_range(a, lo, hi):
 
 
 @kernel
-def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, dwork, sc, sk, prof, pbuf, cwm):
+def _score(hands, turn, lb, c, k, answering, scanned, flags, nplayers, memo, dwork, sc, sk, prof, pbuf, cwm):
     """Ordering score of one move (higher first); -1 when it provably wins,
-    -2 when ``dwork`` is too small for the decomposer (grow it and call again)."""
+    -2 when ``dwork`` is too small for the decomposer (grow it and call again).
+    ``scanned``: the answers nobody can beat were already looked at for an
+    immediate win (see :func:`_expand`), so the check is not made again."""
     hand = hands[turn]
     if k == PASS_KIND:
         if nplayers == 3 and _team(lb, 3) == _team(turn, 3):
@@ -703,7 +705,7 @@ def _score(hands, turn, lb, c, k, answering, flags, nplayers, memo, dwork, sc, s
     if mp < 0:
         return -2
     free = _free(hands, turn, k, flags, nplayers, prof, pbuf)
-    if free and (mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf, cwm)):
+    if free and scanned == 0 and (mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf, cwm)):
         return -1
     cnt = 0
     x = c
@@ -1002,7 +1004,8 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        score = _score(hands, turn, lb, c, k, 1 if pk != 0 else 0, flags, nplayers, memo, dwork, sc, sk, prof, pbuf, cwm)
+        score = _score(hands, turn, lb, c, k, 1 if pk != 0 else 0, 1 if pk != 0 else 0, flags, nplayers, memo, dwork,
+                       sc, sk, prof, pbuf, cwm)
         if score == -2:
             return -1, 0
         if score < 0:
@@ -1282,7 +1285,8 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, dwor
         n += 1
     _merge_opponents(hands, turn, flags, nplayers, prof, pbuf)
     for i in range(n):
-        score = _score(hands, turn, lb, mc[i], mk[i], 1 if pk != 0 else 0, flags, nplayers, memo, dwork, sc, sk, prof, pbuf, cwm)
+        score = _score(hands, turn, lb, mc[i], mk[i], 1 if pk != 0 else 0, 0, flags, nplayers, memo, dwork, sc, sk, prof,
+                       pbuf, cwm)
         if score == -2:
             return -1
         if score < 0:
