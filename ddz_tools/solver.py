@@ -1099,8 +1099,13 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 hands[f_who[p]] += f_cards[p]
                 ctl[C_RET] = res
                 continue
-            n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key, ekey,
-                             f_start[d], memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets, ctl[C_DOMINANCE])
+            rv = _relaxed_known(hands, turn, f_pk[d], f_lb[d], nplayers, flags, tt, nbuckets, ctl)
+            if rv >= 0:
+                # A relaxation of this node is stored as a farmers' win.
+                n, imm = 0, 1 if rv == 1 else 2
+            else:
+                n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key, ekey,
+                                 f_start[d], memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets, ctl[C_DOMINANCE])
             if n == -1:
                 return ST_MEMO
             if n < 0:
@@ -1111,7 +1116,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
             if d > ctl[C_MAXD]:
                 ctl[C_MAXD] = d
             if imm:
-                res = 1
+                res = 1 if imm == 1 else 0
             else:
                 f_n[d] = n
                 f_i[d] = 0
@@ -1241,6 +1246,34 @@ def _relax_first(hands, turn, pk, lb, nplayers, ctl):
     if pk != 0 and lb == 2:
         return 1
     return 2
+
+
+@kernel
+def _relaxed_known(hands, turn, pk, lb, nplayers, flags, tt, nbuckets, ctl):
+    """The node's value (for its side to move) when a relaxation of it (see
+    :func:`_relax_first`) is already in the table as a farmers' win, else -1:
+    at the landlord's node 0 (lost) without searching his first move; at a
+    farmer's node 1 (won), his partner set aside.  Only outside a relaxation."""
+    if nplayers != 3 or ctl[C_RX_BUDGET] <= 0 or ctl[C_RX_D] >= 0 or hands[1] == 0 or hands[2] == 0:
+        return -1
+    misc = _misc(turn, lb, pk, flags, nplayers)
+    if turn == 0:
+        fz = 1 if pk != 0 and lb == 2 else 2
+        want = 0
+    else:
+        fz = 3 - turn
+        if pk != 0 and lb == fz:
+            return -1
+        want = 1
+    while fz > 0:
+        keep = hands[fz]
+        hands[fz] = 0
+        k0, k1, k2, km = _canon(hands[0], hands[1], hands[2], misc)
+        hands[fz] = keep
+        if _tt_find(tt, _bucket_base(k0, k1, k2, km, nbuckets), k0, k1, k2, km) == want:
+            return want
+        fz = 1 if turn == 0 and pk == 0 and fz == 2 else 0
+    return -1
 
 
 @kernel
