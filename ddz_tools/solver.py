@@ -1099,24 +1099,25 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 hands[f_who[p]] += f_cards[p]
                 ctl[C_RET] = res
                 continue
-            rv = _relaxed_known(hands, turn, f_pk[d], f_lb[d], nplayers, flags, tt, nbuckets, ctl)
-            if rv >= 0:
-                # A relaxation of this node is stored as a farmers' win.
-                n, imm = 0, 1 if rv == 1 else 2
-            else:
+            # The node's value when known without a search: a relaxation of
+            # it stored as a farmers' win, or an exact shortcut of _expand.
+            now = _relaxed_known(hands, turn, f_pk[d], f_lb[d], nplayers, flags, tt, nbuckets, ctl)
+            if now < 0:
                 n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key, ekey,
                                  f_start[d], memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets, ctl[C_DOMINANCE])
-            if n == -1:
-                return ST_MEMO
-            if n < 0:
-                ctl[C_RESULT] = -n
-                return ST_GROW
+                if n == -1:
+                    return ST_MEMO
+                if n < 0:
+                    ctl[C_RESULT] = -n
+                    return ST_GROW
+                if imm:
+                    now = 1
             ctl[C_NODES] += 1
             f_nodes0[d] = ctl[C_NODES]
             if d > ctl[C_MAXD]:
                 ctl[C_MAXD] = d
-            if imm:
-                res = 1 if imm == 1 else 0
+            if now >= 0:
+                res = now
             else:
                 f_n[d] = n
                 f_i[d] = 0
@@ -1133,8 +1134,9 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 ctl[C_RX_WINS] += 1
                 res = 0
             else:
-                if f_pk[d] == 0 and f_who[d] == 2:
-                    e = _relax_push(hands, d, 1, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who, f_key)
+                nz = _relax_next(f_pk[d], f_who[d])
+                if nz > 0:
+                    e = _relax_push(hands, d, nz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who, f_key)
                     if e < 0:
                         ctl[C_RESULT] = -1
                         return ST_GROW
@@ -1239,13 +1241,25 @@ def _relax_first(hands, turn, pk, lb, nplayers, ctl):
     landlord's are the same, so a farmers' win there is a farmers' win here.
     The frozen farmer must not hold the lead (the play to answer is not his):
     when the landlord leads, farmer2 is frozen first, then farmer1."""
-    if nplayers != 3 or turn != 0 or ctl[C_RX_BUDGET] <= 0 or ctl[C_RX_D] >= 0:
-        return -1
-    if hands[1] == 0 or hands[2] == 0:
+    if turn != 0 or not _relax_allowed(hands, nplayers, ctl):
         return -1
     if pk != 0 and lb == 2:
         return 1
     return 2
+
+
+@kernel
+def _relax_allowed(hands, nplayers, ctl):
+    """True when a relaxation may be tried or looked up here: three players,
+    relaxations on, not inside one already, both farmers holding cards."""
+    return nplayers == 3 and ctl[C_RX_BUDGET] > 0 and ctl[C_RX_D] < 0 and hands[1] != 0 and hands[2] != 0
+
+
+@kernel
+def _relax_next(pk, fz):
+    """The farmer to freeze after farmer ``fz``'s relaxation failed, or -1:
+    farmer1 after farmer2 when the landlord leads."""
+    return 1 if pk == 0 and fz == 2 else -1
 
 
 @kernel
@@ -1254,17 +1268,15 @@ def _relaxed_known(hands, turn, pk, lb, nplayers, flags, tt, nbuckets, ctl):
     :func:`_relax_first`) is already in the table as a farmers' win, else -1:
     at the landlord's node 0 (lost) without searching his first move; at a
     farmer's node 1 (won), his partner set aside.  Only outside a relaxation."""
-    if nplayers != 3 or ctl[C_RX_BUDGET] <= 0 or ctl[C_RX_D] >= 0 or hands[1] == 0 or hands[2] == 0:
-        return -1
-    misc = _misc(turn, lb, pk, flags, nplayers)
     if turn == 0:
-        fz = 1 if pk != 0 and lb == 2 else 2
+        fz = _relax_first(hands, turn, pk, lb, nplayers, ctl)
         want = 0
     else:
         fz = 3 - turn
-        if pk != 0 and lb == fz:
+        if (pk != 0 and lb == fz) or not _relax_allowed(hands, nplayers, ctl):
             return -1
         want = 1
+    misc = _misc(turn, lb, pk, flags, nplayers)
     while fz > 0:
         keep = hands[fz]
         hands[fz] = 0
@@ -1272,7 +1284,7 @@ def _relaxed_known(hands, turn, pk, lb, nplayers, flags, tt, nbuckets, ctl):
         hands[fz] = keep
         if _tt_find(tt, _bucket_base(k0, k1, k2, km, nbuckets), k0, k1, k2, km) == want:
             return want
-        fz = 1 if turn == 0 and pk == 0 and fz == 2 else 0
+        fz = _relax_next(pk, fz) if turn == 0 else -1
     return -1
 
 
