@@ -118,7 +118,7 @@ def bench_set(solver: Solver, name: str, positions, time_limit: float, peer_time
         solver.clear()
         r = solver.solve(p, line=False, time_limit=time_limit)
         if each:
-            print(f"{name} {i}: {r.result} {r.nodes} nodes {r.seconds:.3f} s", file=sys.stderr, flush=True)
+            print(f"{name} {p.id.rsplit('-', 1)[1] if p.id else i}: {r.result} {r.nodes} nodes {r.seconds:.3f} s", file=sys.stderr, flush=True)
         times.append(r.seconds)
         nodes += r.nodes
         node_counts.append(r.nodes)
@@ -149,6 +149,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--count", type=int, default=20, help="positions per set")
     ap.add_argument("--deals", type=int, default=50, help="whole deals in the p3-deal set")
+    ap.add_argument("--first-deal", type=int, default=0,
+                    help="seed number of the p3-deal set's first deal (to split the set between runs)")
     ap.add_argument("--peer-count", type=int, default=10, help="positions per set run through the peer")
     ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per position for our solver")
     ap.add_argument("--peer-timeout", type=float, default=10.0, help="seconds per position for the peer")
@@ -177,8 +179,10 @@ def main(argv=None) -> int:
     for n in range(5, 11):
         sets.append((f"p3-{n}", [Position.three_player(*deal(f"p3-{n}-{i}", (n, n, n)), to_move="landlord")
                                  for i in range(count)], False))
-    sets.append(("p3-deal", [Position.three_player(*deal(f"p3-deal-{i}", (20, 17, 17)), to_move="landlord")
-                             for i in range(5 if args.quick else args.deals)], False))
+    sets.append(("p3-deal", [Position.three_player(*deal(f"p3-deal-{i}", (20, 17, 17)), to_move="landlord",
+                                                   id=f"p3-deal-{i}")
+                             for i in range(args.first_deal, args.first_deal + (5 if args.quick else args.deals))],
+                 False))
     sets.append(("level50", [Position.two_player("448999TJJQQAD", "336688TAA22X")] * 5, False))
     puzzles = {json.loads(ln)["id"]: Position.from_json(ln)
                for ln in (ROOT / "data" / "puzzles.jsonl").read_text().splitlines() if ln.strip()}
