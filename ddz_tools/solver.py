@@ -1537,6 +1537,11 @@ class Solver:
         #: Nodes a relaxation (one farmer passing throughout) may search
         #: before it is given up; 0 switches relaxations off.
         self.relax_budget = RELAX_BUDGET
+        #: Whether a probed node's relaxations are probed beside its moves
+        #: (see :meth:`_rounds`).
+        self.probe_relaxations = True
+        #: Probed nodes settled by a relaxation so far (a count, for tests and benchmarks).
+        self.relax_refuted = 0
         #: Skip dominated plays (see :func:`_dominated` and
         #: :func:`_dominated_by_lower`); False searches them too (for
         #: tests and measurements).
@@ -1781,7 +1786,7 @@ class Solver:
             self._node_limit = own
 
     def _best(self, st: _State, nplayers: int, flags: int, depth: "int | None" = None, team=None,
-              lost: "list | None" = None):
+              lost: "list | None" = None, need_move: bool = True):
         """(value, a winning move or None, the worker that proved it) for the
         team to move at ``st``.
 
@@ -1801,7 +1806,10 @@ class Solver:
         rounds).  ``team``: the workers that share the rounds once
         :attr:`split_after` nodes are searched (at the root only; see
         :meth:`_probe_shared`).  ``lost``: a list that gets (place, move)
-        of each move proven lost by the probing."""
+        of each move proven lost by the probing.  Beside its moves, a
+        landlord's node probes its relaxations, and so does a farmer's
+        node when ``need_move`` is False (see :meth:`_relaxations`): a
+        farmers' win in one settles the node without a winning move."""
         if nplayers == 2:
             return self._first_win(st, nplayers, flags, team, lost)
         if depth is None:
@@ -1811,21 +1819,57 @@ class Solver:
         if v == 0:
             return 0, None, self
         moves = self._moves(st, nplayers, flags, best=True)
+        relax = self._relaxations(st, need_move)
         how, got = self._rounds(st, moves, list(range(len(moves))), 0, self.probe_nodes, nplayers, flags, depth,
-                                pause_at=None if team is None else start + self.split_after, lost=lost)
+                                pause_at=None if team is None else start + self.split_after, lost=lost,
+                                relax=relax)
         if how == "paused":
-            return self._probe_shared(st, moves, *got, nplayers, flags, depth, team, v, lost)
+            return self._probe_shared(st, moves, *got, nplayers, flags, depth, team, v, lost, relax)
+        if how == "refuted":
+            return (0 if st.turn == 0 else 1), None, self
         if how == "win":
             return 1, moves[got[1]], self
         if v == 1:
             raise AssertionError("won without a winning move")
         return 0, None, self
 
-    def _rounds(self, st, moves, mine, rnd, cap, nplayers, flags, depth, team=None, pause_at=None, lost=None):
+    def _relaxations(self, st: _State, need_move: bool = True) -> list:
+        """The relaxed positions probed beside the moves of ``st`` in the
+        rounds of :meth:`_best` (see :meth:`_rounds`), each ``st`` with one
+        farmer's hand set aside (he passes throughout): at the landlord's
+        node each farmer the search kernel's relaxations would set aside
+        (see ``_relax_first``); at a farmer's node his partner, unless the
+        partner made the play to answer, and only when no winning move is
+        needed (``need_move`` False: a reply probed, not the root).  A
+        farmers' win in one is a farmers' win at ``st``.  None when
+        relaxations are off."""
+        h = st.hands
+        if not self.probe_relaxations or self.relax_budget <= 0 or h[1] == 0 or h[2] == 0:
+            return []
+        if st.turn != 0:
+            fz = 3 - st.turn
+            if need_move or (st.pk != 0 and st.lb == fz):
+                return []
+            seats = [fz]
+        else:
+            seats = [1] if st.pk != 0 and st.lb == 2 else ([2, 1] if st.pk == 0 else [2])
+        out = []
+        for fz in seats:
+            hands = list(h)
+            hands[fz] = 0
+            out.append(_State(tuple(hands), st.turn, st.pk, st.lb, st.cards))
+        return out
+
+    def _rounds(self, st, moves, mine, rnd, cap, nplayers, flags, depth, team=None, pause_at=None, lost=None,
+                relax=None):
         """Probe the moves at places ``mine`` of ``moves`` in the rounds of
         :meth:`_best` that follow round ``rnd`` (whose first move's cap was
         ``cap``), with this worker's table.
 
+        Each round first probes the relaxed positions ``relax`` (see
+        :meth:`_relaxations`; the list keeps those still open) with the
+        round's first cap: one the farmers win settles the node, with
+        ("refuted", None).
         Returns ("win", (round, place)) for the first win, ("lost", None)
         when every move is proven lost, ("paused", (mine, rnd, cap)) when
         this worker's nodes have reached ``pause_at`` before a round, or
@@ -1837,7 +1881,40 @@ class Solver:
                 return "paused", (mine, rnd, cap)
             rnd += 1
             cap *= PROBE_GROWTH
-            alone = len(mine) == 1
+            if relax:
+                # A relaxation the farmers win proves the node lost; one the
+                # landlord wins says nothing more.  Each gets the round's
+                # first cap.
+                left = []
+                for rst in relax:
+                    def rprobe():
+                        return self._capped(lambda: self._value(rst, nplayers, flags), cap)
+                    if team is None:
+                        res = rprobe()
+                    else:
+                        # Ordered before the round's moves: (rnd, -1).
+                        with team.lock:
+                            if team.stop is not None or (team.best is not None and (rnd, -1) > team.best):
+                                return "stopped", None
+                            team.busy[id(self)] = (rnd, -1)
+                        try:
+                            ok, res = team.attempt(rprobe)
+                        finally:
+                            with team.lock:
+                                team.busy.pop(id(self), None)
+                        if not ok:
+                            return "stopped", None
+                    if res == (0 if st.turn == 0 else 1):
+                        self.relax_refuted += 1
+                        if team is not None:
+                            with team.lock:
+                                if team.stop is None:
+                                    team.stop, team.by = "refuted", self
+                        return "refuted", None
+                    if res is None:
+                        left.append(rst)
+                relax[:] = left
+            alone = len(mine) == 1 and not relax
             still = []
             for i in mine:
                 def probe():
@@ -1898,10 +1975,10 @@ class Solver:
         child = self._child(st, move, nplayers)
         if child is None:
             return 1
-        v = self._best(child, nplayers, flags, depth - 1)[0]
+        v = self._best(child, nplayers, flags, depth - 1, need_move=False)[0]
         return v if _team_py(child.turn, nplayers) == _team_py(st.turn, nplayers) else 1 - v
 
-    def _probe_shared(self, st, moves, open_, rnd, cap, nplayers, flags, depth, team, v, lost=None):
+    def _probe_shared(self, st, moves, open_, rnd, cap, nplayers, flags, depth, team, v, lost=None, relax=None):
         """The rest of :meth:`_best`'s rounds on every worker of ``team``:
         the move at place i goes to worker i mod n (the first move to this
         one), which runs the rounds on its own moves and its own table,
@@ -1922,7 +1999,7 @@ class Solver:
 
         def work(k, engine):
             how, got = engine._rounds(st, moves, [i for i in open_ if i % n == k], rnd, cap, nplayers, flags,
-                                      depth, team=team, lost=lost)
+                                      depth, team=team, lost=lost, relax=relax if k == 0 else None)
             if how == "win":
                 with team.lock:
                     if team.best is None or got < team.best:
@@ -1945,6 +2022,11 @@ class Solver:
                 for e in team.engines:
                     if e is not team.by:
                         e._forget()
+        if team.stop == "refuted":
+            # Settled by a relaxation (this worker's): the line that follows
+            # must not be called off.
+            team.stop = None
+            return (0 if st.turn == 0 else 1), None, self
         if team.stop is not None:
             raise SearchLimit(team.stop)
         if team.best is not None:
@@ -2122,6 +2204,7 @@ class Solver:
     def _configure_helpers(self) -> None:
         for h in self._helpers:
             h.relax_budget = self.relax_budget
+            h.probe_relaxations = self.probe_relaxations
             h.dominance = self.dominance
             h.probe_nodes = self.probe_nodes
             h.probe_depth = self.probe_depth

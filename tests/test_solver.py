@@ -793,6 +793,41 @@ def test_probing_in_rounds_matches_the_reference(workers):
         _check_line(p, r)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_probed_relaxations_match_the_reference(workers):
+    """Probing from the first node (probe_nodes=1), with a probed node's
+    relaxations probed beside its moves and without: the reference's result,
+    a winning play of the reference's and a won line, and some nodes were
+    settled by a relaxation."""
+    rng = random.Random(f"probed-relax-{workers}")
+    refuted = 0
+    for i in range(60):
+        p = random_position(rng, 3, 4 + i % 2, ("standard", "douzero", "encyclopedia")[i % 3])
+        expect = _naive_plays(p)
+        for on in (True, False):
+            s = Solver(4, workers)
+            s.probe_nodes = s.split_after = 1
+            s.probe_relaxations = on
+            r = s.solve(p)
+            assert r.result == ("win" if expect else "loss"), (p.describe(), on)
+            assert set(r.winning_plays) <= expect and len(r.winning_plays) == bool(expect), p.describe()
+            _check_line(p, r)
+            refuted += sum(e.relax_refuted for e in [s, *s._helpers])
+    assert refuted > 0
+
+
+def test_a_farmer_alone_beating_the_landlord_settles_a_whole_deal():
+    """p3-deal-41: farmer1 alone (farmer2 passing throughout) beats the
+    landlord, so the whole deal is lost for him; the root's relaxation
+    proves it in a few million nodes (about 123 M to refute every root play
+    before relaxations were probed)."""
+    landlord, farmer1, farmer2 = "344556788999TJJKAAA2", "33567788TTQKK222X", "34456679TJJQQQKAD"
+    assert solve(Position.two_player(landlord, farmer1), line=False).result == "loss"
+    p = Position.three_player(landlord, farmer1, farmer2, to_move="landlord")
+    r = solve(p, tt_mb=256, line=False)
+    assert r.result == "loss" and r.nodes < 8_000_000
+
+
 def test_probing_finds_a_cheap_win_behind_costly_moves():
     """p3-deal-19: the first two plays in search order are lost for the
     landlord and take tens of millions of nodes to refute (70 M in all
