@@ -118,7 +118,9 @@ def bench_set(solver: Solver, name: str, positions, time_limit: float, peer_time
         solver.clear()
         r = solver.solve(p, line=False, time_limit=time_limit)
         if each:
-            print(f"{name} {p.id.rsplit('-', 1)[1] if p.id else i}: {r.result} {r.nodes} nodes {r.seconds:.3f} s", file=sys.stderr, flush=True)
+            # A whole deal by its seed's number (the set may start past 0).
+            num = p.id.rsplit("-", 1)[1] if p.id else i
+            print(f"{name} {num}: {r.result} {r.nodes} nodes {r.seconds:.3f} s", file=sys.stderr, flush=True)
         times.append(r.seconds)
         nodes += r.nodes
         node_counts.append(r.nodes)

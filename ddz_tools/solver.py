@@ -1243,9 +1243,19 @@ def _relax_first(hands, turn, pk, lb, nplayers, ctl):
     when the landlord leads, farmer2 is frozen first, then farmer1."""
     if turn != 0 or not _relax_allowed(hands, nplayers, ctl):
         return -1
-    if pk != 0 and lb == 2:
-        return 1
-    return 2
+    return _relax_seat(turn, pk, lb)
+
+
+@kernel
+def _relax_seat(turn, pk, lb):
+    """The farmer a relaxation of this node sets aside first, or -1 for none:
+    at the landlord's node farmer2, or farmer1 when farmer2 made the play to
+    answer; at a farmer's node his partner, unless the partner made it (the
+    farmer set aside must never hold the lead)."""
+    if turn == 0:
+        return 1 if pk != 0 and lb == 2 else 2
+    fz = 3 - turn
+    return -1 if pk != 0 and lb == fz else fz
 
 
 @kernel
@@ -1272,8 +1282,8 @@ def _relaxed_known(hands, turn, pk, lb, nplayers, flags, tt, nbuckets, ctl):
         fz = _relax_first(hands, turn, pk, lb, nplayers, ctl)
         want = 0
     else:
-        fz = 3 - turn
-        if (pk != 0 and lb == fz) or not _relax_allowed(hands, nplayers, ctl):
+        fz = _relax_seat(turn, pk, lb)
+        if fz < 0 or not _relax_allowed(hands, nplayers, ctl):
             return -1
         want = 1
     misc = _misc(turn, lb, pk, flags, nplayers)
@@ -1841,23 +1851,19 @@ class Solver:
         (see ``_relax_first``); at a farmer's node his partner, unless the
         partner made the play to answer, and only when no winning move is
         needed (``need_move`` False: a reply probed, not the root).  A
-        farmers' win in one is a farmers' win at ``st``.  None when
+        farmers' win in one is a farmers' win at ``st``.  Empty when
         relaxations are off."""
         h = st.hands
-        if not self.probe_relaxations or self.relax_budget <= 0 or h[1] == 0 or h[2] == 0:
+        if (not self.probe_relaxations or self.relax_budget <= 0 or h[1] == 0 or h[2] == 0
+                or (st.turn != 0 and need_move)):
             return []
-        if st.turn != 0:
-            fz = 3 - st.turn
-            if need_move or (st.pk != 0 and st.lb == fz):
-                return []
-            seats = [fz]
-        else:
-            seats = [1] if st.pk != 0 and st.lb == 2 else ([2, 1] if st.pk == 0 else [2])
         out = []
-        for fz in seats:
+        fz = interpreted(_relax_seat)(st.turn, st.pk, st.lb)
+        while fz > 0:
             hands = list(h)
             hands[fz] = 0
             out.append(_State(tuple(hands), st.turn, st.pk, st.lb, st.cards))
+            fz = interpreted(_relax_next)(st.pk, fz) if st.turn == 0 else -1
         return out
 
     def _rounds(self, st, moves, mine, rnd, cap, nplayers, flags, depth, team=None, pause_at=None, lost=None,
@@ -1887,23 +1893,11 @@ class Solver:
                 # first cap.
                 left = []
                 for rst in relax:
-                    def rprobe():
-                        return self._capped(lambda: self._value(rst, nplayers, flags), cap)
-                    if team is None:
-                        res = rprobe()
-                    else:
-                        # Ordered before the round's moves: (rnd, -1).
-                        with team.lock:
-                            if team.stop is not None or (team.best is not None and (rnd, -1) > team.best):
-                                return "stopped", None
-                            team.busy[id(self)] = (rnd, -1)
-                        try:
-                            ok, res = team.attempt(rprobe)
-                        finally:
-                            with team.lock:
-                                team.busy.pop(id(self), None)
-                        if not ok:
-                            return "stopped", None
+                    # Ordered before the round's moves: (rnd, -1).
+                    ok, res = self._probe_at(team, (rnd, -1), lambda: self._capped(
+                        lambda: self._value(rst, nplayers, flags), cap))
+                    if not ok:
+                        return "stopped", None
                     if res == (0 if st.turn == 0 else 1):
                         self.relax_refuted += 1
                         if team is not None:
@@ -1917,23 +1911,10 @@ class Solver:
             alone = len(mine) == 1 and not relax
             still = []
             for i in mine:
-                def probe():
-                    return self._capped(lambda: self._probe(st, moves[i], nplayers, flags, depth),
-                                        _probe_cap(i, cap, alone))
-                if team is None:
-                    res = probe()
-                else:
-                    with team.lock:
-                        if team.stop is not None or (team.best is not None and (rnd, i) > team.best):
-                            return "stopped", None
-                        team.busy[id(self)] = (rnd, i)
-                    try:
-                        ok, res = team.attempt(probe)
-                    finally:
-                        with team.lock:
-                            team.busy.pop(id(self), None)
-                    if not ok:
-                        return "stopped", None
+                ok, res = self._probe_at(team, (rnd, i), lambda: self._capped(
+                    lambda: self._probe(st, moves[i], nplayers, flags, depth), _probe_cap(i, cap, alone)))
+                if not ok:
+                    return "stopped", None
                 if res is None:
                     still.append(i)
                 elif res:
@@ -1942,6 +1923,23 @@ class Solver:
                     lost.append((i, moves[i]))
             mine = still
         return "lost", None
+
+    def _probe_at(self, team, at, fn) -> tuple:
+        """(True, ``fn()``) for a probe of :meth:`_rounds` at ``at`` (round,
+        place), or (False, None) when ``team`` stops it: before it starts (a
+        limit, or a win found before ``at``) or while it runs (see
+        :meth:`_Team.attempt`).  Without a team, ``fn()`` is run as it is."""
+        if team is None:
+            return True, fn()
+        with team.lock:
+            if team.stop is not None or (team.best is not None and at > team.best):
+                return False, None
+            team.busy[id(self)] = at
+        try:
+            return team.attempt(fn)
+        finally:
+            with team.lock:
+                team.busy.pop(id(self), None)
 
     def _first_win(self, st: _State, nplayers: int, flags: int, team=None, lost=None):
         """:meth:`_best` without probing: the value, then the first winning
