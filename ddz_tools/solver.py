@@ -40,7 +40,10 @@ Exact shortcuts: a play that empties the hand ends the node; a *control win*
 ends it too: the mover, leading, can split his hand into plays no opponent can
 answer plus one last play of any kind (he plays the free ones, each passed by
 everyone, then goes out); its answers are remembered (``cwm``, keyed by the
-hand, the opponents' hands and the rules).  Enhanced transposition cutoff:
+hand, the opponents' hands and the rules).  In a real three-player position a
+lead, or an answer to the other team's play, is lost at once when the other
+team *covers* every play the team to move could make (see ``_covered``).
+Enhanced transposition cutoff:
 before ordering, a child already stored as a win for the mover's team ends the
 node.  Dominated kicker choices (see ``_dominated``) are not searched: the
 same body with a lower loose kicker is at least as good (for two players, the
@@ -113,6 +116,13 @@ CW_ROWS = 1 << 16
 #: after the control-win search's stacks; PROF_W words: the profile, its hash
 #: and the seat it is for).
 CW_MERGED = GEN_SCRATCH + 320
+#: Where the cover rule (see _covered) keeps its work in ``pbuf[2]``, from
+#: CW_MERGED: its list of plays to cover from COVER_LIST (at most 17 types
+#: of at most 15 lengths), the movers' merged profile from COVER_OW, and the
+#: node's own merged profile, kept aside, from COVER_KEEP.
+COVER_LIST = PROF_W
+COVER_OW = COVER_LIST + 256
+COVER_KEEP = COVER_OW + PROF_W
 #: Nodes of the plain search of a position before its moves are probed in
 #: rounds (see ``Solver._best``); the first round's cap of the first move is
 #: PROBE_GROWTH times this, and each round multiplies the caps by PROBE_GROWTH.
@@ -157,7 +167,8 @@ C_RX_WINS = 14
 C_RX_ABORTS = 15
 C_DOMINANCE = 16
 C_TASK = 17
-C_SIZE = 18
+C_COVER = 18
+C_SIZE = 19
 
 # What a call of search_step does (ctl[C_TASK]): search; or, instead, split
 # the table, just doubled, from half the buckets it is given; or list the
@@ -668,6 +679,160 @@ def _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
 
 
 @kernel
+def _covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, memo, dwork, sc, sk, prof, pbuf, cwm):
+    """1 when ``turn``'s team loses at once because the other team *covers*
+    everything it could play before that team's next turn; 0 when not shown;
+    -1 when ``dwork`` is too small for the decomposer.
+
+    Call the mover's team the movers and the other team the coverers.  The
+    rule (exact), for a lead (``pk`` 0) and for an answer to a play of the
+    coverers:
+
+    * no hand of the movers is one play, so none of them goes out before a
+      coverer's next turn (the caller has checked that no move of the mover
+      empties his hand; his partner's fewest plays are asked here);
+    * the movers hold no rocket;
+    * every play the movers could make (for a lead, every play type and
+      length their merged answer profile holds, bombs included; for an
+      answer, the standing play's type and length where they can beat it,
+      and their bombs) has a cover: some coverer holds an answer to the
+      highest such play that no mover can beat, after which the rest of his
+      hand is empty or a control win;
+    * for an answer, the coverer who made the standing play also has a
+      control win with his whole hand (the movers may all pass).
+
+    Whatever the movers play, the coverer holding the cover of the play
+    standing plays it when his turn comes (a farmer's partner passes before
+    him), everyone passes, and he goes out with his control win.  The
+    movers' hands only shrink meanwhile, so what none of them could answer
+    stays unanswerable.
+
+    The coverers' merged profile is the one :func:`_merge_opponents` merges
+    for ``turn`` (merged here if it is not in ``pbuf[2]`` yet); it is left
+    in place when the answer is 0.  The coverers' answers are generated into
+    ``mc``/``mk`` from ``lo`` (past the node's own moves); a buffer too small
+    only loses the shortcut."""
+    me = _team(turn, nplayers)
+    if pk != 0 and _team(lb, nplayers) == me:
+        return 0
+    w = pbuf[2]
+    if w[CW_MERGED + PROF_W - 1] != turn + 1:
+        _merge_opponents(hands, turn, flags, nplayers, prof, pbuf)
+        if w[CW_MERGED + PROF_W - 1] != turn + 1:
+            return 0
+    tw = w[CW_MERGED:CW_MERGED + PROF_W]
+    # The movers' merged answer profile: the mover's and his partner's (each
+    # row read before the next is looked up, which may take its place).
+    ow = w[CW_MERGED + COVER_OW:CW_MERGED + COVER_OW + PROF_W]
+    r = _profile_row(prof, hands[turn], flags, pbuf)
+    if r < 0:
+        return 0
+    for t in range(PROF_W - 2):
+        ow[t] = prof[r, 2 + t]
+    mate = hands[3 - turn] if nplayers == 3 and turn != 0 else 0
+    if mate != 0:
+        r = _profile_row(prof, mate, flags, pbuf)
+        if r < 0:
+            return 0
+        for t in range(PROF_W - 2):
+            ow[t] = _nibble_max(ow[t], prof[r, 2 + t])
+    if ow[T_ROCKET] != 0:
+        return 0
+    # The plays to cover (kinds at the movers' highest main rank), each tested
+    # first on the profiles alone: a higher one of the same type and length,
+    # or a bomb above the movers' highest bomb, or the rocket.
+    obomb = (ow[T_BOMB] >> 4) & 15
+    bomb_cover = tw[T_ROCKET] != 0 or ((tw[T_BOMB] >> 4) & 15) > obomb
+    pend = CW_MERGED + COVER_LIST
+    npend = 0
+    if pk == 0:
+        for t in range(PROF_W - 2):
+            if t == T_ROCKET:
+                continue
+            x = ow[t]
+            i = 0
+            while x != 0:
+                v = x & 15
+                if v != 0:
+                    if not (bomb_cover or (t != T_BOMB and ((tw[t] >> (4 * i)) & 15) > v)):
+                        return 0
+                    w[pend + npend] = t | ((v - 1) << 5) | (i << 9)
+                    npend += 1
+                x >>= 4
+                i += 1
+    else:
+        t = pk & 31
+        i = pk >> 9
+        pm1 = ((pk >> 5) & 15) + 1
+        if t != T_BOMB and t != T_ROCKET:
+            v = (ow[t] >> (4 * i)) & 15
+            if v > pm1:
+                if not (bomb_cover or ((tw[t] >> (4 * i)) & 15) > v):
+                    return 0
+                w[pend] = t | ((v - 1) << 5) | (i << 9)
+                npend = 1
+        if obomb > 0 and t != T_ROCKET and (t != T_BOMB or obomb > pm1):
+            if not bomb_cover:
+                return 0
+            w[pend + npend] = T_BOMB | ((obomb - 1) << 5) | (1 << 9)
+            npend += 1
+    # The mover's partner must not go out with one play either.
+    if mate != 0:
+        mp = min_plays_memo_in(mate, flags, memo, dwork)
+        if mp < 0:
+            return -1
+        if mp == 1:
+            return 0
+    # From here on the coverers ask about the movers: the merged profile
+    # becomes the movers' (what _merge_opponents merges for any coverer),
+    # set for one coverer at a time.  The coverers' is kept aside, to put
+    # back when the answer is 0.
+    keep = CW_MERGED + COVER_KEEP
+    for t in range(PROF_W):
+        w[keep + t] = tw[t]
+    for t in range(PROF_W - 2):
+        w[CW_MERGED + t] = ow[t]
+    w[CW_MERGED + PROF_W - 2] = -1
+    ok = True
+    if pk != 0:
+        # The movers may all pass: the coverer who made the play then leads.
+        w[CW_MERGED + PROF_W - 1] = lb + 1
+        ok = _control_win(hands, lb, hands[lb], flags, nplayers, sc, sk, prof, pbuf, cwm)
+    cap = mc.shape[0] - lo
+    for s in range(nplayers):
+        if not ok or npend == 0:
+            break
+        if _team(s, nplayers) == me or hands[s] == 0:
+            continue
+        w[CW_MERGED + PROF_W - 1] = s + 1
+        h = hands[s]
+        j = 0
+        while j < npend:
+            kind = w[pend + j]
+            n = gen_into_scratch(h, flags, kind, mc[lo:], mk[lo:], w)
+            if n > cap:
+                ok = False
+                break
+            hit = False
+            for i in range(n):
+                if _free(hands, s, mk[lo + i], flags, nplayers, prof, pbuf):
+                    rest = h - mc[lo + i]
+                    if rest == 0 or _control_win(hands, s, rest, flags, nplayers, sc, sk, prof, pbuf, cwm):
+                        hit = True
+                        break
+            if hit:
+                npend -= 1
+                w[pend + j] = w[pend + npend]
+            else:
+                j += 1
+    if ok and npend == 0:
+        return 1
+    for t in range(PROF_W):
+        w[CW_MERGED + t] = w[keep + t]
+    return 0
+
+
+@kernel
 def _sort_range(a, lo, hi):
     """Sort ``a[lo:hi]`` in place (a shell sort: no allocation, so kernels
     compiled without reference counting can call it)."""
@@ -922,7 +1087,7 @@ def _dominated_by_lower(hand, c, k, lows, opps, pk):
 
 @kernel
 def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo, dwork, sc, sk, prof, pbuf, cwm, tt,
-            nbuckets, dominance):
+            nbuckets, dominance, cover):
     """Generate and order the moves of a node into the buffers at ``start``
     (and, from the cutoff probe, each move's child key into the rows of
     ``ekey``, columns 0-3, and in column 4 the seat to move after it, the
@@ -961,6 +1126,16 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
                     return -1, 0
                 if mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf, cwm):
                     return n, 1
+    if cover != 0 and (n > 0 or pk == 0) and hands[1] != 0 and hands[2] != 0:
+        # Real three-player positions only: inside a relaxation (a farmer set
+        # aside, a two-hand game) the rule costs more time than it saves,
+        # as in two-player games.
+        cv = _covered(hands, turn, pk, lb, flags, nplayers, mc, mk, start + n + 1, memo, dwork, sc, sk, prof, pbuf,
+                      cwm)
+        if cv < 0:
+            return -1, 0
+        if cv == 1:
+            return n, 2
     if dominance != 0:
         n = _drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk)
     if pk != 0:
@@ -1104,14 +1279,15 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
             now = _relaxed_known(hands, turn, f_pk[d], f_lb[d], nplayers, flags, tt, nbuckets, ctl)
             if now < 0:
                 n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key, ekey,
-                                 f_start[d], memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets, ctl[C_DOMINANCE])
+                                 f_start[d], memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets, ctl[C_DOMINANCE],
+                                 ctl[C_COVER])
                 if n == -1:
                     return ST_MEMO
                 if n < 0:
                     ctl[C_RESULT] = -n
                     return ST_GROW
                 if imm:
-                    now = 1
+                    now = 1 if imm == 1 else 0
             ctl[C_NODES] += 1
             f_nodes0[d] = ctl[C_NODES]
             if d > ctl[C_MAXD]:
@@ -1556,6 +1732,11 @@ class Solver:
         #: :func:`_dominated_by_lower`); False searches them too (for
         #: tests and measurements).
         self.dominance = True
+        #: Settle a three-player lead, or an answer to the other team's play,
+        #: at once when the other team covers every play the team to move
+        #: could make (see :func:`_covered`; real three-hand positions only,
+        #: not two-player games or relaxations); False leaves the rule out.
+        self.cover = True
         # Load the search kernel now (from the disk cache, or compile it), so
         # that a solve's clock counts its search and not the loading: ordering
         # the plays of an empty hand is the cheapest call it answers.
@@ -1672,6 +1853,8 @@ class Solver:
         ctl[C_RX_D] = -1
         ctl[C_RX_BUDGET] = self.relax_budget
         ctl[C_DOMINANCE] = 1 if self.dominance else 0
+        # Two-player searches leave the cover rule out (see _expand).
+        ctl[C_COVER] = 1 if self.cover and nplayers == 3 else 0
         while True:
             budget = int(ctl[C_NODES]) + self._slice
             team = self._team
@@ -2204,6 +2387,7 @@ class Solver:
             h.relax_budget = self.relax_budget
             h.probe_relaxations = self.probe_relaxations
             h.dominance = self.dominance
+            h.cover = self.cover
             h.probe_nodes = self.probe_nodes
             h.probe_depth = self.probe_depth
 

@@ -20,7 +20,7 @@ import functools
 import itertools
 
 from ddz_tools.cards import NUM_RANKS, RANK_2, RANK_A, counts_of, pack_counts
-from ddz_tools.rules import F_CHAINS_WITH_TWO, beats, readings
+from ddz_tools.rules import F_CHAINS_WITH_TWO, T_ROCKET, beats, readings
 
 
 def sub_multisets(packed: int):
@@ -141,6 +141,52 @@ def control_split(hands: tuple, turn: int, hand: int, flags: int) -> bool:
         return False
 
     return split(hand, False)
+
+
+def covered(hands: tuple, turn: int, prev: int, last_by: int, flags: int) -> bool:
+    """The solver's cover rule, from its definition: ``turn``'s team (the
+    movers) loses at once when, for a lead (``prev`` 0) or an answer to a
+    play of the other team:
+
+    * no move of ``turn`` empties his hand and his partner's hand is not one
+      play;
+    * no play the movers could make now is the rocket;
+    * for each type and length of those plays (every play of theirs for a
+      lead; their answers to ``prev`` for an answer), some seat of the other
+      team can answer the highest such play with a play no mover can answer,
+      leaving an empty hand or a control split (:func:`control_split`);
+    * for an answer, the seat that made ``prev`` has a control split of his
+      whole hand.
+    """
+    n = len(hands)
+    me = team(turn, n)
+    if prev != 0 and team(last_by, n) == me:
+        return False
+    movers = [s for s in range(n) if team(s, n) == me and hands[s]]
+    others = [s for s in range(n) if team(s, n) != me and hands[s]]
+    if any(cards == hands[turn] for cards, _ in plays(hands[turn], prev, flags)):
+        return False
+    for s in movers:
+        if s != turn and any(cards == hands[s] for cards, _ in plays(hands[s], 0, flags)):
+            return False
+    top = {}
+    for s in movers:
+        for _, kind in plays(hands[s], prev, flags):
+            if kind & 31 == T_ROCKET:
+                return False
+            group = (kind & 31, kind >> 9)
+            top[group] = max(top.get(group, kind), kind)
+    if prev != 0 and not control_split(hands, last_by, hands[last_by], flags):
+        return False
+
+    def unanswerable(kind):
+        return not any(plays(hands[s], kind, flags) for s in movers)
+
+    for kind in top.values():
+        if not any(unanswerable(k) and (hands[s] == c or control_split(hands, s, hands[s] - c, flags))
+                   for s in others for c, k in plays(hands[s], kind, flags)):
+            return False
+    return True
 
 
 assert NUM_RANKS == 15
