@@ -707,9 +707,9 @@ def _covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, memo, dwork, sc, 
     movers' hands only shrink meanwhile, so what none of them could answer
     stays unanswerable.
 
-    The coverers' merged profile is the one :func:`_merge_opponents` merges
-    for ``turn`` (merged here if it is not in ``pbuf[2]`` yet); it is left
-    in place when the answer is 0.  The coverers' answers are generated into
+    The caller has merged the coverers' profiles for ``turn`` (see
+    :func:`_merge_opponents`, as :func:`_expand` does before); the merged
+    profile is left in place when the answer is 0.  The coverers' answers are generated into
     ``mc``/``mk`` from ``lo`` (past the node's own moves); a buffer too small
     only loses the shortcut."""
     me = _team(turn, nplayers)
@@ -717,9 +717,8 @@ def _covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, memo, dwork, sc, 
         return 0
     w = pbuf[2]
     if w[CW_MERGED + PROF_W - 1] != turn + 1:
-        _merge_opponents(hands, turn, flags, nplayers, prof, pbuf)
-        if w[CW_MERGED + PROF_W - 1] != turn + 1:
-            return 0
+        # Some coverer has too many plays for a profile.
+        return 0
     tw = w[CW_MERGED:CW_MERGED + PROF_W]
     # The movers' merged answer profile: the mover's and his partner's (each
     # row read before the next is looked up, which may take its place).
@@ -1095,8 +1094,10 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
 
     Returns (n, immediate): ``n`` moves (pass included, as kind -1) whose
     order is ``key[start:start+n] & 0xFFFF``; ``immediate`` is 1 when an exact
-    shortcut proves a win for the side to move, ``n == -needed`` when the
-    move buffers are too small and ``n == -1`` when ``dwork`` is.
+    shortcut proves a win for the side to move, 2 when the cover rule (see
+    :func:`_covered`, on when ``cover`` is not 0) proves a loss; ``n ==
+    -needed`` when the move buffers are too small and ``n == -1`` when
+    ``dwork`` is.
     """
     hand = hands[turn]
     cap = mc.shape[0] - start - 1
