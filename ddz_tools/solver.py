@@ -83,6 +83,7 @@ import time
 import numpy as np
 
 from ._jit import flat_kernel, high_bit, interpreted, kernel, low_bit, prefetch
+from .cards import packed_count
 from .decompose import SEARCH_WORK, min_plays_memo_in, min_plays_prefetch, new_memo_table
 from .errors import ArgumentError, PositionError, SearchLimit
 from .gamerules import next_seat, trick_after
@@ -110,8 +111,12 @@ MEMO_BITS = 20
 PROF_ROWS = 1 << 13
 PROF_W = 20
 PROF_PLAYS = 1 << 14
-#: Rows of the control-win memo (``Solver.cwm``, PROF_W words a row).
+#: Rows of the control-win memo (``Solver.cwm``, PROF_W words a row), and
+#: the keys of the landlord's threats remembered after them (two rows a key,
+#: see _threat_profile): CWM_ROWS rows in all.
 CW_ROWS = 1 << 16
+THREAT_ROWS = 1 << 14
+CWM_ROWS = CW_ROWS + 2 * THREAT_ROWS
 #: Where the control-win memo merges the opponents' profiles (in ``pbuf[2]``,
 #: after the control-win search's stacks; PROF_W words: the profile, its hash
 #: and the seat it is for).
@@ -123,6 +128,11 @@ CW_MERGED = GEN_SCRATCH + 320
 COVER_LIST = PROF_W
 COVER_OW = COVER_LIST + 256
 COVER_KEEP = COVER_OW + PROF_W
+#: Where the threat rule (see _threat_rule) keeps the node's merged profile
+#: aside (from THREAT_KEEP) and builds the profile of the landlord's threats
+#: (from THREAT_ONE), both after CW_MERGED in ``pbuf[2]``.
+THREAT_KEEP = COVER_KEEP + PROF_W
+THREAT_ONE = THREAT_KEEP + PROF_W
 #: Nodes of the plain search of a position before its moves are probed in
 #: rounds (see ``Solver._best``); the first round's cap of the first move is
 #: PROBE_GROWTH times this, and each round multiplies the caps by PROBE_GROWTH.
@@ -140,6 +150,8 @@ SPLIT_AFTER = 200_000
 RELAX_BUDGET = 20000
 #: Hands a control-win check may expand before it gives up.
 CONTROL_BUDGET = 48
+#: The most cards the landlord may hold for the threat rule to be tried.
+THREAT_CARDS = 8
 
 # Status returned by the kernel.
 ST_DONE = 0
@@ -168,7 +180,8 @@ C_RX_ABORTS = 15
 C_DOMINANCE = 16
 C_TASK = 17
 C_COVER = 18
-C_SIZE = 19
+C_THREAT = 19
+C_SIZE = 20
 
 # What a call of search_step does (ctl[C_TASK]): search; or, instead, split
 # the table, just doubled, from half the buckets it is given; or list the
@@ -573,12 +586,19 @@ def _free(hands, turn, kind, flags, nplayers, prof, pbuf):
 
 @kernel
 def _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
+    """True when :func:`_control_split` finds a split (1)."""
+    return _control_split(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm) == 1
+
+
+@kernel
+def _control_split(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
     """:func:`_control_win_search`, remembered in ``cwm`` keyed by everything
     the answer depends on: the hand, the rules, and what the other team can
     answer.  The search asks only whether some opponent can answer a play,
     which the profile :func:`_merge_opponents` merged for ``turn`` tells; so
     the key is that profile, which changes far less often than the hands
-    do.  A row: the hand, the rules with the answer, the merged profile."""
+    do.  A row: the hand, the rules with the answer, the merged profile.
+    1: a split, 0: none, 2: the search gave up."""
     w = pbuf[2]
     if w[CW_MERGED + PROF_W - 1] != turn + 1:
         # Too many plays for a profile: search without the memo.
@@ -589,19 +609,19 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
         for t in range(PROF_W - 2):
             acc = _fold(acc, w[CW_MERGED + t])
         w[CW_MERGED + PROF_W - 2] = acc
-    row = _slot(_fold(acc, hand), cwm.shape[0])
-    tag = (flags << 2) | (1 << 1)
-    hit = cwm[row, 0] == hand and (cwm[row, 1] >> 1) == (tag >> 1)
+    row = _slot(_fold(acc, hand), CW_ROWS)
+    tag = (flags << 3) | (1 << 2)
+    hit = cwm[row, 0] == hand and (cwm[row, 1] >> 2) == (tag >> 2)
     if hit:
         for t in range(PROF_W - 2):
             if cwm[row, 2 + t] != w[CW_MERGED + t]:
                 hit = False
                 break
     if hit:
-        return (cwm[row, 1] & 1) == 1
+        return cwm[row, 1] & 3
     r = _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf)
     cwm[row, 0] = hand
-    cwm[row, 1] = tag | (1 if r else 0)
+    cwm[row, 1] = tag | r
     for t in range(PROF_W - 2):
         cwm[row, 2 + t] = w[CW_MERGED + t]
     return r
@@ -609,14 +629,14 @@ def _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
 
 @kernel
 def _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
-    """True when ``turn``, leading with ``hand``, can split it into plays no
-    opponent can answer plus at most one last play of any kind.
+    """1 when ``turn``, leading with ``hand``, can split it into plays no
+    opponent can answer plus at most one last play of any kind; 0 when no
+    such split exists; 2 when the search gave up (its cap, or ``sc``/``sk``
+    too small), which only loses a shortcut, never exactness.
 
     Then the mover plays the free plays one after another (each is passed by
     every opponent, the partner passes too) and goes out with the last one:
-    an exact win.  Depth-first over splits that cover the lowest rank first;
-    ``sc``/``sk`` are scratch (a split that does not fit is not found, which
-    only loses the shortcut, never exactness).
+    an exact win.  Depth-first over splits that cover the lowest rank first.
     """
     w = pbuf[2]
     s_hand = w[GEN_SCRATCH:GEN_SCRATCH + 64]
@@ -637,12 +657,12 @@ def _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
             expand = False
             budget -= 1
             if budget < 0:
-                return False
+                return 2
             h = s_hand[d]
             cap = sc.shape[0] - top
             n = gen_into_scratch(h, flags, 0, sc[top:], sk[top:], pbuf[2])
             if n > cap:
-                return False
+                return 2
             r4 = 0
             while (h >> r4) & 15 == 0:
                 r4 += 4
@@ -657,7 +677,7 @@ def _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
                 if c == h:
                     # Every earlier play was free, or this one is (and the
                     # one answerable play is kept for last).
-                    return True
+                    return 1
                 sc[top + m] = c
                 sk[top + m] = 1 if free else 0
                 m += 1
@@ -675,7 +695,7 @@ def _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
         else:
             top = s_beg[d]
             d -= 1
-    return False
+    return 0
 
 
 @kernel
@@ -833,6 +853,159 @@ def _covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, memo, dwork, sc, 
     for t in range(PROF_W):
         w[CW_MERGED + t] = w[keep + t]
     return 0
+
+
+@kernel
+def _threat_profile(hands, flags, w, at, sc, sk, prof, pbuf, cwm):
+    """Write at ``w[at:]`` the answer profile (see :func:`_profile_row`) of
+    the landlord's *threats*: his plays after which he surely wins, that is
+    plays that empty his hand, and plays no farmer can beat that leave him a
+    control win.  Returns 0 when he has none (or too many plays for
+    ``pbuf``), 1 when he has some, 2 when he has some and his whole hand is
+    a control win too.  Leaves the farmers' merged profile at CW_MERGED,
+    for the landlord.
+
+    Remembered in the rows of ``cwm`` from CW_ROWS, two a key: what it
+    depends on is the landlord's hand, the rules and the farmers' merged
+    profile (which the control wins ask), and in a search the landlord's
+    hand stays the same while the farmers play on."""
+    m = CW_MERGED
+    r1 = _profile_row(prof, hands[1], flags, pbuf)
+    if r1 < 0:
+        return 0
+    for t in range(PROF_W - 2):
+        w[m + t] = prof[r1, 2 + t]
+    r2 = _profile_row(prof, hands[2], flags, pbuf)
+    if r2 < 0:
+        return 0
+    hand = hands[0]
+    acc = _fold(0, flags)
+    for t in range(PROF_W - 2):
+        x = _nibble_max(w[m + t], prof[r2, 2 + t])
+        w[m + t] = x
+        acc = _fold(acc, x)
+    # The hash _control_split would work out for the same profile.
+    w[m + PROF_W - 2] = acc
+    w[m + PROF_W - 1] = 1
+    ra = CW_ROWS + 2 * _slot(_fold(acc, hand), THREAT_ROWS)
+    rb = ra + 1
+    tag = (flags << 1) | 1
+    if cwm[ra, 0] == hand and cwm[ra, 1] == tag:
+        hit = True
+        for t in range(PROF_W - 2):
+            if cwm[ra, 2 + t] != w[m + t]:
+                hit = False
+                break
+        if hit:
+            for t in range(PROF_W - 2):
+                w[at + t] = cwm[rb, 2 + t]
+            return cwm[rb, 0]
+    n = gen_into_scratch(hand, flags, 0, pbuf[0], pbuf[1], pbuf[2])
+    if n > pbuf.shape[1]:
+        return 0
+    for t in range(PROF_W - 2):
+        w[at + t] = 0
+    found = False
+    for i in range(n):
+        k = pbuf[1, i]
+        rest = hand - pbuf[0, i]
+        if rest != 0 and not (_free(hands, 0, k, flags, 3, prof, pbuf)
+                              and _control_split(hands, 0, rest, flags, 3, sc, sk, prof, pbuf, cwm) == 1):
+            continue
+        t = k & 31
+        v = ((k >> 5) & 15) + 1
+        sh = 4 * (k >> 9)
+        x = w[at + t]
+        if ((x >> sh) & 15) < v:
+            w[at + t] = (x & ~(15 << sh)) | (v << sh)
+        found = True
+    res = 0
+    if found:
+        res = 2 if _control_split(hands, 0, hand, flags, 3, sc, sk, prof, pbuf, cwm) == 1 else 1
+    cwm[ra, 0] = hand
+    cwm[ra, 1] = tag
+    cwm[rb, 0] = res
+    for t in range(PROF_W - 2):
+        cwm[ra, 2 + t] = w[m + t]
+        cwm[rb, 2 + t] = w[at + t]
+    return res
+
+
+@kernel
+def _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm):
+    """2 when the farmer to move loses at once by the *threat rule*, else 0.
+    Real three-player positions (every hand holding cards), a farmer to
+    move who cannot go out with one play, the landlord holding at most
+    THREAT_CARDS cards.
+
+    The landlord's threats are his plays after which he surely wins (see
+    :func:`_threat_profile`); a farmer's play is *safe* when no threat beats
+    it.  Fix the landlord's strategy: he plays a threat as soon as one
+    beats the play standing, and passes otherwise.  He wins as soon as he
+    plays one, and he leads only after one (or, when the play standing now
+    is his and both farmers pass, with his whole hand, which the rule then
+    asks to be a control win).  Against that:
+
+    * after farmer2's play the landlord is next, so farmer2 can go out only
+      if his hand splits into safe plays and at most one more (a control
+      split against the threats alone);
+    * farmer1's play goes to farmer2 first, who may beat it with a safe play
+      of his own (one of the same type and length at least as high as the
+      threats of that type and length, or a bomb when no threat is one and
+      the rocket is not a threat, a bomb above the threats' bombs when some
+      threat is one, the rocket): so farmer1 can go out only if his hand
+      splits into plays that are safe or that some safe play of farmer2
+      beats, and at most one more.
+
+    When neither holds, the farmers never go out: the landlord wins.  A
+    split search that gives up shows nothing."""
+    w = pbuf[2]
+    m = CW_MERGED
+    keep = m + THREAT_KEEP
+    one = m + THREAT_ONE
+    # The node's merged profile, kept aside for its ordering.
+    for t in range(PROF_W):
+        w[keep + t] = w[m + t]
+    res = 0
+    tp = _threat_profile(hands, flags, w, one, sc, sk, prof, pbuf, cwm)
+    if tp == 2 or (tp == 1 and (pk == 0 or lb != 0)):
+        # Farmer2 against the threats alone.
+        for t in range(PROF_W - 2):
+            w[m + t] = w[one + t]
+        w[m + PROF_W - 2] = -1
+        w[m + PROF_W - 1] = 3
+        if _control_split(hands, 2, hands[2], flags, 3, sc, sk, prof, pbuf, cwm) == 0:
+            r2 = _profile_row(prof, hands[2], flags, pbuf)
+            if r2 >= 0:
+                # Farmer1 against what a threat beats and farmer2 cannot
+                # beat with a safe play.
+                xbomb = (w[one + T_BOMB] >> 4) & 15
+                fbomb = (prof[r2, 2 + T_BOMB] >> 4) & 15
+                frocket = prof[r2, 2 + T_ROCKET] != 0
+                if w[one + T_ROCKET] != 0:
+                    empty = False
+                elif xbomb > 0:
+                    empty = frocket or fbomb > xbomb
+                else:
+                    empty = frocket or fbomb > 0
+                for t in range(PROF_W - 2):
+                    x = w[one + t]
+                    if empty:
+                        x = 0
+                    elif xbomb == 0 and t != T_ROCKET:
+                        fw = prof[r2, 2 + t]
+                        for i in range(15):
+                            v = (x >> (4 * i)) & 15
+                            if v != 0 and ((fw >> (4 * i)) & 15) >= v:
+                                x &= ~(15 << (4 * i))
+                    w[m + t] = x
+                w[m + PROF_W - 2] = -1
+                w[m + PROF_W - 1] = 2
+                if _control_split(hands, 1, hands[1], flags, 3, sc, sk, prof, pbuf, cwm) == 0:
+                    res = 2
+    for t in range(PROF_W):
+        w[m + t] = w[keep + t]
+    return res
 
 
 @kernel
@@ -1090,7 +1263,7 @@ def _dominated_by_lower(hand, c, k, lows, opps, pk):
 
 @kernel
 def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo, dwork, sc, sk, prof, pbuf, cwm, tt,
-            nbuckets, dominance, cover):
+            nbuckets, dominance, cover, threat):
     """Generate and order the moves of a node into the buffers at ``start``
     (and, from the cutoff probe, each move's child key into the rows of
     ``ekey``, columns 0-3, and in column 4 the seat to move after it, the
@@ -1131,6 +1304,10 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
                     return -1, 0
                 if mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf, cwm):
                     return n, 1
+    if (threat != 0 and turn != 0 and nplayers == 3 and hands[1] != 0 and hands[2] != 0
+            and packed_count(hands[0]) <= THREAT_CARDS
+            and _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm) != 0):
+        return n, 2
     if cover != 0 and (n > 0 or pk == 0) and hands[1] != 0 and hands[2] != 0:
         # Real three-player positions only: in a two-hand game (two players,
         # or a relaxation with a farmer set aside) the rule costs more time
@@ -1285,7 +1462,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
             if now < 0:
                 n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key, ekey,
                                  f_start[d], memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets, ctl[C_DOMINANCE],
-                                 ctl[C_COVER])
+                                 ctl[C_COVER], ctl[C_THREAT])
                 if n == -1:
                     return ST_MEMO
                 if n < 0:
@@ -1710,7 +1887,7 @@ class Solver:
         self.prof = np.zeros((PROF_ROWS, PROF_W), np.int64)
         self.pbuf = np.zeros((3, PROF_PLAYS), np.int64)
         # Control-win answers (a pure function of hands and rules: never cleared).
-        self.cwm = np.zeros((CW_ROWS, PROF_W), np.int64)
+        self.cwm = np.zeros((CWM_ROWS, PROF_W), np.int64)
         # Limits of the current solve.
         self._deadline = None
         self._node_limit = None
@@ -1742,6 +1919,10 @@ class Solver:
         #: could make (see :func:`_covered`; real three-hand positions only,
         #: not two-player games or relaxations); False leaves the rule out.
         self.cover = True
+        #: Whether a farmer's node is lost at once when neither farmer can go
+        #: out without letting the landlord make one of his threats (see
+        #: :func:`_threat_rule`); False leaves the rule out.
+        self.threat = True
         # Load the search kernel now (from the disk cache, or compile it), so
         # that a solve's clock counts its search and not the loading: ordering
         # the plays of an empty hand is the cheapest call it answers.
@@ -1859,6 +2040,7 @@ class Solver:
         ctl[C_RX_BUDGET] = self.relax_budget
         ctl[C_DOMINANCE] = 1 if self.dominance else 0
         ctl[C_COVER] = 1 if self.cover else 0
+        ctl[C_THREAT] = 1 if self.threat else 0
         while True:
             budget = int(ctl[C_NODES]) + self._slice
             team = self._team
@@ -2392,6 +2574,7 @@ class Solver:
             h.probe_relaxations = self.probe_relaxations
             h.dominance = self.dominance
             h.cover = self.cover
+            h.threat = self.threat
             h.probe_nodes = self.probe_nodes
             h.probe_depth = self.probe_depth
 

@@ -127,20 +127,7 @@ def control_split(hands: tuple, turn: int, hand: int, flags: int) -> bool:
     def free(kind):
         return not any(plays(h, kind, flags) for h in opps)
 
-    @functools.lru_cache(maxsize=None)
-    def split(rest: int, used: bool) -> bool:
-        if rest == 0:
-            return True
-        low = next(r for r, c in enumerate(counts_of(rest)) if c)
-        for cards, kind in plays(rest, 0, flags):
-            if counts_of(cards)[low] == 0:
-                continue
-            f = free(kind)
-            if (f or not used) and split(rest - cards, used or not f):
-                return True
-        return False
-
-    return split(hand, False)
+    return splits_into(hand, free, flags)
 
 
 def covered(hands: tuple, turn: int, prev: int, last_by: int, flags: int) -> bool:
@@ -187,6 +174,62 @@ def covered(hands: tuple, turn: int, prev: int, last_by: int, flags: int) -> boo
                    for s in others for c, k in plays(hands[s], kind, flags)):
             return False
     return True
+
+
+def threat_lost(hands: tuple, turn: int, prev: int, last_by: int, flags: int) -> bool:
+    """The solver's threat rule, from its definition: a farmer to move
+    (three players, every hand holding cards) loses at once when the
+    landlord has *threats* (plays that empty his hand, or that no farmer
+    can beat and leave him a control split), his whole hand is a control
+    split too if the play standing is his, and neither farmer can go out
+    without letting a threat be played:
+
+    * farmer2's hand does not split into plays no threat beats (*safe*)
+      and at most one more;
+    * farmer1's hand does not split into plays that are safe or that some
+      safe play of farmer2 beats, and at most one more.
+
+    Every split is tried (no cap)."""
+    if len(hands) != 3 or turn == 0 or not all(hands):
+        return False
+    landlord, f1, f2 = hands
+    if prev != 0 and last_by == 0 and not control_split(hands, 0, landlord, flags):
+        return False
+    threats = [kind for cards, kind in plays(landlord, 0, flags)
+               if cards == landlord or (not plays(f1, kind, flags) and not plays(f2, kind, flags)
+                                        and control_split(hands, 0, landlord - cards, flags))]
+    if not threats:
+        return False
+
+    def safe(kind):
+        return not any(beats(x, kind) for x in threats)
+
+    covers = [kind for _, kind in plays(f2, 0, flags) if safe(kind)]
+
+    def safe_or_beaten(kind):
+        return safe(kind) or any(beats(q, kind) for q in covers)
+
+    return not splits_into(f2, safe, flags) and not splits_into(f1, safe_or_beaten, flags)
+
+
+def splits_into(hand: int, ok, flags: int) -> bool:
+    """Can ``hand`` be split into plays whose kinds ``ok`` accepts and at
+    most one more play?  Every split, no cap."""
+
+    @functools.lru_cache(maxsize=None)
+    def split(rest: int, used: bool) -> bool:
+        if rest == 0:
+            return True
+        low = next(r for r, c in enumerate(counts_of(rest)) if c)
+        for cards, kind in plays(rest, 0, flags):
+            if counts_of(cards)[low] == 0:
+                continue
+            good = ok(kind)
+            if (good or not used) and split(rest - cards, used or not good):
+                return True
+        return False
+
+    return split(hand, False)
 
 
 assert NUM_RANKS == 15

@@ -1054,17 +1054,19 @@ def test_positions_late_in_whole_games_match_the_reference():
 
 def test_control_win_against_every_split():
     """The control-win shortcut (with its quick refutation and its cap) never
-    claims a split that does not exist, and finds every one on small hands."""
+    claims a split that does not exist, never says there is none when there
+    is one (the threat rule relies on that), and finds every one on small
+    hands but where it says it gave up."""
     import numpy as np
     from naive_solver import control_split
-    from ddz_tools.solver import (CW_ROWS, PROF_W, _control_win, _control_win_search,
+    from ddz_tools.solver import (CW_ROWS, PROF_W, _control_split, _control_win, _control_win_search,
                                   _merge_opponents)
 
     rng = random.Random(43)
     prof, pbuf = _profile_arrays()
     sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
     cwm = np.zeros((CW_ROWS, PROF_W), np.int64)
-    found = 0
+    found = gave_up = 0
     for i in range(400):
         nplayers = 2 + i % 2
         preset = list(PRESETS)[i % 3]
@@ -1079,14 +1081,18 @@ def test_control_win_against_every_split():
         turn = rng.randrange(nplayers)
         arr = np.array(hands + [0] * (3 - nplayers), np.int64)
         _merge_opponents(arr, turn, flags, nplayers, prof, pbuf)
-        got = bool(_control_win_search(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf))
+        r = _control_win_search(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf)
+        got = r == 1
         # The memoised call answers the same, computed and then remembered.
         for _ in range(2):
+            assert _control_split(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf, cwm) == r
             assert bool(_control_win(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf, cwm)) == got
         want = control_split(tuple(hands), turn, hands[turn], flags)
-        assert got == want, ([format_cards(h) for h in hands], turn, preset)
+        # 0 (no split) is exact; 2 means the search gave up.
+        assert r in (0, 1, 2) and (r == 2 or got == want), ([format_cards(h) for h in hands], turn, preset)
+        gave_up += r == 2
         found += got
-    assert 40 <= found <= 360
+    assert 40 <= found <= 360 and gave_up <= 20
 
 
 def _cover_position(rng: random.Random, i: int):
@@ -1156,6 +1162,79 @@ def test_cover_rule_matches_its_definition_and_the_reference():
             answers += prev != 0
         checked += 1
     assert checked > 400 and held > 60 and answers > 20, (checked, held, answers)
+
+
+def _threat_position(rng: random.Random, i: int, seat_cards: int = 5):
+    """A random three-player position with a farmer to move and the
+    landlord near the end (one play, the cards of a random lead, or two):
+    (preset, flags, hands, turn, the play to answer or None, who made it);
+    about half answer a play."""
+    preset = list(PRESETS)[i % len(PRESETS)]
+    deck = _deck_list(FULL_DECK)
+    rng.shuffle(deck)
+    if rng.random() < 0.6:
+        # Often from the high cards, so that the rule holds in a fair share.
+        deck.sort(key=lambda r: -r + rng.randint(0, 9))
+    landlord = rng.choice(list(generate(_pack(deck[:6]), rules=preset))).cards
+    if i % 3 == 0:
+        landlord += rng.choice(list(generate(_pack(deck[6:9]), rules=preset))).cards
+    left = _deck_list(FULL_DECK - landlord)
+    rng.shuffle(left)
+    n1, n2 = rng.randint(1, seat_cards), rng.randint(1, seat_cards)
+    hands = (landlord, _pack(left[:n1]), _pack(left[n1:n1 + n2]))
+    turn = rng.choice((1, 2))
+    after, by = None, 0
+    if rng.random() < 0.5:
+        leads = list(generate(_pack(left[n1 + n2:n1 + n2 + 5]), rules=preset))
+        if leads:
+            after, by = rng.choice(leads), rng.choice([s for s in range(3) if s != turn])
+    return preset, PRESETS[preset].flags, hands, turn, after, by
+
+
+def test_threat_rule_matches_its_definition_and_the_reference():
+    """The threat rule (a farmer to move loses at once when the farmers
+    cannot keep the landlord from making a play after which he surely wins)
+    holds exactly when its plain definition does, and whenever it holds the
+    reference solver finds the farmers lost."""
+    from naive_solver import plays, threat_lost
+    from ddz_tools.solver import CWM_ROWS, PROF_W, _threat_rule
+
+    rng = random.Random(50)
+    prof, pbuf = _profile_arrays()
+    sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
+    cwm = np.zeros((CWM_ROWS, PROF_W), np.int64)
+    checked = held = answers = 0
+    for i in range(600):
+        preset, flags, hands, turn, after, lb = _threat_position(rng, i)
+        prev = after.kind if after else 0
+        if any(c == hands[turn] for c, _ in plays(hands[turn], prev, flags)):
+            continue  # the farmer goes out: the search never asks
+        arr = np.array(hands, np.int64)
+        got = _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm)
+        # Again, the landlord's threats now remembered.
+        assert _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm) == got
+        want = threat_lost(hands, turn, prev, lb, flags)
+        assert got == (2 if want else 0), ([format_cards(h) for h in hands], turn, prev, lb, preset)
+        assert list(arr) == list(hands)
+        if got:
+            assert not wins(hands, turn, prev, lb, flags), ([format_cards(h) for h in hands], turn, prev, lb)
+            held += 1
+            answers += prev != 0
+        checked += 1
+    assert checked > 400 and held > 60 and answers > 20, (checked, held, answers)
+
+
+def test_threat_rule_on_and_off_agree_on_bigger_positions():
+    """Three players, the landlord near the end and the farmers up to nine
+    cards each (beyond the reference): the same result and winning plays
+    with the threat rule and without; with it, fewer nodes."""
+    rng = random.Random(51)
+    positions = []
+    for i in range(30):
+        preset, _, hands, turn, after, lb = _threat_position(rng, i, seat_cards=9)
+        by = SEATS3[lb] if after else None
+        positions.append(Position.build(dict(zip(SEATS3, hands)), SEATS3[turn], after, by, preset))
+    assert _nodes_saved_by("threat", positions) > 0
 
 
 def _profile_arrays():
