@@ -42,8 +42,10 @@ answer plus one last play of any kind (he plays the free ones, each passed by
 everyone, then goes out); its answers are remembered (``cwm``, keyed by the
 hand, the opponents' hands and the rules).  In a real three-player position a
 lead, or an answer to the other team's play, is lost at once when the other
-team *covers* every play the team to move could make (see ``_covered``).
-Enhanced transposition cutoff:
+team *covers* every play the team to move could make (see ``_covered``), and
+a farmer to move has lost when neither farmer can go out without letting the
+landlord make a *threat*, a play after which he surely wins (see
+``_threat_rule``).  Enhanced transposition cutoff:
 before ordering, a child already stored as a win for the mover's team ends the
 node.  Dominated kicker choices (see ``_dominated``) are not searched: the
 same body with a lower loose kicker is at least as good (for two players, the
@@ -83,7 +85,6 @@ import time
 import numpy as np
 
 from ._jit import flat_kernel, high_bit, interpreted, kernel, low_bit, prefetch
-from .cards import packed_count
 from .decompose import SEARCH_WORK, min_plays_memo_in, min_plays_prefetch, new_memo_table
 from .errors import ArgumentError, PositionError, SearchLimit
 from .gamerules import next_seat, trick_after
@@ -150,8 +151,6 @@ SPLIT_AFTER = 200_000
 RELAX_BUDGET = 20000
 #: Hands a control-win check may expand before it gives up.
 CONTROL_BUDGET = 48
-#: The most cards the landlord may hold for the threat rule to be tried.
-THREAT_CARDS = 8
 
 # Status returned by the kernel.
 ST_DONE = 0
@@ -935,8 +934,7 @@ def _threat_profile(hands, flags, w, at, sc, sk, prof, pbuf, cwm):
 def _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm):
     """2 when the farmer to move loses at once by the *threat rule*, else 0.
     Real three-player positions (every hand holding cards), a farmer to
-    move who cannot go out with one play, the landlord holding at most
-    THREAT_CARDS cards.
+    move who cannot go out with one play.
 
     The landlord's threats are his plays after which he surely wins (see
     :func:`_threat_profile`); a farmer's play is *safe* when no threat beats
@@ -1305,7 +1303,6 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
                 if mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf, cwm):
                     return n, 1
     if (threat != 0 and turn != 0 and nplayers == 3 and hands[1] != 0 and hands[2] != 0
-            and packed_count(hands[0]) <= THREAT_CARDS
             and _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm) != 0):
         return n, 2
     if cover != 0 and (n > 0 or pk == 0) and hands[1] != 0 and hands[2] != 0:
