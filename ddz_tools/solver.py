@@ -472,15 +472,22 @@ def _profile_row(prof, hand, flags, pbuf):
         prof[row, 2 + t] = 0
     for i in range(n):
         k = pbuf[1, i]
-        t = k & 31
-        m = ((k >> 5) & 15) + 1
-        sh = 4 * (k >> 9)
-        w = prof[row, 2 + t]
-        if ((w >> sh) & 15) < m:
-            prof[row, 2 + t] = (w & ~(15 << sh)) | (m << sh)
+        prof[row, 2 + (k & 31)] = _with_kind(prof[row, 2 + (k & 31)], k)
     prof[row, 0] = hand
     prof[row, 1] = tag
     return row
+
+
+@kernel
+def _with_kind(word, k):
+    """A profile's word for the type of the play ``k`` (see
+    :func:`_profile_row`), raised to hold ``k``: its length's nibble at
+    least ``k``'s main rank plus one."""
+    m = ((k >> 5) & 15) + 1
+    sh = 4 * (k >> 9)
+    if ((word >> sh) & 15) < m:
+        return (word & ~(15 << sh)) | (m << sh)
+    return word
 
 
 @kernel
@@ -602,21 +609,10 @@ def _control_split(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
     if w[CW_MERGED + PROF_W - 1] != turn + 1:
         # Too many plays for a profile: search without the memo.
         return _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf)
-    acc = w[CW_MERGED + PROF_W - 2]
-    if acc < 0:
-        acc = _fold(0, flags)
-        for t in range(PROF_W - 2):
-            acc = _fold(acc, w[CW_MERGED + t])
-        w[CW_MERGED + PROF_W - 2] = acc
+    acc = _merged_hash(w, flags)
     row = _slot(_fold(acc, hand), CW_ROWS)
     tag = (flags << 3) | (1 << 2)
-    hit = cwm[row, 0] == hand and (cwm[row, 1] >> 2) == (tag >> 2)
-    if hit:
-        for t in range(PROF_W - 2):
-            if cwm[row, 2 + t] != w[CW_MERGED + t]:
-                hit = False
-                break
-    if hit:
+    if cwm[row, 0] == hand and (cwm[row, 1] >> 2) == (tag >> 2) and _same_profile(cwm, row, w):
         return cwm[row, 1] & 3
     r = _control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf)
     cwm[row, 0] = hand
@@ -624,6 +620,29 @@ def _control_split(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
     for t in range(PROF_W - 2):
         cwm[row, 2 + t] = w[CW_MERGED + t]
     return r
+
+
+@kernel
+def _merged_hash(w, flags):
+    """The hash of the rules and the profile merged at CW_MERGED of ``w``,
+    worked out once and kept beside it (-1 there: not yet)."""
+    acc = w[CW_MERGED + PROF_W - 2]
+    if acc < 0:
+        acc = _fold(0, flags)
+        for t in range(PROF_W - 2):
+            acc = _fold(acc, w[CW_MERGED + t])
+        w[CW_MERGED + PROF_W - 2] = acc
+    return acc
+
+
+@kernel
+def _same_profile(cwm, row, w):
+    """True when row ``row`` of ``cwm`` holds, from its third word, the
+    profile merged at CW_MERGED of ``w``."""
+    for t in range(PROF_W - 2):
+        if cwm[row, 2 + t] != w[CW_MERGED + t]:
+            return False
+    return True
 
 
 @kernel
@@ -869,36 +888,18 @@ def _threat_profile(hands, flags, w, at, sc, sk, prof, pbuf, cwm):
     profile (which the control wins ask), and in a search the landlord's
     hand stays the same while the farmers play on."""
     m = CW_MERGED
-    r1 = _profile_row(prof, hands[1], flags, pbuf)
-    if r1 < 0:
-        return 0
-    for t in range(PROF_W - 2):
-        w[m + t] = prof[r1, 2 + t]
-    r2 = _profile_row(prof, hands[2], flags, pbuf)
-    if r2 < 0:
+    _merge_opponents(hands, 0, flags, 3, prof, pbuf)
+    if w[m + PROF_W - 1] != 1:
+        # A farmer has too many plays for a profile.
         return 0
     hand = hands[0]
-    acc = _fold(0, flags)
-    for t in range(PROF_W - 2):
-        x = _nibble_max(w[m + t], prof[r2, 2 + t])
-        w[m + t] = x
-        acc = _fold(acc, x)
-    # The hash _control_split would work out for the same profile.
-    w[m + PROF_W - 2] = acc
-    w[m + PROF_W - 1] = 1
-    ra = CW_ROWS + 2 * _slot(_fold(acc, hand), THREAT_ROWS)
+    ra = CW_ROWS + 2 * _slot(_fold(_merged_hash(w, flags), hand), THREAT_ROWS)
     rb = ra + 1
     tag = (flags << 1) | 1
-    if cwm[ra, 0] == hand and cwm[ra, 1] == tag:
-        hit = True
+    if cwm[ra, 0] == hand and cwm[ra, 1] == tag and _same_profile(cwm, ra, w):
         for t in range(PROF_W - 2):
-            if cwm[ra, 2 + t] != w[m + t]:
-                hit = False
-                break
-        if hit:
-            for t in range(PROF_W - 2):
-                w[at + t] = cwm[rb, 2 + t]
-            return cwm[rb, 0]
+            w[at + t] = cwm[rb, 2 + t]
+        return cwm[rb, 0]
     n = gen_into_scratch(hand, flags, 0, pbuf[0], pbuf[1], pbuf[2])
     if n > pbuf.shape[1]:
         return 0
@@ -911,12 +912,7 @@ def _threat_profile(hands, flags, w, at, sc, sk, prof, pbuf, cwm):
         if rest != 0 and not (_free(hands, 0, k, flags, 3, prof, pbuf)
                               and _control_split(hands, 0, rest, flags, 3, sc, sk, prof, pbuf, cwm) == 1):
             continue
-        t = k & 31
-        v = ((k >> 5) & 15) + 1
-        sh = 4 * (k >> 9)
-        x = w[at + t]
-        if ((x >> sh) & 15) < v:
-            w[at + t] = (x & ~(15 << sh)) | (v << sh)
+        w[at + (k & 31)] = _with_kind(w[at + (k & 31)], k)
         found = True
     res = 0
     if found:
