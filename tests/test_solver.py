@@ -1141,7 +1141,7 @@ def test_cover_rule_matches_its_definition_and_the_reference():
     mc, mk = np.empty(1 << 12, np.int64), np.empty(1 << 12, np.int64)
     cwm = np.zeros((CW_ROWS, PROF_W), np.int64)
     memo, dwork = new_memo_table(MEMO_BITS), np.empty(SEARCH_WORK, np.int64)
-    checked = held = answers = 0
+    tally = [0, 0, 0]
     for i in range(600):
         preset, flags, nplayers, hands, turn, prev, lb = _cover_position(rng, i)
         if any(c == hands[turn] for c, _ in plays(hands[turn], prev, flags)):
@@ -1154,14 +1154,23 @@ def test_cover_rule_matches_its_definition_and_the_reference():
         pr = prof if i % 3 else one_row
         _merge_opponents(arr, turn, flags, nplayers, pr, pbuf)
         got = _covered(arr, turn, prev, lb, flags, nplayers, mc, mk, 0, memo, dwork, sc, sk, pr, pbuf, cwm)
-        want = covered(hands, turn, prev, lb, flags)
-        assert got == int(want), ([format_cards(h) for h in hands], turn, prev, lb, preset)
-        if got:
-            assert not wins(hands, turn, prev, lb, flags), ([format_cards(h) for h in hands], turn, prev, lb)
-            held += 1
-            answers += prev != 0
-        checked += 1
+        _agrees_with_definition(got, covered(hands, turn, prev, lb, flags), 1, hands, turn, prev, lb, flags, preset,
+                                tally)
+    checked, held, answers = tally
     assert checked > 400 and held > 60 and answers > 20, (checked, held, answers)
+
+
+def _agrees_with_definition(got, want, lost, hands, turn, prev, lb, flags, preset, tally):
+    """A rule's kernel answer ``got`` (``lost``: the side to move loses at
+    once; 0: not shown) is its plain definition's ``want``, and when the
+    rule holds the reference solver finds the side to move lost.  Counts
+    into ``tally``: positions checked, rule held, of those answers."""
+    assert got == (lost if want else 0), ([format_cards(h) for h in hands], turn, prev, lb, preset)
+    if got:
+        assert not wins(hands, turn, prev, lb, flags), ([format_cards(h) for h in hands], turn, prev, lb)
+        tally[1] += 1
+        tally[2] += prev != 0
+    tally[0] += 1
 
 
 def _threat_position(rng: random.Random, i: int, seat_cards: int = 5):
@@ -1203,7 +1212,7 @@ def test_threat_rule_matches_its_definition_and_the_reference():
     prof, pbuf = _profile_arrays()
     sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
     cwm = np.zeros((CWM_ROWS, PROF_W), np.int64)
-    checked = held = answers = 0
+    tally = [0, 0, 0]
     for i in range(600):
         preset, flags, hands, turn, after, lb = _threat_position(rng, i)
         prev = after.kind if after else 0
@@ -1213,14 +1222,10 @@ def test_threat_rule_matches_its_definition_and_the_reference():
         got = _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm)
         # Again, the landlord's threats now remembered.
         assert _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm) == got
-        want = threat_lost(hands, turn, prev, lb, flags)
-        assert got == (2 if want else 0), ([format_cards(h) for h in hands], turn, prev, lb, preset)
         assert list(arr) == list(hands)
-        if got:
-            assert not wins(hands, turn, prev, lb, flags), ([format_cards(h) for h in hands], turn, prev, lb)
-            held += 1
-            answers += prev != 0
-        checked += 1
+        _agrees_with_definition(got, threat_lost(hands, turn, prev, lb, flags), 2, hands, turn, prev, lb, flags,
+                                preset, tally)
+    checked, held, answers = tally
     assert checked > 400 and held > 60 and answers > 20, (checked, held, answers)
 
 
