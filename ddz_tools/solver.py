@@ -1886,6 +1886,8 @@ class Solver:
         self._node_limit = None
         self._slice = 50_000
         self._team = None
+        # The tables as a solve's search left them, when it forgot some after.
+        self._end_tables = None
         #: Nodes of the plain search before a position's moves are probed in
         #: rounds; see :meth:`_best`.
         self.probe_nodes = PROBE_NODES
@@ -2010,10 +2012,18 @@ class Solver:
         """Clear this worker's own table (not its helpers')."""
         self._new_table(min(self.max_buckets, START_BUCKETS))
 
+    def _tables_now(self) -> tuple[int, int, float]:
+        """(capacity, entries filled, MiB) of every worker's table together."""
+        engines = [self] + self._helpers
+        return (sum(e.nbuckets * BUCKET for e in engines), sum(int(e.ctl[C_FILLED]) for e in engines),
+                self.tt_used_mb)
+
     def table_stats(self) -> dict:
-        cap = self.nbuckets * BUCKET
-        filled = int(self.ctl[C_FILLED])
-        return {"mb": round(self.tt_mb, 1), "used_mb": round(self.tt_used_mb, 3), "capacity": cap,
+        """The tables now, every worker's together: cap and memory (MiB),
+        capacity and entries filled; hits, stores and evictions since the
+        solver was made (:meth:`solve` reports its own)."""
+        cap, filled, used = self._tables_now()
+        return {"mb": round(self.tt_mb, 1), "used_mb": round(used, 3), "capacity": cap,
                 "entries": filled, "fill": round(filled / cap, 6), "hits": int(self.ctl[C_HITS]),
                 "stores": int(self.ctl[C_STORES]), "evictions": int(self.ctl[C_EVICT])}
 
@@ -2379,6 +2389,8 @@ class Solver:
             # give the same answers whatever the timing was.  (Without a win
             # or a stop, every worker ran all its probes: nothing to forget.)
             if team.best is not None or team.stop is not None:
+                # The tables as the search left them, for the solve's report.
+                self._end_tables = self._tables_now()
                 for e in team.engines:
                     if e is not team.by:
                         e._forget()
@@ -2419,6 +2431,7 @@ class Solver:
                           position.last_play.cards)
         start = time.perf_counter()
         engines = [self] + self._helpers
+        self._end_tables = None
         nodes0 = [int(e.ctl[C_NODES]) for e in engines]
         hits0 = [int(e.ctl[C_HITS]) for e in engines]
         stores0 = [int(e.ctl[C_STORES]) for e in engines]
@@ -2475,6 +2488,11 @@ class Solver:
                 e._team = None
         seconds = time.perf_counter() - start
         tt = self.table_stats()
+        if self._end_tables is not None:
+            # Workers' tables forgotten after the search (see _probe_shared):
+            # report them as the search left them.
+            cap, filled, used = self._end_tables
+            tt.update(capacity=cap, entries=filled, fill=round(filled / cap, 6), used_mb=round(used, 3))
         tt["hits"] = sum(int(e.ctl[C_HITS]) - h for e, h in zip(engines, hits0))
         tt["stores"] = sum(int(e.ctl[C_STORES]) - h for e, h in zip(engines, stores0))
         tt["evictions"] = sum(int(e.ctl[C_EVICT]) - h for e, h in zip(engines, evict0))

@@ -1022,6 +1022,14 @@ def test_whole_deals_same_for_workers_and_table_size():
         for r in (a, b, c, e):
             _check_line(p, r)
             _check_winning_play(p, r.winning_plays[0])
+            # The tables are reported as the search left them, every worker's
+            # together, even when the workers' tables are forgotten after it.
+            assert 0 < r.tt["entries"] <= r.tt["capacity"]
+        eager.clear()
+        stopped = solve(p, solver=eager, node_limit=e.nodes // 2)
+        if e.nodes > 2000:
+            assert stopped.result == "unknown"
+            assert 0 < stopped.tt["entries"] <= stopped.tt["capacity"]
 
 
 def test_positions_late_in_whole_games_match_the_reference():
