@@ -3,7 +3,8 @@
 Sets (seeded, reproducible):
 
 * two-player random deals, N cards each (me leads), N = 10, 13, 15, 17;
-* three-player random positions, N cards per seat (landlord leads), N = 5..10;
+* three-player random positions, N cards per seat (landlord leads), N = 5..10,
+  and 11 and 12 when named in ``--sets`` (minutes a set);
 * ``p3-deal``: whole deals (landlord 20 cards, the bottom included, farmers
   17 each, landlord leads), ``--deals`` of them (default 50);
 * ``level50``: the WeChat expert level 50 (me ``448999TJJQQAD`` against
@@ -186,7 +187,10 @@ def main(argv=None) -> int:
                                       for i in range(peer_count)], True))
     for n in (10, 13, 15, 17):
         sets.append((f"p2-{n}", [Position.two_player(*deal(f"p2-{n}-{i}", (n, n))) for i in range(count)], False))
-    for n in range(5, 11):
+    wanted = set(args.sets.split(",")) if args.sets else None
+    for n in range(5, 13):
+        if n > 10 and not (wanted and f"p3-{n}" in wanted):
+            continue  # minutes a set: only when named
         sets.append((f"p3-{n}", [Position.three_player(*deal(f"p3-{n}-{i}", (n, n, n)), to_move="landlord")
                                  for i in range(count)], False))
     sets.append(("p3-deal", [Position.three_player(*deal(f"p3-deal-{i}", (20, 17, 17)), to_move="landlord",
@@ -199,8 +203,12 @@ def main(argv=None) -> int:
     expert = puzzles.get("p2-expert-13v12")
     if expert is not None:
         sets.append(("expert-13v12", [expert] * 5, False))
-    if args.sets:
-        wanted = set(args.sets.split(","))
+    if wanted:
+        unknown = sorted(wanted - {s[0] for s in sets})
+        if unknown:
+            print(f"error: no set named {', '.join(unknown)} (sets: {', '.join(s[0] for s in sets)}, "
+                  "p3-11, p3-12)", file=sys.stderr)
+            return 2
         sets = [s for s in sets if s[0] in wanted]
 
     rows = []
