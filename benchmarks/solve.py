@@ -174,23 +174,13 @@ def main(argv=None) -> int:
     count = 5 if args.quick else args.count
     peer_count = min(count, args.peer_count)
 
-    solver = Solver(args.tt_mb, args.workers)
-    solver.cover = not args.no_cover
-    solver.threat = not args.no_threat
-    # Warm-up: load every compiled kernel once.
-    solver.solve(Position.two_player("33JJQK2", "4455A"), all_plays=True)
-    solver.solve(Position.three_player("3KK", "44", "A2", to_move="landlord"), all_plays=True)
-
     sets = []
     for n in (4, 5, 6, 8):
         sets.append((f"p2-{n}-peer", [Position.two_player(*deal(f"p2-{n}-{i}", (n, n)))
                                       for i in range(peer_count)], True))
     for n in (10, 13, 15, 17):
         sets.append((f"p2-{n}", [Position.two_player(*deal(f"p2-{n}-{i}", (n, n))) for i in range(count)], False))
-    wanted = set(args.sets.split(",")) if args.sets else None
     for n in range(5, 13):
-        if n > 10 and not (wanted and f"p3-{n}" in wanted):
-            continue  # minutes a set: only when named
         sets.append((f"p3-{n}", [Position.three_player(*deal(f"p3-{n}-{i}", (n, n, n)), to_move="landlord")
                                  for i in range(count)], False))
     sets.append(("p3-deal", [Position.three_player(*deal(f"p3-deal-{i}", (20, 17, 17)), to_move="landlord",
@@ -203,13 +193,23 @@ def main(argv=None) -> int:
     expert = puzzles.get("p2-expert-13v12")
     if expert is not None:
         sets.append(("expert-13v12", [expert] * 5, False))
-    if wanted:
+    if args.sets:
+        wanted = set(args.sets.split(","))
         unknown = sorted(wanted - {s[0] for s in sets})
         if unknown:
-            print(f"error: no set named {', '.join(unknown)} (sets: {', '.join(s[0] for s in sets)}, "
-                  "p3-11, p3-12)", file=sys.stderr)
+            print(f"error: no set named {', '.join(unknown)} (sets: {', '.join(s[0] for s in sets)})",
+                  file=sys.stderr)
             return 2
         sets = [s for s in sets if s[0] in wanted]
+    else:
+        sets = [s for s in sets if s[0] not in ("p3-11", "p3-12")]  # minutes a set: only when named
+
+    solver = Solver(args.tt_mb, args.workers)
+    solver.cover = not args.no_cover
+    solver.threat = not args.no_threat
+    # Warm-up: load every compiled kernel once.
+    solver.solve(Position.two_player("33JJQK2", "4455A"), all_plays=True)
+    solver.solve(Position.three_player("3KK", "44", "A2", to_move="landlord"), all_plays=True)
 
     rows = []
     for name, positions, with_peer in sets:
