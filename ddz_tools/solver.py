@@ -1298,13 +1298,14 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
                     return -1, 0
                 if mp == 1 or _control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf, cwm):
                     return n, 1
-    if (threat != 0 and turn != 0 and nplayers == 3 and hands[1] != 0 and hands[2] != 0
+    # The threat and cover rules: real three-player positions only.  A
+    # two-hand game (two players, or a relaxation with a farmer set aside)
+    # has an empty hand, and there they cost more time than they save.
+    three_hands = hands[1] != 0 and hands[2] != 0
+    if (threat != 0 and turn != 0 and three_hands
             and _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm) != 0):
         return n, 2
-    if cover != 0 and (n > 0 or pk == 0) and hands[1] != 0 and hands[2] != 0:
-        # Real three-player positions only: in a two-hand game (two players,
-        # or a relaxation with a farmer set aside) the rule costs more time
-        # than it saves.
+    if cover != 0 and (n > 0 or pk == 0) and three_hands:
         cv = _covered(hands, turn, pk, lb, flags, nplayers, mc, mk, start + n + 1, memo, dwork, sc, sk, prof, pbuf,
                       cwm)
         if cv < 0:
