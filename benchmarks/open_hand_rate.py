@@ -12,10 +12,14 @@ the solver did not settle within ``--time-limit`` are left out, and the
 interval with them counted as all wins / all losses is shown too), the
 heuristic self-play landlord win rate on the same deals with its interval,
 and how the two agree deal by deal.  Per-deal results go to ``--out``
-(JSON Lines; a rerun with the same file skips the deals already there).
+(JSON Lines; a rerun with the same file skips the deals already there, and with
+``--retry-unknown`` solves the deals it left unknown again under the new limit, so
+a run can be refined in stages: each row says the limit it was solved under).
 
     $ .venv/bin/python benchmarks/open_hand_rate.py --deals 1000 --seed 1 --time-limit 60 \\
           --processes 2 --out out/open_hand_rate.jsonl
+    $ .venv/bin/python benchmarks/open_hand_rate.py --deals 1000 --seed 1 --time-limit 15 \\
+          --processes 2 --out out/open_hand_rate.jsonl --retry-unknown
 """
 
 from __future__ import annotations
@@ -60,7 +64,7 @@ def _solve_one(args):
     r = _SOLVER.solve(pos, line=False, time_limit=time_limit)
     return {"id": rec["id"], "landlord_seat": rec["landlord"], "hands": pos.to_dict()["hands"],
             "open_hand": r.result, "selfplay": rec["result"]["winner"], "nodes": r.nodes,
-            "seconds": round(r.seconds, 3)}
+            "seconds": round(r.seconds, 3), "time_limit": time_limit}
 
 
 def main(argv=None) -> int:
@@ -72,11 +76,16 @@ def main(argv=None) -> int:
     ap.add_argument("--processes", type=int, default=os.cpu_count() or 1,
                     help="deals solved at once (one process each)")
     ap.add_argument("--out", default=None, help="per-deal JSON Lines (resumed when it exists)")
+    ap.add_argument("--retry-unknown", action="store_true",
+                    help="solve again, under --time-limit, the deals --out holds as unknown")
     args = ap.parse_args(argv)
+    if args.retry_unknown and not args.out:
+        ap.error("--retry-unknown needs --out")
 
-    done = read_rows(args.out, "id")
+    done = read_rows(args.out, "id")  # a retried deal's later row replaces its earlier one
     records = list(simulate(args.deals, "heuristic", seed=args.seed))
-    todo = [r for r in records if r["id"] not in done]
+    todo = [r for r in records if r["id"] not in done
+            or (args.retry_unknown and done[r["id"]]["open_hand"] == "unknown")]
     out = open(args.out, "a") if args.out else None
     t0 = time.perf_counter()
     with mp.Pool(args.processes) as pool:
@@ -105,7 +114,9 @@ def main(argv=None) -> int:
     ow_sl = sum(r["open_hand"] == "win" and r["selfplay"] != "landlord" for r in rows)
     ol_sw = sum(r["open_hand"] == "loss" and r["selfplay"] == "landlord" for r in rows)
     secs = sorted(r["seconds"] for r in rows)
-    print(f"deals {n} (seed {args.seed}, heuristic bidding, standard rules), solver limit {args.time_limit} s")
+    limits = sorted({r.get("time_limit", args.time_limit) for r in rows})
+    print(f"deals {n} (seed {args.seed}, heuristic bidding, standard rules), "
+          f"solver limit {' / '.join(f'{x:g}' for x in limits)} s")
     print(f"open-hand landlord wins {win}, loses {loss}, unknown {unknown}")
     if win + loss:
         print(f"open-hand landlord win rate {win / (win + loss):.4f}  95% CI [{lo:.4f}, {hi:.4f}] "
