@@ -303,7 +303,7 @@ def test_cli_replay_json(fast):
 def test_replay_files_fast_and_full_agree():
     """The library behind ``ddz replay``: the batch kernel and the full replay
     give each line the same verdict, result and move index."""
-    from ddz_tools.records import ReplaySummary, replay_files
+    from ddz_tools.replay import ReplaySummary, replay_files
 
     paths = [str(DATA / "sample_games.jsonl"), str(DATA / "bad_games.jsonl"), str(DATA / "no-such-file.jsonl")]
     full, fast = list(replay_files(paths)), list(replay_files(paths, fast=True))
