@@ -2032,6 +2032,9 @@ class Solver:
 
     def _value(self, st: _State, nplayers: int, flags: int) -> int:
         """1 if the team to move at ``st`` wins, else 0; may raise SearchLimit."""
+        if self._deadline is not None and time.perf_counter() >= self._deadline:
+            # Probes that end before their first pause check nothing else.
+            raise SearchLimit("time limit")
         ctl = self.ctl
         hands = self._set_root(st)
         f = self._frames
@@ -2086,17 +2089,20 @@ class Solver:
                 self._slice = max(self._slice // 2, 1000)
 
     def _check_limits(self) -> None:
-        """Raise SearchLimit past the node or time limit (or when a worker is called off)."""
+        """Raise SearchLimit when a worker is called off, or past the time or node limit.
+
+        The time limit is checked before the node limits: a probe's node cap
+        (see :meth:`_capped`) is a node limit too, and a search whose pauses all
+        fall on probes' caps must still stop at its time limit."""
         team = self._team
-        if team is not None:
-            if team.cancelled(self):
-                raise SearchLimit("cancelled")
-            if team.node_limit is not None and team.reserved >= team.node_limit:
-                raise SearchLimit("node limit", shared=True)
-        if self._node_limit is not None and self.ctl[C_NODES] >= self._node_limit:
-            raise SearchLimit("node limit")
+        if team is not None and team.cancelled(self):
+            raise SearchLimit("cancelled")
         if self._deadline is not None and time.perf_counter() >= self._deadline:
             raise SearchLimit("time limit")
+        if team is not None and team.node_limit is not None and team.reserved >= team.node_limit:
+            raise SearchLimit("node limit", shared=True)
+        if self._node_limit is not None and self.ctl[C_NODES] >= self._node_limit:
+            raise SearchLimit("node limit")
 
     # Moves in Python -------------------------------------------------------------------
 

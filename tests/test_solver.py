@@ -9,12 +9,13 @@ import pathlib
 import random
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
 
 from ddz_tools.cards import FULL_DECK, counts_of, format_cards, pack_counts, parse_cards
-from ddz_tools.errors import DdzError
+from ddz_tools.errors import DdzError, SearchLimit
 from ddz_tools.movegen import generate
 from ddz_tools.position import Position
 from ddz_tools.rules import PRESETS, Play
@@ -660,6 +661,30 @@ def test_time_limit_gives_unknown():
     assert r.result in ("unknown", "win", "loss")
     if r.result == "unknown":
         assert r.stopped == "time limit" and r.seconds < 5
+
+
+def test_time_limit_comes_before_a_probe_cap():
+    """A probe's node cap is a node limit too; when the time is up as well,
+    the search must stop for the time, not go on to the next probe (whole
+    deals probed in rounds used to run on well past their time limit)."""
+    s = Solver(tt_mb=1, workers=1)
+    s._deadline = time.perf_counter() - 1.0
+    s._node_limit = 0
+    with pytest.raises(SearchLimit) as exc:
+        s._check_limits()
+    assert exc.value.reason == "time limit"
+    s._deadline = None
+    with pytest.raises(SearchLimit) as exc:
+        s._check_limits()
+    assert exc.value.reason == "node limit"
+
+
+def test_whole_deal_stops_at_its_time_limit():
+    p = Position.three_player("344556789TTJJQQKKA2X", "334566779TJQQA22D", "3456788899TJKKAA2",
+                              to_move="landlord")
+    r = solve(p, time_limit=1.0, line=False, tt_mb=64, workers=1)
+    assert r.result == "unknown" and r.stopped == "time limit"
+    assert r.seconds < 2.5
 
 
 def test_table_is_shared_and_counts():
