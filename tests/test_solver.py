@@ -665,8 +665,8 @@ def test_time_limit_gives_unknown():
 
 def test_time_limit_comes_before_a_probe_cap():
     """A probe's node cap is a node limit too; when the time is up as well,
-    the search must stop for the time, not go on to the next probe (whole
-    deals probed in rounds used to run on well past their time limit)."""
+    the search must stop for the time, not go on to the next probe (else a
+    whole deal probed in rounds runs on well past its time limit)."""
     s = Solver(tt_mb=1, workers=1)
     s._deadline = time.perf_counter() - 1.0
     s._node_limit = 0
