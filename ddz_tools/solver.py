@@ -180,7 +180,8 @@ C_DOMINANCE = 16
 C_TASK = 17
 C_COVER = 18
 C_THREAT = 19
-C_SIZE = 20
+C_OUT = 20
+C_SIZE = 21
 
 # What a call of search_step does (ctl[C_TASK]): search; or, instead, split
 # the table, just doubled, from half the buckets it is given; or list the
@@ -1003,6 +1004,21 @@ def _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm):
 
 
 @kernel
+def _plays_out(hand, flags, pk, pbuf):
+    """True when ``hand`` can be played whole over the play ``pk`` (0: a
+    lead): the seat holding it, to move, goes out at once.  Asks the move
+    generator (into ``pbuf``'s rows 0 and 1); False when it lists more plays
+    than they hold."""
+    n = gen_into_scratch(hand, flags, pk, pbuf[0], pbuf[1], pbuf[2])
+    if n > pbuf.shape[1]:
+        return False
+    for i in range(n):
+        if pbuf[0, i] == hand:
+            return True
+    return False
+
+
+@kernel
 def _sort_range(a, lo, hi):
     """Sort ``a[lo:hi]`` in place (a shell sort: no allocation, so kernels
     compiled without reference counting can call it)."""
@@ -1257,7 +1273,7 @@ def _dominated_by_lower(hand, c, k, lows, opps, pk):
 
 @kernel
 def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo, dwork, sc, sk, prof, pbuf, cwm, tt,
-            nbuckets, dominance, cover, threat):
+            nbuckets, dominance, cover, threat, out_now):
     """Generate and order the moves of a node into the buffers at ``start``
     (and, from the cutoff probe, each move's child key into the rows of
     ``ekey``, columns 0-3, and in column 4 the seat to move after it, the
@@ -1268,7 +1284,11 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     shortcut proves a win for the side to move, 2 when the cover rule (see
     :func:`_covered`, on when ``cover`` is not 0) proves a loss; ``n ==
     -needed`` when the move buffers are too small and ``n == -1`` when
-    ``dwork`` is.
+    ``dwork`` is.  With ``out_now`` not 0, a move after which another seat
+    is to move and goes out at once (his hand one play, which beats the play
+    standing: see :func:`_plays_out`) is settled here: a win when that seat
+    is of the mover's team, else left out of the moves (it loses), so
+    neither becomes a node; ``n`` may then be 0 (the node lost).
     """
     hand = hands[turn]
     cap = mc.shape[0] - start - 1
@@ -1325,6 +1345,18 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     # the cache misses overlap.
     me = _team(turn, nplayers)
     block = sc.shape[0] // 2
+    dropped = 0
+    # Which other seats hold one play (the decomposer's memo): only they can
+    # go out at once.  (The mover's own rest is the shortcuts' business.)
+    one = 0
+    if out_now != 0:
+        for q in range(nplayers):
+            if q != turn and hands[q] != 0:
+                mp = min_plays_memo_in(hands[q], flags, memo, dwork)
+                if mp < 0:
+                    return -1, 0
+                if mp == 1:
+                    one |= 1 << q
     for b0 in range(0, n, block):
         b1 = min(n, b0 + block)
         for i in range(b0, b1):
@@ -1334,6 +1366,15 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
             # pass over those who cannot answer): good for us when it is ours.
             sc[block + i - b0] = 1 if _team(nxt, nplayers) == me else 0
             hands[turn] -= c
+            if (one >> nxt) & 1 and nxt != turn and _plays_out(hands[nxt], flags, cpk, pbuf):
+                hands[turn] += c
+                if _team(nxt, nplayers) == me:
+                    return n, 1
+                # Lost: no key, no probe; left out below.
+                ekey[start + i, 4] = -1
+                sc[i - b0] = -1
+                dropped += 1
+                continue
             k0, k1, k2, km = _canon(hands[0], hands[1], hands[2] if nplayers == 3 else 0,
                                     _misc(nxt, clb, cpk, flags, nplayers))
             hands[turn] += c
@@ -1349,9 +1390,22 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
             sc[i - b0] = base
         for i in range(b0, b1):
             r = start + i
+            if sc[i - b0] < 0:
+                continue
             v = _tt_find(tt, sc[i - b0], ekey[r, 0], ekey[r, 1], ekey[r, 2], ekey[r, 3])
             if v >= 0 and v == sc[block + i - b0]:
                 return n, 1
+    if dropped > 0:
+        j = start
+        for r in range(start, start + n):
+            if ekey[r, 4] >= 0:
+                if j != r:
+                    mc[j] = mc[r]
+                    mk[j] = mk[r]
+                    for q in range(5):
+                        ekey[j, q] = ekey[r, q]
+                j += 1
+        n = j - start
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
@@ -1456,7 +1510,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
             if now < 0:
                 n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key, ekey,
                                  f_start[d], memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets, ctl[C_DOMINANCE],
-                                 ctl[C_COVER], ctl[C_THREAT])
+                                 ctl[C_COVER], ctl[C_THREAT], ctl[C_OUT])
                 if n == -1:
                     return ST_MEMO
                 if n < 0:
@@ -1919,6 +1973,10 @@ class Solver:
         #: out without letting the landlord make one of his threats (see
         #: :func:`_threat_rule`); False leaves the rule out.
         self.threat = True
+        #: Settle a move at its parent when another seat, to move after it,
+        #: goes out at once (see :func:`_plays_out`): no node for it; False
+        #: leaves the rule out.
+        self.out_now = True
         # Load the search kernel now (from the disk cache, or compile it), so
         # that a solve's clock counts its search and not the loading: ordering
         # the plays of an empty hand is the cheapest call it answers.
@@ -2048,6 +2106,7 @@ class Solver:
         ctl[C_DOMINANCE] = 1 if self.dominance else 0
         ctl[C_COVER] = 1 if self.cover else 0
         ctl[C_THREAT] = 1 if self.threat else 0
+        ctl[C_OUT] = 1 if self.out_now else 0
         while True:
             budget = int(ctl[C_NODES]) + self._slice
             team = self._team
@@ -2593,6 +2652,7 @@ class Solver:
             h.dominance = self.dominance
             h.cover = self.cover
             h.threat = self.threat
+            h.out_now = self.out_now
             h.probe_nodes = self.probe_nodes
             h.probe_depth = self.probe_depth
 
