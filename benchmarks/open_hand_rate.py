@@ -13,8 +13,9 @@ interval with them counted as all wins / all losses is shown too), the
 heuristic self-play landlord win rate on the same deals with its interval,
 and how the two agree deal by deal.  Per-deal results go to ``--out``
 (JSON Lines; a rerun with the same file skips the deals already there, and with
-``--retry-unknown`` solves the deals it left unknown again under the new limit, so
-a run can be refined in stages: each row says the limit it was solved under).
+``--retry-unknown`` solves the deals it left unknown under a lower limit again under
+the new one, so a run can be refined in stages, and a stage stopped part way resumes:
+each row says the limit it was solved under).
 
     $ .venv/bin/python benchmarks/open_hand_rate.py --deals 1000 --seed 1 --time-limit 60 \\
           --processes 2 --out out/open_hand_rate.jsonl
@@ -77,7 +78,7 @@ def main(argv=None) -> int:
                     help="deals solved at once (one process each)")
     ap.add_argument("--out", default=None, help="per-deal JSON Lines (resumed when it exists)")
     ap.add_argument("--retry-unknown", action="store_true",
-                    help="solve again, under --time-limit, the deals --out holds as unknown")
+                    help="solve again, under --time-limit, the deals --out holds as unknown under a lower limit")
     args = ap.parse_args(argv)
     if args.retry_unknown and not args.out:
         ap.error("--retry-unknown needs --out")
@@ -85,7 +86,8 @@ def main(argv=None) -> int:
     done = read_rows(args.out, "id")  # a retried deal's later row replaces its earlier one
     records = list(simulate(args.deals, "heuristic", seed=args.seed))
     todo = [r for r in records if r["id"] not in done
-            or (args.retry_unknown and done[r["id"]]["open_hand"] == "unknown")]
+            or (args.retry_unknown and done[r["id"]]["open_hand"] == "unknown"
+                and done[r["id"]].get("time_limit", 0) < args.time_limit)]
     out = open(args.out, "a") if args.out else None
     t0 = time.perf_counter()
     with mp.Pool(args.processes) as pool:
