@@ -181,7 +181,8 @@ C_TASK = 17
 C_COVER = 18
 C_THREAT = 19
 C_OUT = 20
-C_SIZE = 21
+C_KNOWN = 21
+C_SIZE = 22
 
 # What a call of search_step does (ctl[C_TASK]): search; or, instead, split
 # the table, just doubled, from half the buckets it is given; or list the
@@ -1273,7 +1274,7 @@ def _dominated_by_lower(hand, c, k, lows, opps, pk):
 
 @kernel
 def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo, dwork, sc, sk, prof, pbuf, cwm, tt,
-            nbuckets, dominance, cover, threat, out_now):
+            nbuckets, dominance, cover, threat, out_now, known_lost):
     """Generate and order the moves of a node into the buffers at ``start``
     (and, from the cutoff probe, each move's child key into the rows of
     ``ekey``, columns 0-3, and in column 4 the seat to move after it, the
@@ -1288,7 +1289,9 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     is to move and goes out at once (his hand one play, which beats the play
     standing: see :func:`_plays_out`) is settled here: a win when that seat
     is of the mover's team, else left out of the moves (it loses), so
-    neither becomes a node; ``n`` may then be 0 (the node lost).
+    neither becomes a node; with ``known_lost`` not 0, so is a move whose
+    child the cutoff probe finds stored as a loss for the mover.  ``n`` may
+    then be 0 (the node lost).
     """
     hand = hands[turn]
     cap = mc.shape[0] - start - 1
@@ -1393,8 +1396,12 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
             if sc[i - b0] < 0:
                 continue
             v = _tt_find(tt, sc[i - b0], ekey[r, 0], ekey[r, 1], ekey[r, 2], ekey[r, 3])
-            if v >= 0 and v == sc[block + i - b0]:
-                return n, 1
+            if v >= 0:
+                if v == sc[block + i - b0]:
+                    return n, 1
+                if known_lost != 0:
+                    ekey[r, 4] = -1
+                    dropped += 1
     if dropped > 0:
         j = start
         for r in range(start, start + n):
@@ -1510,7 +1517,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
             if now < 0:
                 n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key, ekey,
                                  f_start[d], memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets, ctl[C_DOMINANCE],
-                                 ctl[C_COVER], ctl[C_THREAT], ctl[C_OUT])
+                                 ctl[C_COVER], ctl[C_THREAT], ctl[C_OUT], ctl[C_KNOWN])
                 if n == -1:
                     return ST_MEMO
                 if n < 0:
@@ -1977,6 +1984,10 @@ class Solver:
         #: goes out at once (see :func:`_plays_out`): no node for it; False
         #: leaves the rule out.
         self.out_now = True
+        #: Leave out of a node's moves those whose child the cutoff probe
+        #: finds stored as a loss for the mover (they would only be visited to
+        #: read the table again); False searches them.
+        self.known_lost = True
         # Load the search kernel now (from the disk cache, or compile it), so
         # that a solve's clock counts its search and not the loading: ordering
         # the plays of an empty hand is the cheapest call it answers.
@@ -2107,6 +2118,7 @@ class Solver:
         ctl[C_COVER] = 1 if self.cover else 0
         ctl[C_THREAT] = 1 if self.threat else 0
         ctl[C_OUT] = 1 if self.out_now else 0
+        ctl[C_KNOWN] = 1 if self.known_lost else 0
         while True:
             budget = int(ctl[C_NODES]) + self._slice
             team = self._team
@@ -2653,6 +2665,7 @@ class Solver:
             h.cover = self.cover
             h.threat = self.threat
             h.out_now = self.out_now
+            h.known_lost = self.known_lost
             h.probe_nodes = self.probe_nodes
             h.probe_depth = self.probe_depth
 

@@ -116,7 +116,7 @@ def test_whole_deal_from_options(capsys):
 def test_unknown_lists_the_plays_proven_lost(capsys):
     """Cut short, a solve says which root plays it had proven lost (table and JSON)."""
     hands = ["--landlord", "44589TQAAX", "--farmer1", "467TJQQK22", "--farmer2", "579TJJKKA2",
-             "--to-move", "landlord", "--node-limit", "700000", "--tt-mb", "8", "--workers", "1", "--no-line"]
+             "--to-move", "landlord", "--node-limit", "400000", "--tt-mb", "8", "--workers", "1", "--no-line"]
     code, out, _ = run(capsys, "solve", *hands, "--format", "json")
     d = json.loads(out)
     assert code == 0 and d["result"] == "unknown" and d["root_plays"] > len(d["lost_plays"]) > 0

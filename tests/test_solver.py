@@ -534,8 +534,9 @@ def test_plays_out_matches_the_reference_generator():
 
 def test_out_now_rule_on_and_off_agree():
     """Settling a move at its parent when the seat to move after it goes out
-    at once: the same result and winning plays with the rule and without
-    (three players, seven cards a seat, and 9 v 9); with it, fewer nodes."""
+    at once, and leaving out a move whose child is stored as lost: the same
+    result and winning plays with each rule and without (three players,
+    seven cards a seat, and 9 v 9); with it, fewer nodes."""
     rng = random.Random(53)
     positions = []
     for i in range(24):
@@ -549,6 +550,8 @@ def test_out_now_rule_on_and_off_agree():
             positions.append(Position.build({"me": _pack(deck[:9]), "opponent": _pack(deck[9:18])}, "me", None,
                                             None, preset))
     assert _nodes_saved_by("out_now", positions) > 0
+    # Moves whose child is stored as lost left out too: the same answers.
+    assert _nodes_saved_by("known_lost", positions) > 0
 
 
 _INSPECT = """
