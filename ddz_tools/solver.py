@@ -1369,13 +1369,12 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
             # pass over those who cannot answer): good for us when it is ours.
             sc[block + i - b0] = 1 if _team(nxt, nplayers) == me else 0
             hands[turn] -= c
-            if (one >> nxt) & 1 and nxt != turn and _plays_out(hands[nxt], flags, cpk, pbuf):
+            if (one >> nxt) & 1 and _plays_out(hands[nxt], flags, cpk, pbuf):
                 hands[turn] += c
                 if _team(nxt, nplayers) == me:
                     return n, 1
                 # Lost: no key, no probe; left out below.
                 ekey[start + i, 4] = -1
-                sc[i - b0] = -1
                 dropped += 1
                 continue
             k0, k1, k2, km = _canon(hands[0], hands[1], hands[2] if nplayers == 3 else 0,
@@ -1393,7 +1392,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
             sc[i - b0] = base
         for i in range(b0, b1):
             r = start + i
-            if sc[i - b0] < 0:
+            if ekey[r, 4] < 0:
                 continue
             v = _tt_find(tt, sc[i - b0], ekey[r, 0], ekey[r, 1], ekey[r, 2], ekey[r, 3])
             if v >= 0:
@@ -2101,7 +2100,7 @@ class Solver:
 
     def _value(self, st: _State, nplayers: int, flags: int) -> int:
         """1 if the team to move at ``st`` wins, else 0; may raise SearchLimit."""
-        if self._deadline is not None and time.perf_counter() >= self._deadline:
+        if self._time_up():
             # Probes that end before their first pause check nothing else.
             raise SearchLimit("time limit")
         ctl = self.ctl
@@ -2159,6 +2158,9 @@ class Solver:
             elif dt > 0.2:
                 self._slice = max(self._slice // 2, 1000)
 
+    def _time_up(self) -> bool:
+        return self._deadline is not None and time.perf_counter() >= self._deadline
+
     def _check_limits(self) -> None:
         """Raise SearchLimit when a worker is called off, or past the time or node limit.
 
@@ -2168,7 +2170,7 @@ class Solver:
         team = self._team
         if team is not None and team.cancelled(self):
             raise SearchLimit("cancelled")
-        if self._deadline is not None and time.perf_counter() >= self._deadline:
+        if self._time_up():
             raise SearchLimit("time limit")
         if team is not None and team.node_limit is not None and team.reserved >= team.node_limit:
             raise SearchLimit("node limit", shared=True)

@@ -515,11 +515,8 @@ def test_plays_out_matches_the_reference_generator():
     _, pbuf = _profile_arrays()
     seen = [0, 0]
     for i in range(1500):
-        preset = list(PRESETS)[i % len(PRESETS)]
+        preset, _, hand, deck = _preset_and_hand(rng, i, most=12)
         rules = PRESETS[preset]
-        deck = _deck_list(FULL_DECK)
-        rng.shuffle(deck)
-        hand = _pack(deck[:rng.randint(1, 12)])
         if i % 4:
             hand = rng.choice(sorted(naive_leads(hand, rules)))[0]
         prev = 0
@@ -540,9 +537,7 @@ def test_out_now_rule_on_and_off_agree():
     rng = random.Random(53)
     positions = []
     for i in range(24):
-        deck = _deck_list(FULL_DECK)
-        rng.shuffle(deck)
-        preset = sorted(PRESETS)[i % len(PRESETS)]
+        preset, _, _, deck = _preset_and_hand(rng, i)
         if i % 3:
             hands = [_pack(deck[7 * k:7 * k + 7]) for k in range(3)]
             positions.append(Position.build(dict(zip(SEATS3, hands)), "landlord", None, None, preset))
@@ -1332,12 +1327,12 @@ def _profile_arrays():
     return np.zeros((PROF_ROWS, PROF_W), np.int64), np.zeros((3, PROF_PLAYS), np.int64)
 
 
-def _preset_and_hand(rng: random.Random, i: int):
-    """Preset ``i`` (cycling), its flags, a random hand of 1-20 cards and the shuffled deck it came from."""
+def _preset_and_hand(rng: random.Random, i: int, most: int = 20):
+    """Preset ``i`` (cycling), its flags, a random hand of 1 to ``most`` cards and the shuffled deck it came from."""
     preset = list(PRESETS)[i % len(PRESETS)]
     deck = _deck_list(FULL_DECK)
     rng.shuffle(deck)
-    return preset, PRESETS[preset].flags, _pack(deck[:rng.randint(1, 20)]), deck
+    return preset, PRESETS[preset].flags, _pack(deck[:rng.randint(1, most)]), deck
 
 
 def test_answer_profile_matches_the_generator():
