@@ -85,6 +85,7 @@ import time
 import numpy as np
 
 from ._jit import flat_kernel, high_bit, interpreted, kernel, low_bit, prefetch
+from .cards import RANK_A
 from .decompose import SEARCH_WORK, min_plays_memo_in, min_plays_prefetch, new_memo_table
 from .errors import ArgumentError, PositionError, SearchLimit
 from .gamerules import next_seat, trick_after
@@ -929,7 +930,73 @@ def _threat_profile(hands, flags, w, at, sc, sk, prof, pbuf, cwm):
 
 
 @kernel
-def _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm):
+def _low_solos_least(hand, r):
+    """A lower bound on the solos of rank below ``r`` (*low* solos) in any split of
+    ``hand`` into plays (under any rules).
+
+    Only a rank held once can end as such a solo (two or more cards of a
+    rank can always be played as pairs, trios or a bomb).  A held-once rank
+    escapes only as a kicker or in a solo chain: the kickers of all the
+    hand's bodies are at most one per trio and two per four, a chain (five
+    or more consecutive ranks up to the ace) can take only ranks in a run of
+    five or more held ones, and the rocket takes the small joker.  What is
+    left of the held-once ranks below ``r`` after them is the bound."""
+    lows = 0
+    kick = 0
+    chain = 0
+    run = 0
+    pend = 0
+    for i in range(15):
+        c = (hand >> (4 * i)) & 15
+        if c >= 3:
+            kick += c - 2
+        low = c == 1 and i < r
+        if low:
+            lows += 1
+        if i <= RANK_A and c > 0:
+            run += 1
+            if low:
+                pend += 1
+        else:
+            if run >= 5:
+                chain += pend
+            run = 0
+            pend = 0
+    if r > 13 and (hand >> 52) == 0x11:
+        # The rocket takes the small joker (below r only when r is the big one).
+        chain += 1
+    left = lows - kick - chain
+    return left if left > 0 else 0
+
+
+@kernel
+def _low_solo_covers(hand, r):
+    """An upper bound on the number of plays of ``hand``, none sharing a
+    card, that each beat a solo below rank ``r`` and are no such solo
+    themselves: its cards of rank ``r`` and up (each a solo at most), and
+    its bombs below ``r``."""
+    n = 0
+    for i in range(15):
+        c = (hand >> (4 * i)) & 15
+        if i >= r:
+            n += c
+        elif c == 4:
+            n += 1
+    return n
+
+
+@kernel
+def _solo_threats_top(w, at):
+    """The highest main rank of the threats profiled at ``w[at:]`` (see
+    :func:`_threat_profile`) when they are all solos, else -1."""
+    for t in range(PROF_W - 2):
+        if t != T_SOLO and w[at + t] != 0:
+            return -1
+    return ((w[at + T_SOLO] >> 4) & 15) - 1
+
+
+@kernel
+def _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm, count):
     """2 when the farmer to move loses at once by the *threat rule*, else 0.
     Real three-player positions (every hand holding cards), a farmer to
     move who cannot go out with one play.
@@ -954,7 +1021,19 @@ def _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm):
       beats, and at most one more.
 
     When neither holds, the farmers never go out: the landlord wins.  A
-    split search that gives up shows nothing."""
+    split search that gives up shows nothing.
+
+    With ``count`` not 0 and every threat a solo (as when the landlord holds
+    one card), farmer1's condition is sharpened by counting.  Let r be the
+    highest threat's rank: the threats beat the solos below r (*low* solos)
+    and nothing else.  Each low solo farmer1 plays, but his last play, must
+    be beaten by farmer2 before the landlord's turn, with a safe play (a
+    card of rank r or above, or a bomb), and farmer2, who cannot go out,
+    spends a different play on each.  So farmer1 goes out only if some
+    split of his hand has at most one low solo more than farmer2 has such
+    plays: when the least low solos of any split (a lower bound, see
+    :func:`_low_solos_least`) exceed the most of farmer2's (an upper bound,
+    see :func:`_low_solo_covers`) by two or more, the landlord wins."""
     w = pbuf[2]
     m = CW_MERGED
     keep = m + THREAT_KEEP
@@ -971,7 +1050,10 @@ def _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm):
         w[m + PROF_W - 2] = -1
         w[m + PROF_W - 1] = 3
         if _control_split(hands, 2, hands[2], flags, 3, sc, sk, prof, pbuf, cwm) == 0:
-            r2 = _profile_row(prof, hands[2], flags, pbuf)
+            lr = _solo_threats_top(w, one) if count != 0 else -1
+            if lr >= 0 and _low_solos_least(hands[1], lr) >= _low_solo_covers(hands[2], lr) + 2:
+                res = 2
+            r2 = _profile_row(prof, hands[2], flags, pbuf) if res == 0 else -1
             if r2 >= 0:
                 # Farmer1 against what a threat beats and farmer2 cannot
                 # beat with a safe play.
@@ -1326,7 +1408,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     # has an empty hand, and there they cost more time than they save.
     three_hands = hands[1] != 0 and hands[2] != 0
     if (threat != 0 and turn != 0 and three_hands
-            and _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm) != 0):
+            and _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm, threat & 2) != 0):
         return n, 2
     if cover != 0 and (n > 0 or pk == 0) and three_hands:
         cv = _covered(hands, turn, pk, lb, flags, nplayers, mc, mk, start + n + 1, memo, dwork, sc, sk, prof, pbuf,
@@ -1979,6 +2061,11 @@ class Solver:
         #: out without letting the landlord make one of his threats (see
         #: :func:`_threat_rule`); False leaves the rule out.
         self.threat = True
+        #: Sharpen the threat rule when the landlord's threats are all solos
+        #: (as when he holds one card) by counting farmer1's solos below them
+        #: against farmer2's plays that beat those (see :func:`_threat_rule`);
+        #: False leaves the count out.
+        self.solo_count = True
         #: Settle a move at its parent when another seat, to move after it,
         #: goes out at once (see :func:`_plays_out`): no node for it; False
         #: leaves the rule out.
@@ -2115,7 +2202,7 @@ class Solver:
         ctl[C_RX_BUDGET] = self.relax_budget
         ctl[C_DOMINANCE] = 1 if self.dominance else 0
         ctl[C_COVER] = 1 if self.cover else 0
-        ctl[C_THREAT] = 1 if self.threat else 0
+        ctl[C_THREAT] = (1 | (2 if self.solo_count else 0)) if self.threat else 0
         ctl[C_OUT] = 1 if self.out_now else 0
         ctl[C_KNOWN] = 1 if self.known_lost else 0
         while True:
@@ -2666,6 +2753,7 @@ class Solver:
             h.dominance = self.dominance
             h.cover = self.cover
             h.threat = self.threat
+            h.solo_count = self.solo_count
             h.out_now = self.out_now
             h.known_lost = self.known_lost
             h.probe_nodes = self.probe_nodes

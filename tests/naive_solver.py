@@ -20,7 +20,7 @@ import functools
 import itertools
 
 from ddz_tools.cards import NUM_RANKS, RANK_2, RANK_A, counts_of, pack_counts
-from ddz_tools.rules import F_CHAINS_WITH_TWO, T_ROCKET, beats, readings
+from ddz_tools.rules import F_CHAINS_WITH_TWO, T_ROCKET, T_SOLO, beats, make_kind, readings
 
 
 def sub_multisets(packed: int):
@@ -311,3 +311,47 @@ def rename_ranks(counts: list, new: dict, kept) -> tuple:
             out[to] = c[r]
         out_hands.append(pack_counts(out))
     return tuple(out_hands)
+
+
+def least_low_solos(hand: int, rank: int, flags: int) -> int:
+    """The fewest solos of rank below ``rank`` in any split of ``hand`` into
+    plays.  Every split, no cap."""
+
+    @functools.lru_cache(maxsize=None)
+    def least(rest: int) -> int:
+        if rest == 0:
+            return 0
+        low = next(r for r, c in enumerate(counts_of(rest)) if c)
+        best = None
+        for cards, kind in plays(rest, 0, flags):
+            if counts_of(cards)[low] == 0:
+                continue
+            cost = 1 if (kind & 31) == T_SOLO and low < rank else 0
+            n = cost + least(rest - cards)
+            best = n if best is None else min(best, n)
+        return best
+
+    return least(hand)
+
+
+def most_covers(hand: int, rank: int, flags: int) -> int:
+    """The most plays of ``hand``, no two sharing a card, that each beat the
+    solo just below ``rank`` (so every solo below it) and are not themselves
+    a solo below it.  Every choice, no cap."""
+    if rank == 0:
+        return 0
+    target = make_kind(T_SOLO, rank - 1, 1)
+    cover = [cards for cards, kind in plays(hand, 0, flags) if beats(kind, target)]
+
+    @functools.lru_cache(maxsize=None)
+    def most(rest: int) -> int:
+        if rest == 0:
+            return 0
+        low = next(r for r, c in enumerate(counts_of(rest)) if c)
+        best = most(rest - (1 << (4 * low)))
+        for cards in cover:
+            if counts_of(cards)[low] and all(a <= b for a, b in zip(counts_of(cards), counts_of(rest))):
+                best = max(best, 1 + most(rest - cards))
+        return best
+
+    return most(hand)

@@ -1297,14 +1297,107 @@ def test_threat_rule_matches_its_definition_and_the_reference():
         if any(c == hands[turn] for c, _ in plays(hands[turn], prev, flags)):
             continue  # the farmer goes out: the search never asks
         arr = np.array(hands, np.int64)
-        got = _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm)
+        got = _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 0)
         # Again, the landlord's threats now remembered.
-        assert _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm) == got
+        assert _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 0) == got
         assert list(arr) == list(hands)
         _agrees_with_definition(got, threat_lost(hands, turn, prev, lb, flags), 2, hands, turn, prev, lb, flags,
                                 preset, tally)
     checked, held, answers = tally
     assert checked > 400 and held > 60 and answers > 20, (checked, held, answers)
+
+
+def test_low_solo_bounds_hold_for_every_split():
+    """The least solos below a rank r in any split of a hand is never below
+    the kernel's bound, and the most plays of a hand (no card shared) that
+    beat every solo below r without being one never above the kernel's
+    count; under every preset."""
+    from naive_solver import least_low_solos, most_covers
+    from ddz_tools.solver import _low_solo_covers, _low_solos_least
+
+    rng = random.Random(52)
+    tight = 0
+    for i in range(400):
+        preset, flags, hand, _ = _preset_and_hand(rng, i, most=9)
+        r = rng.randint(0, 14)
+        least = least_low_solos(hand, r, flags)
+        bound = _low_solos_least(hand, r)
+        assert bound <= least, (format_cards(hand), r, preset, bound, least)
+        tight += bound == least
+        most = most_covers(hand, r, flags)
+        assert _low_solo_covers(hand, r) >= most, (format_cards(hand), r, preset, most)
+    assert tight > 300
+
+
+def _lone_position(rng: random.Random, i: int, seat_cards: int = 6):
+    """A random three-player position with the landlord holding one card
+    (often a high one) and a farmer to move; about half answer a play:
+    (preset, flags, hands, turn, the play to answer or None, who made it)."""
+    preset = list(PRESETS)[i % len(PRESETS)]
+    deck = _deck_list(FULL_DECK)
+    rng.shuffle(deck)
+    if rng.random() < 0.7:
+        deck.sort(key=lambda r: -r + rng.randint(0, 6))
+    landlord = _pack(deck[:1])
+    left = deck[1:]
+    rng.shuffle(left)
+    n1, n2 = rng.randint(1, seat_cards), rng.randint(1, seat_cards)
+    hands = (landlord, _pack(left[:n1]), _pack(left[n1:n1 + n2]))
+    turn = rng.choice((1, 2))
+    after, by = None, 0
+    if rng.random() < 0.5:
+        leads = [p for p in generate(_pack(left[n1 + n2:n1 + n2 + 5]), rules=preset)
+                 if len(generate(landlord, after=p, rules=preset)) == 0]
+        if leads:
+            after, by = rng.choice(leads), rng.choice([s for s in range(3) if s != turn])
+    return preset, PRESETS[preset].flags, hands, turn, after, by
+
+
+def test_solo_count_is_sound_and_sharpens_the_threat_rule():
+    """The threat rule with the count of low solos, the landlord holding one
+    card or near the end: whenever it holds, the reference solver finds the
+    farmer to move lost; it holds wherever the rule without the count does,
+    and in more positions."""
+    from naive_solver import plays
+    from ddz_tools.solver import CWM_ROWS, PROF_W, _threat_rule
+
+    rng = random.Random(53)
+    prof, pbuf = _profile_arrays()
+    sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
+    cwm = np.zeros((CWM_ROWS, PROF_W), np.int64)
+    base = more = 0
+    for i in range(1600):
+        # The landlord with one card, or near the end (his threats may be solos).
+        make = _lone_position if i % 2 == 0 else _threat_position
+        preset, flags, hands, turn, after, lb = make(rng, i // 2)
+        prev = after.kind if after else 0
+        if any(c == hands[turn] for c, _ in plays(hands[turn], prev, flags)):
+            continue  # the farmer goes out: the search never asks
+        arr = np.array(hands, np.int64)
+        without = _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 0)
+        got = _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 2)
+        assert list(arr) == list(hands)
+        if without:
+            assert got == 2
+            base += 1
+        elif got:
+            assert not wins(hands, turn, prev, lb, flags), (
+                [format_cards(h) for h in hands], turn, after and after.notation(), lb, preset)
+            more += 1
+    assert base > 100 and more > 40, (base, more)
+
+
+def test_solo_count_on_and_off_agree_on_bigger_positions():
+    """The landlord with one to three cards, the farmers up to nine each
+    (beyond the reference): the same result and winning plays with the
+    count of low solos in the threat rule and without; with it, fewer nodes."""
+    rng = random.Random(54)
+    positions = []
+    for i in range(30):
+        preset, _, hands, turn, after, lb = _threat_position(rng, i, seat_cards=9)
+        by = SEATS3[lb] if after else None
+        positions.append(Position.build(dict(zip(SEATS3, hands)), SEATS3[turn], after, by, preset))
+    assert _nodes_saved_by("solo_count", positions) > 0
 
 
 def test_threat_rule_on_and_off_agree_on_bigger_positions():
