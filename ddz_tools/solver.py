@@ -45,7 +45,8 @@ lead, or an answer to the other team's play, is lost at once when the other
 team *covers* every play the team to move could make (see ``_covered``), and
 a farmer to move has lost when neither farmer can go out without letting the
 landlord make a *threat*, a play after which he surely wins (see
-``_threat_rule``).  Enhanced transposition cutoff:
+``_threat_rule``; with a count of farmer1's low solos when the threats are
+solos).  Enhanced transposition cutoff:
 before ordering, a child already stored as a win for the mover's team ends the
 node.  Dominated kicker choices (see ``_dominated``) are not searched: the
 same body with a lower loose kicker is at least as good (for two players, the
