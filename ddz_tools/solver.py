@@ -153,6 +153,8 @@ SPLIT_AFTER = 200_000
 RELAX_BUDGET = 20000
 #: Hands a control-win check may expand before it gives up.
 CONTROL_BUDGET = 48
+#: Sets of solo chains the low-solo bound tries before it gives up (see _low_solos_least).
+LOW_SOLO_SETS = 256
 
 # Status returned by the kernel.
 ST_DONE = 0
@@ -931,43 +933,91 @@ def _threat_profile(hands, flags, w, at, sc, sk, prof, pbuf, cwm):
 
 
 @kernel
-def _low_solos_least(hand, r):
-    """A lower bound on the solos of rank below ``r`` (*low* solos) in any split of
-    ``hand`` into plays (under any rules).
+def _lone_solos(h, r):
+    """The solos below rank ``r`` when every rank of ``h`` is played whole
+    (a pair, trio or bomb, the two jokers as the rocket): the ranks below
+    ``r`` held once, the small joker not counted beside the big one."""
+    n = 0
+    for i in range(15):
+        if i < r and (h >> (4 * i)) & 15 == 1 and not (i == 13 and (h >> 56) & 15 == 1):
+            n += 1
+    return n
 
-    Only a rank held once can end as such a solo (two or more cards of a
-    rank can always be played as pairs, trios or a bomb).  A held-once rank
-    escapes only as a kicker or in a solo chain: the kickers of all the
-    hand's bodies are at most one per trio and two per four, a chain (five
-    or more consecutive ranks up to the ace) can take only ranks in a run of
-    five or more held ones, and the rocket takes the small joker.  What is
-    left of the held-once ranks below ``r`` after them is the bound."""
-    lows = 0
+
+@kernel
+def _low_solos_least(hand, r):
+    """A lower bound on the solos of rank below ``r`` (*low* solos) in any
+    split of ``hand`` into plays (under any rules).
+
+    Take a split and make each kicker a play of its own (a solo, or a pair
+    for a pair kicker): what is left are solo chains and plays that hold no
+    single card of a rank but a solo (pairs, trios, bombs, pair chains,
+    airplanes, the rocket).  Only the solo chains decide which ranks are
+    left with one card, so the fewest low solos of such splits is the least,
+    over every set of solo chains the hand holds, of the ranks below ``r``
+    left with one card (searched here, up to ``LOW_SOLO_SETS`` sets of
+    chains; past that the bound is 0).  The kickers took at most one card
+    per trio and two per four of the hand, each at most one low solo: the
+    bound is the least less those.  A bound below 2 is given as 0 when no
+    chain needs searching to show it (the threat rule asks for 2 or more)."""
+    best = _lone_solos(hand, r)
     kick = 0
-    chain = 0
-    run = 0
-    pend = 0
     for i in range(15):
         c = (hand >> (4 * i)) & 15
         if c >= 3:
             kick += c - 2
-        low = c == 1 and i < r
-        if low:
-            lows += 1
-        if i <= RANK_A and c > 0:
-            run += 1
-            if low:
-                pend += 1
-        else:
-            if run >= 5:
-                chain += pend
-            run = 0
-            pend = 0
-    if r > 13 and (hand >> 52) == 0x11:
-        # The rocket takes the small joker (below r only when r is the big one).
-        chain += 1
-    left = lows - kick - chain
-    return left if left > 0 else 0
+    if best <= kick + 1:
+        # Below 2 whatever the chains: 0, all the threat rule needs to know.
+        return 0
+    # Depth-first over sets of solo chains, each chain (start, length) not
+    # before the one it follows: a frame holds the hand left and the next
+    # chain to try.
+    fh = np.empty(8, np.int64)
+    fs = np.empty(8, np.int64)
+    fl = np.empty(8, np.int64)
+    fh[0] = hand
+    fs[0] = 0
+    fl[0] = 5
+    d = 0
+    sets = 0
+    while d >= 0:
+        h = fh[d]
+        st = fs[d]
+        ln = fl[d]
+        found = False
+        while st + 4 <= RANK_A:
+            end = st + ln - 1
+            ok = end <= RANK_A
+            if ok:
+                for i in range(st, end + 1):
+                    if (h >> (4 * i)) & 15 == 0:
+                        ok = False
+                        break
+            if ok:
+                found = True
+                break
+            st += 1
+            ln = 5
+        if not found or d + 1 >= 8:
+            d -= 1
+            continue
+        fs[d] = st
+        fl[d] = ln + 1
+        chain = 0
+        for i in range(st, st + ln):
+            chain += 1 << (4 * i)
+        sets += 1
+        if sets > LOW_SOLO_SETS:
+            return 0
+        rest = h - chain
+        v = _lone_solos(rest, r)
+        if v < best:
+            best = v
+        fh[d + 1] = rest
+        fs[d + 1] = st
+        fl[d + 1] = ln
+        d += 1
+    return best - kick if best > kick else 0
 
 
 @kernel
@@ -984,6 +1034,23 @@ def _low_solo_covers(hand, r):
         elif c == 4:
             n += 1
     return n
+
+
+@kernel
+def _regains(a, b, top, flags, sc, sk, prof, pbuf):
+    """True when some play of hand ``a`` beats some play of hand ``b`` that
+    is no solo below rank ``top``; also when ``b`` has more plays than
+    ``sc`` holds (the caller then assumes the weaker case)."""
+    n = gen_into_scratch(b, flags, 0, sc, sk, pbuf[2])
+    if n > sc.shape[0]:
+        return True
+    for i in range(n):
+        k = sk[i]
+        if (k & 31) == T_SOLO and ((k >> 5) & 15) < top:
+            continue
+        if _can_answer(a, flags, k, prof, pbuf):
+            return True
+    return False
 
 
 @kernel
@@ -1052,8 +1119,11 @@ def _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm, count):
         w[m + PROF_W - 1] = 3
         if _control_split(hands, 2, hands[2], flags, 3, sc, sk, prof, pbuf, cwm) == 0:
             lr = _solo_threats_top(w, one) if count != 0 else -1
-            if lr >= 0 and _low_solos_least(hands[1], lr) >= _low_solo_covers(hands[2], lr) + 2:
-                res = 2
+            if lr >= 0:
+                least = _low_solos_least(hands[1], lr)
+                if least >= 2 and (least >= _low_solo_covers(hands[2], lr) + 2
+                                   or not _regains(hands[1], hands[2], lr, flags, sc, sk, prof, pbuf)):
+                    res = 2
             r2 = _profile_row(prof, hands[2], flags, pbuf) if res == 0 else -1
             if r2 >= 0:
                 # Farmer1 against what a threat beats and farmer2 cannot

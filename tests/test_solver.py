@@ -1309,24 +1309,37 @@ def test_threat_rule_matches_its_definition_and_the_reference():
 
 def test_low_solo_bounds_hold_for_every_split():
     """The least solos below a rank r in any split of a hand is never below
-    the kernel's bound, and the most plays of a hand (no card shared) that
-    beat every solo below r without being one never above the kernel's
-    count; under every preset."""
-    from naive_solver import least_low_solos, most_covers
-    from ddz_tools.solver import _low_solo_covers, _low_solos_least
+    the kernel's bound (and equal to it on most hands), and the most plays
+    of a hand (no card shared) that beat every solo below r without being
+    one never above the kernel's count; whether some play of a hand beats
+    some play of another that is no solo below r, as the plain generator
+    says; under every preset."""
+    from naive_solver import least_low_solos, most_covers, plays
+    from ddz_tools.rules import T_SOLO, beats
+    from ddz_tools.solver import _low_solo_covers, _low_solos_least, _regains
 
     rng = random.Random(52)
-    tight = 0
-    for i in range(400):
-        preset, flags, hand, _ = _preset_and_hand(rng, i, most=9)
+    prof, pbuf = _profile_arrays()
+    sc, sk = np.empty(1 << 12, np.int64), np.empty(1 << 12, np.int64)
+    tight = regains = 0
+    for i in range(500):
+        preset, flags, hand, deck = _preset_and_hand(rng, i, most=11)
         r = rng.randint(0, 14)
         least = least_low_solos(hand, r, flags)
         bound = _low_solos_least(hand, r)
         assert bound <= least, (format_cards(hand), r, preset, bound, least)
-        tight += bound == least
+        # Exact where it matters: 2 or more.
+        tight += bound == least or (bound == 0 and least < 2)
         most = most_covers(hand, r, flags)
         assert _low_solo_covers(hand, r) >= most, (format_cards(hand), r, preset, most)
-    assert tight > 300
+        other = _pack(deck[20:20 + rng.randint(1, 8)])
+        want = any(beats(ka, kb) for _, kb in plays(other, 0, flags)
+                   if not ((kb & 31) == T_SOLO and ((kb >> 5) & 15) < r)
+                   for _, ka in plays(hand, 0, flags))
+        assert _regains(hand, other, r, flags, sc, sk, prof, pbuf) == want, (
+            format_cards(hand), format_cards(other), r, preset)
+        regains += want
+    assert tight > 450 and 50 < regains < 450, (tight, regains)
 
 
 def _lone_position(rng: random.Random, i: int, seat_cards: int = 6):
