@@ -945,7 +945,7 @@ def _lone_solos(h, r):
 
 
 @kernel
-def _low_solos_least(hand, r):
+def _low_solos_least(hand, r, work):
     """A lower bound on the solos of rank below ``r`` (*low* solos) in any
     split of ``hand`` into plays (under any rules).
 
@@ -971,10 +971,10 @@ def _low_solos_least(hand, r):
         return 0
     # Depth-first over sets of solo chains, each chain (start, length) not
     # before the one it follows: a frame holds the hand left and the next
-    # chain to try.
-    fh = np.empty(8, np.int64)
-    fs = np.empty(8, np.int64)
-    fl = np.empty(8, np.int64)
+    # chain to try (in ``work``, 24 words).
+    fh = work[0:8]
+    fs = work[8:16]
+    fl = work[16:24]
     fh[0] = hand
     fs[0] = 0
     fl[0] = 5
@@ -1120,7 +1120,7 @@ def _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm, count):
         if _control_split(hands, 2, hands[2], flags, 3, sc, sk, prof, pbuf, cwm) == 0:
             lr = _solo_threats_top(w, one) if count != 0 else -1
             if lr >= 0:
-                least = _low_solos_least(hands[1], lr)
+                least = _low_solos_least(hands[1], lr, sc)
                 if least >= 2 and (least >= _low_solo_covers(hands[2], lr) + 2
                                    or not _regains(hands[1], hands[2], lr, flags, sc, sk, prof, pbuf)):
                     res = 2

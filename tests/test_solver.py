@@ -1326,7 +1326,7 @@ def test_low_solo_bounds_hold_for_every_split():
         preset, flags, hand, deck = _preset_and_hand(rng, i, most=11)
         r = rng.randint(0, 14)
         least = least_low_solos(hand, r, flags)
-        bound = _low_solos_least(hand, r)
+        bound = _low_solos_least(hand, r, sc)
         assert bound <= least, (format_cards(hand), r, preset, bound, least)
         # Exact where it matters: 2 or more.
         tight += bound == least or (bound == 0 and least < 2)
