@@ -1038,19 +1038,50 @@ def _low_solo_covers(hand, r):
 
 @kernel
 def _regains(a, b, top, flags, sc, sk, prof, pbuf):
-    """True when some play of hand ``a`` beats some play of hand ``b`` that
-    is no solo below rank ``top``; also when ``b`` has more plays than
-    ``sc`` holds (the caller then assumes the weaker case)."""
+    """An upper bound on the number of plays of hand ``a``, none sharing a
+    card, that each beat some play of hand ``b`` that is no solo below rank
+    ``top`` (0 when no play of ``a`` beats one).
+
+    Such a play is a bomb or the rocket, or beats a play of ``b`` of its own
+    type and length, so its main rank (whose cards it holds) is above the
+    lowest main rank ``m`` of the plays of ``b`` that ``a`` can beat with
+    one of their type (read off ``a``'s answer profile): at most ``a``'s
+    cards above ``m``, its bombs and its rocket.  Large when ``a`` or ``b``
+    has more plays than the buffers hold."""
+    r1 = _profile_row(prof, a, flags, pbuf)
+    if r1 < 0:
+        return 1 << 20
     n = gen_into_scratch(b, flags, 0, sc, sk, pbuf[2])
     if n > sc.shape[0]:
-        return True
+        return 1 << 20
+    m = 99
+    bombs = 0
+    for i in range(13):
+        if (a >> (4 * i)) & 15 == 4:
+            bombs += 1
+    if (a >> 52) == 0x11:
+        bombs += 1
+    beaten = False
     for i in range(n):
         k = sk[i]
-        if (k & 31) == T_SOLO and ((k >> 5) & 15) < top:
+        t = k & 31
+        main = (k >> 5) & 15
+        if t == T_SOLO and main < top:
             continue
-        if _can_answer(a, flags, k, prof, pbuf):
-            return True
-    return False
+        if t == T_BOMB or t == T_ROCKET:
+            if not beaten and _can_answer(a, flags, k, prof, pbuf):
+                beaten = True
+            continue
+        beaten = True if bombs > 0 else beaten
+        if main < m and ((prof[r1, 2 + t] >> (4 * (k >> 9))) & 15) - 1 > main:
+            m = main
+            beaten = True
+    if not beaten:
+        return 0
+    count = bombs
+    for i in range(m + 1, 15):
+        count += (a >> (4 * i)) & 15
+    return count
 
 
 @kernel
@@ -1122,7 +1153,7 @@ def _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm, count):
             if lr >= 0:
                 least = _low_solos_least(hands[1], lr, sc)
                 if least >= 2 and (least >= _low_solo_covers(hands[2], lr) + 2
-                                   or not _regains(hands[1], hands[2], lr, flags, sc, sk, prof, pbuf)):
+                                   or least >= _regains(hands[1], hands[2], lr, flags, sc, sk, prof, pbuf) + 2):
                     res = 2
             r2 = _profile_row(prof, hands[2], flags, pbuf) if res == 0 else -1
             if r2 >= 0:

@@ -341,7 +341,19 @@ def most_covers(hand: int, rank: int, flags: int) -> int:
     if rank == 0:
         return 0
     target = make_kind(T_SOLO, rank - 1, 1)
-    cover = [cards for cards, kind in plays(hand, 0, flags) if beats(kind, target)]
+    return most_disjoint(hand, [cards for cards, kind in plays(hand, 0, flags) if beats(kind, target)])
+
+
+def most_regains(hand: int, other: int, rank: int, flags: int) -> int:
+    """The most plays of ``hand``, no two sharing a card, that each beat some
+    play of ``other`` that is no solo below ``rank``.  Every choice, no cap."""
+    safe = [kind for _, kind in plays(other, 0, flags) if not ((kind & 31) == T_SOLO and ((kind >> 5) & 15) < rank)]
+    return most_disjoint(hand, [cards for cards, kind in plays(hand, 0, flags) if any(beats(kind, k) for k in safe)])
+
+
+def most_disjoint(hand: int, candidates: list) -> int:
+    """The most of the ``candidates`` (packed plays) that ``hand`` holds at
+    once, no two sharing a card."""
 
     @functools.lru_cache(maxsize=None)
     def most(rest: int) -> int:
@@ -349,7 +361,7 @@ def most_covers(hand: int, rank: int, flags: int) -> int:
             return 0
         low = next(r for r, c in enumerate(counts_of(rest)) if c)
         best = most(rest - (1 << (4 * low)))
-        for cards in cover:
+        for cards in candidates:
             if counts_of(cards)[low] and all(a <= b for a, b in zip(counts_of(cards), counts_of(rest))):
                 best = max(best, 1 + most(rest - cards))
         return best
