@@ -29,6 +29,7 @@ disagreement is reported, not asserted).
     $ .venv/bin/python benchmarks/solve.py --sets p3-10 --count 40 --no-cover     # without the cover rule
     $ .venv/bin/python benchmarks/solve.py --sets p3-12 --count 20 --no-threat    # without the threat rule
     $ .venv/bin/python benchmarks/solve.py --sets p2-17 --count 40 --no-out-now   # moves settled at the parent
+    $ .venv/bin/python benchmarks/solve.py --sets p3-deal --no-threat-ahead       # threat rule at the child only
 """
 
 from __future__ import annotations
@@ -166,6 +167,9 @@ def main(argv=None) -> int:
                     help="leave the solver's cover rule out (Solver.cover = False), to measure what it gives")
     ap.add_argument("--no-threat", action="store_true",
                     help="leave the solver's threat rule out (Solver.threat = False), to measure what it gives")
+    ap.add_argument("--no-threat-ahead", action="store_true",
+                    help="leave out the threat rule one ply ahead at the landlord's nodes "
+                         "(Solver.threat_ahead = False), to measure what it gives")
     ap.add_argument("--no-out-now", action="store_true",
                     help="leave out the solver's rule that settles a move at its parent when the seat to move "
                          "after it goes out at once (Solver.out_now = False), to measure what it gives")
@@ -211,6 +215,7 @@ def main(argv=None) -> int:
     solver = Solver(args.tt_mb, args.workers)
     solver.cover = not args.no_cover
     solver.threat = not args.no_threat
+    solver.threat_ahead = not args.no_threat_ahead
     solver.out_now = not args.no_out_now
     # Warm-up: load every compiled kernel once.
     solver.solve(Position.two_player("33JJQK2", "4455A"), all_plays=True)

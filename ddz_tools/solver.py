@@ -153,6 +153,9 @@ SPLIT_AFTER = 200_000
 RELAX_BUDGET = 20000
 #: Hands a control-win check may expand before it gives up.
 CONTROL_BUDGET = 48
+#: The threat rule is tried one ply ahead (see :func:`_expand`) only on the
+#: landlord's moves that leave him at most this many plays.
+AHEAD_PLAYS = 3
 #: Sets of solo chains the low-solo bound tries before it gives up (see _low_solos_least).
 LOW_SOLO_SETS = 256
 
@@ -1596,6 +1599,36 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
                         ekey[j, q] = ekey[r, q]
                 j += 1
         n = j - start
+    if (threat & 4) != 0 and turn == 0 and three_hands:
+        # The threat rule one ply ahead: a move of the landlord after which
+        # a farmer is to move and loses by the rule wins the node (whatever
+        # the ordering would have tried first), with no node for the child.
+        ahead = False
+        for i in range(n):
+            nw = ekey[start + i, 4]
+            nxt = nw & 3
+            if nxt == 0:
+                continue
+            c = mc[start + i]
+            mp = min_plays_memo_in(hands[0] - c, flags, memo, dwork)
+            if mp < 0:
+                return -1, 0
+            if mp > AHEAD_PLAYS:
+                continue
+            hands[0] -= c
+            if out_now == 0 and _plays_out(hands[nxt], flags, nw >> 4, pbuf):
+                # The farmer goes out at once: not the rule's business.  (With
+                # out_now such moves were left out above.)
+                hands[0] += c
+                continue
+            _merge_opponents(hands, nxt, flags, 3, prof, pbuf)
+            ahead = True
+            lost = _threat_rule(hands, nxt, nw >> 4, (nw >> 2) & 3, flags, sc, sk, prof, pbuf, cwm, threat & 2)
+            hands[0] += c
+            if lost != 0:
+                return n, 1
+        if ahead:
+            _merge_opponents(hands, turn, flags, nplayers, prof, pbuf)
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
@@ -2168,6 +2201,9 @@ class Solver:
         #: against farmer2's plays that beat those (see :func:`_threat_rule`);
         #: False leaves the count out.
         self.solo_count = True
+        #: Apply the threat rule one ply ahead at the landlord's nodes: a move
+        #: after which the farmer to move loses by the rule wins at once.
+        self.threat_ahead = True
         #: Settle a move at its parent when another seat, to move after it,
         #: goes out at once (see :func:`_plays_out`): no node for it; False
         #: leaves the rule out.
@@ -2304,7 +2340,7 @@ class Solver:
         ctl[C_RX_BUDGET] = self.relax_budget
         ctl[C_DOMINANCE] = 1 if self.dominance else 0
         ctl[C_COVER] = 1 if self.cover else 0
-        ctl[C_THREAT] = (1 | (2 if self.solo_count else 0)) if self.threat else 0
+        ctl[C_THREAT] = (1 | (2 if self.solo_count else 0) | (4 if self.threat_ahead else 0)) if self.threat else 0
         ctl[C_OUT] = 1 if self.out_now else 0
         ctl[C_KNOWN] = 1 if self.known_lost else 0
         while True:
@@ -2856,6 +2892,7 @@ class Solver:
             h.cover = self.cover
             h.threat = self.threat
             h.solo_count = self.solo_count
+            h.threat_ahead = self.threat_ahead
             h.out_now = self.out_now
             h.known_lost = self.known_lost
             h.probe_nodes = self.probe_nodes

@@ -1413,6 +1413,59 @@ def test_solo_count_on_and_off_agree_on_bigger_positions():
     assert _nodes_saved_by("solo_count", positions) > 0
 
 
+def _landlord_near_the_end(rng: random.Random, i: int, seat_cards: int):
+    """A three-player position with the landlord to move, his hand two or
+    three random plays (often of high cards) and the farmers up to
+    ``seat_cards`` cards each; about half answer a farmer's play."""
+    preset = list(PRESETS)[i % len(PRESETS)]
+    deck = _deck_list(FULL_DECK)
+    rng.shuffle(deck)
+    if rng.random() < 0.6:
+        deck.sort(key=lambda r: -r + rng.randint(0, 9))
+    landlord = 0
+    for k in range(2 + i % 2):
+        part = _pack(deck[4 * k:4 * k + 4])
+        landlord += rng.choice(list(generate(part, rules=preset))).cards
+    left = _deck_list(FULL_DECK - landlord)
+    rng.shuffle(left)
+    n1, n2 = rng.randint(1, seat_cards), rng.randint(1, seat_cards)
+    hands = (landlord, _pack(left[:n1]), _pack(left[n1:n1 + n2]))
+    after = by = None
+    if rng.random() < 0.5:
+        leads = list(generate(_pack(left[n1 + n2:n1 + n2 + 5]), rules=preset))
+        if leads:
+            after, by = rng.choice(leads), rng.choice(SEATS3[1:])
+    return Position.build(dict(zip(SEATS3, hands)), "landlord", after, by, preset)
+
+
+def test_threat_rule_one_ply_ahead_is_exact():
+    """The landlord to move near the end, the threat rule tried on his moves
+    one ply ahead: on 400 random positions (farmers up to six cards) the
+    result and every winning play are the same with the rule and without,
+    and equal the reference solver's where the rule changed the search and
+    on every tenth other position; beyond the reference (farmers up to
+    nine), on and off agree too."""
+    rng = random.Random(55)
+    on, off = Solver(8), Solver(8)
+    off.threat_ahead = False
+    fired = 0
+    for i in range(400):
+        p = _landlord_near_the_end(rng, i, 6)
+        on.clear()
+        off.clear()
+        r = on.solve(p, all_plays=True, line=False)
+        r_off = off.solve(p, all_plays=True, line=False)
+        assert (r.result, r.winning_plays) == (r_off.result, r_off.winning_plays), p.describe()
+        if r.nodes != r_off.nodes or i % 10 == 0:
+            fired += r.nodes != r_off.nodes
+            expect = _naive_plays(p)
+            assert r.result == ("win" if expect else "loss"), p.describe()
+            assert set(r.winning_plays) == expect, p.describe()
+    assert fired >= 30, fired
+    positions = [_landlord_near_the_end(rng, i, 9) for i in range(30)]
+    _nodes_saved_by("threat_ahead", positions)
+
+
 def test_threat_rule_on_and_off_agree_on_bigger_positions():
     """Three players, the landlord near the end and the farmers up to nine
     cards each (beyond the reference): the same result and winning plays
