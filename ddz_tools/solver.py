@@ -1478,7 +1478,10 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     is of the mover's team, else left out of the moves (it loses), so
     neither becomes a node; with ``known_lost`` not 0, so is a move whose
     child the cutoff probe finds stored as a loss for the mover.  ``n`` may
-    then be 0 (the node lost).
+    then be 0 (the node lost).  With ``threat & 4`` (and the rule on), a
+    landlord's move that leaves him at most ``AHEAD_PLAYS`` plays and after
+    which the farmer to move loses by :func:`_threat_rule` wins the node
+    (``immediate`` 1).
     """
     hand = hands[turn]
     cap = mc.shape[0] - start - 1
