@@ -1133,9 +1133,13 @@ def _threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm, count):
     card of rank r or above, or a bomb), and farmer2, who cannot go out,
     spends a different play on each.  So farmer1 goes out only if some
     split of his hand has at most one low solo more than farmer2 has such
-    plays: when the least low solos of any split (a lower bound, see
-    :func:`_low_solos_least`) exceed the most of farmer2's (an upper bound,
-    see :func:`_low_solo_covers`) by two or more, the landlord wins."""
+    plays.  And after each such cover farmer2 holds the trick and plays
+    only safe plays, so farmer1 plays again only by beating one of them,
+    with a different play of his own each time.  So when the least low
+    solos of any split (a lower bound, see :func:`_low_solos_least`) exceed
+    by two or more the most of farmer2's covers (an upper bound, see
+    :func:`_low_solo_covers`) or the most of farmer1's plays that win the
+    trick back (an upper bound, see :func:`_regains`), the landlord wins."""
     w = pbuf[2]
     m = CW_MERGED
     keep = m + THREAT_KEEP
