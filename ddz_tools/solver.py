@@ -1232,8 +1232,9 @@ def _sort_range(a, lo, hi):
 def _score(hands, turn, lb, c, k, answering, scanned, flags, nplayers, memo, dwork, sc, sk, prof, pbuf, cwm):
     """Ordering score of one move (higher first); -1 when it provably wins,
     -2 when ``dwork`` is too small for the decomposer (grow it and call again).
-    ``scanned``: the answers nobody can beat were already looked at for an
-    immediate win (see :func:`_expand`), so the check is not made again."""
+    ``scanned``: the plays nobody can beat were already looked at for an
+    immediate win, or the whole hand shown to have no control split (see
+    :func:`_expand`), so the check is not made again."""
     hand = hands[turn]
     if k == PASS_KIND:
         if nplayers == 3 and _team(lb, 3) == _team(turn, 3):
@@ -1502,8 +1503,17 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     else:
         # A forced pass: nothing to weigh.
         pbuf[2, CW_MERGED + PROF_W - 1] = 0
-    if pk == 0 and _control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
-        return n, 1
+    # Whether the ordering must still look for a lead no one can answer that
+    # leaves one play or a control win: only when the control-win search of
+    # the whole hand gave up, since such a lead and the rest's split are a
+    # split of the whole hand.  (Answers are looked at just below.)
+    scanned = 1
+    if pk == 0:
+        cs = _control_split(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm)
+        if cs == 1:
+            return n, 1
+        if cs == 2:
+            scanned = 0
     if pk != 0 and n > 0:
         # An answer nobody can beat that leaves one play or a control win
         # ends the node before the cutoff probe renames every child's key.
@@ -1639,7 +1649,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        score = _score(hands, turn, lb, c, k, 1 if pk != 0 else 0, 1 if pk != 0 else 0, flags, nplayers, memo, dwork,
+        score = _score(hands, turn, lb, c, k, 1 if pk != 0 else 0, scanned, flags, nplayers, memo, dwork,
                        sc, sk, prof, pbuf, cwm)
         if score == -2:
             return -1, 0
