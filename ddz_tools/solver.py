@@ -152,7 +152,7 @@ SPLIT_AFTER = 200_000
 #: Nodes a relaxation may search before it is given up (see _relax_first).
 RELAX_BUDGET = 20000
 #: Hands a control-win check may expand before it gives up.
-CONTROL_BUDGET = 48
+CONTROL_BUDGET = 256
 #: The threat rule is tried one ply ahead (see :func:`_expand`) only on the
 #: landlord's moves that leave him at most this many plays.
 AHEAD_PLAYS = 3
