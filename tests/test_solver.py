@@ -1251,30 +1251,47 @@ def _agrees_with_definition(got, want, lost, hands, turn, prev, lb, flags, prese
     tally[0] += 1
 
 
-def _threat_position(rng: random.Random, i: int, seat_cards: int = 5):
-    """A random three-player position with a farmer to move and the
-    landlord near the end (one play, the cards of a random lead, or two):
-    (preset, flags, hands, turn, the play to answer or None, who made it);
-    about half answer a play."""
+def _high_deck(rng: random.Random, i: int):
+    """Preset ``i`` (cycling) and a shuffled deck, often sorted roughly
+    high cards first (so that the rules about the landlord near the end
+    hold in a fair share of the positions dealt from it)."""
     preset = list(PRESETS)[i % len(PRESETS)]
     deck = _deck_list(FULL_DECK)
     rng.shuffle(deck)
     if rng.random() < 0.6:
-        # Often from the high cards, so that the rule holds in a fair share.
         deck.sort(key=lambda r: -r + rng.randint(0, 9))
-    landlord = rng.choice(list(generate(_pack(deck[:6]), rules=preset))).cards
-    if i % 3 == 0:
-        landlord += rng.choice(list(generate(_pack(deck[6:9]), rules=preset))).cards
+    return preset, deck
+
+
+def _deal_around(rng: random.Random, preset: str, landlord: int, seat_cards: int, turn=None):
+    """The farmers' hands (1 to ``seat_cards`` cards each) from what the
+    landlord's hand leaves of the deck, the seat to move (``turn``, or a
+    random farmer) and, about half the time, a play to answer made by
+    another seat: (hands, turn, the play or None, who made it)."""
     left = _deck_list(FULL_DECK - landlord)
     rng.shuffle(left)
     n1, n2 = rng.randint(1, seat_cards), rng.randint(1, seat_cards)
     hands = (landlord, _pack(left[:n1]), _pack(left[n1:n1 + n2]))
-    turn = rng.choice((1, 2))
+    if turn is None:
+        turn = rng.choice((1, 2))
     after, by = None, 0
     if rng.random() < 0.5:
         leads = list(generate(_pack(left[n1 + n2:n1 + n2 + 5]), rules=preset))
         if leads:
             after, by = rng.choice(leads), rng.choice([s for s in range(3) if s != turn])
+    return hands, turn, after, by
+
+
+def _threat_position(rng: random.Random, i: int, seat_cards: int = 5):
+    """A random three-player position with a farmer to move and the
+    landlord near the end (one play, the cards of a random lead, or two):
+    (preset, flags, hands, turn, the play to answer or None, who made it);
+    about half answer a play."""
+    preset, deck = _high_deck(rng, i)
+    landlord = rng.choice(list(generate(_pack(deck[:6]), rules=preset))).cards
+    if i % 3 == 0:
+        landlord += rng.choice(list(generate(_pack(deck[6:9]), rules=preset))).cards
+    hands, turn, after, by = _deal_around(rng, preset, landlord, seat_cards)
     return preset, PRESETS[preset].flags, hands, turn, after, by
 
 
@@ -1417,25 +1434,13 @@ def _landlord_near_the_end(rng: random.Random, i: int, seat_cards: int):
     """A three-player position with the landlord to move, his hand two or
     three random plays (often of high cards) and the farmers up to
     ``seat_cards`` cards each; about half answer a farmer's play."""
-    preset = list(PRESETS)[i % len(PRESETS)]
-    deck = _deck_list(FULL_DECK)
-    rng.shuffle(deck)
-    if rng.random() < 0.6:
-        deck.sort(key=lambda r: -r + rng.randint(0, 9))
+    preset, deck = _high_deck(rng, i)
     landlord = 0
     for k in range(2 + i % 2):
         part = _pack(deck[4 * k:4 * k + 4])
         landlord += rng.choice(list(generate(part, rules=preset))).cards
-    left = _deck_list(FULL_DECK - landlord)
-    rng.shuffle(left)
-    n1, n2 = rng.randint(1, seat_cards), rng.randint(1, seat_cards)
-    hands = (landlord, _pack(left[:n1]), _pack(left[n1:n1 + n2]))
-    after = by = None
-    if rng.random() < 0.5:
-        leads = list(generate(_pack(left[n1 + n2:n1 + n2 + 5]), rules=preset))
-        if leads:
-            after, by = rng.choice(leads), rng.choice(SEATS3[1:])
-    return Position.build(dict(zip(SEATS3, hands)), "landlord", after, by, preset)
+    hands, _, after, by = _deal_around(rng, preset, landlord, seat_cards, turn=0)
+    return Position.build(dict(zip(SEATS3, hands)), "landlord", after, SEATS3[by] if after else None, preset)
 
 
 def test_threat_rule_one_ply_ahead_is_exact():
