@@ -2181,6 +2181,8 @@ class Solver:
         self._node_limit = None
         self._slice = 50_000
         self._team = None
+        # Called between the search's slices during a solve given ``progress``.
+        self._report = None
         # The tables as a solve's search left them, when it forgot some after.
         self._end_tables = None
         #: Nodes of the plain search before a position's moves are probed in
@@ -2379,6 +2381,8 @@ class Solver:
                 if granted:
                     team.release(granted - (int(ctl[C_NODES]) - before))
             if status == ST_DONE:
+                if self._report is not None:
+                    self._report()
                 return int(ctl[C_RESULT])
             if status == ST_TABLE:
                 self._grow_table()
@@ -2394,6 +2398,8 @@ class Solver:
                 continue
             # Paused: check the limits and size the next slice to about 0.1 s.
             dt = time.perf_counter() - t0
+            if self._report is not None:
+                self._report()
             self._check_limits()
             if dt < 0.05:
                 self._slice = min(self._slice * 2, 10_000_000)
@@ -2733,7 +2739,8 @@ class Solver:
 
     def solve(self, position: Position, *, all_plays: bool = False, line: bool = True,
               strategy: bool = False, strategy_max_nodes: int = 100_000,
-              time_limit: "float | None" = None, node_limit: "int | None" = None) -> SolveResult:
+              time_limit: "float | None" = None, node_limit: "int | None" = None,
+              progress=None) -> SolveResult:
         """Solve ``position``; see :func:`solve`."""
         if not isinstance(position, Position):
             raise PositionError(f"solve() takes a Position, not {type(position).__name__}")
@@ -2751,13 +2758,16 @@ class Solver:
         else:
             root = _State(tuple(hands), turn, position.last_play.kind, seats.index(position.last_by),
                           position.last_play.cards)
-        start = time.perf_counter()
         engines = [self] + self._helpers
         self._end_tables = None
         nodes0 = [int(e.ctl[C_NODES]) for e in engines]
         hits0 = [int(e.ctl[C_HITS]) for e in engines]
         stores0 = [int(e.ctl[C_STORES]) for e in engines]
         evict0 = [int(e.ctl[C_EVICT]) for e in engines]
+        lost: list = []
+        if progress is not None:
+            self._watch(progress, root, nplayers, flags, engines, nodes0, lost)
+        start = time.perf_counter()
         for e in engines:
             e._deadline = None if time_limit is None else start + time_limit
             e._node_limit = None if node_limit is None else int(e.ctl[C_NODES]) + node_limit
@@ -2767,7 +2777,6 @@ class Solver:
         line_plays: list = []
         line_by: list = []
         tree = None
-        lost: list = []
         try:
             eng, first = self, None
             if all_plays and self._helpers:
@@ -2808,6 +2817,7 @@ class Solver:
                 e._deadline = None
                 e._node_limit = None
                 e._team = None
+                e._report = None
         seconds = time.perf_counter() - start
         tt = self.table_stats()
         if self._end_tables is not None:
@@ -2830,6 +2840,21 @@ class Solver:
             seconds=seconds, rules=position.rules.describe(), all_plays=all_plays and result != "unknown",
             stopped=stopped, tt=tt, strategy=tree, position=position, lost_plays=lost_plays,
             root_plays=root_plays)
+
+    def _watch(self, progress, root: _State, nplayers: int, flags: int, engines, nodes0, lost) -> None:
+        """Have every worker call ``progress(nodes, lost, plays)`` between
+        the search's slices and after each of its searches (see :func:`solve`),
+        from whichever thread runs it, one call at a time."""
+        plays = len(self._moves(root, nplayers, flags))
+        lock = threading.Lock()
+
+        def report():
+            with lock:
+                nodes = sum(int(e.ctl[C_NODES]) - n for e, n in zip(engines, nodes0))
+                progress(nodes, len({i for i, _ in lost}), plays)
+
+        for e in engines:
+            e._report = report
 
     def _root_parallel(self, root: _State, nplayers: int, flags: int, all_plays: bool, node_limit, lost=None):
         """Solve the root's moves in search order on every worker.
@@ -2978,7 +3003,7 @@ def _notation(move: tuple) -> str:
 def solve(position: Position, *, all_plays: bool = False, line: bool = True, strategy: bool = False,
           strategy_max_nodes: int = 100_000, time_limit: "float | None" = None,
           node_limit: "int | None" = None, tt_mb: float = DEFAULT_TT_MB,
-          solver: "Solver | None" = None, workers: int = 1) -> SolveResult:
+          solver: "Solver | None" = None, workers: int = 1, progress=None) -> SolveResult:
     """Solve an open-hand position exactly.
 
     ``all_plays`` lists every winning play at the root (otherwise one);
@@ -2991,7 +3016,13 @@ def solve(position: Position, *, all_plays: bool = False, line: bool = True, str
     threads share the root's moves; the result, and with ``all_plays`` the
     winning plays, are the same for any number of workers and table size
     (without it, the one winning play and the line are proven but may
-    differ with them: see :meth:`Solver._best`).
+    differ with them: see :meth:`Solver._best`).  ``progress``, when given,
+    is called as ``progress(nodes, lost, plays)`` between the search's
+    slices (about ten times a second in a long search) and after each of
+    its searches: the nodes searched so far, how many of the root's plays
+    are proven lost so far (as ``lost_plays`` counts them), and how many
+    legal plays the root has; with several workers, from their threads,
+    one call at a time.
 
     >>> from ddz_tools.position import Position
     >>> p = Position.three_player("3", "44", "55", to_move="landlord")
@@ -3005,7 +3036,7 @@ def solve(position: Position, *, all_plays: bool = False, line: bool = True, str
         solver = Solver(tt_mb, workers)
     return solver.solve(position, all_plays=all_plays, line=line, strategy=strategy,
                         strategy_max_nodes=strategy_max_nodes, time_limit=time_limit,
-                        node_limit=node_limit)
+                        node_limit=node_limit, progress=progress)
 
 
 __all__ = ["solve", "Solver", "SolveResult", "SearchLimit", "DEFAULT_TT_MB", "search_step"]

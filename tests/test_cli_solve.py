@@ -141,3 +141,19 @@ def test_record_and_move(capsys):
     assert d["move"] == 3 and d["position"]["to_move"] in ("landlord", "farmer1", "farmer2")
     code, _, err = run(capsys, "solve", "--move", "3", "--me", "3", "--opponent", "4")
     assert code == 2 and "--move needs --record" in err
+
+
+def test_progress_line_on_stderr(capsys, monkeypatch):
+    """With DDZ_PROGRESS=1 (as on a terminal) a solve draws its nodes and the
+    root's plays proven lost on stderr, ending with the solve's own count;
+    stdout holds only the result."""
+    monkeypatch.setenv("DDZ_PROGRESS", "1")
+    code, out, err = run(capsys, "solve", "--landlord", "3333445678899JJKKA2D", "--farmer1", "5567899TTJQKKAA22",
+                         "--farmer2", "44566778TTJQQQA2X", "--to-move", "landlord", "--node-limit", "150000",
+                         "--no-line", "--format", "json", "--tt-mb", "16", "--workers", "1")
+    assert code == 0
+    d = json.loads(out)
+    last = [s for s in err.replace("\r", "\n").splitlines() if s.strip()][-1].split()
+    assert last[0] == "solve" and last[2] == "nodes" and " ".join(last[-6:-3]) == f"of {d['root_plays']} root"
+    assert int(last[1].replace(",", "")) == d["nodes"]
+    assert int(last[-7]) == len(d["lost_plays"])

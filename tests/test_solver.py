@@ -1758,3 +1758,36 @@ def test_a_stopped_solve_lists_the_root_plays_proven_lost():
                     assert d["lost_plays"] == r.lost_plays and d["root_plays"] == len(legal)
                     listed += len(r.lost_plays)
     assert listed > 0
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_reports_nodes_and_plays_proven_lost(workers):
+    """``progress(nodes, lost, plays)`` is called as the search goes (from
+    every worker's thread, one call at a time): the nodes only grow and never
+    pass the solve's count, the plays proven lost are never more than the
+    result lists, and ``plays`` is the root's number of legal plays."""
+    p = Position.three_player("3333445678899JJKKA2D", "5567899TTJQKKAA22", "44566778TTJQQQA2X",
+                              to_move="landlord")  # p3-deal 43: a landlord loss, far from settled here
+    s = Solver(64, workers)
+    s.split_after = 20_000  # the workers join early
+    calls = []
+    inside = []
+
+    def progress(nodes, lost, plays):
+        inside.append(1)
+        assert len(inside) == 1, "two calls at once"
+        calls.append((nodes, lost, plays))
+        inside.pop()
+
+    r = s.solve(p, node_limit=300_000, line=False, progress=progress)
+    assert r.result == "unknown" and r.stopped == "node limit"
+    assert len(calls) >= 3
+    assert all(a[0] <= b[0] and a[1] <= b[1] for a, b in zip(calls, calls[1:]))
+    assert 0 < calls[-1][0] <= r.nodes
+    assert {k for _, _, k in calls} == {r.root_plays}
+    assert calls[-1][1] <= len(r.lost_plays) and len(r.lost_plays) > 0
+    # Without a limit, the last call has every node of the solve.
+    calls.clear()
+    q = Position.three_player("3KK", "44", "A2", to_move="landlord")
+    r = Solver(4, workers).solve(q, progress=progress)
+    assert calls and calls[-1][0] == r.nodes and calls[-1][2] == 3  # 3, K, KK

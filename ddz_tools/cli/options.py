@@ -120,23 +120,29 @@ def run_each(inputs, run, show, fmt: str, summary: str, quiet: bool = False) -> 
 class Progress:
     """A progress line on stderr (only when stderr is a terminal, or DDZ_PROGRESS=1).
 
-    Call it as ``progress(done, total)``; it redraws at most ten times a second.
+    Call it as ``progress(done, total)``, or ``progress(done, total, detail)``
+    to add a note at the end; it redraws at most ten times a second (but
+    always with ``force=True``, as for the last figures).  With a
+    ``unit`` and no total, the line reads ``label 1,234 unit (56/s)``.
     As a context manager it closes itself (ends its line) on leaving.
     """
 
-    def __init__(self, label: str, enabled: "bool | None" = None):
+    def __init__(self, label: str, enabled: "bool | None" = None, unit: "str | None" = None):
         if enabled is None:
             enabled = sys.stderr.isatty() or os.environ.get("DDZ_PROGRESS") == "1"
         self.enabled = enabled
         self.label = label
+        self.unit = unit
         self.start = time.perf_counter()
         self._last = 0.0
+        self._width = 0
 
-    def __call__(self, done: int, total: "int | None" = None) -> None:
+    def __call__(self, done: int, total: "int | None" = None, detail: "str | None" = None,
+                 force: bool = False) -> None:
         if not self.enabled:
             return
         now = time.perf_counter()
-        if now - self._last < 0.1 and done != total:
+        if now - self._last < 0.1 and done != total and not force:
             return
         self._last = now
         rate = done / max(now - self.start, 1e-9)
@@ -144,10 +150,17 @@ class Progress:
             width = 30
             filled = int(width * done / total)
             bar = "#" * filled + "." * (width - filled)
-            msg = f"\r{self.label} [{bar}] {done}/{total} {rate:,.0f}/s"
+            msg = f"{self.label} [{bar}] {done}/{total} {rate:,.0f}/s"
+        elif self.unit:
+            msg = f"{self.label} {done:,} {self.unit} ({rate:,.0f}/s)"
         else:
-            msg = f"\r{self.label} {done} {rate:,.0f}/s"
-        sys.stderr.write(msg)
+            msg = f"{self.label} {done} {rate:,.0f}/s"
+        if detail:
+            msg += f", {detail}"
+        # Blank out what is left of a longer line before.
+        pad = " " * max(0, self._width - len(msg))
+        self._width = len(msg)
+        sys.stderr.write("\r" + msg + pad)
         sys.stderr.flush()
 
     def __enter__(self) -> "Progress":

@@ -12,7 +12,7 @@ from ..movegen import generate
 from ..position import THREE_SEATS, TWO_SEATS, Position, from_record, read_game_records
 from ..rules import Play
 from ..solver import DEFAULT_TT_MB, Solver, SolveResult
-from .options import (default_workers, emit_json, file_option, format_option, print_table, read_lines,
+from .options import (Progress, default_workers, emit_json, file_option, format_option, print_table, read_lines,
                       rules_option, workers_option)
 
 _SEATS = TWO_SEATS + THREE_SEATS
@@ -172,7 +172,7 @@ def solve(me, opponent, landlord, farmer1, farmer2, to_move, after, by, file, ru
     if interactive:
         _interactive(solver, pos, kwargs)
         return 0
-    res = solver.solve(pos, **kwargs)
+    res = _solve_one(solver, pos, kwargs, "solve")
     if fmt == "json":
         emit_json(_result_dict(res))
     else:
@@ -180,6 +180,22 @@ def solve(me, opponent, landlord, farmer1, farmer2, to_move, after, by, file, ru
     if res.stopped == "interrupted":
         return 130
     return 0
+
+
+def _solve_one(solver: Solver, pos: Position, kwargs: dict, label: str) -> SolveResult:
+    """``solver.solve(pos)`` with a progress line on stderr (see :class:`Progress`)."""
+    with Progress(label, unit="nodes") as bar:
+        if not bar.enabled:
+            return solver.solve(pos, **kwargs)
+        last = [0, 0, 0]
+
+        def show(nodes: int, lost: int, plays: int, force: bool = False) -> None:
+            last[:] = nodes, lost, plays
+            bar(nodes, None, f"{lost} of {plays} root plays proven lost", force=force)
+
+        res = solver.solve(pos, **kwargs, progress=show)
+        show(*last, force=True)
+        return res
 
 
 def _file_positions(path: str):
@@ -221,7 +237,7 @@ def _solve_positions(solver: Solver, positions, fmt: str, kwargs: dict) -> int:
             failed += 1
             click.echo(f"error: {err}", err=True)
             continue
-        res = solver.solve(pos, **kwargs)
+        res = _solve_one(solver, pos, kwargs, f"solve {pos.id}")
         done += 1
         counts[res.result] += 1
         if fmt == "json":
