@@ -2863,9 +2863,9 @@ class Solver:
         that solved it, or on a loss the one that solved the first move).  The winning plays are every winning move
         (``all_plays``) or the first in search order, exactly as one worker
         finds them: a worker never starts a move after a known win, and a
-        worker on a move after a win is called off.  Stopped by a limit, it
-        puts (place, move) of each move proven lost into ``lost`` (when
-        given) before it raises.
+        worker on a move after a win is called off.  Each move proven lost
+        goes to ``lost`` (when given) as (place, move) as soon as it is
+        proven (a progress report counts them; see :meth:`_watch`).
         """
         moves = self._moves(root, nplayers, flags, best=not all_plays)
         engines = [self] + self._helpers
@@ -2890,6 +2890,8 @@ class Solver:
                 with team.lock:
                     team.values[i] = v
                     solved_by[i] = engine
+                    if not v and lost is not None:
+                        lost.append((i, moves[i]))
                     if v and not all_plays and (team.best is None or i < team.best):
                         team.best = i
 
@@ -2914,8 +2916,6 @@ class Solver:
                     proven.append(_notation(moves[i]))
                     if not all_plays:
                         break
-            if lost is not None:
-                lost.extend((i, moves[i]) for i in sorted(vals) if not vals[i])
             exc = SearchLimit(team.stop)
             exc.proven = proven
             raise exc

@@ -1791,3 +1791,17 @@ def test_progress_reports_nodes_and_plays_proven_lost(workers):
     q = Position.three_player("3KK", "44", "A2", to_move="landlord")
     r = Solver(4, workers).solve(q, progress=progress)
     assert calls and calls[-1][0] == r.nodes and calls[-1][2] == 3  # 3, K, KK
+
+
+def test_progress_counts_the_plays_lost_as_the_workers_prove_them():
+    """With every winning play asked for and two workers (the root's plays
+    solved by whichever worker is free), the plays proven lost are counted as
+    they are proven, not only when the search stops."""
+    p = Position.three_player("44589TQAAX", "467TJQQK22", "579TJJKKA2", to_move="landlord")  # a loss
+    s = Solver(64, 2)
+    calls = []
+    r = s.solve(p, all_plays=True, line=False, node_limit=120_000,
+                progress=lambda nodes, lost, plays: calls.append(lost))
+    assert r.stopped == "node limit" and len(r.lost_plays) > 1
+    assert 0 < calls[-1] <= len(r.lost_plays)
+    assert any(0 < c < len(r.lost_plays) for c in calls)  # counted on the way
