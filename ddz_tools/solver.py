@@ -2765,8 +2765,9 @@ class Solver:
         stores0 = [int(e.ctl[C_STORES]) for e in engines]
         evict0 = [int(e.ctl[C_EVICT]) for e in engines]
         lost: list = []
-        if progress is not None:
-            self._watch(progress, root, nplayers, flags, engines, nodes0, lost)
+        # The root's legal plays, counted once for the progress reports (and
+        # for ``root_plays``), or only if a limit stops the search.
+        plays = None if progress is None else self._watch(progress, root, nplayers, flags, engines, nodes0, lost)
         start = time.perf_counter()
         for e in engines:
             e._deadline = None if time_limit is None else start + time_limit
@@ -2833,7 +2834,7 @@ class Solver:
         if stopped is not None:
             # What the search proved before it stopped: the root's plays lost.
             lost_plays = [_notation(mv) for _, mv in sorted(lost, key=lambda t: t[0])]
-            root_plays = len(self._moves(root, nplayers, flags))
+            root_plays = plays if plays is not None else len(self._moves(root, nplayers, flags))
         return SolveResult(
             id=position.id, result=result, to_move=position.to_move, winning_plays=winning,
             line=line_plays, line_by=line_by, nodes=nodes,
@@ -2841,20 +2842,23 @@ class Solver:
             stopped=stopped, tt=tt, strategy=tree, position=position, lost_plays=lost_plays,
             root_plays=root_plays)
 
-    def _watch(self, progress, root: _State, nplayers: int, flags: int, engines, nodes0, lost) -> None:
+    def _watch(self, progress, root: _State, nplayers: int, flags: int, engines, nodes0, lost) -> int:
         """Have every worker call ``progress(nodes, lost, plays)`` between
         the search's slices and after each of its searches (see :func:`solve`),
-        from whichever thread runs it, one call at a time."""
+        from whichever thread runs it, one call at a time; returns ``plays``,
+        the root's number of legal plays.  ``lost`` holds each root play
+        proven lost once, as ``lost_plays`` lists them."""
         plays = len(self._moves(root, nplayers, flags))
         lock = threading.Lock()
 
         def report():
             with lock:
                 nodes = sum(int(e.ctl[C_NODES]) - n for e, n in zip(engines, nodes0))
-                progress(nodes, len({i for i, _ in lost}), plays)
+                progress(nodes, len(lost), plays)
 
         for e in engines:
             e._report = report
+        return plays
 
     def _root_parallel(self, root: _State, nplayers: int, flags: int, all_plays: bool, node_limit, lost=None):
         """Solve the root's moves in search order on every worker.
