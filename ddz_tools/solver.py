@@ -25,8 +25,9 @@ giving a wrong answer.
 Transposition table: every solved node is stored under its key, four int64
 words (the three packed hands; the side to move, who made the play to answer,
 its kind, the rule flags and the number of players), with the ranks renamed
-so that positions differing only in ranks nobody holds share one entry (see
-``_canon``: fewer than half the nodes on 17-card deals).  A hash only
+so that positions differing only in ranks nobody holds share one entry, and,
+when no hand can play a chain, a seat's counts sorted within the runs of ranks
+he alone holds (see ``_canon``: fewer than half the nodes on 17-card deals).  A hash only
 picks the bucket (four entries), so a collision can cost a re-search but never
 change an answer.  When a bucket is full the entry with the least work (log2
 of the nodes below it) is replaced.  Memory is ``tt_mb`` MiB (default 512;
@@ -261,6 +262,50 @@ def _bucket_base(h0, h1, h2, misc, nbuckets):
 
 
 @kernel
+def _runs_sorted(c0, c1, c2, cut):
+    """Hands renamed when no hand can play a chain (ranks 1, 2, 3, ... of
+    which only the order counts) with the counts sorted, highest first,
+    within every run of ranks next to each other held by one seat alone;
+    no run crosses from rank ``cut`` to ``cut + 1`` (the main rank of the
+    play to answer; 0 for none).  Jokers are in no run."""
+    m = 0x1111111111111
+    o0 = (c0 | (c0 >> 1) | (c0 >> 2)) & m
+    o1 = (c1 | (c1 >> 1) | (c1 >> 2)) & m
+    o2 = (c2 | (c2 >> 1) | (c2 >> 2)) & m
+    nocut = ~(1 << (4 * cut)) if cut > 0 else -1
+    for q in range(3):
+        if q == 0:
+            a = o0 & ~o1 & ~o2
+            h = c0
+        elif q == 1:
+            a = o1 & ~o0 & ~o2
+            h = c1
+        else:
+            a = o2 & ~o0 & ~o1
+            h = c2
+        # Bit 3 of nibble r: ranks r and r+1 in one run.
+        adj = (a & (a >> 4) & nocut) << 3
+        if adj == 0:
+            continue
+        while True:
+            # Pairs in a run whose count rises (nibble r below nibble r+1;
+            # counts are at most 4, so no borrow crosses a nibble).
+            up = ~((h | 0x8888888888888) - ((h >> 4) & 0x7777777777777)) & adj
+            if up == 0:
+                break
+            r = low_bit(up) >> 2
+            x = ((h >> (4 * r)) ^ (h >> (4 * r + 4))) & 15
+            h ^= (x << (4 * r)) | (x << (4 * r + 4))
+        if q == 0:
+            c0 = h
+        elif q == 1:
+            c1 = h
+        else:
+            c2 = h
+    return c0, c1, c2
+
+
+@kernel
 def _canon(h0, h1, h2, misc):
     """The table key of a position: its hands and misc word with the ranks
     renamed so that positions that play alike share one entry.
@@ -271,7 +316,9 @@ def _canon(h0, h1, h2, misc):
 
     * if no hand can play a chain (a straight, a pair chain or an airplane;
       hands only shrink, so none ever will), the held ranks 3..2 are renamed
-      1, 2, 3, ... in order (flag bit 24 keeps these keys apart);
+      1, 2, 3, ... in order (flag bit 24 keeps these keys apart), and each
+      seat's counts are sorted within the runs of ranks he alone holds (see
+      :func:`_runs_sorted`);
     * otherwise A and 2 keep their ranks and below A every run of two or more
       ranks held by nobody closes to one (the key is then a real position
       with the same plays and answers).
@@ -334,6 +381,7 @@ def _canon(h0, h1, h2, misc):
         if not found:
             npm = (d >> 2) - 1
         flag = 1 << 24
+        c0, c1, c2 = _runs_sorted(c0, c1, c2, npm if pk != 0 else 0)
     else:
         # Chains matter: keep 2 and A in place and close every run of two or
         # more empty ranks below A to one empty rank, from the top down

@@ -275,7 +275,34 @@ def table_key(hands: tuple, prev: int, flags: int) -> tuple[tuple, int, bool]:
             else:
                 m = min([new[r] for r in held if r > m and r in new], default=11) - 1
         prev = (prev & ~(15 << 5)) | (m << 5)
-    return rename_ranks(counts, new, kept), prev, squeezed
+    renamed = rename_ranks(counts, new, kept)
+    if squeezed:
+        renamed = sorted_runs(renamed, (prev >> 5) & 15 if prev else 0)
+    return renamed, prev, squeezed
+
+
+def sorted_runs(hands: tuple, cut: int) -> tuple:
+    """Squeezed hands (only the order of the ranks counts) with each seat's
+    counts sorted, highest first, within every run of ranks next to each
+    other that he alone holds, no run going from rank ``cut`` to ``cut + 1``
+    (the play to answer's main rank; 0 for none); jokers in none.  Such ranks
+    are interchangeable: no other seat holds a rank between them, so every
+    comparison with another seat's cards, and with the play to answer, comes
+    out the same (nobody ever answers his own play)."""
+    counts = [counts_of(h) for h in hands]
+    out = []
+    for q, c in enumerate(counts):
+        c = list(c)
+        alone = [c[r] > 0 and all(counts[o][r] == 0 for o in range(len(counts)) if o != q) for r in range(13)]
+        r = 0
+        while r < 13:
+            e = r
+            while alone[r] and e + 1 < 13 and alone[e + 1] and e != cut:
+                e += 1
+            c[r:e + 1] = sorted(c[r:e + 1], reverse=True)
+            r = e + 1
+        out.append(pack_counts(c))
+    return tuple(out)
 
 
 def rank_map(held: list, squeezed: bool, spots=None, gap=lambda: 2):

@@ -1730,6 +1730,83 @@ def test_positions_sharing_a_table_key_have_one_value(nplayers):
     assert changed > 40
 
 
+def _counts_moved_in_runs(rng, hands, prev):
+    """The hands with each seat's counts shuffled within every run of held
+    ranks (ranks held by nobody skipped) that he alone holds, no run going
+    across the play to answer's main rank: the moves the solver's table key
+    undoes when no hand can play a chain."""
+    counts = [list(counts_of(h)) for h in hands]
+    held = [r for r in range(13) if any(c[r] for c in counts)]
+    pm = (prev >> 5) & 15 if prev else -1
+    out = []
+    for q, c in enumerate(counts):
+        new = list(c)
+        runs, run = [], []
+        for r in held:
+            alone = all(counts[o][r] == 0 for o in range(len(counts)) if o != q)
+            if not alone or (run and run[-1] <= pm < r):
+                runs.append(run)
+                run = []
+            if alone:
+                run.append(r)
+        runs.append(run)
+        for run in runs:
+            vals = [c[r] for r in run]
+            rng.shuffle(vals)
+            for r, v in zip(run, vals):
+                new[r] = v
+        out.append(pack_counts(new))
+    return tuple(out)
+
+
+@pytest.mark.parametrize("nplayers", (2, 3))
+def test_counts_moved_within_a_run_keep_the_key_and_the_value(nplayers):
+    """With no chain possible, a seat's counts moved between ranks that he
+    alone holds, with no other seat's rank and not the answered play's rank
+    between them, give a position of the same table key and the same value
+    in the plain reference solver."""
+    from naive_solver import chain_possible
+
+    rng = random.Random(61 + nplayers)
+    moved = same = 0
+    while moved < 100:
+        preset = list(PRESETS)[(moved + same) % len(PRESETS)]
+        flags = PRESETS[preset].flags
+        ranks = rng.sample(range(13), rng.randint(4, 6))
+        deck = [r for r in ranks for _ in range(4)] + rng.sample([13, 14], rng.randint(0, 2))
+        rng.shuffle(deck)
+        most = 5 if nplayers == 2 else 4
+        hands, at = [], 0
+        for _ in range(nplayers):
+            k = rng.randint(1, most)
+            hands.append(_pack(deck[at:at + k]))
+            at += k
+        hands = tuple(hands)
+        if any(chain_possible(h, flags) for h in hands):
+            continue
+        turn = rng.randrange(nplayers)
+        prev = lb = 0
+        if rng.random() < 0.5:
+            leads = [k for _, k in _naive_plays_of(_pack(deck[at:at + 4]), flags)]
+            if leads:
+                prev = rng.choice(leads)
+                lb = rng.choice([s for s in range(nplayers) if s != turn])
+        hands2 = _counts_moved_in_runs(rng, hands, prev)
+        if hands2 == hands:
+            same += 1
+            continue
+        assert _key_of(hands, turn, prev, lb, flags) == _key_of(hands2, turn, prev, lb, flags)
+        assert wins(hands, turn, prev, lb, flags) == wins(hands2, turn, prev, lb, flags), (
+            [format_cards(h) for h in hands], [format_cards(h) for h in hands2], prev, preset)
+        moved += 1
+
+
+def _naive_plays_of(hand, flags):
+    from naive_solver import plays
+
+    return plays(hand, 0, flags) if hand else ()
+
+
 def test_a_stopped_solve_lists_the_root_plays_proven_lost():
     """Past a limit, ``lost_plays`` lists root plays really lost (none of the
     winning plays a full solve finds), for one and two workers, value and
