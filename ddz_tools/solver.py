@@ -27,11 +27,11 @@ words (the three packed hands; the side to move, who made the play to answer,
 its kind, the rule flags and the number of players), with the ranks renamed
 so that positions differing only in ranks nobody holds share one entry, and,
 when no hand can play a chain, a seat's counts sorted within the runs of ranks
-he alone holds (see ``_canon``: fewer than half the nodes on 17-card deals).  A hash only
-picks the bucket (four entries), so a collision can cost a re-search but never
-change an answer.  When a bucket is full the entry with the least work (log2
-of the nodes below it) is replaced.  Memory is ``tt_mb`` MiB (default 512;
-32 bytes an entry).
+he alone holds (see ``_canon``: fewer than half the nodes on 17-card deals).
+A hash only picks the bucket (four entries), so a collision can cost a
+re-search but never change an answer.  When a bucket is full the entry with
+the least work (log2 of the nodes below it) is replaced.  Memory is ``tt_mb``
+MiB (default 512; 32 bytes an entry).
 
 A seat that can only pass (no answer in hand to the play standing, as its
 answer profile tells) is passed over, with no node of its own (see
