@@ -262,6 +262,22 @@ def _bucket_base(h0, h1, h2, misc, nbuckets):
 
 
 @kernel
+def _run_counts_sorted(h, a):
+    """Hand ``h`` with its counts sorted, highest first, within every run of
+    ranks next to each other in ``a`` (bit 3 of nibble r: ranks r and r+1
+    in one run)."""
+    while True:
+        # Pairs in a run whose count rises (nibble r below nibble r+1;
+        # counts are at most 4, so no borrow crosses a nibble).
+        up = ~((h | 0x8888888888888) - ((h >> 4) & 0x7777777777777)) & a
+        if up == 0:
+            return h
+        r = low_bit(up) >> 2
+        x = ((h >> (4 * r)) ^ (h >> (4 * r + 4))) & 15
+        h ^= (x << (4 * r)) | (x << (4 * r + 4))
+
+
+@kernel
 def _runs_sorted(c0, c1, c2, cut):
     """Hands renamed when no hand can play a chain (ranks 1, 2, 3, ... of
     which only the order counts) with the counts sorted, highest first,
@@ -273,36 +289,13 @@ def _runs_sorted(c0, c1, c2, cut):
     o1 = (c1 | (c1 >> 1) | (c1 >> 2)) & m
     o2 = (c2 | (c2 >> 1) | (c2 >> 2)) & m
     nocut = ~(1 << (4 * cut)) if cut > 0 else -1
-    for q in range(3):
-        if q == 0:
-            a = o0 & ~o1 & ~o2
-            h = c0
-        elif q == 1:
-            a = o1 & ~o0 & ~o2
-            h = c1
-        else:
-            a = o2 & ~o0 & ~o1
-            h = c2
-        # Bit 3 of nibble r: ranks r and r+1 in one run.
-        adj = (a & (a >> 4) & nocut) << 3
-        if adj == 0:
-            continue
-        while True:
-            # Pairs in a run whose count rises (nibble r below nibble r+1;
-            # counts are at most 4, so no borrow crosses a nibble).
-            up = ~((h | 0x8888888888888) - ((h >> 4) & 0x7777777777777)) & adj
-            if up == 0:
-                break
-            r = low_bit(up) >> 2
-            x = ((h >> (4 * r)) ^ (h >> (4 * r + 4))) & 15
-            h ^= (x << (4 * r)) | (x << (4 * r + 4))
-        if q == 0:
-            c0 = h
-        elif q == 1:
-            c1 = h
-        else:
-            c2 = h
-    return c0, c1, c2
+    # Each seat's ranks held by him alone whose next rank is too, at bit 3.
+    a0 = o0 & ~o1 & ~o2
+    a1 = o1 & ~o0 & ~o2
+    a2 = o2 & ~o0 & ~o1
+    return (_run_counts_sorted(c0, (a0 & (a0 >> 4) & nocut) << 3),
+            _run_counts_sorted(c1, (a1 & (a1 >> 4) & nocut) << 3),
+            _run_counts_sorted(c2, (a2 & (a2 >> 4) & nocut) << 3))
 
 
 @kernel
