@@ -2884,11 +2884,13 @@ class Solver:
             root_plays=root_plays)
 
     def _watch(self, progress, root: _State, nplayers: int, flags: int, engines, nodes0, lost) -> int:
-        """Have every worker call ``progress(nodes, lost, plays)`` between
-        the search's slices and after each of its searches (see :func:`solve`),
-        from whichever thread runs it, one call at a time; returns ``plays``,
-        the root's number of legal plays.  ``lost`` holds each root play
-        proven lost once, as ``lost_plays`` lists them."""
+        """Call ``progress(nodes, lost, plays)`` once now, and have every
+        worker call it between the search's slices and after each of its
+        searches (see :func:`solve`), from whichever thread runs it, one call
+        at a time; returns ``plays``, the root's number of legal plays.
+        ``lost`` holds each root play proven lost once, as ``lost_plays``
+        lists them.  (A solve may search nothing: a play that empties the
+        hand wins without a search; the first call still gives ``plays``.)"""
         plays = len(self._moves(root, nplayers, flags))
         lock = threading.Lock()
 
@@ -2899,6 +2901,7 @@ class Solver:
 
         for e in engines:
             e._report = report
+        report()
         return plays
 
     def _root_parallel(self, root: _State, nplayers: int, flags: int, all_plays: bool, node_limit, lost=None):
@@ -3062,8 +3065,8 @@ def solve(position: Position, *, all_plays: bool = False, line: bool = True, str
     winning plays, are the same for any number of workers and table size
     (without it, the one winning play and the line are proven but may
     differ with them: see :meth:`Solver._best`).  ``progress``, when given,
-    is called as ``progress(nodes, lost, plays)`` between the search's
-    slices (about ten times a second in a long search) and after each of
+    is called as ``progress(nodes, lost, plays)`` before the search, between
+    its slices (about ten times a second in a long search) and after each of
     its searches: the nodes searched so far, how many of the root's plays
     are proven lost so far (as ``lost_plays`` counts them), and how many
     legal plays the root has; with several workers, from their threads,

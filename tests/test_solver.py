@@ -1862,6 +1862,11 @@ def test_progress_reports_nodes_and_plays_proven_lost(workers):
     q = Position.three_player("3KK", "44", "A2", to_move="landlord")
     r = Solver(4, workers).solve(q, progress=progress)
     assert calls and calls[-1][0] == r.nodes and calls[-1][2] == 3  # 3, K, KK
+    # A solve that searches nothing (the one play empties the hand) still
+    # reports the root's plays, before it starts.
+    calls.clear()
+    r = Solver(4, workers).solve(Position.two_player("3", "4"), all_plays=True, progress=progress)
+    assert r.nodes == 0 and calls == [(0, 0, 1)]
 
 
 def test_progress_counts_the_plays_lost_as_the_workers_prove_them():
