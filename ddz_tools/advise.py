@@ -92,7 +92,7 @@ from .movegen import generate
 from .kernels import BUFFER, new_table, next_seat, policy_bid, policy_play, trick_after
 from .policies import POLICY_HEURISTIC
 from .position import Position, game_before_move
-from .rules import Play, Rules, play_to_answer
+from .rules import Play, Rules, play_on_table
 from .solver import Solver
 
 __all__ = [
@@ -576,23 +576,14 @@ def counts_view(hand, seat, counts, after=None, by=None, unseen=None, bottom=Non
     return View("counts", rules, seat, mine, counts, pool, exact, (0, 0, 0), play, by, bot, (), base, bombs, id)
 
 
-def _after(after, by, seat, rules, seats=THREE_SEATS):
-    if isinstance(after, str) and after.strip() == "":
-        after = None
+def _after(after, by, seat, rules, seats=THREE_SEATS, default_by=None):
+    """The play to answer and its seat (:func:`~ddz_tools.rules.play_on_table`), errors as :class:`ViewError`."""
+    if isinstance(by, str):
+        by = by.strip().lower()
     try:
-        play = play_to_answer(after, rules, "after")
+        return play_on_table(after, by, seat, seats, rules, default_by=default_by)
     except PlayError as exc:
-        raise ViewError(str(exc)) from None
-    if play is None:
-        if by is not None:
-            raise ViewError("'by' names who made the play to answer: give 'after' too")
-        return None, None
-    if by is None:
-        raise ViewError("give 'by', the seat that made the play to answer")
-    by = _seat_name(by, seats)
-    if by == seat:
-        raise ViewError(f"by is {by}, the seat to move: a player never answers his own play")
-    return play, by
+        raise ViewError(str(exc), param=exc.param) from None
 
 
 def two_player_view(hand, unseen, after=None, rules=None, id: "str | None" = None) -> View:
@@ -610,7 +601,7 @@ def two_player_view(hand, unseen, after=None, rules=None, id: "str | None" = Non
             raise ViewError(f"{what} is empty: the game is already over")
         if card_count(h) > 20:
             raise ViewError(f"{what} has {card_count(h)} cards; at most 20 are possible")
-    play, by = _after(after, "opponent" if after else None, "me", rules, TWO_SEATS)
+    play, by = _after(after, None, "me", rules, TWO_SEATS, default_by="opponent")
     _check_deck([mine, opp] + ([play.cards] if play else []), "the hand, the unseen cards and the play to answer")
     return View("two-player", rules, "me", mine, (card_count(mine), card_count(opp)), opp, True, (0, 0),
                 play, by, None, (), 1, 0, id)

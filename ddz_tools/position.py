@@ -24,7 +24,8 @@ text with at least one card and at most 20; no rank held more often across all
 hands and the play on the table than the deck has; ``to_move`` a seat;
 ``last_play`` and ``last_by`` both null or both given; the play legal under the
 rules (written ``body-kickers`` if its cards have several readings);
-``last_by`` a seat other than the side to move.
+``last_by`` a seat other than the side to move (the last three read by
+:func:`~ddz_tools.rules.play_on_table`, as the advisor reads its play to answer).
 
 >>> p = Position.from_json('{"schema": "ddz-position/1", "id": "p1", "hands": '
 ...                        '{"me": "33JJQK2", "opponent": "4455A"}, "to_move": "me"}')
@@ -44,7 +45,7 @@ from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, counts_of, format_cards,
 from .errors import DdzError, PlayError, PositionError, RecordError
 from ._jit import interpreted
 from .gamerules import next_seat, trick_after
-from .rules import Play, Rules, play_to_answer
+from .rules import Play, Rules, play_on_table
 
 _next_seat = interpreted(next_seat)
 _trick_after = interpreted(trick_after)
@@ -86,18 +87,17 @@ class Position:
         when ``to_move`` is ``"me"`` (and mine when it is ``"opponent"``)."""
         if to_move not in TWO_SEATS:
             raise PositionError(f"to_move must be one of {', '.join(TWO_SEATS)}, not {to_move!r}")
-        by = None
-        if after is not None:
-            by = "opponent" if to_move == "me" else "me"
-        return cls.build({"me": me, "opponent": opponent}, to_move, after, by, rules, id)
+        play, by = _on_table(after, None, to_move, TWO_SEATS, rules, ("after", "by"), _before(to_move, TWO_SEATS))
+        return cls.build({"me": me, "opponent": opponent}, to_move, play, by, rules, id)
 
     @classmethod
     def three_player(cls, landlord, farmer1, farmer2, to_move: str = "landlord",
                      after: "str | Play | None" = None, by: "str | None" = None,
                      rules: "Rules | str | None" = None, id: "str | None" = None) -> "Position":
         """The landlord against two farmers (turn order landlord, farmer1, farmer2)."""
+        play, by = _on_table(after, by, to_move, THREE_SEATS, rules, ("after", "by"))
         return cls.build({"landlord": landlord, "farmer1": farmer1, "farmer2": farmer2},
-                         to_move, after, by, rules, id)
+                         to_move, play, by, rules, id)
 
     @classmethod
     def from_hands(cls, me=None, opponent=None, landlord=None, farmer1=None, farmer2=None,
@@ -124,8 +124,7 @@ class Position:
             to_move = to_move or "me"
             if to_move not in TWO_SEATS:
                 raise PositionError(f"to_move must be me or opponent here, not {to_move}", param="to_move")
-            if by is not None and after is not None and by == to_move:
-                raise PositionError(f"by is {by}, the side to move", param="by")
+            after, by = _on_table(after, by, to_move, TWO_SEATS, rules, ("after", "by"), _before(to_move, TWO_SEATS))
             return cls.two_player(me, opponent, to_move=to_move, after=after, rules=rules, id=id)
         if three:
             if landlord is None or farmer1 is None or farmer2 is None:
@@ -136,10 +135,9 @@ class Position:
             if to_move not in THREE_SEATS:
                 raise PositionError(f"to_move must be landlord, farmer1 or farmer2, not {to_move}",
                                     param="to_move")
-            if after is not None and by is None:
-                by = THREE_SEATS[(THREE_SEATS.index(to_move) - 1) % 3]   # the natural default: the seat before
-            if after is None and by is not None:
-                raise PositionError("by needs after", param=("by", "after"))
+            # by: the natural default is the seat before the side to move.
+            after, by = _on_table(after, by, to_move, THREE_SEATS, rules, ("after", "by"),
+                                  _before(to_move, THREE_SEATS))
             return cls.three_player(landlord, farmer1, farmer2, to_move=to_move, after=after, by=by,
                                     rules=rules, id=id)
         raise PositionError("give the hands: me and opponent, or landlord, farmer1 and farmer2", param=tuple(given))
@@ -168,12 +166,7 @@ class Position:
             except DdzError as exc:
                 raise PositionError(f"hand of {seat}: {exc}") from None
             packed.append((seat, v))
-        if isinstance(after, str) and after.strip() == "" and by is None:
-            after = None      # blank text with no seat: a free lead
-        try:
-            play = play_to_answer(after, rules, "last_play")
-        except PlayError as exc:
-            raise PositionError(str(exc)) from None
+        play, by = _on_table(after, by, to_move, seats, rules, ("last_play", "last_by"))
         return cls(tuple(packed), to_move, rules, play, by, id, tuple((extra or {}).items()))
 
     @classmethod
@@ -436,6 +429,19 @@ def read_game_records(path: str, rules=None):
             yield label, None, str(exc)
 
 
+def _on_table(after, by, to_move, seats, rules, names, default_by=None):
+    """:func:`~ddz_tools.rules.play_on_table`, its errors as :class:`PositionError`."""
+    try:
+        return play_on_table(after, by, to_move, seats, rules, names, default_by)
+    except PlayError as exc:
+        raise PositionError(str(exc), param=exc.param) from None
+
+
+def _before(seat: str, seats: tuple) -> "str | None":
+    """The seat before ``seat`` in turn order (None if ``seat`` is none of ``seats``)."""
+    return seats[(seats.index(seat) - 1) % len(seats)] if seat in seats else None
+
+
 def _seats_of(keys: tuple) -> tuple[str, ...]:
     ks = set(keys)
     if ks == set(TWO_SEATS):
@@ -474,15 +480,4 @@ def _validate(p: Position) -> None:
             raise PositionError(f"{where} hold {total[r]} x {name}; the deck has {deck[r]}")
     if p.to_move not in seats:
         raise PositionError(f"to_move must be one of {', '.join(seats)}, not {p.to_move!r}")
-    if (p.last_play is None) != (p.last_by is None):
-        raise PositionError("last_play and last_by must both be given or both be null")
-    if p.last_play is not None:
-        if p.last_play.is_pass:
-            raise PositionError("last_play must be a play, not a pass (use null for a free lead)")
-        from .rules import readings
-        if (p.last_play.cards, p.last_play.kind) not in readings(p.last_play.cards, p.rules.flags):
-            raise PositionError(f"last_play {p.last_play.notation()} is not legal under {p.rules.describe()} rules")
-        if p.last_by not in seats:
-            raise PositionError(f"last_by must be one of {', '.join(seats)}, not {p.last_by!r}")
-        if p.last_by == p.to_move:
-            raise PositionError(f"last_by is {p.last_by}, the side to move: a player never answers their own play")
+    _on_table(p.last_play, p.last_by, p.to_move, seats, p.rules, ("last_play", "last_by"))

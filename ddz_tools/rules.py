@@ -549,6 +549,61 @@ def play_to_answer(after: "str | Play | None", rules: "Rules | str | None" = Non
     return play
 
 
+def play_on_table(after: "str | Play | None", by: "str | None", to_move: str, seats,
+                  rules: "Rules | str | None" = None,
+                  names: "tuple[str, str]" = ("after", "by"),
+                  default_by: "str | None" = None) -> "tuple[Play | None, str | None]":
+    """The play that ``to_move`` must answer and the seat that made it:
+    ``(play, by)``, or ``(None, None)`` for a free lead.
+
+    ``after`` is play text or a :class:`Play` (None or blank text: a free
+    lead), read by :func:`play_to_answer`; ``by`` must be one of ``seats``
+    and not ``to_move``, given exactly when ``after`` is (``default_by``, if
+    given, stands for a missing ``by`` when there is a play).  Every tool that
+    takes the play on the table with its maker reads them here (a position's
+    ``last_play``/``last_by``, the advisor's ``after``/``by``): ``names`` are
+    the two fields as the caller calls them, and each error, a
+    :class:`~ddz_tools.errors.PlayError`, names the field it is about (also
+    in its ``param``).
+
+    >>> play, by = play_on_table("QQ", "farmer1", "farmer2", ("landlord", "farmer1", "farmer2"))
+    >>> play.notation(), by
+    ('QQ', 'farmer1')
+    >>> play_on_table(" ", None, "me", ("me", "opponent"))
+    (None, None)
+    >>> play_on_table("QQ", "farmer2", "farmer2", ("landlord", "farmer1", "farmer2"), names=("last_play", "last_by"))
+    Traceback (most recent call last):
+    ...
+    ddz_tools.errors.PlayError: last_by is farmer2, the side to move: a player never answers their own play
+    """
+    what, who = names
+    if isinstance(after, str) and after.strip() == "":
+        after = None
+    try:
+        play = play_to_answer(after, rules, what)
+    except PlayError as exc:
+        raise PlayError(str(exc), param=what) from None
+    if play is None:
+        if by is not None:
+            raise PlayError(f"{who} needs {what}, the play that seat made: give both, or neither for a free lead",
+                            param=(who, what))
+        return None, None
+    if isinstance(after, Play):   # text was read under the rules; a Play object is checked against them
+        rules = Rules.parse(rules)
+        if (play.cards, play.kind) not in readings(play.cards, rules.flags):
+            raise PlayError(f"{what} {play.notation()} is not legal under {rules.describe()} rules", param=what)
+    if by is None:
+        by = default_by
+    if by is None:
+        raise PlayError(f"{what} needs {who}, the seat that made it: give both, or neither for a free lead",
+                        param=(what, who))
+    if by not in seats:
+        raise PlayError(f"{who} must be one of {', '.join(seats)}, not {by!r}", param=who)
+    if by == to_move:
+        raise PlayError(f"{who} is {by}, the side to move: a player never answers their own play", param=who)
+    return play, by
+
+
 def play_text_cards(text: str) -> int:
     """The packed cards of play text in any notation (``333444-56``,
     ``3333-55:four_two_solo``, bare cards), without choosing a reading.

@@ -240,6 +240,30 @@ def test_impossible_views_are_errors(kwargs, message):
         adv.build_view(**kwargs)
 
 
+@pytest.mark.parametrize("after, by, message", [
+    ("6", None, "needs"), (None, "landlord", "needs"), ("  ", "landlord", "needs"), ("6", "farmer2", "side to move"),
+    ("6", "nobody", "must be one of"), ("pass", "landlord", "not a pass"), ("67", "landlord", "not a legal play"),
+])
+def test_positions_and_views_read_the_play_to_answer_alike(after, by, message):
+    """Position.build and the advisor's views read the play on the table and its maker
+    with one function (rules.play_on_table): the same checks, each error naming the
+    caller's own field (last_play/last_by, after/by)."""
+    from ddz_tools.errors import PositionError
+
+    with pytest.raises(PositionError, match=message) as pos:
+        Position.build({"landlord": "3", "farmer1": "4", "farmer2": "5"}, "farmer2", after, by)
+    with pytest.raises(ViewError, match=message) as view:
+        counts_view("5", "farmer2", "1,1,1", after=after, by=by)
+    assert str(pos.value).replace("last_play", "after").replace("last_by", "by") == str(view.value)
+    assert view.value.param is not None
+
+
+def test_blank_play_to_answer_is_a_lead():
+    assert two_player_view("3", "4", after=" ").is_lead
+    assert counts_view("5", "farmer2", "1,1,1", after="").is_lead
+    assert Position.build({"me": "3", "opponent": "4"}, "me", "", None).is_lead
+
+
 @pytest.mark.parametrize("rules", ["standard,bidding=call-grab", "encyclopedia,bidding=until-two-pass", "douzero"])
 def test_history_views_under_every_bidding_option(rules):
     v = history_view("3456789TJQKA2XD", "farmer1", "landlord:33,farmer1:55,farmer2:pass,landlord:pass",

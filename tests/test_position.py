@@ -105,6 +105,21 @@ def test_three_player_last_by_may_be_either_other_seat():
         Position.build(hands, "farmer2", "6", "farmer2")
 
 
+def test_from_hands_names_after_and_by():
+    """The options of ddz solve are read by the same function as a position's last_play
+    and last_by, with their own names; a by without an after is an error (it was
+    ignored in two-player)."""
+    with pytest.raises(PositionError, match="by needs after") as exc:
+        Position.from_hands(me="33", opponent="44", by="opponent")
+    assert exc.value.param == ("by", "after")
+    with pytest.raises(PositionError, match="by is me, the side to move"):
+        Position.from_hands(me="33", opponent="44", after="3", by="me")
+    with pytest.raises(PositionError, match="after must be a play, not a pass"):
+        Position.from_hands(landlord="3", farmer1="4", farmer2="5", to_move="landlord", after="pass")
+    p = Position.from_hands(me="33", opponent="44", after="3")
+    assert p.last_by == "opponent" and p.last_play.notation() == "3"
+
+
 def test_constructors():
     p = Position.two_player("3", "XD", to_move="opponent", after="2")
     assert p.last_by == "me" and p.to_move == "opponent"
