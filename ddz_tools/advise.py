@@ -91,7 +91,7 @@ from .gamerules import multiplier, settle
 from .movegen import generate
 from .kernels import BUFFER, new_table, next_seat, policy_bid, policy_play, trick_after
 from .policies import POLICY_HEURISTIC
-from .position import Position, game_before_move
+from .position import Position, record_turn, seat_roles
 from .rules import Play, Rules, play_on_table
 from .solver import Solver
 
@@ -368,7 +368,7 @@ def parse_played(played, rules=None) -> list:
     """
     out = []
     for i, item, seat, text in _seat_items(played, "played", "landlord:333-4 or farmer1:pass"):
-        text = text.notation() if isinstance(text, Play) else text
+        text = text.notation(rules) if isinstance(text, Play) else text   # under rules: a reading's suffix kept
         if not isinstance(text, str):
             raise ViewError(f"played[{i}]: the play must be text, not {type(text).__name__}")
         text = text.strip()
@@ -645,17 +645,13 @@ def view_from_record(record, move: int = 1) -> View:
 
     rec = record if isinstance(record, Record) else parse_record(record)
     try:
-        g = game_before_move(rec, move)
+        t = record_turn(rec, move)
     except PositionError as exc:
         raise ViewError(str(exc)) from None
     if (move or 1) > len(rec.plays):     # a game still in play past its last recorded move: nothing to advise on
         raise ViewError(f"move {move}: the record has moves 1..{len(rec.plays)}")
-    ll = g.landlord
-    name = {(ll + k) % 3: THREE_SEATS[k] for k in range(3)}
-    history = [(name[seat], p.notation(rec.rules) if not p.is_pass else "pass") for seat, p in g.plays]
-    return history_view(g.hands[g.turn], name[g.turn], history, rec.bottom, rules=rec.rules, base=g.base,
-                        id=None if rec.id is None else f"{rec.id}@{move}",
-                        bids=[(name[s], v) for s, v in g.bids])
+    return history_view(t.hands[t.to_move], t.to_move, t.plays, rec.bottom, rules=rec.rules, base=t.game.base,
+                        id=None if rec.id is None else f"{rec.id}@{move}", bids=t.bids)
 
 
 # Sampling -------------------------------------------------------------------------------
@@ -1144,7 +1140,7 @@ def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", far
     if g.phase != "playing":
         raise RuntimeError(f"game {index}: the bidding did not make a landlord")  # all_pass="seat0" always does
     ll = g.landlord
-    name = {(ll + k) % 3: THREE_SEATS[k] for k in range(3)}
+    name = seat_roles(ll)
     pols = [landlord_policy if s == ll else farmer_policy for s in range(3)]
     move = 0
     while g.phase == "playing":

@@ -308,12 +308,83 @@ class Position:
         return f"{hands}; {self.to_move} {what}"
 
 
+def seat_roles(landlord: int) -> tuple:
+    """The role of each seat 0-2 when ``landlord`` is the landlord's seat: the
+    landlord, ``farmer1`` who plays after him, ``farmer2`` before him.
+
+    >>> seat_roles(2)
+    ('farmer1', 'farmer2', 'landlord')
+    """
+    return tuple(THREE_SEATS[(s - landlord) % 3] for s in range(3))
+
+
+@dataclasses.dataclass(frozen=True)
+class RecordedTurn:
+    """A recorded game just before one of its moves, its seats named by role
+    (see :func:`seat_roles`): what :func:`from_record` and
+    :func:`ddz_tools.advise.view_from_record` are built from.  ``game`` is
+    the :class:`~ddz_tools.game.Game` in play (from :func:`game_before_move`),
+    ``move`` the move about to be made (numbered from 1) and ``roles`` the
+    role of each seat."""
+
+    record: Any
+    game: Any
+    move: int
+    roles: tuple
+
+    @property
+    def to_move(self) -> str:
+        """The role of the seat to move."""
+        return self.roles[self.game.turn]
+
+    @property
+    def hands(self) -> dict:
+        """Role -> the packed hand it holds now, in turn order (landlord first)."""
+        return {r: self.game.hands[self.roles.index(r)] for r in THREE_SEATS}
+
+    @property
+    def last_play(self) -> "Play | None":
+        """The play to answer (None for a free lead)."""
+        return self.game.last_play
+
+    @property
+    def last_by(self) -> "str | None":
+        """The role of the seat that made :attr:`last_play`."""
+        return None if self.game.last_play is None else self.roles[self.game.last_seat]
+
+    @property
+    def plays(self) -> list:
+        """Every play so far as ``(role, Play)`` pairs, passes included."""
+        return [(self.roles[s], p) for s, p in self.game.plays]
+
+    @property
+    def bids(self) -> list:
+        """The auction as ``(role, bid)`` pairs, 0 a pass."""
+        return [(self.roles[s], v) for s, v in self.game.bids]
+
+
+def record_turn(record, move: "int | None" = None) -> RecordedTurn:
+    """The turn of ``record`` (a :class:`~ddz_tools.records.Record`) just
+    before its move ``move``, replayed by :func:`game_before_move` (same
+    numbering and errors), its seats named by role.
+
+    >>> from ddz_tools.game import Game
+    >>> from ddz_tools.records import record_from_game
+    >>> g = Game(seed=3, first_bidder=0); g.bid(3); _ = g.play("3")
+    >>> t = record_turn(record_from_game(g, id="g"), 2)
+    >>> t.to_move, t.last_by, t.plays[0][1].notation(), t.bids
+    ('farmer1', 'landlord', '3', [('landlord', 3)])
+    """
+    g = game_before_move(record, move)
+    return RecordedTurn(record, g, 1 if move is None else move, seat_roles(g.landlord))
+
+
 def from_record(record, move: "int | None" = None) -> Position:
     """The open-hand position of a recorded game before its move ``move``.
 
     ``record`` is a :class:`~ddz_tools.records.Record` (from
     :func:`~ddz_tools.records.parse_record` or a Botzone import).  Its bids
-    and its plays before move ``move`` are replayed by :func:`game_before_move`
+    and its plays before move ``move`` are replayed by :func:`record_turn`
     (so an illegal action is an error, never trusted).  Moves are numbered from 1, passes included, as ``ddz analyze``
     numbers them (move 1 is the landlord's first lead), so the position of a
     move that analysis flags is ``from_record(record, that_move)``; None or 1
@@ -329,15 +400,10 @@ def from_record(record, move: "int | None" = None) -> Position:
     >>> p.to_move, p.last_play.notation(), p.last_by, len(p.hand("landlord"))
     ('farmer1', '3', 'landlord', 19)
     """
-    g = game_before_move(record, move)
-    move = 1 if move is None else move
-    ll = g.landlord
-    role = {ll: "landlord", (ll + 1) % 3: "farmer1", (ll + 2) % 3: "farmer2"}
-    hands = {role[s]: g.hands[s] for s in range(3)}
-    last = g.last_play
+    t = record_turn(record, move)
     rid = None if record.id is None else str(record.id)
-    return Position.build(hands, role[g.turn], last, role[g.last_seat] if last is not None else None,
-                          record.rules, rid, {"record": rid, "move": move})
+    return Position.build(t.hands, t.to_move, t.last_play, t.last_by, record.rules, rid,
+                          {"record": rid, "move": t.move})
 
 
 def game_before_move(record, move: "int | None" = None):
@@ -348,8 +414,8 @@ def game_before_move(record, move: "int | None" = None):
     trusted.  Moves are numbered from 1, passes included, as ``ddz analyze``
     numbers them; None or 1 is the game just after the auction.  The game
     returned is in play (``phase`` ``"playing"``) with ``turn`` the seat to
-    move.  Both :func:`from_record` and
-    :func:`ddz_tools.advise.view_from_record` start from it.
+    move.  :func:`record_turn` (and through it :func:`from_record` and
+    :func:`ddz_tools.advise.view_from_record`) starts from it.
 
     Raises :class:`~ddz_tools.errors.PositionError` naming the record and what
     is wrong: a move that is not a positive integer or is past the record's

@@ -23,7 +23,7 @@ from ddz_tools.game import random_game
 from ddz_tools.policies import choose
 from ddz_tools.position import Position
 from ddz_tools.records import record_from_game, record_to_dict
-from ddz_tools.rules import Play
+from ddz_tools.rules import Play, classify
 from ddz_tools.solver import solve
 
 SEATS = ("landlord", "farmer1", "farmer2")
@@ -256,6 +256,16 @@ def test_positions_and_views_read_the_play_to_answer_alike(after, by, message):
         counts_view("5", "farmer2", "1,1,1", after=after, by=by)
     assert str(pos.value).replace("last_play", "after").replace("last_by", "by") == str(view.value)
     assert view.value.param is not None
+
+
+def test_played_as_play_objects_keep_their_reading():
+    """A Play in played (play_game passes the game's own) is read under the view's rules:
+    four + two solos of one rank stay that under rules where the same cards are four + a pair."""
+    rules = "encyclopedia,kickers_distinct=off"
+    four_two = [p for p in classify("333344", rules) if p.type_name == "four_two_solo"][0]
+    v = history_view("56789TJQKA2XD5", "landlord", [("landlord", four_two), ("farmer1", "pass"), ("farmer2", "pass")],
+                     rules=rules)
+    assert v.played[0][1] == four_two
 
 
 def test_blank_play_to_answer_is_a_lead():
