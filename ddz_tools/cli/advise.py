@@ -6,14 +6,12 @@ import click
 from tabulate import tabulate
 
 from .options import (
-    Progress,
     default_workers,
-    emit_json,
     file_inputs,
     file_option,
     format_option,
     rules_option,
-    run_each,
+    run_inputs,
     seed_option,
     workers_option,
 )
@@ -99,23 +97,20 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, base, re
     if record is None and move is not None:
         raise click.UsageError("--move goes with --record")
 
-    def run(view):
-        with Progress("advise") as progress:
-            return lib.advise(view, **opts, progress=progress)
+    def run(view, progress):
+        return lib.advise(view, **opts, progress=progress)
 
-    def show(a) -> None:
-        emit_json(a.to_dict()) if fmt == "json" else print_advice(a)
-
+    summary = "{done} view(s) advised, {failed} skipped"
     if record is not None:
         if move is None:
             raise click.UsageError("--record needs --move N")
         from ..position import read_game_records
 
-        return run_each(read_game_records(record, rules), lambda rec: run(lib.view_from_record(rec, move)), show,
-                        fmt, "{done} view(s) advised, {failed} skipped")
+        return run_inputs("advise", run, print_advice, fmt, inputs=read_game_records(record, rules),
+                          parse=lambda rec: lib.view_from_record(rec, move), summary=summary)
     if hand is not None:
-        show(run(lib.build_view(hand=hand, seat=seat, bottom=bottom, played=played, counts=counts, after=after,
-                                by=by, unseen=unseen, base=base, rules=rules, bids=bids)))
-        return 0
-    return run_each(file_inputs(file), lambda text: run(lib.View.from_json(text, rules)), show, fmt,
-                    "{done} view(s) advised, {failed} skipped")
+        return run_inputs("advise", run, print_advice, fmt,
+                          one=lib.build_view(hand=hand, seat=seat, bottom=bottom, played=played, counts=counts,
+                                             after=after, by=by, unseen=unseen, base=base, rules=rules, bids=bids))
+    return run_inputs("advise", run, print_advice, fmt, inputs=file_inputs(file),
+                      parse=lambda text: lib.View.from_json(text, rules), summary=summary)

@@ -7,14 +7,12 @@ from tabulate import tabulate
 
 from ..bid import CHOICES, SEAT_NAMES, BidEvaluation, evaluate_bid, parse_bid_line
 from .options import (
-    Progress,
     default_workers,
-    emit_json,
     file_inputs,
     file_option,
     format_option,
     rules_option,
-    run_each,
+    run_inputs,
     seed_option,
     workers_option,
 )
@@ -94,15 +92,11 @@ def bid(hand, bottom, seat, before, samples, confidence, policy, no_early_stop, 
     common = dict(samples=samples, seed=seed, workers=default_workers(workers), policy=policy,
                   confidence=confidence, rules=rules, early_stop=not no_early_stop)
 
-    def run(args: dict) -> BidEvaluation:
-        with Progress("bid") as progress:
-            return evaluate_bid(**args, **common, progress=progress)
-
-    def show(ev: BidEvaluation) -> None:
-        emit_json(ev.to_dict()) if fmt == "json" else print_evaluation(ev)
+    def run(args: dict, progress) -> BidEvaluation:
+        return evaluate_bid(**args, **common, progress=progress)
 
     if file is None:
-        show(run({"hand": hand, **defaults}))
-        return 0
-    return run_each(file_inputs(file), lambda text: run(parse_bid_line(text, defaults)), show, fmt,
-                    "{done} hand(s) evaluated, {failed} skipped")
+        return run_inputs("bid", run, print_evaluation, fmt, one={"hand": hand, **defaults})
+    return run_inputs("bid", run, print_evaluation, fmt, inputs=file_inputs(file),
+                      parse=lambda text: parse_bid_line(text, defaults),
+                      summary="{done} hand(s) evaluated, {failed} skipped")

@@ -117,6 +117,35 @@ def run_each(inputs, run, show, fmt: str, summary: str, quiet: bool = False) -> 
     return 1 if failed else 0
 
 
+def run_inputs(label: str, compute, show_table, fmt: str, one=None, inputs=None, parse=None,
+               summary: str = "") -> int:
+    """The body of a command that computes one result per input under a
+    progress line (``ddz bid``, ``ddz advise``).
+
+    ``compute(item, progress)`` gives the result of one input, run inside a
+    :class:`Progress` named ``label``; a result is printed as one JSON line
+    of its ``to_dict()`` when ``fmt`` is ``json``, else by ``show_table``.
+    With ``inputs`` None the input is ``one``: its error propagates (one
+    ``error:`` line, exit status 2) and the exit status is 0.  Otherwise
+    ``inputs`` yields ``(label, raw, error)`` (:func:`file_inputs`, a reader
+    of records) and each ``raw`` is turned into an item by ``parse`` (if
+    given) and computed through :func:`run_each`: an input that fails is
+    reported as ``error: LABEL: REASON`` and the run goes on; ``summary`` at
+    the end; exit status 1 if any failed.
+    """
+    def run(item):
+        with Progress(label) as progress:
+            return compute(item, progress)
+
+    def show(result) -> None:
+        emit_json(result.to_dict()) if fmt == "json" else show_table(result)
+
+    if inputs is None:
+        show(run(one))
+        return 0
+    return run_each(inputs, (lambda raw: run(parse(raw))) if parse is not None else run, show, fmt, summary)
+
+
 class Progress:
     """A progress line on stderr (only when stderr is a terminal, or DDZ_PROGRESS=1).
 
