@@ -5,16 +5,8 @@ from __future__ import annotations
 import click
 from tabulate import tabulate
 
-from .options import (
-    default_workers,
-    file_inputs,
-    file_option,
-    format_option,
-    rules_option,
-    run_inputs,
-    seed_option,
-    workers_option,
-)
+from .options import (default_workers, file_inputs, file_option, format_option, rules_option, run_inputs,
+                      seed_option, workers_option)
 
 
 def print_advice(a) -> None:

@@ -6,16 +6,9 @@ import click
 from tabulate import tabulate
 
 from ..bid import CHOICES, SEAT_NAMES, BidEvaluation, evaluate_bid, parse_bid_line
-from .options import (
-    default_workers,
-    file_inputs,
-    file_option,
-    format_option,
-    rules_option,
-    run_inputs,
-    seed_option,
-    workers_option,
-)
+from .options import (default_workers, file_inputs, file_option, format_option, rules_option, run_inputs,
+                      seed_option, workers_option)
+
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
