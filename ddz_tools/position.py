@@ -45,6 +45,7 @@ from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, counts_of, format_cards,
 from .errors import DdzError, PlayError, PositionError, RecordError
 from ._jit import interpreted
 from .gamerules import next_seat, trick_after
+from .movegen import generate
 from .rules import Play, Rules, play_on_table
 
 _next_seat = interpreted(next_seat)
@@ -170,8 +171,9 @@ class Position:
         return cls(tuple(packed), to_move, rules, play, by, id, tuple((extra or {}).items()))
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Position":
-        """From a parsed ``ddz-position/1`` object."""
+    def from_dict(cls, d: dict, default_id: "str | None" = None) -> "Position":
+        """From a parsed ``ddz-position/1`` object; ``default_id`` is the id
+        when the object names none (``ddz solve --file`` gives ``line N``)."""
         if not isinstance(d, dict):
             raise PositionError(f"a position must be a JSON object, not {type(d).__name__}")
         schema = d.get("schema")
@@ -197,16 +199,16 @@ class Position:
         if last_play is not None and not isinstance(last_play, str):
             raise PositionError(f"last_play must be play text or null, not {type(last_play).__name__}")
         return cls.build(d["hands"], d["to_move"], last_play, d.get("last_by"), rules,
-                         None if pid is None else str(pid), extra)
+                         default_id if pid is None else str(pid), extra)
 
     @classmethod
-    def from_json(cls, text: str) -> "Position":
-        """From one JSON line."""
+    def from_json(cls, text: str, default_id: "str | None" = None) -> "Position":
+        """From one JSON line (``default_id``: see :meth:`from_dict`)."""
         try:
             d = json.loads(text)
         except json.JSONDecodeError as exc:
             raise PositionError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
-        return cls.from_dict(d)
+        return cls.from_dict(d, default_id)
 
     # Access ------------------------------------------------------------------
 
@@ -246,6 +248,30 @@ class Position:
         return any(h == 0 for _, h in self.hands)
 
     # Moves -------------------------------------------------------------------
+
+    def parse_play(self, text: "str | Play") -> Play:
+        """The play of the side to move from its text (``pass`` too), read
+        under the position's rules and checked legal here, unlike
+        :meth:`push`: a combination in the hand that beats the play to answer,
+        or a pass when answering.  Raises
+        :class:`~ddz_tools.errors.PlayError` (or a ``CardError``) saying why.
+
+        >>> p = Position.two_player("33JJ", "4455A", after="A")
+        >>> p.parse_play("pass").is_pass
+        True
+        >>> p.parse_play("33")
+        Traceback (most recent call last):
+        ...
+        ddz_tools.errors.PlayError: 33 is not a legal play here
+        """
+        play = text if isinstance(text, Play) else Play.parse(text, self.rules)
+        if play.is_pass:
+            if self.last_play is None:
+                raise PlayError(f"{self.to_move} leads: a pass is not legal here")
+            return play
+        if play not in list(generate(self.packed(self.to_move), after=self.last_play, rules=self.rules)):
+            raise PlayError(f"{play.notation()} is not a legal play here")
+        return play
 
     def push(self, play: Play) -> "Position":
         """The position after the side to move makes ``play`` (a pass included).

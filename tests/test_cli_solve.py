@@ -98,6 +98,23 @@ def test_interactive_defence(capsys, monkeypatch):
     assert "me is out: me wins" in out
 
 
+def test_interactive_defence_refuses_illegal_plays(capsys, monkeypatch):
+    """A bad answer is explained (Position.parse_play) and asked again."""
+    answers = iter(["3Z", "33", "4", "pass", "pass", "pass", "pass", "pass"])
+    monkeypatch.setattr("click.prompt", lambda *a, **k: next(answers))
+    code, out, err = run(capsys, "solve", "--me", "33JJQK2", "--opponent", "4455A", "--play", "--tt-mb", "1")
+    assert code == 0 and "me is out: me wins" in out
+    assert "unknown card" in err and "is not a legal play here; try again" in err
+
+
+def test_file_positions_without_id_are_named_by_line(capsys, tmp_path):
+    f = tmp_path / "p.jsonl"
+    f.write_text("# a comment\n" + json.dumps({"schema": "ddz-position/1", "hands": {"me": "3", "opponent": "4"},
+                                                "to_move": "me"}) + "\n")
+    code, out, err = run(capsys, "solve", "--file", str(f), "--format", "json", "--tt-mb", "1")
+    assert code == 0 and json.loads(out)["id"] == "line 2"
+
+
 def test_whole_deal_from_options(capsys):
     """A whole deal, 20/17/17, is accepted (here cut short by a node limit)."""
     from ddz_tools.cards import card_count, parse_cards

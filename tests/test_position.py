@@ -120,6 +120,25 @@ def test_from_hands_names_after_and_by():
     assert p.last_by == "opponent" and p.last_play.notation() == "3"
 
 
+def test_parse_play_checks_the_side_to_move():
+    lead = Position.three_player("33JJ", "44", "55", to_move="landlord")
+    assert lead.parse_play("JJ") == Play.parse("JJ")
+    with pytest.raises(DdzError, match="landlord leads: a pass is not legal here"):
+        lead.parse_play("pass")
+    with pytest.raises(DdzError, match="not a legal play here"):
+        lead.parse_play("44")
+    answer = Position.three_player("33JJ", "44", "55", to_move="farmer1", after="33", by="landlord")
+    assert answer.parse_play("44") == Play.parse("44") and answer.parse_play("").is_pass
+    with pytest.raises(DdzError, match="not a legal play here"):
+        answer.parse_play("4")
+
+
+def test_default_id():
+    line = '{"schema": "ddz-position/1", "hands": {"me": "3", "opponent": "4"}, "to_move": "me"}'
+    assert Position.from_json(line).id is None and Position.from_json(line, default_id="line 3").id == "line 3"
+    assert Position.from_json(line.replace("{", '{"id": "x", ', 1), default_id="line 3").id == "x"
+
+
 def test_constructors():
     p = Position.two_player("3", "XD", to_move="opponent", after="2")
     assert p.last_by == "me" and p.to_move == "opponent"

@@ -8,9 +8,7 @@ import sys
 import click
 
 from ..errors import DdzError
-from ..movegen import generate
 from ..position import THREE_SEATS, TWO_SEATS, Position, from_record, read_game_records
-from ..rules import Play
 from ..solver import DEFAULT_TT_MB, Solver, SolveResult
 from .options import (Progress, default_workers, emit_json, file_option, format_option, print_table, read_lines,
                       rules_option, workers_option)
@@ -80,16 +78,9 @@ def _interactive(solver: Solver, pos: Position, kwargs: dict) -> None:
             play_text = click.prompt(f"{turn}, your play (cards, or pass)",
                                      default="pass" if cur.last_play else None)
         try:
-            play = Play.parse(play_text, pos.rules)
+            play = cur.parse_play(play_text)
         except DdzError as exc:
             click.echo(f"{exc}; try again", err=True)
-            continue
-        if play.is_pass:
-            if cur.last_play is None:
-                click.echo("you must lead a play", err=True)
-                continue
-        elif play not in list(generate(cur.packed(turn), after=cur.last_play, rules=pos.rules)):
-            click.echo(f"{play.notation()} is not a legal play here", err=True)
             continue
         cur = cur.push(play)
         if cur.is_over:
@@ -202,14 +193,9 @@ def _file_positions(path: str):
     """(position or None, error text) for every line of a ddz-position/1 file."""
     for lineno, text in read_lines(path):
         try:
-            pos = Position.from_json(text)
+            yield Position.from_json(text, default_id=f"line {lineno}"), None
         except DdzError as exc:
             yield None, f"{path}:{lineno}: {exc}"
-            continue
-        if pos.id is None:
-            pos = Position(pos.hands, pos.to_move, pos.rules, pos.last_play, pos.last_by,
-                           f"line {lineno}", pos.extra)
-        yield pos, None
 
 
 def _record_positions(path: str, move, rules):
