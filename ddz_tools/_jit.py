@@ -274,14 +274,22 @@ def is_cached(dispatcher) -> bool:
 
 
 def uncached(modules=None) -> list:
-    """The registered kernels (of ``modules``, names like ``"movegen"``, or of
-    every module imported so far) that are not in the on-disk cache."""
+    """The registered kernels (of ``modules``, names like ``"movegen"`` as
+    :func:`_short_module` gives them, or of every module imported so far)
+    that are not in the on-disk cache."""
     return [d for d in KERNELS
             if (modules is None or _short_module(d) in modules) and not is_cached(d)]
 
 
 def _short_module(dispatcher) -> str:
-    return getattr(dispatcher, "py_func", dispatcher).__module__.rpartition(".")[2]
+    """The part of the package a kernel belongs to: its module's name below
+    ``ddz_tools`` (``"movegen"``), the subpackage's for a module of one
+    (``"solver"`` for ``ddz_tools.solver.search``)."""
+    name = getattr(dispatcher, "py_func", dispatcher).__module__
+    top, _, rest = name.partition(".")
+    if top == __name__.partition(".")[0] and rest:
+        return rest.partition(".")[0]
+    return name.rpartition(".")[2]
 
 
 # First-run notice ----------------------------------------------------------------------------

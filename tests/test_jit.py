@@ -89,7 +89,7 @@ def test_every_kernel_is_registered():
     names = {f"{_jit._short_module(d)}.{d.py_func.__name__}" for d in _jit.KERNELS}
     assert {"movegen", "decompose", "solver", "policies", "selfplay", "records", "bid"} <= {
         n.partition(".")[0] for n in names}
-    text = "".join(p.read_text(encoding="utf-8") for p in (REPO / "ddz_tools").glob("*.py"))
+    text = "".join(p.read_text(encoding="utf-8") for p in (REPO / "ddz_tools").rglob("*.py"))
     assert text.count("\n@kernel\n") + text.count("\n@flat_kernel\n") == len(_jit.KERNELS)
 
 

@@ -19,7 +19,6 @@ from ddz_tools.errors import DdzError, SearchLimit
 from ddz_tools.movegen import generate
 from ddz_tools.position import Position
 from ddz_tools.rules import PRESETS, Play
-from ddz_tools import solver as S
 from ddz_tools.solver import Solver, solve
 
 from naive_solver import wins, winning_plays
@@ -165,7 +164,7 @@ def test_relaxations_change_no_result(budget):
     throughout) under a budget that gives most of them up, and with them
     switched off: the reference's result and the same winning plays; the
     relaxations were tried and some proved a farmers' win."""
-    from ddz_tools.solver import C_RX_TRIES, C_RX_WINS
+    from ddz_tools.solver.layout import C_RX_TRIES, C_RX_WINS
     rng = random.Random(21 + budget)
     on = Solver(8)
     on.relax_budget = budget
@@ -190,7 +189,7 @@ def test_relaxations_change_no_result(budget):
 def test_relaxations_on_larger_positions_match_no_relaxations():
     """Twelve cards a seat, a relaxation budget small enough to give up
     often: the same results as without relaxations."""
-    from ddz_tools.solver import C_RX_ABORTS
+    from ddz_tools.solver.layout import C_RX_ABORTS
     on = Solver(64)
     on.relax_budget = 300
     off = Solver(64)
@@ -214,7 +213,7 @@ def test_relaxations_on_larger_positions_match_no_relaxations():
 
 
 def _dominated_plain(hand: int, cards: int, kind: int, flags: int, partner: int = 0) -> bool:
-    """Kicker dominance by its definition (see solver._dominated): some solo
+    """Kicker dominance by its definition (see solver.ordering.dominated): some solo
     kicker x (rank held once) of the play is above a card y held once, not in
     the play, in no chain the hand could make; the same for pair kickers
     (ranks held exactly twice) and pairs in no chain or pair chain.  With a
@@ -264,7 +263,7 @@ def _chainable(held: list, r: int, want: int, flags: int) -> bool:
 def _lower_dominated_plain(hand: int, opponents: list, cards: int, kind: int, pk: int, flags: int,
                            partner: int = 0) -> bool:
     """Dominance by a lower rank, by its definition (see
-    solver._dominated_by_lower): the play is a single x (a pair x, a trio
+    solver.ordering._dominated_by_lower): the play is a single x (a pair x, a trio
     body x with or without kickers) of a rank held once (twice, three
     times), not a joker, and some lower rank y is held once (twice, three
     times), in no chain the hand could make, not among the play's cards,
@@ -303,7 +302,8 @@ def test_lower_rank_dominance_matches_its_definition():
     leading and answering a single, a pair or a trio, on random hands under
     every preset."""
     from ddz_tools.rules import T_PAIR, T_SOLO, T_TRIO_SOLO
-    from ddz_tools.solver import PASS_KIND, _State
+    from ddz_tools.solver.driver import State
+    from ddz_tools.solver.layout import PASS_KIND
 
     rng = random.Random(51)
     solver = Solver(1)
@@ -326,7 +326,7 @@ def test_lower_rank_dominance_matches_its_definition():
         for turn in range(nplayers):
             if hands[turn] == 0:
                 continue
-            st = _State(hands, turn, pk, (turn + nplayers - 1) % nplayers, 0)
+            st = State(hands, turn, pk, (turn + nplayers - 1) % nplayers, 0)
             every = solver._moves(st, nplayers, flags)
             best = solver._moves(st, nplayers, flags, best=True)
             mine = hands[turn]
@@ -350,14 +350,14 @@ def test_lower_rank_dominance_matches_its_definition():
 def test_kicker_dominance_matches_its_definition():
     """The kernel's bit-parallel check equals the definition on every play of
     random hands of 1-20 cards, under every preset."""
-    from ddz_tools.solver import _dominated
+    from ddz_tools.solver.ordering import dominated
 
     rng = random.Random(48)
     hits = 0
     for i in range(400):
         preset, flags, hand, _ = _preset_and_hand(rng, i)
         for play in generate(hand, rules=preset):
-            got = bool(_dominated(hand, play.cards, play.kind, flags))
+            got = bool(dominated(hand, play.cards, play.kind, flags))
             assert got == _dominated_plain(hand, play.cards, play.kind, flags), (
                 format_cards(hand), play.notation(), preset)
             hits += got
@@ -415,7 +415,7 @@ def test_value_solves_leave_dominated_root_plays_out():
     either: the moves left are every move but those the definitions name, in
     the same order; and a value solve (the root's plays probed at once for three
     players) gives the reference's result and one of its winning plays."""
-    from ddz_tools.solver import _State
+    from ddz_tools.solver.driver import State
 
     rng = random.Random(50)
     solver = Solver(8)
@@ -430,7 +430,7 @@ def test_value_solves_leave_dominated_root_plays_out():
         flags = p.rules.flags
         packed = tuple(h for _, h in p.hands) + ((0,) if nplayers == 2 else ())
         for turn in range(nplayers):
-            st = _State(packed, turn, 0, 0, 0)
+            st = State(packed, turn, 0, 0, 0)
             every = solver._moves(st, nplayers, flags)
             best = solver._moves(st, nplayers, flags, best=True)
             opps = [packed[q] for q in range(nplayers) if q != turn and (nplayers == 2 or (q == 0) != (turn == 0))]
@@ -509,7 +509,7 @@ def test_plays_out_matches_the_reference_generator():
     move generator lists a play of all its cards that beats it, under every
     preset; hands are often one play (a random lead of a random hand)."""
     from naive import naive_answers, naive_leads
-    from ddz_tools.solver import _plays_out
+    from ddz_tools.solver.search import plays_out
 
     rng = random.Random(52)
     _, pbuf = _profile_arrays()
@@ -524,7 +524,7 @@ def test_plays_out_matches_the_reference_generator():
             others = sorted(naive_leads(_pack(deck[12:12 + rng.randint(1, 8)]), rules))
             prev = rng.choice(others)[1]
         want = any(c == hand for c, _ in (naive_answers(hand, prev, rules) if prev else naive_leads(hand, rules)))
-        assert _plays_out(hand, rules.flags, prev, pbuf) == want, (format_cards(hand), prev, preset)
+        assert plays_out(hand, rules.flags, prev, pbuf) == want, (format_cards(hand), prev, preset)
         seen[want] += 1
     assert min(seen) > 300, seen
 
@@ -592,7 +592,7 @@ def test_scratch_too_small_for_one_block_of_children_still_exact():
 
 
 def test_sort_range_sorts_a_slice_in_place():
-    from ddz_tools.solver import _sort_range
+    from ddz_tools.solver.ordering import sort_range
     rng = random.Random(3)
     for n in list(range(0, 40)) + [100, 257, 1000]:
         a = np.array([rng.randrange(-50, 50) for _ in range(n + 7)], np.int64)
@@ -600,7 +600,7 @@ def test_sort_range_sorts_a_slice_in_place():
         hi = lo + n
         want = a.copy()
         want[lo:hi] = np.sort(a[lo:hi])
-        _sort_range(a, lo, hi)
+        sort_range(a, lo, hi)
         assert a.tolist() == want.tolist()
 
 
@@ -801,7 +801,8 @@ def test_move_ordering():
     his partner's play."""
     from ddz_tools.decompose import min_plays
     from ddz_tools.rules import T_BOMB, T_ROCKET
-    from ddz_tools.solver import PASS_KIND, _State
+    from ddz_tools.solver.driver import State
+    from ddz_tools.solver.layout import PASS_KIND
 
     rng = random.Random(23)
     solver = Solver(tt_mb=1)
@@ -812,7 +813,7 @@ def test_move_ordering():
             continue
         hands = tuple(h for _, h in p.hands) + (0,)
         turn = p.seats.index(p.to_move)
-        st = _State(hands, turn, p.last_play.kind, p.seats.index(p.last_by), p.last_play.cards)
+        st = State(hands, turn, p.last_play.kind, p.seats.index(p.last_by), p.last_play.cards)
         moves = solver._moves(st, 2, p.rules.flags)
         assert moves[-1] == (0, PASS_KIND)
         opp = hands[1 - turn]
@@ -828,14 +829,14 @@ def test_move_ordering():
         checked += 1
     assert checked >= 10
     # A bomb the opponent can beat (with the rocket) comes after every other lead.
-    st = _State((parse_cards("33339JK"), parse_cards("45XD"), 0), 0, 0, 0, 0)
+    st = State((parse_cards("33339JK"), parse_cards("45XD"), 0), 0, 0, 0, 0)
     moves = solver._moves(st, 2, Position.two_player("3", "4").rules.flags)
     assert moves[-1] == (parse_cards("3333"), Play.parse("3333").kind)
     # An answer no one can beat counts one and a half plays more: answering a
     # K, A (one play more left, but the 2 beats it) before the big joker.
     me, opp = parse_cards("3345567788JJAAA2"), parse_cards("44778999TTJJQQKAD")
     king = Play.parse("K")
-    st = _State((me, opp, 0), 1, king.kind, 0, king.cards)
+    st = State((me, opp, 0), 1, king.kind, 0, king.cards)
     flags = Position.two_player("3", "4").rules.flags
     order = [Play(c, k).notation() if k != PASS_KIND else "pass" for c, k in solver._moves(st, 2, flags)]
     assert order == ["A", "D", "pass"]
@@ -845,7 +846,7 @@ def test_move_ordering():
     assert list(r.strategy["then"]["replies"])[-1] == "pass"
     # Three-player: farmer2 passes first over farmer1's play (no play of his wins at once).
     p = Position.three_player("A", "4", "79", to_move="farmer2", after="5", by="farmer1")
-    st = _State(tuple(h for _, h in p.hands), 2, p.last_play.kind, 1, p.last_play.cards)
+    st = State(tuple(h for _, h in p.hands), 2, p.last_play.kind, 1, p.last_play.cards)
     assert solver._moves(st, 3, p.rules.flags)[0] == (0, PASS_KIND)
 
 
@@ -973,33 +974,35 @@ def test_table_memory_is_kept_and_zeroed_where_used():
 
 
 def test_in_place_doubling_keeps_every_entry_findable():
-    """_tt_split against a plain rebuild: every entry of a full small table
+    """tt_split against a plain rebuild: every entry of a full small table
     (random keys, some buckets full) is found after the doubling, in a bucket
     of the new size, with no empty slot before a filled one."""
+    from ddz_tools.solver.key import bucket_base, tt_find, tt_split, tt_store
+    from ddz_tools.solver.layout import BUCKET, C_SIZE, ENTRY_WORDS, MISC_MASK, VALID_BIT, VALUE_BIT
     rng = np.random.default_rng(11)
     for nb in (1, 2, 16, 64):
-        words = nb * S.BUCKET * S.ENTRY_WORDS
+        words = nb * BUCKET * ENTRY_WORDS
         tt = np.zeros(2 * words, np.int64)
-        ctl = np.zeros(S.C_SIZE, np.int64)
+        ctl = np.zeros(C_SIZE, np.int64)
         keys = []
-        for _ in range(nb * S.BUCKET * 2):
+        for _ in range(nb * BUCKET * 2):
             h = [int(x) for x in rng.integers(0, 1 << 60, 3)]
             misc = int(rng.integers(0, 1 << 20))
             v = int(rng.integers(0, 2))
-            S._tt_store(tt[:words], nb, h[0], h[1], h[2], misc, v, int(rng.integers(0, 40)), ctl)
+            tt_store(tt[:words], nb, h[0], h[1], h[2], misc, v, int(rng.integers(0, 40)), ctl)
         stored = {}
-        for b in range(0, words, S.ENTRY_WORDS):
+        for b in range(0, words, ENTRY_WORDS):
             w = int(tt[b + 3])
-            if w & S.VALID_BIT:
-                stored[(int(tt[b]), int(tt[b + 1]), int(tt[b + 2]), w & S.MISC_MASK)] = 1 if w & S.VALUE_BIT else 0
-        kept = S._tt_split(tt, nb)
+            if w & VALID_BIT:
+                stored[(int(tt[b]), int(tt[b + 1]), int(tt[b + 2]), w & MISC_MASK)] = 1 if w & VALUE_BIT else 0
+        kept = tt_split(tt, nb)
         assert kept == len(stored)
         for (h0, h1, h2, m), v in stored.items():
-            base = S._bucket_base(h0, h1, h2, m, 2 * nb)
-            assert S._tt_find(tt, base, h0, h1, h2, m) == v
+            base = bucket_base(h0, h1, h2, m, 2 * nb)
+            assert tt_find(tt, base, h0, h1, h2, m) == v
         for bk in range(2 * nb):
-            valid = [bool(tt[bk * S.BUCKET * S.ENTRY_WORDS + e * S.ENTRY_WORDS + 3] & S.VALID_BIT)
-                     for e in range(S.BUCKET)]
+            valid = [bool(tt[bk * BUCKET * ENTRY_WORDS + e * ENTRY_WORDS + 3] & VALID_BIT)
+                     for e in range(BUCKET)]
             assert valid == sorted(valid, reverse=True)
 
 
@@ -1022,9 +1025,9 @@ def _whole(deal_id):
 
 def _landlord_child(p: Position, mv) -> "Position | None":
     """The position after the landlord's root play ``mv`` (None if it ends the game)."""
-    from ddz_tools.solver import _State
+    from ddz_tools.solver.driver import State
 
-    st = _State(tuple(h for _, h in p.hands), 0, 0, 0, 0)
+    st = State(tuple(h for _, h in p.hands), 0, 0, 0, 0)
     child = Solver._child(st, mv, 3)
     if child is None:
         return None
@@ -1044,13 +1047,13 @@ def _root_equals_best_child(deal_id, node_limit):
     """Solve the root, then every child of the root on its own (a fresh
     table each): the root wins exactly when some child wins for the landlord,
     and the winning play reported is one of them."""
-    from ddz_tools.solver import _State
+    from ddz_tools.solver.driver import State
 
     p, expect = _whole(deal_id)
     root = solve(p, line=False, tt_mb=64)
     assert root.result == expect
     solver = Solver(tt_mb=64)
-    st = _State(tuple(h for _, h in p.hands), 0, 0, 0, 0)
+    st = State(tuple(h for _, h in p.hands), 0, 0, 0, 0)
     values = []
     for mv in solver._moves(st, 3, p.rules.flags):
         child = Solver._child(st, mv, 3)
@@ -1136,9 +1139,10 @@ def test_control_win_against_every_split():
     is one (the threat rule relies on that), and finds every one on small
     hands but where it says it gave up."""
     import numpy as np
-    from naive_solver import control_split
-    from ddz_tools.solver import (CW_ROWS, PROF_W, _control_split, _control_win, _control_win_search,
-                                  _merge_opponents)
+    from naive_solver import control_split as naive_control_split
+    from ddz_tools.solver.control import control_split, control_win, control_win_search
+    from ddz_tools.solver.layout import CW_ROWS, PROF_W
+    from ddz_tools.solver.profiles import merge_opponents
 
     rng = random.Random(43)
     prof, pbuf = _profile_arrays()
@@ -1158,14 +1162,14 @@ def test_control_win_against_every_split():
             pos += n
         turn = rng.randrange(nplayers)
         arr = np.array(hands + [0] * (3 - nplayers), np.int64)
-        _merge_opponents(arr, turn, flags, nplayers, prof, pbuf)
-        r = _control_win_search(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf)
+        merge_opponents(arr, turn, flags, nplayers, prof, pbuf)
+        r = control_win_search(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf)
         got = r == 1
         # The memoised call answers the same, computed and then remembered.
         for _ in range(2):
-            assert _control_split(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf, cwm) == r
-            assert bool(_control_win(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf, cwm)) == got
-        want = control_split(tuple(hands), turn, hands[turn], flags)
+            assert control_split(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf, cwm) == r
+            assert bool(control_win(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf, cwm)) == got
+        want = naive_control_split(tuple(hands), turn, hands[turn], flags)
         # 0 (no split) is exact; 2 means the search gave up.
         assert r in (0, 1, 2) and (r == 2 or got == want), ([format_cards(h) for h in hands], turn, preset)
         gave_up += r == 2
@@ -1208,9 +1212,11 @@ def test_cover_rule_matches_its_definition_and_the_reference():
     """The cover rule (a lead, or an answer to the other team's play, lost at
     once) holds exactly when its plain definition does, and whenever it
     holds the reference solver finds the movers lost."""
-    from naive_solver import covered, plays
+    from naive_solver import covered as naive_covered, plays
     from ddz_tools.decompose import SEARCH_WORK, new_memo_table
-    from ddz_tools.solver import CW_ROWS, MEMO_BITS, PROF_W, _covered, _merge_opponents
+    from ddz_tools.solver.layout import CW_ROWS, MEMO_BITS, PROF_W
+    from ddz_tools.solver.profiles import merge_opponents
+    from ddz_tools.solver.threats import covered
 
     rng = random.Random(48)
     prof, pbuf = _profile_arrays()
@@ -1230,10 +1236,10 @@ def test_cover_rule_matches_its_definition_and_the_reference():
         # profile takes the place of the last (a row must be read before the
         # next hand's is looked up).
         pr = prof if i % 3 else one_row
-        _merge_opponents(arr, turn, flags, nplayers, pr, pbuf)
-        got = _covered(arr, turn, prev, lb, flags, nplayers, mc, mk, 0, memo, dwork, sc, sk, pr, pbuf, cwm)
-        _agrees_with_definition(got, covered(hands, turn, prev, lb, flags), 1, hands, turn, prev, lb, flags, preset,
-                                tally)
+        merge_opponents(arr, turn, flags, nplayers, pr, pbuf)
+        got = covered(arr, turn, prev, lb, flags, nplayers, mc, mk, 0, memo, dwork, sc, sk, pr, pbuf, cwm)
+        _agrees_with_definition(got, naive_covered(hands, turn, prev, lb, flags), 1, hands, turn, prev, lb, flags,
+                                preset, tally)
     checked, held, answers = tally
     assert checked > 400 and held > 60 and answers > 20, (checked, held, answers)
 
@@ -1301,7 +1307,8 @@ def test_threat_rule_matches_its_definition_and_the_reference():
     holds exactly when its plain definition does, and whenever it holds the
     reference solver finds the farmers lost."""
     from naive_solver import plays, threat_lost
-    from ddz_tools.solver import CWM_ROWS, PROF_W, _threat_rule
+    from ddz_tools.solver.layout import CWM_ROWS, PROF_W
+    from ddz_tools.solver.threats import threat_rule
 
     rng = random.Random(50)
     prof, pbuf = _profile_arrays()
@@ -1314,9 +1321,9 @@ def test_threat_rule_matches_its_definition_and_the_reference():
         if any(c == hands[turn] for c, _ in plays(hands[turn], prev, flags)):
             continue  # the farmer goes out: the search never asks
         arr = np.array(hands, np.int64)
-        got = _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 0)
+        got = threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 0)
         # Again, the landlord's threats now remembered.
-        assert _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 0) == got
+        assert threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 0) == got
         assert list(arr) == list(hands)
         _agrees_with_definition(got, threat_lost(hands, turn, prev, lb, flags), 2, hands, turn, prev, lb, flags,
                                 preset, tally)
@@ -1333,30 +1340,30 @@ def test_low_solo_bounds_hold_for_every_split():
     kernel's bound, which is 0 exactly when there is none; under every
     preset."""
     from naive_solver import least_low_solos, most_covers, most_regains
-    from ddz_tools.solver import _low_solo_covers, _low_solos_least, _regains
+    from ddz_tools.solver.threats import low_solo_covers, low_solos_least, regains
 
     rng = random.Random(52)
     prof, pbuf = _profile_arrays()
     sc, sk = np.empty(1 << 12, np.int64), np.empty(1 << 12, np.int64)
-    tight = regains = exact = 0
+    tight = regained = exact = 0
     for i in range(500):
         preset, flags, hand, deck = _preset_and_hand(rng, i, most=11)
         r = rng.randint(0, 14)
         least = least_low_solos(hand, r, flags)
-        bound = _low_solos_least(hand, r, sc)
+        bound = low_solos_least(hand, r, sc)
         assert bound <= least, (format_cards(hand), r, preset, bound, least)
         # Exact where it matters: 2 or more.
         tight += bound == least or (bound == 0 and least < 2)
         most = most_covers(hand, r, flags)
-        assert _low_solo_covers(hand, r) >= most, (format_cards(hand), r, preset, most)
+        assert low_solo_covers(hand, r) >= most, (format_cards(hand), r, preset, most)
         other = _pack(deck[20:20 + rng.randint(1, 8)])
         want = most_regains(hand, other, r, flags)
-        got = _regains(hand, other, r, flags, sc, sk, prof, pbuf)
+        got = regains(hand, other, r, flags, sc, sk, prof, pbuf)
         assert got >= want and (got == 0) == (want == 0), (format_cards(hand), format_cards(other), r, preset, got,
                                                            want)
-        regains += want > 0
+        regained += want > 0
         exact += got == want
-    assert tight > 450 and 50 < regains < 450 and exact > 250, (tight, regains, exact)
+    assert tight > 450 and 50 < regained < 450 and exact > 250, (tight, regained, exact)
 
 
 def _lone_position(rng: random.Random, i: int, seat_cards: int = 6):
@@ -1389,7 +1396,8 @@ def test_solo_count_is_sound_and_sharpens_the_threat_rule():
     farmer to move lost; it holds wherever the rule without the count does,
     and in more positions."""
     from naive_solver import plays
-    from ddz_tools.solver import CWM_ROWS, PROF_W, _threat_rule
+    from ddz_tools.solver.layout import CWM_ROWS, PROF_W
+    from ddz_tools.solver.threats import threat_rule
 
     rng = random.Random(53)
     prof, pbuf = _profile_arrays()
@@ -1404,8 +1412,8 @@ def test_solo_count_is_sound_and_sharpens_the_threat_rule():
         if any(c == hands[turn] for c, _ in plays(hands[turn], prev, flags)):
             continue  # the farmer goes out: the search never asks
         arr = np.array(hands, np.int64)
-        without = _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 0)
-        got = _threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 2)
+        without = threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 0)
+        got = threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 2)
         assert list(arr) == list(hands)
         if without:
             assert got == 2
@@ -1487,7 +1495,7 @@ def test_threat_rule_on_and_off_agree_on_bigger_positions():
 def _profile_arrays():
     """A fresh answer-profile cache and its generation buffers, as a Solver holds them."""
     import numpy as np
-    from ddz_tools.solver import PROF_PLAYS, PROF_ROWS, PROF_W
+    from ddz_tools.solver.layout import PROF_PLAYS, PROF_ROWS, PROF_W
     return np.zeros((PROF_ROWS, PROF_W), np.int64), np.zeros((3, PROF_PLAYS), np.int64)
 
 
@@ -1503,7 +1511,7 @@ def test_answer_profile_matches_the_generator():
     """The cached answer profile says a hand can answer a play exactly when the
     move generator lists an answer to it, under every preset."""
     import numpy as np
-    from ddz_tools.solver import _can_answer
+    from ddz_tools.solver.profiles import can_answer
 
     rng = random.Random(44)
     prof, pbuf = _profile_arrays()
@@ -1513,7 +1521,7 @@ def test_answer_profile_matches_the_generator():
         other = _pack(deck[20:20 + rng.randint(1, 17)])
         for play in generate(other, rules=preset):
             want = len(generate(hand, after=play, rules=preset)) > 0
-            assert bool(_can_answer(hand, flags, play.kind, prof, pbuf)) == want, (
+            assert bool(can_answer(hand, flags, play.kind, prof, pbuf)) == want, (
                 format_cards(hand), play.notation(), preset)
             checked += 1
     assert checked > 2000
@@ -1542,7 +1550,8 @@ def test_after_move_passes_over_seats_that_cannot_answer():
     in hand, or a hand set aside), as the plain definition does: random two-
     and three-player positions, every move of the seat to move, pass included."""
     import numpy as np
-    from ddz_tools.solver import PASS_KIND, _after_move
+    from ddz_tools.solver.layout import PASS_KIND
+    from ddz_tools.solver.search import after_move
 
     rng = random.Random(47)
     prof, pbuf = _profile_arrays()
@@ -1567,7 +1576,7 @@ def test_after_move_passes_over_seats_that_cannot_answer():
         for mv in moves:
             want = _after_move_plain(hands, turn, mv, standing, by, nplayers, preset)
             kind = PASS_KIND if mv is None else mv.kind
-            nxt, cpk, clb = _after_move(arr, turn, kind, pk, by, nplayers, flags, prof, pbuf)
+            nxt, cpk, clb = after_move(arr, turn, kind, pk, by, nplayers, flags, prof, pbuf)
             assert (nxt, cpk, clb) == (want[0], want[1].kind if want[1] is not None else 0, want[2]), (
                 [format_cards(h) for h in hands], turn, None if mv is None else mv.notation(), preset)
             checked += 1
@@ -1580,7 +1589,7 @@ def test_merged_profile_answers_as_each_opponent_does():
     profiles, merged nibble by nibble, say so: checked against asking each
     opponent's hand, for every seat of two- and three-player positions."""
     import numpy as np
-    from ddz_tools.solver import _free, _merge_opponents, _unanswered
+    from ddz_tools.solver.profiles import free, merge_opponents, unanswered
 
     rng = random.Random(46)
     prof, pbuf = _profile_arrays()
@@ -1595,10 +1604,10 @@ def test_merged_profile_answers_as_each_opponent_does():
             deck = deck[:20] + deck[20 + n:]
         arr = np.array(hands + [0] * (3 - nplayers), np.int64)
         turn = rng.randrange(nplayers)
-        _merge_opponents(arr, turn, flags, nplayers, prof, pbuf)
+        merge_opponents(arr, turn, flags, nplayers, prof, pbuf)
         for play in generate(_pack(deck[20:40]), rules=preset):
-            want = bool(_unanswered(arr, turn, play.kind, flags, nplayers, prof, pbuf))
-            assert bool(_free(arr, turn, play.kind, flags, nplayers, prof, pbuf)) == want, (
+            want = bool(unanswered(arr, turn, play.kind, flags, nplayers, prof, pbuf))
+            assert bool(free(arr, turn, play.kind, flags, nplayers, prof, pbuf)) == want, (
                 [format_cards(h) for h in hands], turn, play.notation(), preset)
             checked += 1
             answered += not want
@@ -1625,13 +1634,13 @@ def test_generation_with_scratch_equals_gen_into():
 
 def _key_of(hands, turn, prev, lb, flags):
     """The solver's table key of a position, decoded as (hands, prev, squeezed)."""
-    from ddz_tools.solver import _canon, _misc
+    from ddz_tools.solver.key import canon, misc
 
     n = len(hands)
     h = list(hands) + [0] * (3 - n)
-    c0, c1, c2, misc = _canon(h[0], h[1], h[2], _misc(turn, lb, prev, flags, n))
-    assert misc & 0xF == (turn | (lb << 2)) & 0xF
-    return (c0, c1, c2), (misc >> 4) & 0x3FFF, bool(misc & (1 << 24))
+    c0, c1, c2, mw = canon(h[0], h[1], h[2], misc(turn, lb, prev, flags, n))
+    assert mw & 0xF == (turn | (lb << 2)) & 0xF
+    return (c0, c1, c2), (mw >> 4) & 0x3FFF, bool(mw & (1 << 24))
 
 
 def test_table_key_matches_the_reference():

@@ -1,0 +1,300 @@
+"""The position key and the transposition table.
+
+A key is four int64 words: the three packed hands and a *misc word* (the
+side to move, who made the play to answer, its kind, the rule flags and the
+number of players: see :func:`misc` and ``MISC_BITS`` in :mod:`.layout`),
+with the ranks renamed so that positions differing only in ranks nobody
+holds share one entry, and, when no hand can play a chain, a seat's counts
+sorted within the runs of ranks he alone holds (see :func:`canon`: fewer
+than half the nodes on 17-card deals).
+
+The table stores every solved node under its key (:func:`tt_store`,
+:func:`tt_find`).  A hash only picks the bucket (four entries), so a
+collision can cost a re-search but never change an answer.  When a bucket is
+full the entry with the least work (log2 of the nodes below it) is replaced.
+Memory is ``tt_mb`` MiB (default 512; 32 bytes an entry); the table starts
+small and doubles in place when half full (:func:`tt_split`).
+"""
+
+from .._jit import high_bit, kernel, low_bit
+from ..rules import F_CHAINS_WITH_TWO
+from .layout import BUCKET, C_EVICT, C_FILLED, C_STORES, ENTRY_WORDS, MISC_MASK, VALID_BIT, VALUE_BIT, WORK_SHIFT
+
+
+@kernel
+def team(seat, nplayers):
+    if nplayers == 2:
+        return seat
+    return 0 if seat == 0 else 1
+
+
+@kernel
+def misc(turn, lb, pk, flags, nplayers):
+    m = turn | (lb << 2) | (pk << 4) | (flags << 18)
+    if nplayers == 3:
+        m |= 1 << 23
+    return m
+
+
+@kernel
+def fold(acc, w):
+    """Mix one non-negative word into a non-negative hash accumulator.
+
+    Products of 30-bit halves by 31-bit constants stay below 2**62, so no
+    int64 multiply overflows (Numba marks multiplies no-signed-wrap)."""
+    x = acc ^ w
+    a = x & 0x3FFFFFFF
+    b = (x >> 30) & 0x3FFFFFFF
+    return a * 1540483477 + b * 1911520717 + ((acc >> 31) & 0x7FFFFFFF)
+
+
+@kernel
+def slot(x, n):
+    """The row, of ``n`` (a power of two), of a key folded into ``x`` by
+    :func:`fold` (its high bits mixed into the low ones first)."""
+    x ^= x >> 29
+    return x & (n - 1)
+
+
+@kernel
+def bucket_base(h0, h1, h2, misc, nbuckets):
+    return slot(fold(fold(fold(fold(0, h0), h1), h2), misc), nbuckets) * (BUCKET * ENTRY_WORDS)
+
+
+@kernel
+def _run_counts_sorted(h, a):
+    """Hand ``h`` with its counts sorted, highest first, within every run of
+    ranks next to each other in ``a`` (bit 3 of nibble r: ranks r and r+1
+    in one run)."""
+    while True:
+        # Pairs in a run whose count rises (nibble r below nibble r+1;
+        # counts are at most 4, so no borrow crosses a nibble).
+        up = ~((h | 0x8888888888888) - ((h >> 4) & 0x7777777777777)) & a
+        if up == 0:
+            return h
+        r = low_bit(up) >> 2
+        x = ((h >> (4 * r)) ^ (h >> (4 * r + 4))) & 15
+        h ^= (x << (4 * r)) | (x << (4 * r + 4))
+
+
+@kernel
+def _runs_sorted(c0, c1, c2, cut):
+    """Hands renamed when no hand can play a chain (ranks 1, 2, 3, ... of
+    which only the order counts) with the counts sorted, highest first,
+    within every run of ranks next to each other held by one seat alone;
+    no run crosses from rank ``cut`` to ``cut + 1`` (the main rank of the
+    play to answer; 0 for none).  Jokers are in no run."""
+    m = 0x1111111111111
+    o0 = (c0 | (c0 >> 1) | (c0 >> 2)) & m
+    o1 = (c1 | (c1 >> 1) | (c1 >> 2)) & m
+    o2 = (c2 | (c2 >> 1) | (c2 >> 2)) & m
+    nocut = ~(1 << (4 * cut)) if cut > 0 else -1
+    # Each seat's ranks held by him alone whose next rank is too, at bit 3.
+    a0 = o0 & ~o1 & ~o2
+    a1 = o1 & ~o0 & ~o2
+    a2 = o2 & ~o0 & ~o1
+    return (_run_counts_sorted(c0, (a0 & (a0 >> 4) & nocut) << 3),
+            _run_counts_sorted(c1, (a1 & (a1 >> 4) & nocut) << 3),
+            _run_counts_sorted(c2, (a2 & (a2 >> 4) & nocut) << 3))
+
+
+@kernel
+def canon(h0, h1, h2, misc):
+    """The table key of a position: its hands and misc word with the ranks
+    renamed so that positions that play alike share one entry.
+
+    Only the order of the ranks and, for chains, which ranks are next to each
+    other decide what can be played and what beats what; suits never matter.
+    So, when some rank 3..2 is held by nobody:
+
+    * if no hand can play a chain (a straight, a pair chain or an airplane;
+      hands only shrink, so none ever will), the held ranks 3..2 are renamed
+      1, 2, 3, ... in order (flag bit 24 keeps these keys apart), and each
+      seat's counts are sorted within the runs of ranks he alone holds (see
+      :func:`_runs_sorted`);
+    * otherwise A and 2 keep their ranks and below A every run of two or more
+      ranks held by nobody closes to one (the key is then a real position
+      with the same plays and answers).
+
+    Jokers keep their ranks.  The main rank of the play to answer is renamed
+    with the held ranks (an unheld one to just below the next held rank), so
+    every answer still beats it.  Equal keys mean equal game values, which
+    ``tests/test_solver.py`` checks against the plain reference solver.
+    """
+    allh = h0 | h1 | h2
+    occn = (allh | (allh >> 1) | (allh >> 2)) & 0x1111111111111
+    if occn == 0x1111111111111:
+        return h0, h1, h2, misc
+    top = 0x1111111111111 if ((misc >> 18) & F_CHAINS_WITH_TWO) else 0x111111111111
+    chains = False
+    for q in range(3):
+        h = h0 if q == 0 else (h1 if q == 1 else h2)
+        x = (h | (h >> 1) | (h >> 2)) & 0x111111111111
+        if x & (x >> 4) & (x >> 8) & (x >> 12) & (x >> 16):
+            chains = True
+            break
+        y = ((h >> 1) | (h >> 2)) & top
+        if y & (y >> 4) & (y >> 8):
+            chains = True
+            break
+        z = ((h & (h >> 1)) | (h >> 2)) & top
+        if z & (z >> 4):
+            chains = True
+            break
+    # New hands (jokers in place), built a run of held ranks at a time (one
+    # shift and mask each, rather than a rank at a time); npm: the new main
+    # rank of the play to answer (of an empty rank: the new rank just below
+    # the next held rank above it, so every answer still beats it).
+    c0 = h0 & (0xFF << 52)
+    c1 = h1 & (0xFF << 52)
+    c2 = h2 & (0xFF << 52)
+    pk = (misc >> 4) & 0x3FFF
+    pm = (pk >> 5) & 15
+    npm = pm
+    pb = 4 * pm
+    if not chains:
+        # No hand can ever play a chain: only the order of the ranks counts.
+        # The held ranks 3..2 become 1, 2, 3, ... (d: the bit of the next).
+        found = pm >= 13
+        m = occn
+        d = 4
+        while m != 0:
+            s = low_bit(m)
+            t = m >> s
+            w = low_bit(~t & 0x1111111111111111)
+            mask = (1 << w) - 1
+            c0 |= ((h0 >> s) & mask) << d
+            c1 |= ((h1 >> s) & mask) << d
+            c2 |= ((h2 >> s) & mask) << d
+            if not found and pb < s + w:
+                npm = ((d + pb - s) >> 2) if pb >= s else (d >> 2) - 1
+                found = True
+            d += w
+            m = (t >> w) << (s + w)
+        if not found:
+            npm = (d >> 2) - 1
+        flag = 1 << 24
+        c0, c1, c2 = _runs_sorted(c0, c1, c2, npm if pk != 0 else 0)
+    else:
+        # Chains matter: keep 2 and A in place and close every run of two or
+        # more empty ranks below A to one empty rank, from the top down
+        # (pr, pi: the old and new rank of the last held rank placed).
+        c0 |= h0 & (0xFF << 44)
+        c1 |= h1 & (0xFF << 44)
+        c2 |= h2 & (0xFF << 44)
+        found = pm >= 11
+        m = occn & 0x11111111111
+        pr = 11
+        pi = 11
+        while m != 0:
+            tb = high_bit(m)
+            rt = tb >> 2
+            u = ~m & ((1 << tb) - 1) & 0x11111111111
+            lb_ = high_bit(u) + 4 if u != 0 else 0
+            it = pi - 1 if pr == rt + 1 else pi - 2
+            mask = ((1 << (tb + 4 - lb_)) - 1) << lb_
+            sh = 4 * (it - rt)
+            c0 |= (h0 & mask) << sh
+            c1 |= (h1 & mask) << sh
+            c2 |= (h2 & mask) << sh
+            if not found and pb >= lb_:
+                npm = pm + (it - rt) if pm <= rt else pi - 1
+                found = True
+            pr = lb_ >> 2
+            pi = it - (rt - pr)
+            m &= (1 << lb_) - 1
+        if not found:
+            npm = pi - 1
+        flag = 0
+    if pk != 0:
+        pk = (pk & ~(15 << 5)) | (npm << 5)
+    return c0, c1, c2, (misc & ~(0x3FFF << 4)) | (pk << 4) | flag
+
+
+@kernel
+def tt_find(tt, base, h0, h1, h2, misc):
+    """0 or 1 (the value for the side to move) if the key, already renamed by
+    :func:`canon`, is stored in its bucket at ``base``, else -1."""
+    for e in range(BUCKET):
+        b = base + e * ENTRY_WORDS
+        w = tt[b + 3]
+        if (w & VALID_BIT) != 0 and (w & MISC_MASK) == misc and tt[b] == h0 and tt[b + 1] == h1 and tt[b + 2] == h2:
+            return 1 if (w & VALUE_BIT) != 0 else 0
+    return -1
+
+
+@kernel
+def tt_store(tt, nbuckets, h0, h1, h2, misc, value, work, ctl):
+    """Store ``value`` under a key already renamed by :func:`canon`, with
+    ``work`` (log2 of the nodes below it) for the replacement rule."""
+    base = bucket_base(h0, h1, h2, misc, nbuckets)
+    word = misc | VALID_BIT | (work << WORK_SHIFT)
+    if value:
+        word |= VALUE_BIT
+    victim = -1
+    least = 1 << 20
+    for e in range(BUCKET):
+        b = base + e * ENTRY_WORDS
+        w = tt[b + 3]
+        if (w & VALID_BIT) == 0:
+            victim = b
+            least = -1
+            ctl[C_FILLED] += 1
+            break
+        if (w & MISC_MASK) == misc and tt[b] == h0 and tt[b + 1] == h1 and tt[b + 2] == h2:
+            victim = b
+            least = -1
+            break
+        wk = (w >> WORK_SHIFT) & 63
+        if wk < least:
+            least = wk
+            victim = b
+    if least >= 0:
+        ctl[C_EVICT] += 1
+    tt[victim] = h0
+    tt[victim + 1] = h1
+    tt[victim + 2] = h2
+    tt[victim + 3] = word
+    ctl[C_STORES] += 1
+
+
+@kernel
+def tt_split(tt, nbuckets):
+    """Double the table in place: ``tt`` holds ``2 * nbuckets`` buckets, the
+    first ``nbuckets`` in use and the rest zero.  A bucket's index is the low
+    bits of the key's hash, so each entry of bucket ``b`` either stays there
+    or moves to bucket ``b + nbuckets``; nothing is dropped, and the entries
+    left in ``b`` close up to its front in their order (an empty slot is only
+    ever behind the filled ones).  Returns the entries kept."""
+    kept = 0
+    wide = 2 * nbuckets
+    step = BUCKET * ENTRY_WORDS
+    for bk in range(nbuckets):
+        lo = bk * step
+        hi = lo + nbuckets * step
+        nlo = 0
+        nhi = 0
+        for e in range(BUCKET):
+            b = lo + e * ENTRY_WORDS
+            w = tt[b + 3]
+            if (w & VALID_BIT) == 0:
+                continue
+            kept += 1
+            if bucket_base(tt[b], tt[b + 1], tt[b + 2], w & MISC_MASK, wide) == hi:
+                t = hi + nhi * ENTRY_WORDS
+                nhi += 1
+            else:
+                t = lo + nlo * ENTRY_WORDS
+                nlo += 1
+            if t != b:
+                tt[t] = tt[b]
+                tt[t + 1] = tt[b + 1]
+                tt[t + 2] = tt[b + 2]
+                tt[t + 3] = w
+        for e in range(nlo, BUCKET):
+            b = lo + e * ENTRY_WORDS
+            tt[b] = 0
+            tt[b + 1] = 0
+            tt[b + 2] = 0
+            tt[b + 3] = 0
+    return kept

@@ -1,0 +1,156 @@
+"""Answer profiles: which plays a seat can answer, without generating its plays.
+
+A hand's profile (:func:`profile_row`, cached per hand and rules) holds, for
+each play type and length, the highest main rank the hand can play plus one.
+Answers to a play are exactly the plays of its type and length with a higher
+main rank (and bombs, the rocket), so the profile tells whether the hand can
+answer a play (:func:`can_answer`).  The profiles of a seat's opponents,
+merged nibble by nibble (:func:`merge_opponents`), tell whether any of them
+can (:func:`free`: the play is *free*, nobody answers it).
+"""
+
+from .._jit import kernel
+from ..movegen import gen_into_scratch
+from ..rules import T_BOMB, T_ROCKET
+from .key import fold, slot, team
+from .layout import CW_MERGED, PROF_W
+
+
+@kernel
+def profile_row(prof, hand, flags, pbuf):
+    """Row of ``prof`` holding the answer profile of ``hand`` (computed on a
+    miss), or -1 when the hand has more plays than ``pbuf`` holds.
+
+    A profile is, for each play type and length, the highest main rank the
+    hand can play plus one (a nibble per length in the type's word, 0: none);
+    the bomb word's length-1 nibble is the highest bomb, the rocket word is
+    non-zero with the rocket.  Answers to a play are exactly the plays of its
+    type and length with a higher main rank (and bombs, the rocket), so the
+    profile tells whether the hand can answer any play without generating."""
+    row = slot(fold(fold(0, hand), flags), prof.shape[0])
+    tag = flags | (1 << 40)
+    if prof[row, 0] == hand and prof[row, 1] == tag:
+        return row
+    n = gen_into_scratch(hand, flags, 0, pbuf[0], pbuf[1], pbuf[2])
+    if n > pbuf.shape[1]:
+        return -1
+    for t in range(PROF_W - 2):
+        prof[row, 2 + t] = 0
+    for i in range(n):
+        k = pbuf[1, i]
+        prof[row, 2 + (k & 31)] = with_kind(prof[row, 2 + (k & 31)], k)
+    prof[row, 0] = hand
+    prof[row, 1] = tag
+    return row
+
+
+@kernel
+def with_kind(word, k):
+    """A profile's word for the type of the play ``k`` (see
+    :func:`profile_row`), raised to hold ``k``: its length's nibble at
+    least ``k``'s main rank plus one."""
+    m = ((k >> 5) & 15) + 1
+    sh = 4 * (k >> 9)
+    if ((word >> sh) & 15) < m:
+        return (word & ~(15 << sh)) | (m << sh)
+    return word
+
+
+@kernel
+def can_answer(hand, flags, kind, prof, pbuf):
+    """True when ``hand`` holds an answer to a play of ``kind`` (see profile_row)."""
+    t = kind & 31
+    if t == T_ROCKET:
+        return False
+    row = profile_row(prof, hand, flags, pbuf)
+    if row < 0:
+        return gen_into_scratch(hand, flags, kind, pbuf[0, :0], pbuf[1, :0], pbuf[2]) > 0
+    if prof[row, 2 + T_ROCKET] != 0:
+        return True
+    m = ((kind >> 5) & 15) + 1
+    bomb = (prof[row, 2 + T_BOMB] >> 4) & 15
+    if t == T_BOMB:
+        return bomb > m
+    if bomb > 0:
+        return True
+    return ((prof[row, 2 + t] >> (4 * (kind >> 9))) & 15) > m
+
+
+@kernel
+def unanswered(hands, turn, kind, flags, nplayers, prof, pbuf):
+    """True when no opponent of ``turn`` can answer a play of ``kind``."""
+    me = team(turn, nplayers)
+    for s in range(nplayers):
+        if s != turn and team(s, nplayers) != me:
+            if can_answer(hands[s], flags, kind, prof, pbuf):
+                return False
+    return True
+
+
+#: Low three bits of every nibble below bit 60, resp. the top bit.
+NIB_LOW = 0x0777777777777777
+NIB_TOP = 0x0888888888888888
+
+
+@kernel
+def nibble_max(a, b):
+    """The nibble-by-nibble maximum of two words below 2**60 (no carries:
+    each nibble's difference is worked out with its top bit set first)."""
+    d = (a | NIB_TOP) - (b & NIB_LOW)
+    # Top bit of a nibble of d set where a's low three bits >= b's; fold in
+    # the top bits themselves.
+    ge = ((d & ~(a ^ b)) | (a & ~b)) & NIB_TOP
+    m = (ge >> 3) * 15
+    return (a & m) | (b & ~m & 0x0FFFFFFFFFFFFFFF)
+
+
+@kernel
+def merge_opponents(hands, turn, flags, nplayers, prof, pbuf):
+    """Merge the answer profiles of ``turn``'s opponents (see
+    :func:`profile_row`), nibble by nibble the highest, into ``pbuf[2]`` at
+    ``CW_MERGED``: some opponent can answer a play exactly when the merged
+    profile says so.  Then a word for the hash of the rules and the merged
+    profile (worked out when :func:`control.control_win` first needs it), and
+    ``turn + 1`` (0 when some opponent has too many plays for a profile: then
+    :func:`free` asks each opponent instead).  Every node with a play to
+    weigh merges once before it asks (see ``search._expand``); its moves take
+    cards from ``turn`` only."""
+    me = team(turn, nplayers)
+    w = pbuf[2]
+    first = True
+    for q in range(nplayers):
+        if q != turn and team(q, nplayers) != me:
+            r = profile_row(prof, hands[q], flags, pbuf)
+            if r < 0:
+                w[CW_MERGED + PROF_W - 1] = 0
+                return
+            if first:
+                for t in range(PROF_W - 2):
+                    w[CW_MERGED + t] = prof[r, 2 + t]
+                first = False
+            else:
+                for t in range(PROF_W - 2):
+                    w[CW_MERGED + t] = nibble_max(w[CW_MERGED + t], prof[r, 2 + t])
+    w[CW_MERGED + PROF_W - 2] = -1
+    w[CW_MERGED + PROF_W - 1] = turn + 1
+
+
+@kernel
+def free(hands, turn, kind, flags, nplayers, prof, pbuf):
+    """True when no opponent of ``turn`` can answer a play of ``kind``: read
+    off the profile :func:`merge_opponents` merged for ``turn``."""
+    w = pbuf[2]
+    if w[CW_MERGED + PROF_W - 1] != turn + 1:
+        return unanswered(hands, turn, kind, flags, nplayers, prof, pbuf)
+    t = kind & 31
+    if t == T_ROCKET:
+        return True
+    if w[CW_MERGED + T_ROCKET] != 0:
+        return False
+    m = ((kind >> 5) & 15) + 1
+    bomb = (w[CW_MERGED + T_BOMB] >> 4) & 15
+    if t == T_BOMB:
+        return bomb <= m
+    if bomb > 0:
+        return False
+    return ((w[CW_MERGED + t] >> (4 * (kind >> 9))) & 15) <= m
