@@ -1,12 +1,13 @@
 # ddz-tools: `make run` runs the bundled examples, `make test` the tests,
-# `make bench` the benchmarks.  Each creates .venv and installs the package.
+# `make bench` the benchmarks, `make docs` the documentation's examples.  Each creates .venv
+# and installs the package.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 DDZ := $(VENV)/bin/ddz
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test test-slow test-browser bench peers clean
+.PHONY: run test test-slow test-browser bench peers docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +64,12 @@ bench: peers
 	$(PY) benchmarks/review.py
 	# The advisor's strength runs (strength, rlcard) take about 25 minutes each: see docs/benchmarks.md.
 	$(PY) benchmarks/advise.py speed --views 30
+
+# Rerun every console example of README.md and docs/*.md, rewrite those whose output changed
+# (`tests/test_docs.py --update --all` refreshes their times too), and copy the headline figures of
+# docs/benchmarks.md into README.md.  tests/test_docs.py checks both.
+docs: $(STAMP)
+	$(PY) tests/test_docs.py --update
 
 clean:
 	rm -rf $(VENV) build *.egg-info
