@@ -591,6 +591,16 @@ def test_scratch_too_small_for_one_block_of_children_still_exact():
         assert s.solve(p, line=False).result == expect
 
 
+def test_solver_passes_its_work_arrays_in_the_records_order():
+    """The driver hands the kernel its work arrays as a plain tuple, which
+    the kernel reads as the record Work: the order must be Work's."""
+    from ddz_tools.solver.layout import MAX_DEPTH, Work
+    s = Solver(1)
+    w = Work(*s._work())
+    assert all(getattr(w, name) is getattr(s, name) for name in Work._fields)
+    assert s._frames.key.shape == (MAX_DEPTH, 4) and s._frames.turn.shape == (MAX_DEPTH,)
+
+
 def test_sort_range_sorts_a_slice_in_place():
     from ddz_tools.solver.ordering import sort_range
     rng = random.Random(3)
@@ -1141,13 +1151,11 @@ def test_control_win_against_every_split():
     import numpy as np
     from naive_solver import control_split as naive_control_split
     from ddz_tools.solver.control import control_split, control_win, control_win_search
-    from ddz_tools.solver.layout import CW_ROWS, PROF_W
+    from ddz_tools.solver.layout import CW_ROWS
     from ddz_tools.solver.profiles import merge_opponents
 
     rng = random.Random(43)
-    prof, pbuf = _profile_arrays()
-    sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
-    cwm = np.zeros((CW_ROWS, PROF_W), np.int64)
+    wk = _work_arrays(cw_rows=CW_ROWS)
     found = gave_up = 0
     for i in range(400):
         nplayers = 2 + i % 2
@@ -1162,13 +1170,13 @@ def test_control_win_against_every_split():
             pos += n
         turn = rng.randrange(nplayers)
         arr = np.array(hands + [0] * (3 - nplayers), np.int64)
-        merge_opponents(arr, turn, flags, nplayers, prof, pbuf)
-        r = control_win_search(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf)
+        merge_opponents(arr, turn, flags, nplayers, wk.prof, wk.pbuf)
+        r = control_win_search(arr, turn, hands[turn], flags, nplayers, wk)
         got = r == 1
         # The memoised call answers the same, computed and then remembered.
         for _ in range(2):
-            assert control_split(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf, cwm) == r
-            assert bool(control_win(arr, turn, hands[turn], flags, nplayers, sc, sk, prof, pbuf, cwm)) == got
+            assert control_split(arr, turn, hands[turn], flags, nplayers, wk) == r
+            assert bool(control_win(arr, turn, hands[turn], flags, nplayers, wk)) == got
         want = naive_control_split(tuple(hands), turn, hands[turn], flags)
         # 0 (no split) is exact; 2 means the search gave up.
         assert r in (0, 1, 2) and (r == 2 or got == want), ([format_cards(h) for h in hands], turn, preset)
@@ -1213,18 +1221,14 @@ def test_cover_rule_matches_its_definition_and_the_reference():
     once) holds exactly when its plain definition does, and whenever it
     holds the reference solver finds the movers lost."""
     from naive_solver import covered as naive_covered, plays
-    from ddz_tools.decompose import SEARCH_WORK, new_memo_table
     from ddz_tools.solver.layout import CW_ROWS, MEMO_BITS, PROF_W
     from ddz_tools.solver.profiles import merge_opponents
     from ddz_tools.solver.threats import covered
 
     rng = random.Random(48)
-    prof, pbuf = _profile_arrays()
-    one_row = np.zeros((1, PROF_W), np.int64)
-    sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
+    wk = _work_arrays(cw_rows=CW_ROWS, memo_bits=MEMO_BITS)
+    one_row = wk._replace(prof=np.zeros((1, PROF_W), np.int64))
     mc, mk = np.empty(1 << 12, np.int64), np.empty(1 << 12, np.int64)
-    cwm = np.zeros((CW_ROWS, PROF_W), np.int64)
-    memo, dwork = new_memo_table(MEMO_BITS), np.empty(SEARCH_WORK, np.int64)
     tally = [0, 0, 0]
     for i in range(600):
         preset, flags, nplayers, hands, turn, prev, lb = _cover_position(rng, i)
@@ -1235,9 +1239,9 @@ def test_cover_rule_matches_its_definition_and_the_reference():
         # Every third position with a one-row profile cache, where each hand's
         # profile takes the place of the last (a row must be read before the
         # next hand's is looked up).
-        pr = prof if i % 3 else one_row
-        merge_opponents(arr, turn, flags, nplayers, pr, pbuf)
-        got = covered(arr, turn, prev, lb, flags, nplayers, mc, mk, 0, memo, dwork, sc, sk, pr, pbuf, cwm)
+        w = wk if i % 3 else one_row
+        merge_opponents(arr, turn, flags, nplayers, w.prof, w.pbuf)
+        got = covered(arr, turn, prev, lb, flags, nplayers, mc, mk, 0, w)
         _agrees_with_definition(got, naive_covered(hands, turn, prev, lb, flags), 1, hands, turn, prev, lb, flags,
                                 preset, tally)
     checked, held, answers = tally
@@ -1307,13 +1311,10 @@ def test_threat_rule_matches_its_definition_and_the_reference():
     holds exactly when its plain definition does, and whenever it holds the
     reference solver finds the farmers lost."""
     from naive_solver import plays, threat_lost
-    from ddz_tools.solver.layout import CWM_ROWS, PROF_W
     from ddz_tools.solver.threats import threat_rule
 
     rng = random.Random(50)
-    prof, pbuf = _profile_arrays()
-    sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
-    cwm = np.zeros((CWM_ROWS, PROF_W), np.int64)
+    wk = _work_arrays()
     tally = [0, 0, 0]
     for i in range(600):
         preset, flags, hands, turn, after, lb = _threat_position(rng, i)
@@ -1321,9 +1322,9 @@ def test_threat_rule_matches_its_definition_and_the_reference():
         if any(c == hands[turn] for c, _ in plays(hands[turn], prev, flags)):
             continue  # the farmer goes out: the search never asks
         arr = np.array(hands, np.int64)
-        got = threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 0)
+        got = threat_rule(arr, turn, prev, lb, flags, wk, 0)
         # Again, the landlord's threats now remembered.
-        assert threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 0) == got
+        assert threat_rule(arr, turn, prev, lb, flags, wk, 0) == got
         assert list(arr) == list(hands)
         _agrees_with_definition(got, threat_lost(hands, turn, prev, lb, flags), 2, hands, turn, prev, lb, flags,
                                 preset, tally)
@@ -1343,14 +1344,13 @@ def test_low_solo_bounds_hold_for_every_split():
     from ddz_tools.solver.threats import low_solo_covers, low_solos_least, regains
 
     rng = random.Random(52)
-    prof, pbuf = _profile_arrays()
-    sc, sk = np.empty(1 << 12, np.int64), np.empty(1 << 12, np.int64)
+    wk = _work_arrays(scratch=1 << 12)
     tight = regained = exact = 0
     for i in range(500):
         preset, flags, hand, deck = _preset_and_hand(rng, i, most=11)
         r = rng.randint(0, 14)
         least = least_low_solos(hand, r, flags)
-        bound = low_solos_least(hand, r, sc)
+        bound = low_solos_least(hand, r, wk.sc)
         assert bound <= least, (format_cards(hand), r, preset, bound, least)
         # Exact where it matters: 2 or more.
         tight += bound == least or (bound == 0 and least < 2)
@@ -1358,7 +1358,7 @@ def test_low_solo_bounds_hold_for_every_split():
         assert low_solo_covers(hand, r) >= most, (format_cards(hand), r, preset, most)
         other = _pack(deck[20:20 + rng.randint(1, 8)])
         want = most_regains(hand, other, r, flags)
-        got = regains(hand, other, r, flags, sc, sk, prof, pbuf)
+        got = regains(hand, other, r, flags, wk)
         assert got >= want and (got == 0) == (want == 0), (format_cards(hand), format_cards(other), r, preset, got,
                                                            want)
         regained += want > 0
@@ -1396,13 +1396,10 @@ def test_solo_count_is_sound_and_sharpens_the_threat_rule():
     farmer to move lost; it holds wherever the rule without the count does,
     and in more positions."""
     from naive_solver import plays
-    from ddz_tools.solver.layout import CWM_ROWS, PROF_W
     from ddz_tools.solver.threats import threat_rule
 
     rng = random.Random(53)
-    prof, pbuf = _profile_arrays()
-    sc, sk = np.empty(1 << 15, np.int64), np.empty(1 << 15, np.int64)
-    cwm = np.zeros((CWM_ROWS, PROF_W), np.int64)
+    wk = _work_arrays()
     base = more = 0
     for i in range(1600):
         # The landlord with one card, or near the end (his threats may be solos).
@@ -1412,8 +1409,8 @@ def test_solo_count_is_sound_and_sharpens_the_threat_rule():
         if any(c == hands[turn] for c, _ in plays(hands[turn], prev, flags)):
             continue  # the farmer goes out: the search never asks
         arr = np.array(hands, np.int64)
-        without = threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 0)
-        got = threat_rule(arr, turn, prev, lb, flags, sc, sk, prof, pbuf, cwm, 2)
+        without = threat_rule(arr, turn, prev, lb, flags, wk, 0)
+        got = threat_rule(arr, turn, prev, lb, flags, wk, 2)
         assert list(arr) == list(hands)
         if without:
             assert got == 2
@@ -1497,6 +1494,20 @@ def _profile_arrays():
     import numpy as np
     from ddz_tools.solver.layout import PROF_PLAYS, PROF_ROWS, PROF_W
     return np.zeros((PROF_ROWS, PROF_W), np.int64), np.zeros((3, PROF_PLAYS), np.int64)
+
+
+def _work_arrays(scratch: int = 1 << 15, cw_rows: "int | None" = None, memo_bits: int = 4):
+    """Fresh work arrays of a search as the kernels take them
+    (:class:`~ddz_tools.solver.layout.Work`): the decomposer's memo of
+    ``2**memo_bits`` slots, scratch arrays of ``scratch`` entries, a fresh
+    answer-profile cache, and a control-win memo of ``cw_rows`` rows (all
+    of them by default)."""
+    from ddz_tools.decompose import SEARCH_WORK, new_memo_table
+    from ddz_tools.solver.layout import CWM_ROWS, PROF_W, Work
+    prof, pbuf = _profile_arrays()
+    return Work(memo=new_memo_table(memo_bits), dwork=np.empty(SEARCH_WORK, np.int64),
+                sc=np.empty(scratch, np.int64), sk=np.empty(scratch, np.int64), prof=prof, pbuf=pbuf,
+                cwm=np.zeros((CWM_ROWS if cw_rows is None else cw_rows, PROF_W), np.int64))
 
 
 def _preset_and_hand(rng: random.Random, i: int, most: int = 20):

@@ -7,6 +7,8 @@ for such a split (depth-first, with a cap: giving up only loses the
 shortcut); :func:`control_split` remembers its answers in ``cwm``, keyed by
 the hand, the rules and the opponents' merged answer profile (see
 :mod:`.profiles`), which changes far less often than their hands do.
+Both take the search's work arrays as one record, ``wk``
+(:class:`layout.Work`), and read from it what they use.
 """
 
 from .._jit import kernel
@@ -17,13 +19,13 @@ from .profiles import free
 
 
 @kernel
-def control_win(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
+def control_win(hands, turn, hand, flags, nplayers, wk):
     """True when :func:`control_split` finds a split (1)."""
-    return control_split(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm) == 1
+    return control_split(hands, turn, hand, flags, nplayers, wk) == 1
 
 
 @kernel
-def control_split(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
+def control_split(hands, turn, hand, flags, nplayers, wk):
     """:func:`control_win_search`, remembered in ``cwm`` keyed by everything
     the answer depends on: the hand, the rules, and what the other team can
     answer.  The search asks only whether some opponent can answer a play,
@@ -31,16 +33,17 @@ def control_split(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm):
     the key is that profile, which changes far less often than the hands
     do.  A row: the hand, the rules with the answer, the merged profile.
     1: a split, 0: none, 2: the search gave up."""
+    pbuf, cwm = wk.pbuf, wk.cwm
     w = pbuf[2]
     if w[CW_MERGED + PROF_W - 1] != turn + 1:
         # Too many plays for a profile: search without the memo.
-        return control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf)
+        return control_win_search(hands, turn, hand, flags, nplayers, wk)
     acc = merged_hash(w, flags)
     row = slot(fold(acc, hand), CW_ROWS)
     tag = (flags << 3) | (1 << 2)
     if cwm[row, 0] == hand and (cwm[row, 1] >> 2) == (tag >> 2) and same_profile(cwm, row, w):
         return cwm[row, 1] & 3
-    r = control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf)
+    r = control_win_search(hands, turn, hand, flags, nplayers, wk)
     cwm[row, 0] = hand
     cwm[row, 1] = tag | r
     for t in range(PROF_W - 2):
@@ -72,7 +75,7 @@ def same_profile(cwm, row, w):
 
 
 @kernel
-def control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
+def control_win_search(hands, turn, hand, flags, nplayers, wk):
     """1 when ``turn``, leading with ``hand``, can split it into plays no
     opponent can answer plus at most one last play of any kind; 0 when no
     such split exists; 2 when the search gave up (its cap, or ``sc``/``sk``
@@ -82,6 +85,7 @@ def control_win_search(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf):
     every opponent, the partner passes too) and goes out with the last one:
     an exact win.  Depth-first over splits that cover the lowest rank first.
     """
+    sc, sk, prof, pbuf = wk.sc, wk.sk, wk.prof, wk.pbuf
     w = pbuf[2]
     s_hand = w[GEN_SCRATCH:GEN_SCRATCH + 64]
     s_used = w[GEN_SCRATCH + 64:GEN_SCRATCH + 128]

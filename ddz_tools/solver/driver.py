@@ -28,7 +28,7 @@ from .layout import (BUCKET, C_COVER, C_DOMINANCE, C_EVICT, C_FILLED, C_GROW_AT,
                      DEFAULT_TT_MB, ENTRY_BYTES, ENTRY_WORDS, MAX_DEPTH, MEMO_BITS, PASS_KIND, PH_NEW, PROBE_DEPTH,
                      PROBE_GROWTH, PROBE_MIN, PROBE_NODES, PROBE_POWER, PROF_PLAYS, PROF_ROWS, PROF_W, RELAX_BUDGET,
                      SPLIT_AFTER, ST_DONE, ST_GROW, ST_MEMO, ST_TABLE, START_BUCKETS, TASK_BEST_MOVES, TASK_MOVES,
-                     TASK_SPLIT)
+                     TASK_SPLIT, Frames)
 from .relax import relax_next, relax_seat
 from .result import SolveResult
 from .search import search_step
@@ -143,7 +143,9 @@ class Solver:
         self._mem = np.zeros(self._table_words(nb), np.int64)
         self._dirty = 0
         self._new_table(min(nb, START_BUCKETS))
-        self._frames = [np.zeros(MAX_DEPTH, np.int64) for _ in range(10)] + [np.zeros((MAX_DEPTH, 4), np.int64)]
+        # The search's stack (see layout.Frames).
+        self._frames = Frames(*[np.zeros(MAX_DEPTH, np.int64) for _ in range(10)],
+                              key=np.zeros((MAX_DEPTH, 4), np.int64))
         self._grow_moves(1 << 16)
         self.memo = new_memo_table(MEMO_BITS)
         self.dwork = np.empty(SEARCH_WORK, np.int64)
@@ -259,16 +261,20 @@ class Solver:
     def _step(self, hands: np.ndarray, nplayers: int, flags: int, budget: int, mc, mk, key) -> int:
         """One call of the search kernel with this solver's table, frames and
         work arrays and the move buffers given; returns its status."""
-        return search_step(hands, nplayers, flags, self.tt, self.nbuckets, self.ctl, budget, *self._frames,
-                           mc, mk, key, self.ekey, self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf,
-                           self.cwm)
+        return search_step(hands, nplayers, flags, self.tt, self.nbuckets, self.ctl, budget, tuple(self._frames),
+                           mc, mk, key, self.ekey, self._work())
+
+    def _work(self) -> tuple:
+        """The work arrays as the search kernel takes them: a plain tuple in
+        the order of :class:`layout.Work` (see :func:`search.search_step`)."""
+        return self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf, self.cwm
 
     def _set_root(self, st: State) -> np.ndarray:
         """Put ``st``'s turn and play to answer in the root frame; returns its hands as an array."""
         f = self._frames
-        f[0][0] = st.turn
-        f[1][0] = st.pk
-        f[2][0] = st.lb
+        f.turn[0] = st.turn
+        f.pk[0] = st.pk
+        f.lb[0] = st.lb
         return np.array(st.hands, np.int64)
 
     def _task(self, task: int, hands: np.ndarray, mc, mk, key, nplayers: int = 2, flags: int = 0) -> int:
@@ -328,9 +334,9 @@ class Solver:
         ctl = self.ctl
         hands = self._set_root(st)
         f = self._frames
-        f[3][0] = 0
-        f[6][0] = PH_NEW
-        f[10][0, 3] = -1
+        f.start[0] = 0
+        f.phase[0] = PH_NEW
+        f.key[0, 3] = -1
         ctl[C_SP] = 0
         ctl[C_RET] = -1
         ctl[C_RX_D] = -1

@@ -9,6 +9,8 @@ Cached kernels freeze the globals they read: these never change at run time
 control array).
 """
 
+from collections import namedtuple
+
 from ..movegen import GEN_SCRATCH
 
 #: Frames of the search's stack (the deepest line it can follow).
@@ -131,3 +133,18 @@ WORK_SHIFT = 40
 
 #: The kind of a pass among a node's moves.
 PASS_KIND = -1
+
+# Records of arrays the search passes down as one argument each (Numba named
+# tuples: a field is read as cheaply as a separate argument).
+
+#: The search's stack, a row per frame (``MAX_DEPTH`` rows): the seat to move,
+#: the play to answer and the seat that made it, where the node's moves start
+#: in the move buffers, how many it has and which is next, its phase
+#: (``PH_*``), the cards it took from the hand of seat ``who`` (its move, or
+#: the hand a relaxation sets aside), the node count when it was entered, and
+#: its table key (four words a row).
+Frames = namedtuple("Frames", "turn pk lb start n i phase cards nodes0 who key")
+#: The work arrays of a search: the decomposer's memo and work array (move
+#: ordering), two scratch arrays, the answer-profile cache and its buffers
+#: (``PROF_ROWS``, ``PROF_PLAYS``), the control-win memo (``CWM_ROWS``).
+Work = namedtuple("Work", "memo dwork sc sk prof pbuf cwm")

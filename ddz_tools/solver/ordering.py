@@ -10,6 +10,8 @@ pass after them, except that a farmer passes first over his partner's play.
 Dominance (:func:`drop_dominated`): a play is not searched when the same
 play with a lower loose kicker (:func:`dominated`), or the same single, pair
 or trio of a lower loose rank, is at least as good whatever follows.
+:func:`score` takes the search's work arrays as one record, ``wk``
+(:class:`layout.Work`).
 """
 
 from .._jit import high_bit, kernel
@@ -41,12 +43,13 @@ def sort_range(a, lo, hi):
 
 
 @kernel
-def score(hands, turn, lb, c, k, answering, scanned, flags, nplayers, memo, dwork, sc, sk, prof, pbuf, cwm):
+def score(hands, turn, lb, c, k, answering, scanned, flags, nplayers, wk):
     """Ordering score of one move (higher first); -1 when it provably wins,
     -2 when ``dwork`` is too small for the decomposer (grow it and call again).
     ``scanned``: the plays nobody can beat were already looked at for an
     immediate win, or the whole hand shown to have no control split (see
     ``search._expand``), so the check is not made again."""
+    memo, dwork, prof, pbuf = wk.memo, wk.dwork, wk.prof, wk.pbuf
     hand = hands[turn]
     if k == PASS_KIND:
         if nplayers == 3 and team(lb, 3) == team(turn, 3):
@@ -61,8 +64,7 @@ def score(hands, turn, lb, c, k, answering, scanned, flags, nplayers, memo, dwor
     if mp < 0:
         return -2
     is_free = free(hands, turn, k, flags, nplayers, prof, pbuf)
-    if is_free and scanned == 0 and (mp == 1
-                                     or control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf, cwm)):
+    if is_free and scanned == 0 and (mp == 1 or control_win(hands, turn, rest, flags, nplayers, wk)):
         return -1
     cnt = 0
     x = c

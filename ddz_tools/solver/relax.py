@@ -85,21 +85,22 @@ def relaxed_known(hands, turn, pk, lb, nplayers, flags, tt, nbuckets, ctl):
 
 
 @kernel
-def relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who, f_key):
+def relax_push(hands, d, fz, ctl, fr):
     """Enter the relaxation of node ``d`` with farmer ``fz`` frozen: the same
-    position one frame up, his hand set aside in ``f_cards[d]``."""
+    position one frame up of the stack ``fr`` (:class:`layout.Frames`), his
+    hand set aside in ``fr.cards[d]``."""
     e = d + 1
-    if e >= f_turn.shape[0]:
+    if e >= fr.turn.shape[0]:
         return -1
-    f_who[d] = fz
-    f_cards[d] = hands[fz]
+    fr.who[d] = fz
+    fr.cards[d] = hands[fz]
     hands[fz] = 0
-    f_turn[e] = f_turn[d]
-    f_pk[e] = f_pk[d]
-    f_lb[e] = f_lb[d]
-    f_key[e, 3] = -1
-    f_start[e] = f_start[d] + f_n[d]
-    f_phase[e] = PH_NEW
+    fr.turn[e] = fr.turn[d]
+    fr.pk[e] = fr.pk[d]
+    fr.lb[e] = fr.lb[d]
+    fr.key[e, 3] = -1
+    fr.start[e] = fr.start[d] + fr.n[d]
+    fr.phase[e] = PH_NEW
     ctl[C_SP] = e
     ctl[C_RX_D] = d
     ctl[C_RX_N0] = ctl[C_NODES]

@@ -19,6 +19,10 @@ play standing, as its answer profile tells) is passed over, with no node of
 its own (see :func:`after_move`): a child may be moved by the mover's own
 team.  When the landlord's first move fails, a relaxation may settle the
 node (:mod:`.relax`).
+
+The search's stack and its work arrays travel as two records,
+:class:`layout.Frames` (``fr``) and :class:`layout.Work` (``wk``), each
+kernel reading from them what it uses.
 """
 
 from .._jit import flat_kernel, kernel, prefetch
@@ -30,7 +34,7 @@ from .key import bucket_base, canon, misc, team, tt_find, tt_split, tt_store
 from .layout import (AHEAD_PLAYS, C_COVER, C_DOMINANCE, C_FILLED, C_GROW_AT, C_HITS, C_KNOWN, C_MAXD, C_NODES, C_OUT,
                      C_RESULT, C_RET, C_RX_ABORTS, C_RX_BUDGET, C_RX_D, C_RX_N0, C_RX_WINS, C_SP, C_TASK, C_THREAT,
                      CW_MERGED, PASS_KIND, PH_ITER, PH_NEW, PH_RELAX, PROF_W, ST_DONE, ST_GROW, ST_MEMO, ST_PAUSED,
-                     ST_TABLE, TASK_BEST_MOVES, TASK_SEARCH, TASK_SPLIT)
+                     ST_TABLE, TASK_BEST_MOVES, TASK_SEARCH, TASK_SPLIT, Frames, Work)
 from .ordering import drop_dominated, score, sort_range
 from .profiles import can_answer, free, merge_opponents
 from .relax import relax_first, relax_next, relax_push, relaxed_known
@@ -53,8 +57,8 @@ def plays_out(hand, flags, pk, pbuf):
 
 
 @kernel
-def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo, dwork, sc, sk, prof, pbuf, cwm, tt,
-            nbuckets, dominance, cover, threat, out_now, known_lost):
+def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, wk, tt, nbuckets, dominance, cover, threat,
+            out_now, known_lost):
     """Generate and order the moves of a node into the buffers at ``start``
     (and, from the cutoff probe, each move's child key into the rows of
     ``ekey``, columns 0-3, and in column 4 the seat to move after it, the
@@ -76,6 +80,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     which the farmer to move loses by :func:`threats.threat_rule` wins the node
     (``immediate`` 1).
     """
+    memo, dwork, sc, prof, pbuf = wk.memo, wk.dwork, wk.sc, wk.prof, wk.pbuf
     hand = hands[turn]
     cap = mc.shape[0] - start - 1
     if cap < 0:
@@ -97,7 +102,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     # split of the whole hand.  (Answers are looked at just below.)
     scanned = 1
     if pk == 0:
-        cs = control_split(hands, turn, hand, flags, nplayers, sc, sk, prof, pbuf, cwm)
+        cs = control_split(hands, turn, hand, flags, nplayers, wk)
         if cs == 1:
             return n, 1
         if cs == 2:
@@ -111,18 +116,17 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
                 mp = min_plays_memo_in(rest, flags, memo, dwork)
                 if mp < 0:
                     return -1, 0
-                if mp == 1 or control_win(hands, turn, rest, flags, nplayers, sc, sk, prof, pbuf, cwm):
+                if mp == 1 or control_win(hands, turn, rest, flags, nplayers, wk):
                     return n, 1
     # The threat and cover rules: real three-player positions only.  A
     # two-hand game (two players, or a relaxation with a farmer set aside)
     # has an empty hand, and there they cost more time than they save.
     three_hands = hands[1] != 0 and hands[2] != 0
     if (threat != 0 and turn != 0 and three_hands
-            and threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm, threat & 2) != 0):
+            and threat_rule(hands, turn, pk, lb, flags, wk, threat & 2) != 0):
         return n, 2
     if cover != 0 and (n > 0 or pk == 0) and three_hands:
-        cv = covered(hands, turn, pk, lb, flags, nplayers, mc, mk, start + n + 1, memo, dwork, sc, sk, prof, pbuf,
-                      cwm)
+        cv = covered(hands, turn, pk, lb, flags, nplayers, mc, mk, start + n + 1, wk)
         if cv < 0:
             return -1, 0
         if cv == 1:
@@ -228,7 +232,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
                 continue
             merge_opponents(hands, nxt, flags, 3, prof, pbuf)
             ahead = True
-            lost = threat_rule(hands, nxt, nw >> 4, (nw >> 2) & 3, flags, sc, sk, prof, pbuf, cwm, threat & 2)
+            lost = threat_rule(hands, nxt, nw >> 4, (nw >> 2) & 3, flags, wk, threat & 2)
             hands[0] += c
             if lost != 0:
                 return n, 1
@@ -237,8 +241,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        sv = score(hands, turn, lb, c, k, 1 if pk != 0 else 0, scanned, flags, nplayers, memo, dwork,
-                       sc, sk, prof, pbuf, cwm)
+        sv = score(hands, turn, lb, c, k, 1 if pk != 0 else 0, scanned, flags, nplayers, wk)
         if sv == -2:
             return -1, 0
         if sv < 0:
@@ -249,22 +252,25 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, memo
 
 
 @flat_kernel
-def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
-                f_turn, f_pk, f_lb, f_start, f_n, f_i, f_phase, f_cards, f_nodes0, f_who, f_key,
-                mc, mk, key, ekey, memo, dwork, sc, sk, prof, pbuf, cwm):
+def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget, frames, mc, mk, key, ekey, work):
     """Run (or resume) the search on the stack until it is done (``ST_DONE``,
     the value for the side to move at the root in ``ctl[C_RESULT]``), has
     searched up to ``budget`` nodes in all (``ST_PAUSED``), needs a bigger move
     buffer (``ST_GROW``), a bigger table (``ST_TABLE``) or a bigger decomposer
-    work array (``ST_MEMO``); a call after a
-    pause resumes exactly.  The arrays are a :class:`Solver`'s (see
-    ``Solver._value``, which sets up the root frame and runs the slices).
-    A frame below the top has taken ``f_cards[p]`` from the hand of seat
-    ``f_who[p]`` (its move, or the farmer its relaxation sets aside); popping
-    back to it gives them back.  ``f_key[p]`` is the frame's renamed table
-    key, which it probes and stores under (``f_key[p, 3] < 0``: not worked
-    out yet, as at the root and in a relaxation); a child takes it from the
-    row of ``ekey`` its parent's cutoff probe filled.
+    work array (``ST_MEMO``); a call after a pause resumes exactly.  The
+    arrays are a :class:`Solver`'s (see ``Solver._value``, which sets up the
+    root frame and runs the slices): ``frames`` the stack and ``work`` the
+    work arrays, each a plain tuple of arrays in the order of the record
+    :class:`layout.Frames`, resp. :class:`layout.Work`, that the kernel makes
+    of it (Numba types a plain tuple as fast as separate arguments, a named
+    one about 3 us a call slower); ``mc``, ``mk``, ``key`` and ``ekey`` the
+    move buffers, each node's moves after its parent's.  A frame below the
+    top has taken ``cards[p]`` from the hand of seat ``who[p]`` (its move,
+    or the farmer its relaxation sets aside); popping back to it gives them
+    back.  ``key[p]`` of the frames is the frame's renamed table key, which
+    it probes and stores under (``key[p, 3] < 0``: not worked out yet, as at
+    the root and in a relaxation); a child takes it from the row of ``ekey``
+    its parent's cutoff probe filled.
 
     ``ctl[C_TASK]`` may ask for another task instead, done at once (the
     search state is left as it is; the slot is reset): ``TASK_SPLIT`` moves
@@ -272,16 +278,17 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
     ``TASK_MOVES`` puts the root frame's moves in search order into ``mc``,
     ``mk`` and ``key`` (see :func:`_ordered_moves`; its return value in
     ``ctl[C_RESULT]``), ``TASK_BEST_MOVES`` the same without the dominated
-    plays (see :func:`ordering.drop_dominated`) when ``ctl[C_DOMINANCE]`` is set.  They return
-    ``ST_DONE``."""
+    plays (see :func:`ordering.drop_dominated`) when ``ctl[C_DOMINANCE]`` is
+    set.  They return ``ST_DONE``."""
+    fr = Frames(*frames)
+    wk = Work(*work)
     task = ctl[C_TASK]
     if task != TASK_SEARCH:
         ctl[C_TASK] = TASK_SEARCH
         if task == TASK_SPLIT:
             ctl[C_FILLED] = tt_split(tt, nbuckets // 2)
         else:
-            ctl[C_RESULT] = _ordered_moves(hands, f_turn[0], f_pk[0], f_lb[0], flags, nplayers, mc, mk, key,
-                                           memo, dwork, sc, sk, prof, pbuf, cwm,
+            ctl[C_RESULT] = _ordered_moves(hands, fr.turn[0], fr.pk[0], fr.lb[0], flags, nplayers, mc, mk, key, wk,
                                            ctl[C_DOMINANCE] if task == TASK_BEST_MOVES else 0)
         return ST_DONE
     while True:
@@ -289,8 +296,8 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
             return ST_TABLE
         d = ctl[C_SP]
         res = -1
-        turn = f_turn[d]
-        if f_phase[d] == PH_NEW:
+        turn = fr.turn[d]
+        if fr.phase[d] == PH_NEW:
             if ctl[C_NODES] >= budget:
                 return ST_PAUSED
             r = ctl[C_RX_D]
@@ -298,25 +305,25 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 # The relaxation under node r is over its budget: give it up
                 # (every value it stored is exact) and go back to node r.
                 for p in range(d - 1, r - 1, -1):
-                    hands[f_who[p]] += f_cards[p]
+                    hands[fr.who[p]] += fr.cards[p]
                 ctl[C_SP] = r
                 ctl[C_RET] = -1
                 ctl[C_RX_ABORTS] += 1
                 continue
             # The node's table key (its parent's cutoff probe worked it out,
             # unless km < 0), kept for its store when it is solved.
-            km = f_key[d, 3]
+            km = fr.key[d, 3]
             if km < 0:
                 k0, k1, k2, km = canon(hands[0], hands[1], hands[2] if nplayers == 3 else 0,
-                                        misc(turn, f_lb[d], f_pk[d], flags, nplayers))
-                f_key[d, 0] = k0
-                f_key[d, 1] = k1
-                f_key[d, 2] = k2
-                f_key[d, 3] = km
+                                        misc(turn, fr.lb[d], fr.pk[d], flags, nplayers))
+                fr.key[d, 0] = k0
+                fr.key[d, 1] = k1
+                fr.key[d, 2] = k2
+                fr.key[d, 3] = km
             else:
-                k0 = f_key[d, 0]
-                k1 = f_key[d, 1]
-                k2 = f_key[d, 2]
+                k0 = fr.key[d, 0]
+                k1 = fr.key[d, 1]
+                k2 = fr.key[d, 2]
             v = tt_find(tt, bucket_base(k0, k1, k2, km, nbuckets), k0, k1, k2, km)
             if v >= 0:
                 ctl[C_HITS] += 1
@@ -329,16 +336,16 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                     return ST_DONE
                 ctl[C_SP] = d - 1
                 p = d - 1
-                hands[f_who[p]] += f_cards[p]
+                hands[fr.who[p]] += fr.cards[p]
                 ctl[C_RET] = res
                 continue
             # The node's value when known without a search: a relaxation of
             # it stored as a farmers' win, or an exact shortcut of _expand.
-            now = relaxed_known(hands, turn, f_pk[d], f_lb[d], nplayers, flags, tt, nbuckets, ctl)
+            now = relaxed_known(hands, turn, fr.pk[d], fr.lb[d], nplayers, flags, tt, nbuckets, ctl)
             if now < 0:
-                n, imm = _expand(hands, turn, f_pk[d], f_lb[d], flags, nplayers, mc, mk, key, ekey,
-                                 f_start[d], memo, dwork, sc, sk, prof, pbuf, cwm, tt, nbuckets, ctl[C_DOMINANCE],
-                                 ctl[C_COVER], ctl[C_THREAT], ctl[C_OUT], ctl[C_KNOWN])
+                n, imm = _expand(hands, turn, fr.pk[d], fr.lb[d], flags, nplayers, mc, mk, key, ekey, fr.start[d], wk,
+                                 tt, nbuckets, ctl[C_DOMINANCE], ctl[C_COVER], ctl[C_THREAT], ctl[C_OUT],
+                                 ctl[C_KNOWN])
                 if n == -1:
                     return ST_MEMO
                 if n < 0:
@@ -347,18 +354,18 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 if imm:
                     now = 1 if imm == 1 else 0
             ctl[C_NODES] += 1
-            f_nodes0[d] = ctl[C_NODES]
+            fr.nodes0[d] = ctl[C_NODES]
             if d > ctl[C_MAXD]:
                 ctl[C_MAXD] = d
             if now >= 0:
                 res = now
             else:
-                f_n[d] = n
-                f_i[d] = 0
-                f_phase[d] = PH_ITER
+                fr.n[d] = n
+                fr.i[d] = 0
+                fr.phase[d] = PH_ITER
                 continue
-        elif f_phase[d] == PH_RELAX:
-            # Back from the relaxed position (``f_who[d]`` passing throughout):
+        elif fr.phase[d] == PH_RELAX:
+            # Back from the relaxed position (``fr.who[d]`` passing throughout):
             # the farmers win it, so they win here; else try the other farmer
             # or search the moves.
             cv = ctl[C_RET]
@@ -368,41 +375,41 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                 ctl[C_RX_WINS] += 1
                 res = 0
             else:
-                nz = relax_next(f_pk[d], f_who[d])
+                nz = relax_next(fr.pk[d], fr.who[d])
                 if nz > 0:
-                    e = relax_push(hands, d, nz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who, f_key)
+                    e = relax_push(hands, d, nz, ctl, fr)
                     if e < 0:
                         ctl[C_RESULT] = -1
                         return ST_GROW
                 else:
-                    f_phase[d] = PH_ITER
+                    fr.phase[d] = PH_ITER
                 continue
         else:
             cv = ctl[C_RET]
             if cv >= 0:
                 ctl[C_RET] = -1
-                child_turn = f_turn[d + 1]
+                child_turn = fr.turn[d + 1]
                 v = cv if team(child_turn, nplayers) == team(turn, nplayers) else 1 - cv
                 if v == 1:
                     res = 1
-            if res < 0 and cv >= 0 and f_i[d] == 1 and f_n[d] > 1:
+            if res < 0 and cv >= 0 and fr.i[d] == 1 and fr.n[d] > 1:
                 # The first move failed: the node is likely lost, so try to
                 # prove that at once with a relaxation.
-                fz = relax_first(hands, turn, f_pk[d], f_lb[d], nplayers, ctl)
+                fz = relax_first(hands, turn, fr.pk[d], fr.lb[d], nplayers, ctl)
                 if fz >= 0:
-                    f_phase[d] = PH_RELAX
-                    e = relax_push(hands, d, fz, ctl, f_turn, f_pk, f_lb, f_start, f_n, f_phase, f_cards, f_who, f_key)
+                    fr.phase[d] = PH_RELAX
+                    e = relax_push(hands, d, fz, ctl, fr)
                     if e < 0:
                         ctl[C_RESULT] = -1
                         return ST_GROW
                     continue
             if res < 0:
-                if f_i[d] == f_n[d]:
+                if fr.i[d] == fr.n[d]:
                     res = 0
                 else:
-                    s = f_start[d]
-                    idx = key[s + f_i[d]] & 0xFFFF
-                    f_i[d] += 1
+                    s = fr.start[d]
+                    idx = key[s + fr.i[d]] & 0xFFFF
+                    fr.i[d] += 1
                     c = mc[s + idx]
                     k = mk[s + idx]
                     # Who moves next and what stands, as the cutoff probe
@@ -411,40 +418,40 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget,
                     nxt = nw & 3
                     clb = (nw >> 2) & 3
                     cpk = nw >> 4
-                    f_who[d] = turn
+                    fr.who[d] = turn
                     if k == PASS_KIND:
-                        f_cards[d] = 0
+                        fr.cards[d] = 0
                     else:
-                        f_cards[d] = c
+                        fr.cards[d] = c
                         hands[turn] -= c
                     e = d + 1
-                    if e >= f_turn.shape[0]:
+                    if e >= fr.turn.shape[0]:
                         ctl[C_RESULT] = -1
                         return ST_GROW
-                    f_turn[e] = nxt
-                    f_pk[e] = cpk
-                    f_lb[e] = clb
+                    fr.turn[e] = nxt
+                    fr.pk[e] = cpk
+                    fr.lb[e] = clb
                     for q in range(4):
-                        f_key[e, q] = ekey[s + idx, q]
-                    f_start[e] = s + f_n[d]
-                    f_phase[e] = PH_NEW
+                        fr.key[e, q] = ekey[s + idx, q]
+                    fr.start[e] = s + fr.n[d]
+                    fr.phase[e] = PH_NEW
                     ctl[C_SP] = e
                     continue
         # Node d is solved with value res for its side to move.
-        work = ctl[C_NODES] - f_nodes0[d]
+        below = ctl[C_NODES] - fr.nodes0[d]
         lg = 0
-        while work > 1 and lg < 63:
-            work >>= 1
+        while below > 1 and lg < 63:
+            below >>= 1
             lg += 1
-        tt_store(tt, nbuckets, f_key[d, 0], f_key[d, 1], f_key[d, 2], f_key[d, 3], res, lg, ctl)
-        f_phase[d] = PH_NEW
+        tt_store(tt, nbuckets, fr.key[d, 0], fr.key[d, 1], fr.key[d, 2], fr.key[d, 3], res, lg, ctl)
+        fr.phase[d] = PH_NEW
         if d == 0:
             ctl[C_RESULT] = res
             ctl[C_SP] = -1
             return ST_DONE
         p = d - 1
         ctl[C_SP] = p
-        hands[f_who[p]] += f_cards[p]
+        hands[fr.who[p]] += fr.cards[p]
         ctl[C_RET] = res
 
 
@@ -465,10 +472,10 @@ def after_move(hands, turn, kind, pk, lb, nplayers, flags, prof, pbuf):
 
 
 @kernel
-def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, dwork, sc, sk, prof, pbuf, cwm,
-                   dominance):
+def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, wk, dominance):
     """The node's moves in search order (no shortcut exit): n, -needed when
     the move buffers are too small, or -1 when ``dwork`` is."""
+    prof, pbuf = wk.prof, wk.pbuf
     # Run the ordering with shortcuts disabled by scoring every move ourselves.
     hand = hands[turn]
     cap = mc.shape[0] - 1
@@ -483,8 +490,7 @@ def _ordered_moves(hands, turn, pk, lb, flags, nplayers, mc, mk, key, memo, dwor
         n += 1
     merge_opponents(hands, turn, flags, nplayers, prof, pbuf)
     for i in range(n):
-        sv = score(hands, turn, lb, mc[i], mk[i], 1 if pk != 0 else 0, 0, flags, nplayers, memo, dwork, sc, sk, prof,
-                       pbuf, cwm)
+        sv = score(hands, turn, lb, mc[i], mk[i], 1 if pk != 0 else 0, 0, flags, nplayers, wk)
         if sv == -2:
             return -1
         if sv < 0:

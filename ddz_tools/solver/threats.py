@@ -12,6 +12,9 @@ play after which he surely wins.  When every threat is a solo it is
 sharpened by counting: farmer1's low solos (:func:`low_solos_least`)
 against farmer2's plays that cover them (:func:`low_solo_covers`) and
 farmer1's plays that win the trick back (:func:`regains`).
+
+The rules take the search's work arrays as one record, ``wk``
+(:class:`layout.Work`), and read from it what they use.
 """
 
 from .._jit import kernel
@@ -27,7 +30,7 @@ from .profiles import can_answer, free, merge_opponents, nibble_max, profile_row
 
 
 @kernel
-def covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, memo, dwork, sc, sk, prof, pbuf, cwm):
+def covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, wk):
     """1 when ``turn``'s team loses at once because the other team *covers*
     everything it could play before that team's next turn; 0 when not shown;
     -1 when ``dwork`` is too small for the decomposer.
@@ -60,6 +63,7 @@ def covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, memo, dwork, sc, s
     profile is left in place when the answer is 0.  The coverers' answers
     are generated into ``mc``/``mk`` from ``lo`` (past the node's own moves);
     a buffer too small only loses the shortcut."""
+    memo, dwork, prof, pbuf = wk.memo, wk.dwork, wk.prof, wk.pbuf
     me = team(turn, nplayers)
     if pk != 0 and team(lb, nplayers) == me:
         return 0
@@ -148,7 +152,7 @@ def covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, memo, dwork, sc, s
     if pk != 0:
         # The movers may all pass: the coverer who made the play then leads.
         w[CW_MERGED + PROF_W - 1] = lb + 1
-        ok = control_win(hands, lb, hands[lb], flags, nplayers, sc, sk, prof, pbuf, cwm)
+        ok = control_win(hands, lb, hands[lb], flags, nplayers, wk)
     cap = mc.shape[0] - lo
     for s in range(nplayers):
         if not ok or npend == 0:
@@ -168,7 +172,7 @@ def covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, memo, dwork, sc, s
             for i in range(n):
                 if free(hands, s, mk[lo + i], flags, nplayers, prof, pbuf):
                     rest = h - mc[lo + i]
-                    if rest == 0 or control_win(hands, s, rest, flags, nplayers, sc, sk, prof, pbuf, cwm):
+                    if rest == 0 or control_win(hands, s, rest, flags, nplayers, wk):
                         hit = True
                         break
             if hit:
@@ -184,7 +188,7 @@ def covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, memo, dwork, sc, s
 
 
 @kernel
-def _threat_profile(hands, flags, w, at, sc, sk, prof, pbuf, cwm):
+def _threat_profile(hands, flags, w, at, wk):
     """Write at ``w[at:]`` the answer profile (see :func:`profiles.profile_row`) of
     the landlord's *threats*: his plays after which he surely wins, that is
     plays that empty his hand, and plays no farmer can beat that leave him a
@@ -197,6 +201,7 @@ def _threat_profile(hands, flags, w, at, sc, sk, prof, pbuf, cwm):
     depends on is the landlord's hand, the rules and the farmers' merged
     profile (which the control wins ask), and in a search the landlord's
     hand stays the same while the farmers play on."""
+    prof, pbuf, cwm = wk.prof, wk.pbuf, wk.cwm
     m = CW_MERGED
     merge_opponents(hands, 0, flags, 3, prof, pbuf)
     if w[m + PROF_W - 1] != 1:
@@ -220,13 +225,13 @@ def _threat_profile(hands, flags, w, at, sc, sk, prof, pbuf, cwm):
         k = pbuf[1, i]
         rest = hand - pbuf[0, i]
         if rest != 0 and not (free(hands, 0, k, flags, 3, prof, pbuf)
-                              and control_split(hands, 0, rest, flags, 3, sc, sk, prof, pbuf, cwm) == 1):
+                              and control_split(hands, 0, rest, flags, 3, wk) == 1):
             continue
         w[at + (k & 31)] = with_kind(w[at + (k & 31)], k)
         found = True
     res = 0
     if found:
-        res = 2 if control_split(hands, 0, hand, flags, 3, sc, sk, prof, pbuf, cwm) == 1 else 1
+        res = 2 if control_split(hands, 0, hand, flags, 3, wk) == 1 else 1
     cwm[ra, 0] = hand
     cwm[ra, 1] = tag
     cwm[rb, 0] = res
@@ -341,7 +346,7 @@ def low_solo_covers(hand, r):
 
 
 @kernel
-def regains(a, b, top, flags, sc, sk, prof, pbuf):
+def regains(a, b, top, flags, wk):
     """An upper bound on the number of plays of hand ``a``, none sharing a
     card, that each beat some play of hand ``b`` that is no solo below rank
     ``top`` (0 when no play of ``a`` beats one).
@@ -352,6 +357,7 @@ def regains(a, b, top, flags, sc, sk, prof, pbuf):
     one of their type (read off ``a``'s answer profile): at most ``a``'s
     cards above ``m``, its bombs and its rocket.  Large when ``a`` or ``b``
     has more plays than the buffers hold."""
+    sc, sk, prof, pbuf = wk.sc, wk.sk, wk.prof, wk.pbuf
     r1 = profile_row(prof, a, flags, pbuf)
     if r1 < 0:
         return 1 << 20
@@ -399,7 +405,7 @@ def _solo_threats_top(w, at):
 
 
 @kernel
-def threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm, count):
+def threat_rule(hands, turn, pk, lb, flags, wk, count):
     """2 when the farmer to move loses at once by the *threat rule*, else 0.
     Real three-player positions (every hand holding cards), a farmer to
     move who cannot go out with one play.
@@ -441,6 +447,7 @@ def threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm, count):
     by two or more the most of farmer2's covers (an upper bound, see
     :func:`low_solo_covers`) or the most of farmer1's plays that win the
     trick back (an upper bound, see :func:`regains`), the landlord wins."""
+    sc, prof, pbuf = wk.sc, wk.prof, wk.pbuf
     w = pbuf[2]
     m = CW_MERGED
     keep = m + THREAT_KEEP
@@ -449,19 +456,19 @@ def threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm, count):
     for t in range(PROF_W):
         w[keep + t] = w[m + t]
     res = 0
-    tp = _threat_profile(hands, flags, w, one, sc, sk, prof, pbuf, cwm)
+    tp = _threat_profile(hands, flags, w, one, wk)
     if tp == 2 or (tp == 1 and (pk == 0 or lb != 0)):
         # Farmer2 against the threats alone.
         for t in range(PROF_W - 2):
             w[m + t] = w[one + t]
         w[m + PROF_W - 2] = -1
         w[m + PROF_W - 1] = 3
-        if control_split(hands, 2, hands[2], flags, 3, sc, sk, prof, pbuf, cwm) == 0:
+        if control_split(hands, 2, hands[2], flags, 3, wk) == 0:
             lr = _solo_threats_top(w, one) if count != 0 else -1
             if lr >= 0:
                 least = low_solos_least(hands[1], lr, sc)
                 if least >= 2 and (least >= low_solo_covers(hands[2], lr) + 2
-                                   or least >= regains(hands[1], hands[2], lr, flags, sc, sk, prof, pbuf) + 2):
+                                   or least >= regains(hands[1], hands[2], lr, flags, wk) + 2):
                     res = 2
             r2 = profile_row(prof, hands[2], flags, pbuf) if res == 0 else -1
             if r2 >= 0:
@@ -489,7 +496,7 @@ def threat_rule(hands, turn, pk, lb, flags, sc, sk, prof, pbuf, cwm, count):
                     w[m + t] = x
                 w[m + PROF_W - 2] = -1
                 w[m + PROF_W - 1] = 2
-                if control_split(hands, 1, hands[1], flags, 3, sc, sk, prof, pbuf, cwm) == 0:
+                if control_split(hands, 1, hands[1], flags, 3, wk) == 0:
                     res = 2
     for t in range(PROF_W):
         w[m + t] = w[keep + t]
