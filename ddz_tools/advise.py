@@ -17,7 +17,9 @@ Three forms, all :class:`View` objects (seats ``landlord``, ``farmer1``,
   cards now or its cards before the first play (17, or the landlord's 20 with
   the bottom).  The plays are replayed through :class:`~ddz_tools.game.Game`
   (every turn, trick and reading rule is the game's), which gives the trick to
-  answer and the cards left in each hand;
+  answer and the cards left in each hand.  With no plays it is the game
+  start, the landlord's first lead (:func:`game_start`; :func:`build_view`
+  and ``ddz-view/1`` take a seat and its dealt cards alone that way);
 * counts: ``hand``, ``seat``, ``counts`` (cards held now, landlord first),
   ``after``/``by`` (the play to answer and who made it, none for a lead) and
   optionally ``unseen`` (the cards the other two hold together);
@@ -97,7 +99,7 @@ from .solver import Solver
 
 __all__ = [
     "ViewError", "View", "Candidate", "Advice", "advise", "history_view", "counts_view", "two_player_view",
-    "view_from_record", "build_view", "parse_played", "parse_bids", "sample_deals", "distinct_deals",
+    "view_from_record", "build_view", "game_start", "parse_played", "parse_bids", "sample_deals", "distinct_deals",
     "play_game", "simulate_advised", "AdvisorOptions", "SCHEMA", "THREE_SEATS", "TWO_SEATS",
 ]
 
@@ -248,14 +250,16 @@ class View:
             if d.get("unseen") is None:
                 raise ViewError("a two-player view (no seat) needs 'unseen': the opponent's cards")
             return two_player_view(d["hand"], d["unseen"], d.get("after"), rules=rules, id=vid)
+        if d.get("played") is None and d.get("counts") is None:   # the game start, or an error saying what is missing
+            _check_start(d["hand"], d["seat"], d.get("bottom"),
+                         {k: d.get(k) for k in ("after", "by", "unseen", "bombs")})
+            d = dict(d, played=[])
         if d.get("played") is not None:
             for key in ("counts", "after", "by", "unseen", "bombs"):
                 if d.get(key) is not None:
                     raise ViewError(f"a view with 'played' takes no {key!r}: it follows from the plays")
             return history_view(d["hand"], d["seat"], d["played"], d.get("bottom"), rules=rules,
                                 base=d.get("base"), id=vid, bids=d.get("bids"))
-        if d.get("counts") is None:
-            raise ViewError("a view with a seat needs 'played' (every play so far) or 'counts'")
         if d.get("bids") is not None:
             raise ViewError("'bids' go with 'played' (the history form), not with 'counts'")
         return counts_view(d["hand"], d["seat"], d["counts"], d.get("after"), d.get("by"), d.get("unseen"),
@@ -502,6 +506,9 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
     if g.phase != "playing":
         raise ViewError(f"the game is over after these plays ({THREE_SEATS[g.result.winner_seat]} went out)")
     if g.turn != me:
+        if not history:
+            raise ViewError(f"before any play the landlord leads (the game start): {seat} is not to move; "
+                            f"give played (every play so far) once it is {seat}'s turn", param="played")
         raise ViewError(f"after these plays it is {THREE_SEATS[g.turn]}'s turn, not {seat}'s")
     counts = tuple(card_count(h) for h in g.hands)
     pool = FULL_DECK - g.hands[me] - sum(played_by)
@@ -611,25 +618,70 @@ def build_view(hand, seat=None, bottom=None, played=None, counts=None, after=Non
                base: "int | None" = None, rules=None, id: "str | None" = None, bids=None) -> View:
     """A view of any form from the ``ddz advise`` options (the form follows
     from which are given): ``seat`` and ``played``; ``seat`` and ``counts``;
-    or no ``seat`` (two-player, with ``unseen``)."""
+    ``seat`` and neither, for the game start (see :func:`game_start`); or no
+    ``seat`` (two-player, with ``unseen``).
+
+    >>> v = build_view("3334456789TTJQKA22XD", seat="landlord")   # the landlord's first lead
+    >>> v.is_lead, v.counts, v.played
+    (True, (20, 17, 17), ())
+    """
     if seat is None:
         for name, v in (("bottom", bottom), ("played", played), ("counts", counts), ("by", by), ("bids", bids)):
             if v is not None:
-                raise ViewError(f"{name} needs a seat (without one, the view is the two-player form)")
+                raise ViewError(f"{name} needs a seat (without one, the view is the two-player form)", param=name)
         if unseen is None:
-            raise ViewError("without a seat, give unseen: the opponent's cards (two-player form)")
+            raise ViewError("without a seat the view is the two-player form, which needs unseen (the opponent's "
+                            "cards); give seat (landlord, farmer1 or farmer2) for the three-player game",
+                            param=("unseen", "seat"))
         return two_player_view(hand, unseen, after, rules=rules, id=id)
+    if played is None and counts is None:
+        _check_start(hand, seat, bottom, {"after": after, "by": by, "unseen": unseen})
+        played = []
     if played is not None:
         for name, v in (("counts", counts), ("after", after), ("by", by), ("unseen", unseen)):
             if v is not None:
                 raise ViewError(f"{name} cannot go with played: it follows from the plays")
         return history_view(hand, seat, played, bottom, rules=rules, base=base, id=id, bids=bids)
-    if counts is None:
-        raise ViewError("give played (every play so far) or counts (cards held now by each seat)")
     if bids is not None:
         raise ViewError("bids go with played (the history form), not with counts")
     return counts_view(hand, seat, counts, after, by, unseen, bottom, rules=rules,
                        base=1 if base is None else base, id=id)
+
+
+def game_start(hand, seat: str = "landlord", bottom=None, rules=None, base: "int | None" = None,
+               id: "str | None" = None, bids=None) -> View:
+    """The view before any play: ``seat`` holds ``hand``, its cards as dealt
+    (the landlord's 20 with the bottom, a farmer's 17), the others 17 each
+    (20 for the landlord) and every other card is unseen.  It is the
+    landlord's first lead, so only the landlord is to move: for a farmer
+    (with ``bottom``, public after the auction) the error says it is not
+    his turn.  ``bottom`` and ``bids``, if known, are used as in
+    :func:`history_view` (which this is, with no plays).
+
+    >>> game_start("3334456789TTJQKA22XD").describe()
+    'landlord holds 3334456789TTJQKA22XD (landlord 20, farmer1 17, farmer2 17 cards); leads'
+    """
+    _check_start(hand, seat, bottom, {})
+    return history_view(hand, seat, [], bottom, rules=rules, base=base, id=id, bids=bids)
+
+
+def _check_start(hand, seat, bottom, others: dict) -> None:
+    """That ``hand`` with no plays and no counts is the game start: the seat's
+    cards as dealt, and for a farmer the bottom; else the error saying what
+    is missing (``others``: options that need counts, by name)."""
+    for name, v in others.items():
+        if v is not None:
+            raise ViewError(f"{name} goes with counts (the cards each seat holds now)", param=(name, "counts"))
+    seat = _seat_name(seat)
+    me = THREE_SEATS.index(seat)
+    n = card_count(_cards(hand, "hand"))
+    if n != START_CARDS[me]:
+        dealt = f"the {START_CARDS[me]} of the game start" + (" (the bottom included)" if me == 0 else "")
+        raise ViewError(f"{seat} holds {n} cards, not {dealt}: give played (every play so far) or counts "
+                        f"(the cards each seat holds now)", param=("played", "counts"))
+    if me != 0 and bottom is None:
+        raise ViewError(f"{seat}'s {n} cards with no history: the game start needs bottom (the landlord's 3 extra "
+                        f"cards, public after the auction) or counts", param=("bottom", "counts"))
 
 
 def view_from_record(record, move: int = 1) -> View:

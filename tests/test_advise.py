@@ -17,7 +17,7 @@ from ddz_tools.advise import (
     two_player_view,
     view_from_record,
 )
-from ddz_tools.cards import FULL_DECK, card_count, counts_of, format_cards
+from ddz_tools.cards import FULL_DECK, card_count, counts_of, format_cards, parse_cards
 from ddz_tools.cli import main
 from ddz_tools.game import random_game
 from ddz_tools.policies import choose
@@ -274,6 +274,52 @@ def test_blank_play_to_answer_is_a_lead():
     assert Position.build({"me": "3", "opponent": "4"}, "me", "", None).is_lead
 
 
+START = "3334456789TTJQKA22XD"   # the issue's landlord hand
+
+
+def test_game_start_from_the_hand_alone():
+    """A landlord's 20 cards with no plays and no counts are the game start: his first lead,
+    the others 17 each, every other card unseen; build_view, game_start, history_view with
+    no plays and a ddz-view/1 line without played or counts give the same view."""
+    v = adv.build_view(START, seat="landlord")
+    assert v.form == "history" and v.is_lead and v.played == () and v.counts == (20, 17, 17)
+    assert v.pool == FULL_DECK - v.hand and v.pool_exact and v.must == (0, 0, 0)
+    assert v == adv.game_start(START) == history_view(START, "landlord", []) == history_view(START, "landlord", "")
+    assert View.from_dict({"schema": "ddz-view/1", "seat": "landlord", "hand": START}) == v
+    with_bottom = adv.build_view(START, seat="landlord", bottom="2XD", bids="landlord:3")
+    assert with_bottom.bottom == parse_cards("2XD") and with_bottom.base == 3
+    with pytest.raises(ViewError, match="not in the landlord's cards"):
+        adv.build_view(START, seat="landlord", bottom="444")
+    a = advise(v, samples=16, seed=1)
+    assert "pass" not in [c.play for c in a.candidates] and a.recommendation == a.candidates[0].play
+    assert a.samples == 16 and not a.exact
+
+
+@pytest.mark.parametrize("kwargs, message, param", [
+    (dict(hand=START[:17], seat="farmer1"),
+     "farmer1's 17 cards with no history: the game start needs bottom (the landlord's 3 extra cards, public after "
+     "the auction) or counts", ("bottom", "counts")),
+    (dict(hand=START[:17], seat="farmer2", bottom="2XD"),
+     "before any play the landlord leads (the game start): farmer2 is not to move; give played (every play so far) "
+     "once it is farmer2's turn", "played"),
+    (dict(hand=START[:17], seat="landlord"),
+     "landlord holds 17 cards, not the 20 of the game start (the bottom included): give played (every play so far) "
+     "or counts (the cards each seat holds now)", ("played", "counts")),
+    (dict(hand=START, seat="farmer1"), "farmer1 holds 20 cards, not the 17 of the game start:", ("played", "counts")),
+    (dict(hand=START, seat="landlord", after="3", by="farmer2"), "after goes with counts", ("after", "counts")),
+    (dict(hand=START, seat="landlord", unseen="3"), "unseen goes with counts", ("unseen", "counts")),
+    (dict(hand=START), "without a seat the view is the two-player form, which needs unseen", ("unseen", "seat")),
+])
+def test_what_the_game_start_needs(kwargs, message, param):
+    with pytest.raises(ViewError) as exc:
+        adv.build_view(**kwargs)
+    assert str(exc.value).startswith(message) and exc.value.param == param
+    if "seat" in kwargs and "after" not in kwargs and "unseen" not in kwargs:
+        d = {"schema": "ddz-view/1", **kwargs}
+        with pytest.raises(ViewError, match=message[:30]):
+            View.from_dict(d)
+
+
 @pytest.mark.parametrize("rules", ["standard,bidding=call-grab", "encyclopedia,bidding=until-two-pass", "douzero"])
 def test_history_views_under_every_bidding_option(rules):
     v = history_view("3456789TJQKA2XD", "farmer1", "landlord:33,farmer1:55,farmer2:pass,landlord:pass",
@@ -462,6 +508,42 @@ def test_cli_json_and_errors(tmp_path, capsys):
     code, out, err = _run(capsys, "advise", "--file", str(views), "--format", "json")
     assert code == 1
     assert "missing key 'hand'" in err and len(out.splitlines()) == 1
+
+
+def test_cli_game_start(tmp_path, capsys):
+    """ddz advise --seat landlord --hand <20 cards>: the first lead; a farmer's 17 cards
+    alone: one error line saying what is missing; --seat left out: the two-player form."""
+    code, out, err = _run(capsys, "advise", "--seat", "landlord", "--hand", START, "--samples", "16",
+                          "--format", "json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["view"]["played"] == [] and d["view"]["seat"] == "landlord" and d["samples"] == 16
+    assert d["recommendation"] == d["candidates"][0]["play"] != "pass"
+    code, out, err = _run(capsys, "advise", "--seat", "landlord", "--hand", START, "--samples", "16")
+    assert code == 0 and out.startswith("landlord holds 3334456789TTJQKA22XD (landlord 20, farmer1 17, farmer2 17 "
+                                        "cards); leads; rules standard\n")
+    assert "recommendation: " in out
+    code, out, err = _run(capsys, "advise", "--seat", "farmer1", "--hand", START[:17])
+    assert code == 2 and out == "" and err == (
+        "error: farmer1's 17 cards with no history: the game start needs --bottom (the landlord's 3 extra cards, "
+        "public after the auction) or --counts\n")
+    code, out, err = _run(capsys, "advise", "--seat", "farmer1", "--hand", START[:17], "--bottom", "2XD")
+    assert code == 2 and err == ("error: before any play the landlord leads (the game start): farmer1 is not to "
+                                 "move; give --played (every play so far) once it is farmer1's turn\n")
+    code, out, err = _run(capsys, "advise", "--seat", "landlord", "--hand", START[:17])
+    assert code == 2 and "not the 20 of the game start (the bottom included): give --played" in err
+    code, out, err = _run(capsys, "advise", "--hand", START)          # --seat left out: two-player
+    assert code == 2 and err == ("error: without a seat the view is the two-player form, which needs --unseen (the "
+                                 "opponent's cards); give --seat (landlord, farmer1 or farmer2) for the three-player "
+                                 "game\n")
+    code, out, err = _run(capsys, "advise", "--hand", "3", "--unseen", "4", "--format", "json")
+    assert code == 0 and json.loads(out)["view"]["seat"] is None
+    views = tmp_path / "v.jsonl"
+    views.write_text(json.dumps({"schema": "ddz-view/1", "seat": "landlord", "hand": START}) + "\n"
+                     + json.dumps({"schema": "ddz-view/1", "seat": "farmer2", "hand": START[:17]}) + "\n")
+    code, out, err = _run(capsys, "advise", "--file", str(views), "--samples", "16", "--format", "json")
+    assert code == 1 and len(out.splitlines()) == 1
+    assert f"{views}:2: farmer2's 17 cards with no history: the game start needs bottom" in err
 
 
 def test_simulate_with_the_advisor(tmp_path, capsys):

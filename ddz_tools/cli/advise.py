@@ -27,9 +27,12 @@ def print_advice(a) -> None:
 
 
 @click.command()
-@click.option("--hand", default=None, help="This seat's cards (now, or before its first play).")
+@click.option("--hand", default=None,
+              help="This seat's cards (now, or before its first play); the landlord's 20 with no --played or "
+                   "--counts: the game start, his first lead.")
 @click.option("--seat", type=click.Choice(["landlord", "farmer1", "farmer2"]), default=None,
-              help="This seat (turn order landlord, farmer1, farmer2); leave out for the two-player form.")
+              help="This seat (turn order landlord, farmer1, farmer2); leave out for the two-player form "
+                   "(with --unseen).")
 @click.option("--bottom", default=None, help="The 3 bottom cards (public after the auction).")
 @click.option("--played", default=None, help="Every play so far, in order: 'landlord:333-4,farmer1:pass,...'.")
 @click.option("--counts", default=None, help="Cards held now by landlord, farmer1, farmer2 (when the plays are not known).")
@@ -37,7 +40,8 @@ def print_advice(a) -> None:
 @click.option("--by", default=None, help="The seat that made the play to answer (with --counts).")
 @click.option("--unseen", default=None, help="The cards the other seat(s) hold together.")
 @click.option("--bids", default=None,
-              help="The auction, in order: 'farmer1:pass,farmer2:1,landlord:3' (with --played).")
+              help="The auction, in order: 'farmer1:pass,farmer2:1,landlord:3' (with --played, or at the "
+                   "game start).")
 @click.option("--base", type=click.IntRange(min=1), default=None,
               help="The winning bid (base stake) [default: the bids' winning bid, else 1].")
 @click.option("--record", "record", type=click.Path(dir_okay=False), default=None,
@@ -69,6 +73,7 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, base, re
     \b
     Examples:
       $ ddz advise --hand 33JJQK2 --unseen 4455A
+      $ ddz advise --seat landlord --hand 3334456789TTJQKA22XD
       $ ddz advise --seat farmer1 --hand 3456789TJQKA2 --bottom 2XD \\
             --played landlord:33,farmer1:55,farmer2:pass,landlord:pass \\
             --bids landlord:3
