@@ -44,7 +44,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from ddz_tools.cards import format_cards, parse_cards  # noqa: E402
-from ddz_tools.gamerules import doubles_stake, trick_after  # noqa: E402
+from ddz_tools.gamerules import stake_doublings, trick_after  # noqa: E402
 from ddz_tools.kernels import interpreted  # noqa: E402
 from ddz_tools.movegen import gen_into  # noqa: E402
 from ddz_tools.policies import BUFFER, POLICY_HEURISTIC, new_table, policy_play  # noqa: E402
@@ -186,7 +186,7 @@ class Match:
                 trace.append((seat, _rl(c)))
                 hands[seat] -= c
                 plays_by[seat] += 1
-                if _doubles_stake(k):
+                if _stake_doublings(k, 0):
                     bombs += 1
                 if hands[seat] == 0:
                     break
@@ -196,7 +196,7 @@ class Match:
 
 
 _trick_after = interpreted(trick_after)
-_doubles_stake = interpreted(doubles_stake)
+_stake_doublings = interpreted(stake_doublings)
 
 
 def deals(n: int, seed: int):

@@ -116,7 +116,7 @@ from .gamerules import (
     settle,
 )
 from .policies import BUFFER, new_table, policy_bid
-from .selfplay import R_ANTI_SPRING, R_BOMBS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
+from .selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 
 
 SEAT_NAMES = ("first", "second", "third")
@@ -344,7 +344,7 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, mod
                 play[lead] += bottom
                 res = playout(play, lead, pols, flags, _mix2(key, 0x1000 + rel), table, bufc, bufk)
                 cache_won[rel] = res[R_LANDLORD_WON]
-                cache_mult[rel] = multiplier(res[R_BOMBS], res[spring_col], res[R_ANTI_SPRING])
+                cache_mult[rel] = multiplier(res[R_DOUBLINGS], res[spring_col], res[R_ANTI_SPRING])
             won = cache_won[rel]
             mult = cache_mult[rel]
             if choice == -1:

@@ -39,6 +39,18 @@ the landlord played only his opening lead).  Each farmer settles the stake
 with the landlord: ``+2s / -s / -s`` when the landlord wins, the reverse
 otherwise.
 
+Laizi rules (presets ``laizi`` and ``tiandi``)
+----------------------------------------------
+The deal also draws the wild rank(s): one rank of 3..2 under ``laizi``, two
+different ones under ``tiandi`` (天 then 地), uniformly from the game's
+random generator right after the shuffle (or given as ``wild``).  Who knows
+them when follows ``laizi_reveal``: with ``after-landlord`` (default) the
+single laizi, and 地, are shown when the landlord is known; 天 is always
+shown before the bidding; with ``before-bidding`` every wild rank is shown
+before the bidding.  :attr:`Game.rules` holds the wild ranks shown so far.
+Bombs multiply the stake by ``laizi_multipliers``: ``hlddz`` (default) a soft
+bomb x2, a hard or pure bomb or the rocket x4; ``flat`` every bomb x2.
+
 Plays given as bare cards
 -------------------------
 A set of cards can have several readings (under ``douzero``,
@@ -48,7 +60,8 @@ wings).  A play written with ``-`` (``444555666-333``, see
 as bare cards takes, among the readings that are legal at that point (every
 reading when leading; the readings that beat the last play when
 answering), **the one with the largest kind**: the longest body first, then
-the highest main rank, then the highest type number.  The kicker-free
+the highest main rank, then the highest type number (with wild cards, a
+reading in which every card is itself comes before the others).  The kicker-free
 reading always wins when it is legal (it is the longest), and of two
 airplanes with wings the stronger one is taken.
 
@@ -98,7 +111,7 @@ from .gamerules import (
     auction_bid,
     auction_start,
     bid_error,
-    doubles_stake,
+    stake_doublings,
     may_pass,
     multiplier,
     next_seat,
@@ -108,11 +121,15 @@ from .gamerules import (
 )
 from .movegen import generate
 from .rules import (
+    F_NATURAL_FIRST,
+    WILD_MASK,
     Play,
     Rules,
     beats,
     has_fixed_reading,
+    parse_wild,
     play_text_cards,
+    reads_as_itself,
     readings,
 )
 
@@ -150,7 +167,7 @@ _bid_error = interpreted(bid_error)
 _may_pass = interpreted(may_pass)
 _trick_after = interpreted(trick_after)
 _next_seat = interpreted(next_seat)
-_doubles_stake = interpreted(doubles_stake)
+_stake_doublings = interpreted(stake_doublings)
 _spring_doubles = interpreted(spring_doubles)
 _multiplier = interpreted(multiplier)
 _settle = interpreted(settle)
@@ -302,11 +319,13 @@ class Result:
 
 
 def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays: int,
-          farmer_plays: Sequence[int], spring_rule: str = "landlord") -> Result:
+          farmer_plays: Sequence[int], spring_rule: str = "landlord", doublings: "int | None" = None) -> Result:
     """Score a finished hand from its counts.
 
     ``landlord_plays`` is the number of (non-pass) plays of the landlord,
-    ``farmer_plays`` those of the two farmers.  Example from docs/rules.md: bid 3,
+    ``farmer_plays`` those of the two farmers; ``doublings`` what the bombs
+    double the stake by, as a power of 2 (default: ``bombs``; see
+    :func:`~ddz_tools.gamerules.stake_doublings`).  Example from docs/rules.md: bid 3,
     two bombs, the landlord wins:
 
     >>> score(0, 0, 3, 2, 9, [4, 3]).scores
@@ -318,7 +337,7 @@ def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays
     landlord_wins = winner_seat == landlord
     f1, f2 = farmer_plays
     spring, anti = _spring_doubles(landlord_wins, landlord_plays, f1, f2, spring_rule == "any-player")
-    mult = _multiplier(bombs, spring, anti)
+    mult = _multiplier(bombs if doublings is None else doublings, spring, anti)
     return Result("landlord" if landlord_wins else "farmers", winner_seat, landlord, base, mult,
                   bombs, spring == 1, anti == 1, seat_scores(landlord, landlord_wins, base * mult))
 
@@ -336,16 +355,22 @@ def seat_scores(landlord: int, landlord_wins: bool, stake: int) -> tuple:
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _kinds(cards: int, flags: int) -> tuple:
-    """The kinds of every reading of a multiset (memoised: plays repeat a lot)."""
-    return tuple(k for _, k in readings(cards, flags))
+def _kinds_of(cards: int, flags: int, hand: "int | None") -> tuple:
+    return tuple(k for _, k in readings(cards, flags, hand))
+
+
+def _kinds(cards: int, flags: int, hand: "int | None" = None) -> tuple:
+    """The kinds of every reading of a multiset (memoised: plays repeat a lot);
+    ``hand``, the whole hand, matters only under ``natural_first``."""
+    return _kinds_of(cards, flags, hand if flags & F_NATURAL_FIRST else None)
 
 
 def choose_reading(cards: int, prev_kind: int, rules: Rules) -> "int | None":
     """The reading (kind) a bare set of cards takes here, or None if none is legal.
 
     ``prev_kind`` is 0 for a lead.  Among the legal readings the largest kind
-    wins (see the module doc).
+    wins (see the module doc); with wild cards, the readings in which every
+    card is itself come first.
 
     >>> from ddz_tools.cards import parse_cards
     >>> Play(parse_cards("333444555666"), choose_reading(parse_cards("333444555666"), 0, Rules.parse("douzero"))).notation()
@@ -357,12 +382,14 @@ def choose_reading(cards: int, prev_kind: int, rules: Rules) -> "int | None":
     return _choose(cards, prev_kind, Rules.parse(rules).flags)
 
 
-def _choose(cards: int, prev_kind: int, flags: int) -> "int | None":
+def _choose(cards: int, prev_kind: int, flags: int, hand: "int | None" = None) -> "int | None":
     best = None
-    for kind in _kinds(cards, flags):
-        if prev_kind == 0 or beats(kind, prev_kind):
-            if best is None or kind > best:
-                best = kind
+    best_itself = False
+    for kind in _kinds(cards, flags, hand):
+        if prev_kind == 0 or beats(kind, prev_kind, flags):
+            itself = bool(flags & WILD_MASK) and reads_as_itself(cards, kind, flags)
+            if best is None or (itself, kind) > (best_itself, best):
+                best, best_itself = kind, itself
     return best
 
 
@@ -414,9 +441,19 @@ class Game:
 
     def __init__(self, hands: "Sequence | None" = None, bottom=None, rules: "Rules | str | None" = None,
                  first_bidder: "int | None" = None, seed: "int | None" = None, dealer: int = 0,
-                 all_pass: str = "redeal", rng: "random.Random | None" = None):
-        self.rules = Rules.parse(rules)
+                 all_pass: str = "redeal", rng: "random.Random | None" = None, wild=None):
+        rules = Rules.parse(rules)
+        #: The rules without the wild ranks; :attr:`rules` has those shown so far.
+        self.base_rules = rules.with_wild(())
+        self.rules = self.base_rules
         self._flags = self.rules.flags
+        self._wild_given = parse_wild(wild if wild is not None else (rules.wild or None))
+        if self._wild_given and len(self._wild_given) != rules.wild_ranks:
+            rules.with_wild(self._wild_given)       # the error for the rules (none, or too many)
+            raise GameError(f"a {rules.preset} deal draws {rules.wild_ranks} wild ranks, not "
+                            f"{len(self._wild_given)}", param="wild")
+        #: The deal's wild ranks, shown or not yet (rank indices; () under classic rules).
+        self.wild: tuple = ()
         if all_pass not in ALL_PASS_OPTIONS:
             raise GameError(f"all_pass must be one of {', '.join(ALL_PASS_OPTIONS)}, not {all_pass!r}")
         self.all_pass = all_pass
@@ -431,6 +468,7 @@ class Game:
             self._deal_random()
         else:
             self._set_deal(hands, bottom)
+            self._draw_wild()
         if first_bidder is None:
             if self.rules.first_bidder == "random":
                 first_bidder = self.rng.randrange(3)
@@ -450,6 +488,26 @@ class Game:
         ids = list(range(54))
         self.rng.shuffle(ids)
         self._set_deal([sorted(ids[0:17]), sorted(ids[17:34]), sorted(ids[34:51])], sorted(ids[51:54]))
+        self._draw_wild()
+
+    def _draw_wild(self) -> None:
+        """The deal's wild ranks: given, or drawn (Laizi rules only)."""
+        n = self.base_rules.wild_ranks
+        if n == 0:
+            self.wild = ()
+        elif self._wild_given:
+            self.wild = self._wild_given
+        else:
+            self.wild = tuple(self.rng.sample(range(13), n))
+
+    def _show_wild(self, landlord_known: bool) -> None:
+        """Put the wild ranks shown by now into :attr:`rules` (see the module doc)."""
+        if landlord_known or self.base_rules.laizi_reveal == "before-bidding":
+            shown = self.wild
+        else:
+            shown = self.wild[:1] if len(self.wild) == 2 else ()
+        self.rules = self.base_rules.with_wild(shown)
+        self._flags = self.rules.flags
 
     def _set_deal(self, hands, bottom) -> None:
         if len(hands) != 3:
@@ -491,7 +549,9 @@ class Game:
         self.last_seat: "int | None" = None
         self.passes = 0
         self.bombs = 0
+        self.doublings = 0
         self.played = [0, 0, 0]
+        self._show_wild(False)
         self.result: "Result | None" = None
         self.phase = BIDDING
         self.turn: "int | None" = first_bidder
@@ -559,6 +619,7 @@ class Game:
             self.landlord, self.base = state[A_LANDLORD], state[A_BASE]
             self.hands[self.landlord] += self.bottom
             self.phase, self.turn = PLAYING, self.landlord
+            self._show_wild(True)
 
     def _resolve(self, play, seat: int) -> Play:
         """Turn the argument of :meth:`play` into a Play legal here (or raise)."""
@@ -566,9 +627,9 @@ class Game:
         if isinstance(play, Play):
             if play.is_pass:
                 return play
-            if play.kind not in _kinds(play.cards, self._flags):
-                raise IllegalAction(E_NOT_A_COMBINATION, f"seat {seat} played {play.notation()}: not a legal "
-                                                         f"play under {self.rules.describe()} rules")
+            if play.kind not in _kinds(play.cards, self._flags, self.hands[seat]):
+                raise IllegalAction(E_NOT_A_COMBINATION, f"seat {seat} played {_text(play, self._flags)}: not a "
+                                                         f"legal play under {self._rules_text()} rules")
             cards, fixed = play.cards, play.kind
             text = play.notation(self._flags)
         elif isinstance(play, str):
@@ -584,7 +645,7 @@ class Game:
                 raise IllegalAction(E_BAD_CARDS, f"seat {seat} played {text!r}: {exc}") from None
             if has_fixed_reading(text):
                 try:
-                    fixed = Play.parse(text, self.rules).kind
+                    fixed = Play.parse(text, self.rules, self.hands[seat]).kind
                 except PlayError:
                     fixed = -1
         elif isinstance(play, int) and not isinstance(play, bool):
@@ -597,19 +658,23 @@ class Game:
             raise TypeError(f"a play is a Play, card text or a packed int, not {type(play).__name__}")
         if not _contains(self.hands[seat], cards):
             raise IllegalAction(E_NOT_IN_HAND, f"seat {seat} played {text} but holds {self.hand(seat)}")
-        if fixed == -1 or (fixed is None and not _kinds(cards, self._flags)):
+        if fixed == -1 or (fixed is None and not _kinds(cards, self._flags, self.hands[seat])):
             raise IllegalAction(E_NOT_A_COMBINATION, f"seat {seat} played {text}: not a legal play under "
-                                                     f"{self.rules.describe()} rules")
+                                                     f"{self._rules_text()} rules")
         if fixed is not None:
-            if prev and not beats(fixed, prev):
+            if prev and not beats(fixed, prev, self._flags):
                 raise IllegalAction(E_DOES_NOT_BEAT, f"seat {seat} played {text}, which does not beat "
-                                                     f"{self.last_play.notation()}")
+                                                     f"{_text(self.last_play, self._flags)}")
             return Play(cards, fixed)
-        kind = _choose(cards, prev, self._flags)
+        kind = _choose(cards, prev, self._flags, self.hands[seat])
         if kind is None:
             raise IllegalAction(E_DOES_NOT_BEAT, f"seat {seat} played {text}, which does not beat "
-                                                 f"{self.last_play.notation()}")
+                                                 f"{_text(self.last_play, self._flags)}")
         return Play(cards, kind)
+
+    def _rules_text(self) -> str:
+        wild = f" with {self.rules.wild_text()} wild" if self.rules.wild else ""
+        return self.rules.describe() + wild
 
     def play(self, play, seat: "int | None" = None) -> Play:
         """Play for the seat to move: a :class:`Play`, card text (``""`` or
@@ -635,8 +700,10 @@ class Game:
         self.plays.append((seat, p))
         self.hands[seat] -= p.cards
         self.played[seat] += 1
-        if _doubles_stake(kind):
+        d = _stake_doublings(kind, self._flags)
+        if d:
             self.bombs += 1
+            self.doublings += d
         self.last_play, self.last_seat, self.passes = p, seat, 0     # trick_after of a play
         if self.hands[seat] == 0:
             self._finish(seat)
@@ -651,7 +718,7 @@ class Game:
     def _finish(self, winner: int) -> None:
         farmers = [s for s in range(3) if s != self.landlord]
         self.result = score(self.landlord, winner, self.base, self.bombs, self.played[self.landlord],
-                            [self.played[s] for s in farmers], self.rules.spring)
+                            [self.played[s] for s in farmers], self.rules.spring, self.doublings)
         self.phase, self.turn = FINISHED, None
 
     def __repr__(self) -> str:
@@ -659,9 +726,9 @@ class Game:
                 f"hands={[self.hand(s) for s in range(3)]}>")
 
 
-def _text(play) -> str:
+def _text(play, flags: int = 0) -> str:
     if isinstance(play, Play):
-        return play.notation()
+        return play.notation(flags)
     if isinstance(play, int) and not isinstance(play, bool):
         return format_cards(play) if play >= 0 else repr(play)
     return repr(play) if not isinstance(play, str) else (play or "pass")

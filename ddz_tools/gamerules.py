@@ -32,8 +32,10 @@ pass only when it has a play to answer.
 If every seat passes the deal is void (redealt), or, under Botzone's rule,
 seat 0 becomes landlord with base 1.
 
-*Stake.*  ``stake = base * multiplier`` with ``multiplier = 2 ** (bombs +
-spring + anti_spring)``: each bomb and the rocket doubles it; a spring (the
+*Stake.*  ``stake = base * multiplier`` with ``multiplier = 2 ** (doublings +
+spring + anti_spring)``: each bomb and the rocket doubles it (Laizi rules
+with ``laizi_multipliers=hlddz``: a soft bomb doubles it, a hard or pure bomb
+or the rocket multiplies it by 4); a spring (the
 landlord wins and neither farmer played a card; with ``spring=any-player``
 at least one farmer played no card) doubles it; an anti-spring (the farmers
 win and the landlord played only his opening lead) doubles it.
@@ -54,7 +56,10 @@ than any of these rules does.  The auction keeps its state in an int64 array
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._jit import kernel
+from .kinds import F_STAKE_TIERS, T_BOMB, T_ROCKET, TIER_SHIFT, TIER_SOFT, WILD_MASK, WILD_SHIFT
 
 # Turn and trick ------------------------------------------------------------------------
 
@@ -89,14 +94,63 @@ def trick_after(kind, seat, prev_kind, prev_seat, nplayers):
     return prev_kind, prev_seat
 
 
+# The deal's wild ranks (Laizi rules) ---------------------------------------------------
+
+#: Game flags (:attr:`~ddz_tools.rules.Rules.game_flags`: the rule flags with
+#: these bits) say how a deal draws its wild ranks: how many (bits 24-25: 0, 1
+#: for ``laizi``, 2 for ``tiandi``) and whether every one is shown before the
+#: bidding (``laizi_reveal=before-bidding``).
+DRAW_SHIFT = 24
+REVEAL_BEFORE = 1 << 26
+GAME_MASK = (3 << DRAW_SHIFT) | REVEAL_BEFORE
+
+
+@kernel
+def draw_wild(game_flags):
+    """Draw a deal's wild ranks with Numba's generator (none under classic
+    rules): ``(shown, all)``, each the flag bits at ``WILD_SHIFT`` of the
+    wild ranks shown before the bidding and of every wild rank.  ``laizi``:
+    one rank of 3..2, shown when the landlord is known; ``tiandi``: two
+    different ranks, 天 shown before the bidding and 地 when the landlord is
+    known; ``laizi_reveal=before-bidding`` shows them all before it."""
+    n = (game_flags >> DRAW_SHIFT) & 3
+    if n == 0:
+        return 0, 0
+    w1 = np.random.randint(0, 13)
+    every = (w1 + 1) << WILD_SHIFT
+    shown = 0
+    if n == 2:
+        w2 = np.random.randint(0, 12)
+        if w2 >= w1:
+            w2 += 1
+        every |= (w2 + 1) << (WILD_SHIFT + 4)
+        shown = (w1 + 1) << WILD_SHIFT
+    if (game_flags & REVEAL_BEFORE) != 0:
+        shown = every
+    return shown, every
+
+
+@kernel
+def play_flags(game_flags, wild_bits):
+    """The rule flags a deal is played under: the game flags less their deal
+    bits, with the wild ranks ``wild_bits`` (flags bits at ``WILD_SHIFT``)."""
+    return (game_flags & ~(GAME_MASK | WILD_MASK)) | wild_bits
+
+
 # Stake and settlement ------------------------------------------------------------------
 
 
 @kernel
-def doubles_stake(kind):
-    """True when a play doubles the stake: a bomb (type 13) or the rocket (14)."""
+def stake_doublings(kind, flags):
+    """How many times a play doubles the stake: 0, or for a bomb or the rocket
+    1; under ``laizi_multipliers=hlddz`` (the flag bit ``F_STAKE_TIERS``) a
+    soft bomb 1 (x2) and a hard or pure bomb or the rocket 2 (x4)."""
     t = kind & 31
-    return t == 13 or t == 14
+    if t != T_BOMB and t != T_ROCKET:
+        return 0
+    if (flags & F_STAKE_TIERS) == 0 or (t == T_BOMB and ((kind >> TIER_SHIFT) & 3) == TIER_SOFT):
+        return 1
+    return 2
 
 
 @kernel
@@ -122,9 +176,10 @@ def spring_doubles(landlord_won, landlord_plays, farmer1_plays, farmer2_plays, a
 
 
 @kernel
-def multiplier(bombs, spring, anti_spring):
-    """``2 ** (bombs + spring + anti_spring)``: bombs counts bombs and the rocket."""
-    return 1 << (bombs + spring + anti_spring)
+def multiplier(doublings, spring, anti_spring):
+    """``2 ** (doublings + spring + anti_spring)``: ``doublings`` sums
+    :func:`stake_doublings` over the plays (classic: the bombs and the rocket)."""
+    return 1 << (doublings + spring + anti_spring)
 
 
 @kernel

@@ -50,7 +50,7 @@ Solver (:mod:`ddz_tools.solver`)
     :class:`~ddz_tools.solver.Solver`'s.
 Game rules (:mod:`ddz_tools.gamerules`)
     ``next_seat``, ``may_pass``, ``trick_after`` (turn and trick);
-    ``doubles_stake``, ``spring_doubles``, ``multiplier``, ``settle`` (stake
+    ``stake_doublings``, ``spring_doubles``, ``multiplier``, ``settle`` (stake
     and settlement); ``auction_start``, ``bid_error``, ``auction_bid`` (the
     auction, on an int64 state of ``AUCTION_SIZE`` fields ``A_*``).
 """
@@ -84,12 +84,12 @@ from .gamerules import (
     auction_bid,
     auction_start,
     bid_error,
-    doubles_stake,
     may_pass,
     multiplier,
     next_seat,
     settle,
     spring_doubles,
+    stake_doublings,
     trick_after,
 )
 from .movegen import GEN_SCRATCH, gen_all, gen_batch, gen_into, gen_into_scratch
@@ -97,6 +97,7 @@ from .policies import BUFFER, POLICIES, new_table, policy_bid, policy_play, seed
 from .selfplay import (
     R_ANTI_SPRING,
     R_BOMBS,
+    R_DOUBLINGS,
     R_LANDLORD_WON,
     R_N_MOVES,
     R_SPRING,
@@ -120,11 +121,11 @@ __all__ = [
     "policy_play", "policy_bid", "new_table", "BUFFER", "POLICIES", "seed_rng",
     # selfplay
     "playout", "work_arrays", "RESULT_SIZE", "R_LANDLORD_WON", "R_BOMBS", "R_SPRING", "R_ANTI_SPRING",
-    "R_N_MOVES", "R_SPRING_ANY",
+    "R_N_MOVES", "R_SPRING_ANY", "R_DOUBLINGS",
     # solver
     "search_step",
     # gamerules
-    "next_seat", "may_pass", "trick_after", "doubles_stake", "spring_doubles", "multiplier", "settle",
+    "next_seat", "may_pass", "trick_after", "stake_doublings", "spring_doubles", "multiplier", "settle",
     "auction_start", "bid_error", "auction_bid", "AUCTION_SIZE", "A_FIRST", "A_TURN", "A_BIDS", "A_HIGH",
     "A_HIGH_SEAT", "A_PASSED", "A_CALLER", "A_GRABS", "A_OUTCOME", "A_LANDLORD", "A_BASE", "AUCTION_OPEN",
     "AUCTION_WON", "AUCTION_VOID", "BID_OK", "BID_OVER", "BID_WRONG_TURN", "BID_BAD", "BIDDING_MODES",

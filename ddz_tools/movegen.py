@@ -28,6 +28,8 @@ import numpy as np
 from ._jit import kernel
 from .cards import format_cards, is_valid_packed, to_packed
 from .errors import CardError, PlayError
+from .kinds import WILD_MASK
+from .movegen_laizi import LAIZI_SCRATCH, gen_laizi_scratch
 from .rules import (
     F_CHAINS_WITH_TWO,
     F_FOUR_WITH_ONE,
@@ -57,8 +59,9 @@ from .rules import (
 #: Buffer size that holds every play of any 20-card hand seen in testing;
 #: the wrapper grows it when a hand needs more.
 DEFAULT_CAPACITY = 4096
-#: Work entries a generation call needs (:func:`gen_into_scratch`).
-GEN_SCRATCH = 112
+#: Work entries a generation call needs (:func:`gen_into_scratch`; the
+#: classic generator uses 112, the one with wild cards ``LAIZI_SCRATCH``).
+GEN_SCRATCH = max(112, LAIZI_SCRATCH)
 #: First buffer size of a single :func:`generate` call (most hands need fewer).
 CALL_CAPACITY = 512
 
@@ -146,7 +149,10 @@ def gen_into(hand, flags, prev_kind, out_cards, out_kinds):
 def gen_into_scratch(hand, flags, prev_kind, out_cards, out_kinds, scratch):
     """:func:`gen_into` with the caller's int64 work array of at least
     ``GEN_SCRATCH`` entries, for callers that generate in a tight loop (the
-    solver): no allocation per call."""
+    solver): no allocation per call.  With wild ranks in ``flags`` the plays
+    are those of :mod:`ddz_tools.movegen_laizi`."""
+    if (flags & WILD_MASK) != 0:
+        return gen_laizi_scratch(hand, flags, prev_kind, out_cards, out_kinds, scratch)
     n = 0
     lead = prev_kind == 0
     pt = prev_kind & 31
@@ -436,15 +442,20 @@ def moves_report(hand, after=None, rules=None) -> dict:
     >>> r["hand"], r["after"], r["count"], [p["notation"] for p in r["plays"]]
     ('3345', '4', 1, ['5'])
     """
-    rules = Rules.parse(rules)
+    rules = Rules.parse(rules).require_wild()
     packed = to_packed(hand)
     moves = generate(packed, after, rules)
     if isinstance(after, str):
         after = Play.parse(after, rules)
-    return {
+    out = {
         "hand": format_cards(packed),
         "rules": rules.describe(),
-        "after": after.notation() if after is not None else None,
+    }
+    if rules.is_laizi:
+        out["wild"] = rules.wild_text()
+    return {
+        **out,
+        "after": after.notation(rules) if after is not None else None,
         "count": len(moves),
         "plays": [p.to_dict(rules) for p in moves],
     }

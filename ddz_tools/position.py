@@ -56,7 +56,7 @@ TWO_SEATS = ("me", "opponent")
 THREE_SEATS = ("landlord", "farmer1", "farmer2")
 #: The most cards a hand can hold in a real game (the landlord's 20).
 MAX_HAND = 20
-_KNOWN_KEYS = {"schema", "id", "rules", "hands", "to_move", "last_play", "last_by"}
+_KNOWN_KEYS = {"schema", "id", "rules", "wild", "hands", "to_move", "last_play", "last_by"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,8 +146,12 @@ class Position:
     @classmethod
     def build(cls, hands: dict, to_move: str, after=None, by=None, rules=None, id=None,
               extra: "dict | None" = None) -> "Position":
-        """From hands given as text, packed ints or :class:`~ddz_tools.cards.Hand`."""
+        """From hands given as text, packed ints or :class:`~ddz_tools.cards.Hand`
+        (under Laizi rules, ``rules`` carries the deal's wild ranks: :meth:`Rules.with_wild`)."""
         rules = Rules.parse(rules) if not isinstance(rules, dict) else Rules.from_dict(rules)
+        if rules.is_laizi and not rules.wild:
+            raise PositionError(f"{rules.preset} rules need the deal's wild rank(s): give wild "
+                                f"(--wild, or the position's 'wild': \"9\")", param="wild")
         if not isinstance(hands, dict):
             raise PositionError(f"hands must be an object of seat -> cards, not {type(hands).__name__}")
         keys = tuple(hands)
@@ -189,6 +193,11 @@ class Position:
             rules = Rules.from_dict(d.get("rules"))
         except DdzError as exc:
             raise PositionError(f"rules: {exc}") from None
+        if d.get("wild") is not None:
+            try:
+                rules = rules.with_wild(d["wild"])
+            except DdzError as exc:
+                raise PositionError(f"wild: {exc}") from None
         hands = d["hands"]
         if isinstance(hands, dict):
             for seat, h in hands.items():
@@ -270,7 +279,7 @@ class Position:
                 raise PlayError(f"{self.to_move} leads: a pass is not legal here")
             return play
         if play not in list(generate(self.packed(self.to_move), after=self.last_play, rules=self.rules)):
-            raise PlayError(f"{play.notation()} is not a legal play here")
+            raise PlayError(f"{play.notation(self.rules)} is not a legal play here")
         return play
 
     def push(self, play: Play) -> "Position":
@@ -312,15 +321,15 @@ class Position:
     # Output --------------------------------------------------------------------
 
     def to_dict(self) -> dict:
-        d = {
-            "schema": SCHEMA,
-            "id": self.id,
-            "rules": self.rules.describe(),
+        d = {"schema": SCHEMA, "id": self.id, "rules": self.rules.describe()}
+        if self.rules.is_laizi:
+            d["wild"] = self.rules.wild_text()
+        d.update({
             "hands": {s: format_cards(h) for s, h in self.hands},
             "to_move": self.to_move,
-            "last_play": self.last_play.notation() if self.last_play is not None else None,
+            "last_play": self.last_play.notation(self.rules) if self.last_play is not None else None,
             "last_by": self.last_by,
-        }
+        })
         d.update(dict(self.extra))
         return d
 
@@ -330,7 +339,8 @@ class Position:
     def describe(self) -> str:
         """One line for humans."""
         hands = ", ".join(f"{s} {format_cards(h)}" for s, h in self.hands)
-        what = "leads" if self.last_play is None else f"answers {self.last_play.notation()} by {self.last_by}"
+        what = ("leads" if self.last_play is None
+                else f"answers {self.last_play.notation(self.rules)} by {self.last_by}")
         return f"{hands}; {self.to_move} {what}"
 
 

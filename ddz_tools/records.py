@@ -22,7 +22,10 @@ chosen as :mod:`ddz_tools.game` documents.  Optional: ``id``, ``players``,
 ``hand_ids``/``bottom_ids`` and per-play ``ids`` (Botzone card ids 0-53;
 suits never change a result), ``all_pass`` (``"redeal"``, the default, or
 ``"seat0"``: Botzone's rule that seat 0 becomes landlord with base 1 when
-everyone passes).  Unknown keys are kept and ignored.
+everyone passes).  Under Laizi rules (presets ``laizi`` and ``tiandi``)
+``deal.wild`` is the deal's wild rank(s) (``"9"``; ``"5,9"``, 天 then 地),
+and a play may pin what its laizi stand for (``34569=34567``).  Unknown keys
+are kept and ignored.
 
 Reading never trusts a stored value: :func:`replay_record` replays every bid
 and play through :class:`~ddz_tools.game.Game`, recomputes the result and
@@ -94,7 +97,7 @@ from .gamerules import (
     auction_bid,
     auction_start,
     bid_error,
-    doubles_stake,
+    stake_doublings,
     may_pass,
     multiplier,
     next_seat,
@@ -102,6 +105,7 @@ from .gamerules import (
     spring_doubles,
     trick_after,
 )
+from .kinds import TIER_SHIFT, WILD_MASK
 from .movegen import gen_all, gen_into
 from .rules import Play, Rules, has_fixed_reading, play_text_cards, readings
 
@@ -221,6 +225,16 @@ def parse_record(obj) -> Record:
         raise RecordError(f"deal.bottom has {card_count(bottom)} cards, not 3")
     if sum(hands) + bottom != FULL_DECK:
         raise RecordError("deal: the hands and the bottom are not one 54-card deck")
+    wild = deal.get("wild")
+    if wild is not None and not isinstance(wild, str):
+        raise RecordError(f"deal.wild must be rank text such as \"9\" or \"5,9\", not {type(wild).__name__}")
+    try:
+        rules = rules.with_wild(wild)
+    except RulesError as exc:
+        raise RecordError(f"deal.wild: {exc}") from None
+    if len(rules.wild) != rules.wild_ranks:
+        raise RecordError(f"deal.wild: a {rules.preset} deal has {rules.wild_ranks} wild rank"
+                          f"{'s' if rules.wild_ranks > 1 else ''}, the record gives {len(rules.wild)}")
     hand_ids = bottom_ids = None
     if deal.get("hand_ids") is not None or deal.get("bottom_ids") is not None:
         if not isinstance(deal.get("hand_ids"), list) or len(deal["hand_ids"]) != 3:
@@ -324,6 +338,8 @@ def record_to_dict(rec: Record) -> dict:
         d["players"] = list(rec.players)
     d["deal"] = {"hands": [format_cards(h) for h in rec.hands], "bottom": format_cards(rec.bottom),
                  "hand_ids": rec.hand_ids, "bottom_ids": rec.bottom_ids}
+    if rec.rules.is_laizi:
+        d["deal"]["wild"] = rec.rules.wild_text()
     d["first_bidder"] = rec.first_bidder
     d["bids"] = [{"seat": s, "bid": b} for s, b in rec.bids]
     d["landlord"] = rec.landlord
@@ -341,7 +357,7 @@ def record_to_dict(rec: Record) -> dict:
 
 def record_from_game(game: Game, id=None, players=None, play_ids=None) -> Record:
     """The record of a game (finished or not), with its computed result."""
-    rules = game.rules
+    rules = game.base_rules.with_wild(game.wild)
     return Record(
         hands=tuple(game.dealt), bottom=game.bottom, rules=rules, first_bidder=game.first_bidder,
         bids=list(game.bids), plays=[(s, play_text(p, rules)) for s, p in game.plays],
@@ -537,26 +553,45 @@ _OUT_COLS = 10
 
 
 @kernel
-def _reading(cards, fixed, prev_kind, flags, buf_cards, buf_kinds):
+def _reading(cards, fixed, prev_kind, flags, buf_cards, buf_kinds, self_kinds):
     """The kind a play takes here, or a negative status.
 
     Runs the shared generator on the play's own cards: its entries whose
     cards are the whole play are exactly the readings of the play that are
     legal here (all of them for a lead).  ``fixed`` > 0 asks for that reading;
-    0 takes the largest legal kind (see ddz_tools.game).
+    0 takes the largest legal kind (see ddz_tools.game), with wild ranks in
+    ``flags`` the largest of those that read every card as itself first.
     """
+    wild = (flags & WILD_MASK) != 0
+    n_self = 0
+    if wild and fixed <= 0:
+        # The readings of the cards each as itself: the classic ones (a bomb's tier aside).
+        n = gen_into(cards, flags & ~WILD_MASK, 0, buf_cards, buf_kinds)
+        if n > buf_cards.shape[0]:
+            n, buf_cards, buf_kinds = gen_all(cards, flags & ~WILD_MASK, 0, buf_cards, buf_kinds)
+        for j in range(n):
+            if buf_cards[j] == cards and n_self < 8:
+                self_kinds[n_self] = buf_kinds[j]
+                n_self += 1
     n = gen_into(cards, flags, prev_kind, buf_cards, buf_kinds)
     if n > buf_cards.shape[0]:     # rare; gen_all's arrays cost reference counting on every call
         n, buf_cards, buf_kinds = gen_all(cards, flags, prev_kind, buf_cards, buf_kinds)
     best = -1
+    best_self = -1
     for j in range(n):
         if buf_cards[j] == cards:
             k = buf_kinds[j]
             if fixed > 0:
                 if k == fixed:
                     return k
-            elif k > best:
-                best = k
+            else:
+                if k > best:
+                    best = k
+                for q in range(n_self):
+                    if self_kinds[q] == (k & ~(3 << TIER_SHIFT)) and k > best_self:
+                        best_self = k
+    if best_self >= 0:
+        return best_self
     if best >= 0:
         return best
     if fixed > 0:
@@ -577,6 +612,7 @@ def _reading(cards, fixed, prev_kind, flags, buf_cards, buf_kinds):
 def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, kinds, lo, hi,
                   pre_status, pre_index, buf_cards, buf_kinds, out):
     """Validate and score the plays ``lo..hi-1`` of one game into ``out`` (one row)."""
+    self_kinds = np.empty(8, np.int64)
     hands = np.empty(3, np.int64)
     hands[0] = h0
     hands[1] = h1
@@ -586,6 +622,7 @@ def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, k
     last_kind = 0          # 0: the seat to move leads
     last_seat = landlord
     bombs = 0
+    doublings = 0
     winner = -1
     out[OUT_STATUS] = S_INCOMPLETE
     out[OUT_INDEX] = -1
@@ -622,15 +659,17 @@ def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, k
             out[OUT_STATUS] = pre_status
             out[OUT_INDEX] = idx
             return
-        k = _reading(c, kinds[i], last_kind, flags, buf_cards, buf_kinds)
+        k = _reading(c, kinds[i], last_kind, flags, buf_cards, buf_kinds, self_kinds)
         if k < 0:
             out[OUT_STATUS] = -k
             out[OUT_INDEX] = idx
             return
         hands[s] -= c
         played[s] += 1
-        if doubles_stake(k):
+        d = stake_doublings(k, flags)
+        if d:
             bombs += 1
+            doublings += d
         last_kind, last_seat = trick_after(k, s, last_kind, last_seat, 3)
         if hands[s] == 0:
             winner = s
@@ -641,7 +680,7 @@ def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, k
     won = 1 if winner == landlord else 0
     spring, anti = spring_doubles(won, played[landlord], played[(landlord + 1) % 3], played[(landlord + 2) % 3],
                                   spring_any)
-    mult = multiplier(bombs, spring, anti)
+    mult = multiplier(doublings, spring, anti)
     s0, s1, s2 = settle(landlord, won, base * mult)
     out[OUT_S0] = s0
     out[OUT_S0 + 1] = s1

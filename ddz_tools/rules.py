@@ -51,109 +51,100 @@ from .cards import (
     parse_cards,
 )
 from .errors import DdzError, PlayError, RulesError
-
-# Combination types -----------------------------------------------------------
-
-T_PASS = 0
-T_SOLO = 1
-T_PAIR = 2
-T_TRIO = 3
-T_TRIO_SOLO = 4
-T_TRIO_PAIR = 5
-T_CHAIN = 6
-T_PAIR_CHAIN = 7
-T_AIRPLANE = 8
-T_AIRPLANE_SOLO = 9
-T_AIRPLANE_PAIR = 10
-T_FOUR_TWO_SOLO = 11
-T_FOUR_TWO_PAIR = 12
-T_BOMB = 13
-T_ROCKET = 14
-T_FOUR_SOLO = 15
-T_FOUR_PAIR = 16
-NUM_TYPES = 17
-
-TYPE_NAMES = (
-    "pass", "solo", "pair", "trio", "trio_solo", "trio_pair", "chain", "pair_chain",
-    "airplane", "airplane_solo", "airplane_pair", "four_two_solo", "four_two_pair",
-    "bomb", "rocket", "four_solo", "four_pair",
+from .faces import play_faces, play_notation, readings_of_faces, reads_as_itself, wild_readings
+from .kinds import (  # noqa: F401  (the encoding, re-exported: every tool names it from here)
+    BODY_COUNT,
+    F_BOMB_ORDER_RANK,
+    F_CHAINS_WITH_TWO,
+    F_FOUR_WITH_ONE,
+    F_JOKERS_AS_KICKERS,
+    F_JOKERS_IN_FOUR_TWO,
+    F_KICKERS_DISTINCT,
+    F_LAIZI_ALONE_ANY,
+    F_LAIZI_NO_FOUR_TWO,
+    F_LONG_BOMBS,
+    F_NATURAL_FIRST,
+    F_NO_MIXED_PURE,
+    F_PURE_BOMB_SOFT,
+    F_STAKE_TIERS,
+    KICKERS,
+    KIND_PASS,
+    NUM_TYPES,
+    T_AIRPLANE,
+    T_AIRPLANE_PAIR,
+    T_AIRPLANE_SOLO,
+    T_BOMB,
+    T_CHAIN,
+    T_FOUR_PAIR,
+    T_FOUR_SOLO,
+    T_FOUR_TWO_PAIR,
+    T_FOUR_TWO_SOLO,
+    T_PAIR,
+    T_PAIR_CHAIN,
+    T_PASS,
+    T_ROCKET,
+    T_SOLO,
+    T_TRIO,
+    T_TRIO_PAIR,
+    T_TRIO_SOLO,
+    TIER_NAMES,
+    TYPE_NAMES,
+    TYPE_OF_NAME,
+    WILD_MASK,
+    beats,
+    classic_readings,
+    kind_length,
+    kind_main,
+    kind_tier,
+    kind_type,
+    make_kind,
+    wild_flags,
+    wild_of_flags,
 )
-TYPE_OF_NAME = {name: i for i, name in enumerate(TYPE_NAMES)}
-
-#: Cards of each body rank, per type.
-BODY_COUNT = (0, 1, 2, 3, 3, 3, 1, 2, 3, 3, 3, 4, 4, 4, 1, 4, 4)
-#: (kicker cards per body rank, kicker is a pair) for types with kickers.
-KICKERS = {
-    T_TRIO_SOLO: (1, False), T_TRIO_PAIR: (1, True), T_AIRPLANE_SOLO: (1, False),
-    T_AIRPLANE_PAIR: (1, True), T_FOUR_TWO_SOLO: (2, False), T_FOUR_TWO_PAIR: (2, True),
-    T_FOUR_SOLO: (1, False), T_FOUR_PAIR: (1, True),
-}
-
-KIND_PASS = 0
-
-
-def make_kind(ptype: int, main: int, length: int) -> int:
-    """Pack a play's type, main rank and length into its ``kind`` int."""
-    return ptype | (main << 5) | (length << 9)
-
-
-def kind_type(kind: int) -> int:
-    return kind & 31
-
-
-def kind_main(kind: int) -> int:
-    return (kind >> 5) & 15
-
-
-def kind_length(kind: int) -> int:
-    return kind >> 9
-
-
-def beats(kind: int, prev_kind: int) -> bool:
-    """True when a play of ``kind`` may answer a play of ``prev_kind``.
-
-    >>> beats(make_kind(T_BOMB, 0, 1), make_kind(T_SOLO, 14, 1))
-    True
-    >>> beats(make_kind(T_BOMB, 12, 1), make_kind(T_ROCKET, 14, 1))
-    False
-    """
-    t, pt = kind & 31, prev_kind & 31
-    if t == T_PASS or pt == T_PASS or pt == T_ROCKET:
-        return False
-    if t == T_ROCKET:
-        return True
-    if t == T_BOMB:
-        return pt != T_BOMB or kind_main(kind) > kind_main(prev_kind)
-    return t == pt and kind_length(kind) == kind_length(prev_kind) and kind_main(kind) > kind_main(prev_kind)
-
 
 # Rule options ------------------------------------------------------------------
 
-F_KICKERS_DISTINCT = 1
-F_JOKERS_AS_KICKERS = 2
-F_JOKERS_IN_FOUR_TWO = 4
-F_FOUR_WITH_ONE = 8
-F_CHAINS_WITH_TWO = 16
-
+#: On/off play options whose flag bit is set when the option is on.
 _PLAY_OPTIONS = {
     "kickers_distinct": F_KICKERS_DISTINCT,
     "jokers_as_kickers": F_JOKERS_AS_KICKERS,
     "jokers_in_four_two": F_JOKERS_IN_FOUR_TWO,
     "four_with_one": F_FOUR_WITH_ONE,
     "chains_with_two": F_CHAINS_WITH_TWO,
+    "natural_first": F_NATURAL_FIRST,
+    "long_bombs": F_LONG_BOMBS,
+}
+#: On/off play options (Laizi) whose flag bit is set when the option is off,
+#: so that the default leaves the flags as they were.
+_PLAY_OPTIONS_OFF = {
+    "laizi_alone_as_self": F_LAIZI_ALONE_ANY,
+    "laizi_in_four_two": F_LAIZI_NO_FOUR_TWO,
+    "mixed_pure_bomb": F_NO_MIXED_PURE,
+}
+#: Play options with named values: value -> flag bits.
+_PLAY_CHOICES = {
+    "bomb_order": {"tiered": 0, "rank": F_BOMB_ORDER_RANK},
+    "pure_bomb": {"top": 0, "soft": F_PURE_BOMB_SOFT},
 }
 _GAME_OPTIONS = {
     "bidding": ("single-round", "until-two-pass", "call-grab"),
     "first_bidder": ("random", "left-of-dealer"),
     "spring": ("landlord", "any-player"),
+    "laizi_multipliers": ("hlddz", "flat"),
+    "laizi_reveal": ("after-landlord", "before-bidding"),
 }
+_BOOL_OPTIONS = {**_PLAY_OPTIONS, **_PLAY_OPTIONS_OFF}
 _TRUE = {"on", "true", "yes", "1"}
 _FALSE = {"off", "false", "no", "0"}
+#: Options that only Laizi presets use (left out of a classic rule set's description).
+LAIZI_OPTIONS = ("laizi_alone_as_self", "laizi_in_four_two", "bomb_order", "pure_bomb", "natural_first",
+                 "long_bombs", "mixed_pure_bomb", "laizi_multipliers", "laizi_reveal")
 
 
 @dataclasses.dataclass(frozen=True)
 class Rules:
-    """A complete rule set: play options plus game options.
+    """A complete rule set: play options plus game options, and for Laizi
+    rules the wild ranks of the deal being played.
 
     Build one from a preset name with single-option overrides:
 
@@ -162,6 +153,14 @@ class Rules:
     >>> r = Rules.parse("douzero,four_with_one=on")
     >>> r.kickers_distinct, r.four_with_one, r.describe()
     (False, True, 'douzero,four_with_one=on')
+
+    The presets ``laizi`` and ``tiandi`` draw one or two wild ranks a deal
+    (``wild_ranks``); which ranks they are is part of the deal, not of the
+    rules, and is given with :meth:`with_wild`:
+
+    >>> r = Rules.parse("laizi,natural_first=on").with_wild("9")
+    >>> r.describe(), r.wild_text()
+    ('laizi,natural_first=on', '9')
     """
 
     kickers_distinct: bool = True
@@ -169,19 +168,57 @@ class Rules:
     jokers_in_four_two: bool = True
     four_with_one: bool = False
     chains_with_two: bool = False
+    laizi_alone_as_self: bool = True
+    laizi_in_four_two: bool = True
+    bomb_order: str = "tiered"
+    pure_bomb: str = "top"
+    natural_first: bool = False
+    long_bombs: bool = False
+    mixed_pure_bomb: bool = True
     bidding: str = "single-round"
     first_bidder: str = "random"
     spring: str = "landlord"
+    laizi_multipliers: str = "hlddz"
+    laizi_reveal: str = "after-landlord"
+    #: How many wild ranks a deal draws: 0 (classic), 1 (``laizi``), 2 (``tiandi``).
+    wild_ranks: int = 0
     preset: str = "standard"
+    #: The deal's wild ranks (rank indices; under ``tiandi`` 天 then 地), none before they are drawn.
+    wild: tuple = ()
 
     @functools.cached_property
     def flags(self) -> int:
-        """The play options as the int bit set the kernels take (computed once)."""
+        """The play options and the wild ranks as the int bit set the kernels
+        take (computed once; see :mod:`ddz_tools.kinds`)."""
         f = 0
         for name, bit in _PLAY_OPTIONS.items():
             if getattr(self, name):
                 f |= bit
+        for name, bit in _PLAY_OPTIONS_OFF.items():
+            if not getattr(self, name):
+                f |= bit
+        for name, values in _PLAY_CHOICES.items():
+            f |= values[getattr(self, name)]
+        if self.is_laizi and self.laizi_multipliers == "hlddz":
+            f |= F_STAKE_TIERS
+        return f | wild_flags(self.wild)
+
+    @functools.cached_property
+    def game_flags(self) -> int:
+        """:attr:`flags` with how a deal draws its wild ranks, for the game
+        kernels (:func:`ddz_tools.gamerules.draw_wild`); the same as
+        :attr:`flags` under classic rules."""
+        f = self.flags
+        if self.is_laizi:
+            f |= self.wild_ranks << 24
+            if self.laizi_reveal == "before-bidding":
+                f |= 1 << 26
         return f
+
+    @property
+    def is_laizi(self) -> bool:
+        """True for the Laizi presets (a deal draws wild ranks)."""
+        return self.wild_ranks > 0
 
     @classmethod
     def parse(cls, spec: "str | Rules | None") -> "Rules":
@@ -216,36 +253,84 @@ class Rules:
             key, value = (x.strip() for x in part.split("=", 1))
             key = key.lower().replace("-", "_")
             value_l = value.lower()
-            if key in _PLAY_OPTIONS:
+            if key in _BOOL_OPTIONS:
                 if value_l in _TRUE:
                     changes[key] = True
                 elif value_l in _FALSE:
                     changes[key] = False
                 else:
                     raise RulesError(f"rules option {key} takes on or off, not {value!r}")
-            elif key in _GAME_OPTIONS:
-                if value_l not in _GAME_OPTIONS[key]:
-                    raise RulesError(f"rules option {key} takes one of {', '.join(_GAME_OPTIONS[key])}, not {value!r}")
+            elif key in _PLAY_CHOICES or key in _GAME_OPTIONS:
+                values = tuple(_PLAY_CHOICES[key]) if key in _PLAY_CHOICES else _GAME_OPTIONS[key]
+                if value_l not in values:
+                    raise RulesError(f"rules option {key} takes one of {', '.join(values)}, not {value!r}")
                 changes[key] = value_l
+            elif key == "wild":
+                raise RulesError("the wild rank is part of the deal, not of the rules: give it as wild "
+                                 "(a position's, view's or record's 'wild')", param=("rules", "wild"))
             else:
-                known = ", ".join(list(_PLAY_OPTIONS) + list(_GAME_OPTIONS))
+                known = ", ".join(list(_BOOL_OPTIONS) + list(_PLAY_CHOICES) + list(_GAME_OPTIONS))
                 raise RulesError(f"unknown rules option {key!r} (known: {known})")
         return dataclasses.replace(base, **changes)
 
     @classmethod
     def from_dict(cls, d: "dict | str | None") -> "Rules":
-        """From a record's ``rules`` field: a spec string or ``{"preset": ..., option: value}``."""
+        """From a record's ``rules`` field: a spec string or ``{"preset": ..., option: value}``
+        (a ``wild`` key there is the deal's wild ranks, as :meth:`with_wild` takes them)."""
         if d is None or isinstance(d, str):
             return cls.parse(d)
         if not isinstance(d, dict):
             raise RulesError(f"rules must be a name or an object, not {type(d).__name__}")
         items = dict(d)
+        items.pop("spec", None)
+        wild = items.pop("wild", None)
         spec = [str(items.pop("preset", "standard"))]
+        base = PRESETS.get(spec[0].lower())
         for k, v in items.items():
+            if k == "wild_ranks" and base is not None and v == base.wild_ranks:
+                continue
             if isinstance(v, bool):
                 v = "on" if v else "off"
             spec.append(f"{k}={v}")
-        return cls.parse(",".join(spec))
+        r = cls.parse(",".join(spec))
+        return r.with_wild(wild) if wild else r
+
+    def with_wild(self, wild) -> "Rules":
+        """These rules with the deal's wild ranks: rank text (``"9"``, ``"5,9"``,
+        天 then 地), a list of rank names or of rank indices; ``None`` or ``""``
+        for none.  Under ``tiandi`` one rank alone is 天 before 地 is drawn.
+
+        >>> Rules.parse("tiandi").with_wild("5,9").wild
+        (2, 6)
+        >>> Rules.parse("standard").with_wild("9")
+        Traceback (most recent call last):
+        ...
+        ddz_tools.errors.RulesError: standard rules have no laizi, so no wild 9 (laizi are played under rules laizi or tiandi)
+        """
+        ranks = parse_wild(wild)
+        if ranks == self.wild:
+            return self
+        if ranks and not self.is_laizi:
+            raise RulesError(f"{self.preset} rules have no laizi, so no wild {format_wild(ranks)} "
+                             f"(laizi are played under rules laizi or tiandi)", param=("wild", "rules"))
+        if len(ranks) > self.wild_ranks:
+            raise RulesError(f"{self.preset} rules draw {self.wild_ranks} laizi rank"
+                             f"{'s' if self.wild_ranks > 1 else ''} a deal, not the {len(ranks)} of "
+                             f"wild {format_wild(ranks)}", param="wild")
+        return dataclasses.replace(self, wild=ranks)
+
+    def require_wild(self) -> "Rules":
+        """These rules, after checking that a Laizi rule set has its wild rank(s)
+        (a :class:`~ddz_tools.errors.RulesError` naming ``--wild`` if not)."""
+        if self.is_laizi and not self.wild:
+            example = "5,9" if self.wild_ranks == 2 else "9"
+            raise RulesError(f"{self.preset} rules need the deal's laizi rank{'s' if self.wild_ranks > 1 else ''}: "
+                             f"give wild (e.g. {example})", param="wild")
+        return self
+
+    def wild_text(self) -> str:
+        """The wild ranks as text (``"5,9"``), ``""`` for none."""
+        return format_wild(self.wild)
 
     def overrides(self) -> dict:
         """Options that differ from this rule set's preset."""
@@ -253,21 +338,77 @@ class Rules:
         return {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(self)
-            if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)
+            if f.name not in ("preset", "wild") and getattr(self, f.name) != getattr(base, f.name)
         }
 
     def describe(self) -> str:
-        """The spec string that :meth:`parse` turns back into this rule set."""
+        """The spec string that :meth:`parse` turns back into this rule set
+        (the wild ranks, part of the deal, are not in it: :meth:`wild_text`)."""
         parts = [self.preset]
         for k, v in self.overrides().items():
             parts.append(f"{k}={('on' if v else 'off') if isinstance(v, bool) else v}")
         return ",".join(parts)
 
     def to_dict(self) -> dict:
-        """Every option by name, for JSON output."""
+        """Every option by name, for JSON output; under Laizi rules also the
+        options of wild cards and ``wild`` (the deal's wild ranks as text),
+        which classic rule sets leave out unless changed."""
         d = dataclasses.asdict(self)
+        d.pop("wild")
+        if not self.is_laizi:
+            changed = self.overrides()
+            for k in LAIZI_OPTIONS + ("wild_ranks",):
+                if k not in changed:
+                    d.pop(k)
+        else:
+            d["wild"] = self.wild_text()
         d["spec"] = self.describe()
         return d
+
+
+def parse_wild(wild) -> tuple:
+    """Wild ranks from text (``"9"``, ``"5,9"``, ``"T"`` or ``"10"``), a list
+    of rank names or rank indices: a tuple of rank indices 0..12.  A joker, an
+    unknown rank or the same rank twice raises :class:`RulesError`."""
+    if wild is None or wild == "" or wild == ():
+        return ()
+    if isinstance(wild, str):
+        items = [w for w in wild.replace(" ", ",").split(",") if w]
+    elif isinstance(wild, (list, tuple)):
+        items = list(wild)
+    else:
+        raise RulesError(f"wild must be rank text such as \"9\" or \"5,9\", not {type(wild).__name__}",
+                         param="wild")
+    out = []
+    for w in items:
+        if isinstance(w, int) and not isinstance(w, bool):
+            r = w
+        elif isinstance(w, str):
+            t = w.strip().upper()
+            t = "T" if t == "10" else t
+            r = RANKS.find(t) if len(t) == 1 else -1
+            if t in ("B", "R"):
+                r = RANK_X
+        else:
+            r = -1
+        if not 0 <= r < NUM_RANKS:
+            raise RulesError(f"wild: {w!r} is no rank (a laizi rank is one of 3..A, 2)", param="wild")
+        if r > RANK_2:
+            raise RulesError(f"wild {RANKS[r]}: a joker is never a laizi (a laizi rank is one of 3..A, 2)",
+                             param="wild")
+        if r in out:
+            raise RulesError(f"wild: the rank {RANKS[r]} is given twice (天 and 地 are two different ranks)",
+                             param="wild")
+        out.append(r)
+    if len(out) > 2:
+        raise RulesError(f"wild: {len(out)} ranks given; a deal has at most two laizi ranks (天 and 地)",
+                         param="wild")
+    return tuple(out)
+
+
+def format_wild(wild) -> str:
+    """Rank indices as ``--wild`` text: ``(2, 6)`` -> ``"5,9"``."""
+    return ",".join(RANKS[r] for r in wild)
 
 
 @functools.lru_cache(maxsize=256)
@@ -279,6 +420,8 @@ PRESETS = {
     "standard": Rules(),
     "douzero": Rules(kickers_distinct=False, jokers_as_kickers=True, preset="douzero"),
     "encyclopedia": Rules(four_with_one=True, chains_with_two=True, preset="encyclopedia"),
+    "laizi": Rules(wild_ranks=1, preset="laizi"),
+    "tiandi": Rules(wild_ranks=2, long_bombs=True, preset="tiandi"),
 }
 STANDARD = PRESETS["standard"]
 
@@ -286,91 +429,23 @@ STANDARD = PRESETS["standard"]
 # Readings ------------------------------------------------------------------------
 
 
-def _kickers_ok(rest: list[int], n_kick: int, pairs: bool, flags: int, four: bool) -> bool:
-    """Is ``rest`` (rank counts outside the body) a legal kicker set?"""
-    if sum(rest) != (2 * n_kick if pairs else n_kick):
-        return False
-    if pairs:
-        ranks = [r for r in range(NUM_RANKS) if rest[r]]
-        return len(ranks) == n_kick and all(rest[r] == 2 and r <= RANK_2 for r in ranks)
-    if four and not (flags & F_JOKERS_IN_FOUR_TWO) and (rest[RANK_X] or rest[RANK_D]):
-        return False
-    if rest[RANK_X] and rest[RANK_D] and not (flags & F_JOKERS_AS_KICKERS):
-        return False
-    if flags & F_KICKERS_DISTINCT and max(rest) > 1:
-        return False
-    return True
+def readings(cards: int, flags: int, hand: "int | None" = None) -> list[tuple[int, int]]:
+    """Every ``(cards, kind)`` reading of a packed multiset as one play under
+    the rule ``flags`` (:attr:`Rules.flags`), sorted by kind; empty when the
+    cards form no legal play.  With wild ranks in the flags a laizi may stand
+    for other faces (:func:`ddz_tools.faces.wild_readings`; ``hand``, the
+    whole hand, matters only to ``natural_first``)."""
+    if flags & WILD_MASK:
+        return wild_readings(cards, flags, hand)
+    return classic_readings(cards, flags)
 
 
-def readings(cards: int, flags: int) -> list[tuple[int, int]]:
-    """Every ``(cards, kind)`` reading of a packed multiset as one play.
-
-    Sorted by kind.  Empty when the cards form no legal play.
-    """
-    c = counts_of(cards)
-    n = sum(c)
-    out: list[int] = []
-    if n == 0:
-        return []
-    ranks = [r for r in range(NUM_RANKS) if c[r]]
-    top_chain = RANK_2 if flags & F_CHAINS_WITH_TWO else RANK_A
-    # Kicker-free types: one count repeated over consecutive ranks.
-    if len(set(c[r] for r in ranks)) == 1:
-        k = c[ranks[0]]
-        m = len(ranks)
-        consecutive = ranks[-1] - ranks[0] == m - 1
-        if m == 1:
-            out.append(make_kind((0, T_SOLO, T_PAIR, T_TRIO, T_BOMB)[k], ranks[0], 1))
-        elif consecutive:
-            if k == 1 and 5 <= m <= 12 and ranks[-1] <= RANK_A:
-                out.append(make_kind(T_CHAIN, ranks[-1], m))
-            if k == 2 and 3 <= m <= 10 and ranks[-1] <= top_chain:
-                out.append(make_kind(T_PAIR_CHAIN, ranks[-1], m))
-            if k == 3 and 2 <= m <= 6 and ranks[-1] <= top_chain:
-                out.append(make_kind(T_AIRPLANE, ranks[-1], m))
-    if c == [0] * 13 + [1, 1]:
-        out.append(make_kind(T_ROCKET, RANK_D, 1))
-    # Types with kickers: try every body.
-    for r in range(RANK_2 + 1):
-        if c[r] >= 3:
-            rest = list(c)
-            rest[r] -= 3
-            if rest[r] == 0:
-                if n == 4 and _kickers_ok(rest, 1, False, flags, False):
-                    out.append(make_kind(T_TRIO_SOLO, r, 1))
-                if n == 5 and _kickers_ok(rest, 1, True, flags, False):
-                    out.append(make_kind(T_TRIO_PAIR, r, 1))
-        if c[r] == 4:
-            rest = list(c)
-            rest[r] = 0
-            if n == 6 and _kickers_ok(rest, 2, False, flags, True):
-                out.append(make_kind(T_FOUR_TWO_SOLO, r, 1))
-            if n == 8 and _kickers_ok(rest, 2, True, flags, True):
-                out.append(make_kind(T_FOUR_TWO_PAIR, r, 1))
-            if flags & F_FOUR_WITH_ONE:
-                if n == 5 and _kickers_ok(rest, 1, False, flags, True):
-                    out.append(make_kind(T_FOUR_SOLO, r, 1))
-                if n == 6 and _kickers_ok(rest, 1, True, flags, True):
-                    out.append(make_kind(T_FOUR_PAIR, r, 1))
-    # Airplanes with wings: k consecutive ranks holding exactly three each.
-    for k in range(2, 6):
-        for wing_pairs in (False, True):
-            if n != (5 if wing_pairs else 4) * k or (wing_pairs and k > 4):
-                continue
-            for low in range(0, top_chain - k + 2):
-                body = range(low, low + k)
-                if all(c[r] == 3 for r in body):
-                    rest = list(c)
-                    for r in body:
-                        rest[r] = 0
-                    if _kickers_ok(rest, k, wing_pairs, flags, False):
-                        t = T_AIRPLANE_PAIR if wing_pairs else T_AIRPLANE_SOLO
-                        out.append(make_kind(t, low + k - 1, k))
-    return [(cards, kind) for kind in sorted(set(out))]
-
-
-def body_of(cards: int, kind: int) -> int:
-    """The packed body (main part) of a play; the kickers are ``cards - body``."""
+def body_of(cards: int, kind: int, flags: int = 0) -> int:
+    """The packed body (main part) of a play; the kickers are ``cards - body``
+    (the cards that leave the hand: with wild ranks in ``flags``, a laizi of
+    the body counts at its own rank)."""
+    if flags & WILD_MASK:
+        return play_faces(cards, kind, flags)[0]
     t = kind & 31
     if t == T_PASS:
         return 0
@@ -401,7 +476,7 @@ class Play:
         return cls(0, KIND_PASS)
 
     @classmethod
-    def parse(cls, text: str, rules: "Rules | str | None" = None) -> "Play":
+    def parse(cls, text: str, rules: "Rules | str | None" = None, hand: "int | None" = None) -> "Play":
         """Parse a play; ``-`` separates the body from the kickers.
 
         Without ``-``, the kicker-free reading is taken when there is one;
@@ -411,6 +486,16 @@ class Play:
         of one rank against four + one pair, with ``kickers_distinct`` off and
         ``four_with_one`` on), and :meth:`notation` writes it there.  ``""``,
         ``pass`` and ``-`` alone are the pass.
+
+        Under Laizi rules with the wild ranks given (:meth:`Rules.with_wild`),
+        ``CARDS=FACES`` pins what the laizi stand for (``34569=34567`` with 9
+        wild; each side may have its ``-``); plain cards read each card as
+        itself where that is a play, else their one reading.  ``hand`` (the
+        whole hand) matters only to ``natural_first``.
+
+        >>> r = Rules.parse("laizi").with_wild("9")
+        >>> [Play.parse(t, r).notation(r) for t in ("34569", "5559", "5559=5555", "99")]
+        ['34569=34567', '555-9', '5559=5555', '99']
         """
         rules = Rules.parse(rules)
         t = text.strip()
@@ -422,21 +507,44 @@ class Play:
             want_type = TYPE_OF_NAME.get(tname.strip().lower())
             if want_type is None:
                 raise PlayError(f"{text!r}: unknown combination type {tname.strip()!r}")
+        flags = rules.flags
+        faces_text = None
+        if "=" in t:
+            t, _, faces_text = t.partition("=")
+            if not flags & WILD_MASK:
+                raise PlayError(f"{text!r}: '=FACES' is for wild cards, and {rules.describe()} rules have none"
+                                + (" given (--wild)" if rules.is_laizi else ""))
         if "-" in t:
             body_text, _, kick_text = t.partition("-")
             body, kick = parse_cards(body_text), parse_cards(kick_text)
             cards = _checked_sum(body, kick, text)
-            found = [rk for rk in readings(cards, rules.flags) if body_of(*rk) == body]
+            found = [rk for rk in readings(cards, flags, hand) if body_of(*rk, flags) == body]
         else:
             cards = parse_cards(t)
-            found = readings(cards, rules.flags)
+            found = readings(cards, flags, hand)
+        if faces_text is not None:
+            fb, _, fk = faces_text.strip().partition("-")
+            by_faces = readings_of_faces(cards, _parse_faces(fb, text), _parse_faces(fk, text) if "-" in faces_text
+                                         else None, flags, hand)
+            found = [rk for rk in found if rk in by_faces]
+            if not found:
+                raise PlayError(f"{text!r}: {faces_text.strip()} is not a reading of {format_cards(cards)} "
+                                f"under {rules.describe()} rules with {rules.wild_text()} wild")
+        elif flags & WILD_MASK and found:
+            itself = [rk for rk in found if reads_as_itself(*rk, flags)]
+            if itself:
+                found = itself
+            elif len(found) > 1:
+                options = " or ".join(cls(*rk).notation(rules) for rk in found)
+                raise PlayError(f"{text!r} has several readings: write {options}")
         if want_type is not None:
             found = [rk for rk in found if kind_type(rk[1]) == want_type]
         if not found:
-            raise PlayError(f"{text!r} is not a legal play under {rules.describe()} rules")
+            wild = f" with {rules.wild_text()} wild" if rules.wild else ""
+            raise PlayError(f"{text!r} is not a legal play under {rules.describe()} rules{wild}")
         if len(found) > 1:
             # The notation without a suffix names the reading that needs none.
-            plain = [rk for rk in found if not _needs_type_suffix(*rk, rules.flags)]
+            plain = [rk for rk in found if not _needs_type_suffix(*rk, flags)]
             if "-" not in t:
                 plain = [rk for rk in plain if kind_type(rk[1]) not in KICKERS]
                 if not plain:
@@ -469,11 +577,27 @@ class Play:
     def is_pass(self) -> bool:
         return self.kind == KIND_PASS
 
-    def body(self) -> int:
-        return body_of(self.cards, self.kind)
+    @property
+    def tier(self) -> int:
+        """A bomb's tier (``TIER_HARD``, ``TIER_SOFT``, ``TIER_PURE``, ``TIER_MIXED``); 0 otherwise."""
+        return kind_tier(self.kind)
 
-    def kickers(self) -> int:
-        return self.cards - body_of(self.cards, self.kind)
+    def body(self, rules: "Rules | str | int | None" = None) -> int:
+        return body_of(self.cards, self.kind, _flags_of(rules))
+
+    def kickers(self, rules: "Rules | str | int | None" = None) -> int:
+        return self.cards - body_of(self.cards, self.kind, _flags_of(rules))
+
+    def faces(self, rules: "Rules | str | int | None" = None) -> str:
+        """What the cards stand for (body, ``-``, kickers): the cards
+        themselves unless a laizi stands for another rank."""
+        flags = _flags_of(rules)
+        if self.kind == KIND_PASS:
+            return "pass"
+        if flags & WILD_MASK:
+            from .faces import faces_text
+            return faces_text(self.cards, self.kind, flags)
+        return self.notation(None)
 
     def notation(self, rules: "Rules | str | int | None" = None) -> str:
         """Body, then ``-`` and the kickers if there are any; ``pass`` for a pass.
@@ -485,23 +609,37 @@ class Play:
         """
         if self.kind == KIND_PASS:
             return "pass"
-        kick = self.kickers()
-        body = format_cards(self.body())
-        text = f"{body}-{format_cards(kick)}" if kick else body
-        if rules is not None and _needs_type_suffix(
-                self.cards, self.kind, rules if isinstance(rules, int) else Rules.parse(rules).flags):
+        flags = _flags_of(rules)
+        if flags & WILD_MASK:
+            text = play_notation(self.cards, self.kind, flags)
+        else:
+            kick = self.kickers()
+            body = format_cards(self.body())
+            text = f"{body}-{format_cards(kick)}" if kick else body
+        if rules is not None and _needs_type_suffix(self.cards, self.kind, flags):
             text += ":" + TYPE_NAMES[self.kind & 31]
         return text
 
-    def beats(self, other: "Play") -> bool:
-        return beats(self.kind, other.kind)
+    def beats(self, other: "Play", rules: "Rules | str | int | None" = None) -> bool:
+        """May this play answer ``other``?  (``rules`` order the bombs of Laizi rules.)"""
+        return beats(self.kind, other.kind, _flags_of(rules))
 
     def num_cards(self) -> int:
         return card_count(self.cards)
 
     def to_dict(self, rules: "Rules | str | None" = None) -> dict:
-        return {"cards": str(self), "notation": self.notation(rules), "type": self.type_name,
-                "main": self.main_rank, "length": self.length}
+        """The play for JSON: ``cards``, ``notation``, ``type``, ``main``,
+        ``length``; under Laizi rules with wild ranks also ``faces`` (what the
+        cards stand for) and, for a bomb, ``tier`` and ``size``."""
+        d = {"cards": str(self), "notation": self.notation(rules), "type": self.type_name,
+             "main": self.main_rank, "length": self.length}
+        flags = _flags_of(rules)
+        if flags & WILD_MASK:
+            d["faces"] = self.faces(flags)
+            if self.type == T_BOMB:
+                d["tier"] = TIER_NAMES[self.tier]
+                d["size"] = self.length + 3
+        return d
 
     def __str__(self) -> str:
         return format_cards(self.cards)
@@ -514,6 +652,28 @@ class Play:
 
     def __hash__(self) -> int:
         return hash((self.cards, self.kind))
+
+
+def _parse_faces(text: str, play: str) -> int:
+    """The packed faces of the ``=FACES`` side of a play: card text, but a
+    face may appear up to 12 times (the long bombs of 天地癞子)."""
+    t = text.strip().upper().replace("10", "T")
+    counts = [0] * NUM_RANKS
+    for ch in t:
+        r = RANKS.find({"B": "X", "R": "D"}.get(ch, ch))
+        if r < 0:
+            raise PlayError(f"{play!r}: {ch!r} is not a rank")
+        counts[r] += 1
+        if counts[r] > (1 if r >= RANK_X else 12):
+            raise PlayError(f"{play!r}: {counts[r]} faces {RANKS[r]} are more than any play holds")
+    return pack_counts(counts)
+
+
+def _flags_of(rules: "Rules | str | int | None") -> int:
+    """The kernel flags of ``rules`` given as a rule set, spec or flags int (None: standard)."""
+    if rules is None:
+        return 0
+    return rules if isinstance(rules, int) else Rules.parse(rules).flags
 
 
 def play_to_answer(after: "str | Play | None", rules: "Rules | str | None" = None,
@@ -606,12 +766,13 @@ def play_on_table(after: "str | Play | None", by: "str | None", to_move: str, se
 
 def play_text_cards(text: str) -> int:
     """The packed cards of play text in any notation (``333444-56``,
-    ``3333-55:four_two_solo``, bare cards), without choosing a reading.
+    ``3333-55:four_two_solo``, ``34569=34567``, bare cards), without
+    choosing a reading.
 
     Raises :class:`~ddz_tools.errors.CardError` for impossible cards
     (a sum over 4 of a rank is reported as a :class:`PlayError`).
     """
-    core = text.partition(":")[0]
+    core = text.partition(":")[0].partition("=")[0]
     if "-" in core:
         body, _, kick = core.partition("-")
         return _checked_sum(parse_cards(body), parse_cards(kick), text)
@@ -619,8 +780,9 @@ def play_text_cards(text: str) -> int:
 
 
 def has_fixed_reading(text: str) -> bool:
-    """True when play text names its reading (body-kicker notation or a type suffix)."""
-    return "-" in text.strip().strip("-") or ":" in text
+    """True when play text names its reading (body-kicker notation, a type
+    suffix or the faces of its laizi)."""
+    return "-" in text.strip().strip("-") or ":" in text or "=" in text
 
 
 def _needs_type_suffix(cards: int, kind: int, flags: int) -> bool:
@@ -648,10 +810,13 @@ def classify_report(text: str, rules: "Rules | str | None" = None) -> dict:
     >>> r["cards"], [p["type"] for p in r["readings"]]
     ('3334', ['trio_solo'])
     """
-    rules = Rules.parse(rules)
+    rules = Rules.parse(rules).require_wild()
     text = text.replace("-", "")
-    return {"cards": format_cards(parse_cards(text)), "rules": rules.describe(),
-            "readings": [p.to_dict(rules) for p in classify(text, rules)]}
+    out = {"cards": format_cards(parse_cards(text)), "rules": rules.describe()}
+    if rules.is_laizi:
+        out["wild"] = rules.wild_text()
+    out["readings"] = [p.to_dict(rules) for p in classify(text, rules)]
+    return out
 
 
 def classify(text_or_cards: "str | int", rules: "Rules | str | None" = None) -> list[Play]:

@@ -84,16 +84,19 @@ from .gamerules import (
     SPRING_MODES,
     auction_bid,
     auction_start,
-    doubles_stake,
+    draw_wild,
     multiplier,
     next_seat,
+    play_flags,
     settle,
     spring_doubles,
+    stake_doublings,
     trick_after,
 )
+from .kinds import WILD_SHIFT, wild_of_flags
 from .policies import BUFFER, POLICIES, POLICY_RANDOM, TABLE_BITS, new_table, policy_bid, policy_number, policy_play
 from .records import play_text, rules_field as records_rules_field
-from .rules import Play, Rules
+from .rules import Play, Rules, format_wild
 
 #: Upper bound on the moves (plays and passes) of one game: every play takes a
 #: card (at most 54 plays) and at most two passes follow a play.
@@ -116,6 +119,8 @@ I_SPRING = 7
 I_ANTI_SPRING = 8
 I_MULTIPLIER = 9
 I_REDEALS = 10
+#: The deal's wild ranks: the flags bits at ``WILD_SHIFT``, shifted down (0: none).
+I_WILD = 11
 INFO_SIZE = 12
 
 # Layout of the result of ``_run`` / ``_playout`` (first five are the public ones).
@@ -125,7 +130,10 @@ R_SPRING = 2
 R_ANTI_SPRING = 3
 R_N_MOVES = 4
 R_SPRING_ANY = 5
-RESULT_SIZE = 6
+#: What the plays double the stake by, as a power of 2 (:func:`stake_doublings`;
+#: classic rules: the bombs and the rocket, ``R_BOMBS``).
+R_DOUBLINGS = 6
+RESULT_SIZE = 7
 
 # Seeds and deals ------------------------------------------------------------------
 
@@ -213,6 +221,7 @@ def _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res):
     prev_kind = 0
     prev_seat = landlord
     bombs = 0
+    doublings = 0
     moves = 0
     ll_plays = 0
     f1_plays = 0
@@ -227,8 +236,10 @@ def _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res):
         moves += 1
         if k != 0:
             hands[seat] -= c
-            if doubles_stake(k):
+            d = stake_doublings(k, flags)
+            if d:
                 bombs += 1
+                doublings += d
             if seat == landlord:
                 ll_plays += 1
             elif seat == f1:
@@ -244,6 +255,7 @@ def _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res):
     spring_any, _ = spring_doubles(won, ll_plays, f1_plays, f2_plays, 1)
     res[R_LANDLORD_WON] = won
     res[R_BOMBS] = bombs
+    res[R_DOUBLINGS] = doublings
     res[R_SPRING] = spring
     res[R_SPRING_ANY] = spring_any
     res[R_ANTI_SPRING] = anti
@@ -345,7 +357,10 @@ def _game(seed, pols, flags, first_bidder, bidding, spring, deal, bids, plays, i
     bottom), ``bids`` int64[MAX_BIDS, 2] rows ``(seat, bid)``, ``plays``
     int64[MAX_MOVES, 3] rows ``(seat, cards, kind)`` (kind 0 = pass; or no
     rows, to record nothing), ``info`` int64[INFO_SIZE] (see the ``I_*``
-    constants).  Returns the number of moves.
+    constants).  ``flags`` are the game flags (:attr:`Rules.game_flags`):
+    with Laizi rules the deal draws its wild ranks
+    (:func:`~ddz_tools.gamerules.draw_wild`), shown to the bidders as the
+    rules say.  Returns the number of moves.
     """
     np.random.seed(seed)
     first = first_bidder
@@ -354,7 +369,8 @@ def _game(seed, pols, flags, first_bidder, bidding, spring, deal, bids, plays, i
     redeals = 0
     while True:
         _deal(deal)
-        landlord, base, nb = _bidding(deal, first, pols, flags, bidding, table, bids)
+        shown, every = draw_wild(flags)
+        landlord, base, nb = _bidding(deal, first, pols, play_flags(flags, shown), bidding, table, bids)
         if landlord >= 0:
             break
         if redeals == MAX_REDEALS:
@@ -367,9 +383,10 @@ def _game(seed, pols, flags, first_bidder, bidding, spring, deal, bids, plays, i
     hands[:] = deal[:3]
     hands[landlord] += deal[3]
     res = np.zeros(RESULT_SIZE, np.int64)
-    n = _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res)
+    n = _run(hands, landlord, pols, play_flags(flags, every), table, bufc, bufk, plays, res)
     sp = res[R_SPRING_ANY] if spring == 1 else res[R_SPRING]
-    mult = multiplier(res[R_BOMBS], sp, res[R_ANTI_SPRING])
+    mult = multiplier(res[R_DOUBLINGS], sp, res[R_ANTI_SPRING])
+    info[I_WILD] = every >> WILD_SHIFT
     info[I_FIRST_BIDDER] = first
     info[I_N_BIDS] = nb
     info[I_LANDLORD] = landlord
@@ -524,7 +541,7 @@ def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
     """
     rules, games, start, seed, workers, pols, first_mode, bidding, spring = _run_args(
         games, policy, seed, rules, start, workers)
-    flags = rules.flags
+    flags = rules.game_flags
     names = [next(k for k, v in POLICIES.items() if v == p) for p in pols.tolist()]
     rules_field = dict(records_rules_field(rules), bidding=rules.bidding)
     texts: dict = {}
@@ -544,7 +561,7 @@ def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
         for j in range(count):
             n = int(infos[j, I_N_MOVES])
             yield _record(f"sim-{seed}-{lo + j}", rules_field, names, deals[j], bids[j], plays[j, :n], infos[j],
-                          flags, texts)
+                          rules.flags | (int(infos[j, I_WILD]) << WILD_SHIFT), texts)
 
     done = 0
     if workers == 1:
@@ -581,7 +598,7 @@ def _play_text(cards: int, kind: int, flags: int, cache: dict) -> str:
     """:func:`ddz_tools.records.play_text`, memoised in ``cache``."""
     if kind == 0:
         return ""
-    key = (cards, kind)
+    key = (cards, kind, flags)
     text = cache.get(key)
     if text is None:
         text = play_text(Play(cards, kind), flags)
@@ -589,6 +606,15 @@ def _play_text(cards: int, kind: int, flags: int, cache: dict) -> str:
             cache.clear()
         cache[key] = text
     return text
+
+
+def _deal_field(deal: list, wild_code: int) -> dict:
+    """The ``deal`` of a record: hands, bottom and, under Laizi rules, the wild ranks."""
+    d = {"hands": [format_cards(h) for h in deal[:3]], "bottom": format_cards(deal[3]),
+         "hand_ids": None, "bottom_ids": None}
+    if wild_code:
+        d["wild"] = format_wild(wild_of_flags(wild_code << WILD_SHIFT))
+    return d
 
 
 def _record(gid, rules_field, names, deal, bids, plays, info, flags, cache) -> dict:
@@ -602,8 +628,7 @@ def _record(gid, rules_field, names, deal, bids, plays, info, flags, cache) -> d
         "id": gid,
         "rules": dict(rules_field),
         "players": list(names),
-        "deal": {"hands": [format_cards(h) for h in d[:3]], "bottom": format_cards(d[3]),
-                 "hand_ids": None, "bottom_ids": None},
+        "deal": _deal_field(d, inf[I_WILD]),
         "first_bidder": inf[I_FIRST_BIDDER],
         "bids": [{"seat": s, "bid": b} for s, b in bids[:inf[I_N_BIDS]].tolist()],
         "landlord": ll,
@@ -703,7 +728,7 @@ def selfplay_stats(games: int, policy="heuristic", seed: int = 0, rules=None, st
 
     def run(lo: int, count: int) -> np.ndarray:
         stats = np.zeros(16, np.int64)
-        _selfplay_batch(np.int64(seed), np.int64(lo), np.int64(count), pols, rules.flags, first_mode, bidding,
+        _selfplay_batch(np.int64(seed), np.int64(lo), np.int64(count), pols, rules.game_flags, first_mode, bidding,
                         spring, stats)
         return stats
 

@@ -32,9 +32,21 @@ def play_to_answer(moves, nplayers: int):
     return last if last is not None else (0, 0)
 
 
-def stake_of(base: int, plays, landlord: int, winner: int, any_player: bool):
+def bomb_factor(kind: int, tiers: bool) -> int:
+    """What one play multiplies the stake by: 1 for a non-bomb; a bomb or the
+    rocket 2; with the Laizi multipliers (``laizi_multipliers=hlddz``) a soft
+    bomb (tier bits 13-14 equal to 1) 2, any other bomb and the rocket 4."""
+    if (kind & 31) not in BOMB_TYPES:
+        return 1
+    if tiers and not ((kind & 31) == 13 and (kind >> 13) & 3 == 1):
+        return 4
+    return 2
+
+
+def stake_of(base: int, plays, landlord: int, winner: int, any_player: bool, tiers: bool = False):
     """``(spring, anti_spring, multiplier, stake)`` of a finished hand from its
-    ``(seat, kind)`` plays (passes excluded) in order."""
+    ``(seat, kind)`` plays (passes excluded) in order; ``tiers``: the Laizi
+    multipliers of bombs (see :func:`bomb_factor`)."""
     events = [k for _, k in plays if (k & 31) in BOMB_TYPES]
     farmers = [s for s in range(3) if s != landlord]
     made = {s: sum(1 for p, _ in plays if p == s) for s in range(3)}
@@ -47,8 +59,8 @@ def stake_of(base: int, plays, landlord: int, winner: int, any_player: bool):
     if anti:
         events.append("anti-spring")
     mult = 1
-    for _ in events:
-        mult *= 2
+    for e in events:
+        mult *= 2 if isinstance(e, str) else bomb_factor(e, tiers)
     return int(spring), int(anti), mult, base * mult
 
 

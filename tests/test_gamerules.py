@@ -16,6 +16,7 @@ from naive_gamerules import play_to_answer, settlement, stake_of
 
 from ddz_tools import gamerules as gr
 from ddz_tools._jit import interpreted
+from ddz_tools.kinds import F_STAKE_TIERS
 
 # Each rule is checked compiled (called from Python through Numba's dispatcher)
 # and interpreted (the form the Python game runs).
@@ -51,22 +52,24 @@ def test_trick_after_agrees_with_the_history_reference(form, nplayers):
 
 @pytest.mark.parametrize("form", FORMS)
 def test_stake_and_settlement_agree_with_the_reference(form):
-    doubles, springs = FORMS[form](gr.doubles_stake), FORMS[form](gr.spring_doubles)
+    doublings, springs = FORMS[form](gr.stake_doublings), FORMS[form](gr.spring_doubles)
     mult_of, settle = FORMS[form](gr.multiplier), FORMS[form](gr.settle)
     rng = random.Random(21)
-    for _ in range(3000):
+    for i in range(3000):
         landlord, winner, base = rng.randrange(3), rng.randrange(3), rng.randint(1, 3)
         any_player = rng.random() < 0.5
+        tiers = i % 3 == 0        # the Laizi multipliers: bombs by tier
+        flags = F_STAKE_TIERS if tiers else 0
         n = rng.choice([0, 1, 2, rng.randint(3, 30)])
-        plays = [(rng.randrange(3), (13 if rng.random() < 0.1 else rng.randint(1, 16)) | (rng.randint(0, 14) << 5))
-                 for _ in range(n)]
+        plays = [(rng.randrange(3), (13 if rng.random() < 0.1 else rng.randint(1, 16)) | (rng.randint(0, 14) << 5)
+                  | (rng.randint(0, 3) << 13)) for _ in range(n)]
         made = [sum(1 for s, _ in plays if s == seat) for seat in range(3)]
         won = winner == landlord
-        bombs = sum(1 for _, k in plays if doubles(k))
+        total = sum(doublings(k, flags) for _, k in plays)
         spring, anti = springs(won, made[landlord], made[(landlord + 1) % 3], made[(landlord + 2) % 3],
                                int(any_player))
-        mult = mult_of(bombs, spring, anti)
-        want = stake_of(base, plays, landlord, winner, any_player)
+        mult = mult_of(total, spring, anti)
+        want = stake_of(base, plays, landlord, winner, any_player, tiers)
         assert (spring, anti, mult, base * mult) == want
         assert list(settle(landlord, won, base * mult)) == settlement(landlord, won, base * mult)
 

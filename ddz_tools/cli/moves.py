@@ -18,11 +18,16 @@ def _print_moves_table(res: dict) -> None:
     rows = [(t, len(v), " ".join(v)) for t, v in sorted(groups.items(), key=lambda kv: order[kv[0]])]
     after = f" answering {res['after']}" if res["after"] else " (leads)"
     noun = "play" if res["count"] == 1 else "plays"
-    click.echo(f"hand {res['hand']}{after}, rules {res['rules']}: {res['count']} {noun}"
+    click.echo(f"hand {res['hand']}{after}, rules {_rules_text(res)}: {res['count']} {noun}"
                + (" (pass is also legal)" if res["after"] else ""))
     if rows:
         from tabulate import tabulate
         click.echo(tabulate(rows, headers=["type", "count", "plays"], maxcolwidths=[None, None, 72]))
+
+
+def _rules_text(res: dict) -> str:
+    """``laizi (9 wild)``: the rules of a result and its wild ranks, if any."""
+    return res["rules"] + (f" ({res['wild'] or 'none'} wild)" if "wild" in res else "")
 
 
 @click.command()
@@ -39,6 +44,7 @@ def moves(hand, after, rules, fmt, file):
       $ ddz moves 3334445556667779XD
       $ ddz moves 3456789TJQKA2XD --after 34567
       $ ddz moves 33334444 --rules douzero --format json
+      $ ddz moves 3456789TJ --rules laizi --wild 9
       $ ddz moves --file hands.txt --format json
     """
     if (hand is None) == (file is None):
@@ -69,6 +75,7 @@ def classify(play, rules, fmt):
     Examples:
       $ ddz classify 333444-56
       $ ddz classify 333444555666 --rules douzero --format json
+      $ ddz classify 5559 --rules laizi --wild 9
     """
     res = classify_report(play, rules)
     found = res["readings"]
@@ -76,7 +83,12 @@ def classify(play, rules, fmt):
         emit_json(res)
     else:
         if not found:
-            click.echo(f"{res['cards']} is not a legal play under {res['rules']} rules")
+            click.echo(f"{res['cards']} is not a legal play under {_rules_text(res)} rules")
+        elif "wild" in res:
+            print_table([(p["notation"], p["faces"], p["type"], p["main"], p["length"], p.get("tier", ""))
+                         for p in res["readings"]],
+                        ["play", "faces", "type", "main rank", "length", "bomb tier"],
+                        title=f"{res['cards']} under {_rules_text(res)} rules:")
         else:
             print_table([(p["notation"], p["type"], p["main"], p["length"]) for p in res["readings"]],
                         ["play", "type", "main rank", "length"],

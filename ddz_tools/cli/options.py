@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -20,10 +21,25 @@ def _parse_rules(ctx, param, value):
     return Rules.parse(value)
 
 
-rules_option = click.option(
+_rules_flag = click.option(
     "--rules", "rules", default="standard", show_default=True, callback=_parse_rules,
-    help="Rules preset (standard, douzero, encyclopedia) with optional overrides, "
-         "e.g. 'standard,four_with_one=on'.")
+    help="Rules preset (standard, douzero, encyclopedia, laizi, tiandi) with optional overrides, "
+         "e.g. 'standard,four_with_one=on', 'laizi,natural_first=on'.")
+_wild_flag = click.option(
+    "--wild", "wild", default=None, metavar="RANKS",
+    help="The deal's wild rank(s) under --rules laizi or tiandi: '9'; under tiandi '5,9' (天 then 地).")
+
+
+def rules_option(command):
+    """``--rules`` and ``--wild``: the command receives one ``rules``, the
+    rule set with the deal's wild ranks (:meth:`Rules.with_wild`)."""
+    @functools.wraps(command)
+    def with_rules(*args, wild=None, **kwargs):
+        if wild is not None:
+            kwargs["rules"] = kwargs["rules"].with_wild(wild)
+        return command(*args, **kwargs)
+
+    return _rules_flag(_wild_flag(with_rules))
 
 
 def format_option(*choices: str):

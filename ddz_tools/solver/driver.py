@@ -733,6 +733,9 @@ class Solver:
         if node_limit is not None and (not isinstance(node_limit, int) or node_limit < 1):
             raise ArgumentError(f"node_limit must be a positive integer, not {node_limit!r}", param="node_limit")
         nplayers = position.players
+        if position.rules.wild:
+            raise PositionError(f"the endgame solver does not search with laizi yet ({position.rules.preset} "
+                                f"rules with {position.rules.wild_text()} wild)")
         flags = position.rules.flags
         seats = position.seats
         hands = [h for _, h in position.hands] + [0] * (3 - nplayers)
