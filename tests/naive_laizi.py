@@ -15,7 +15,7 @@ int with its tier bits).
 >>> from ddz_tools.cards import parse_cards, RANKS
 >>> r = Rules.parse("laizi")
 >>> sorted(naive_play_names(naive_laizi_readings(parse_cards("5678") + (1 << 24), (6,), r)))
-['chain 56789=56789']
+['chain 56789=45678', 'chain 56789=56789']
 """
 
 from __future__ import annotations
