@@ -62,6 +62,19 @@ from ._jit import kernel, prefetch
 from .cards import FULL_DECK, RANK_2, RANK_D, RANK_X, card_count, count_of, format_cards, to_packed
 from .errors import ArgumentError, CardError
 from .movegen import GEN_SCRATCH, gen_all, gen_into_scratch
+from .kinds import (
+    F_CHAINS_WITH_TWO,
+    F_FOUR_WITH_ONE,
+    F_JOKERS_AS_KICKERS,
+    F_JOKERS_IN_FOUR_TWO,
+    F_KICKERS_DISTINCT,
+    F_LAIZI_ALONE_ANY,
+    F_LAIZI_NO_FOUR_TWO,
+    F_NATURAL_FIRST,
+    F_NO_MIXED_PURE,
+    WILD_MASK,
+    WILD_SHIFT,
+)
 from .rules import (
     KICKERS,
     T_AIRPLANE,
@@ -139,9 +152,38 @@ def _memo_put(table, key, value):
 @kernel
 def _memo_claim(table, flags):
     """Make ``table`` hold entries for ``flags`` (clearing it otherwise)."""
-    if table[0] != flags + 1:
+    f = _table_flags(flags)
+    if table[0] != f + 1:
         table[:] = 0
-        table[0] = flags + 1
+        table[0] = f + 1
+
+
+@kernel
+def _table_flags(flags):
+    """The flags a memo table is tagged with: ``flags``, except that with one
+    wild rank which rank it is does not matter (see :func:`_hand_key`)."""
+    if (flags & WILD_MASK) != 0 and ((flags >> (WILD_SHIFT + 4)) & 15) == 0:
+        return (flags & ~WILD_MASK) | (15 << WILD_SHIFT)
+    return flags
+
+
+@kernel
+def _hand_key(hand, flags):
+    """The memo key of a hand: the packed hand itself, except with one wild
+    rank, where the laizi count moves to bits 53-55 (free: a packed hand
+    holds at most one small joker) and the wild rank's nibble is cleared.
+
+    With a single wild rank the minimum depends only on the natural cards
+    and the number of laizi, not on which rank is wild: the wild rank holds
+    no natural card, a laizi in a play with natural cards may stand for any
+    face, and laizi alone read as themselves make a solo, pair, trio or bomb
+    whatever their rank.  So hands of deals with different wild ranks share
+    one table's entries (a signature never depended on the wild rank)."""
+    if (flags & WILD_MASK) == 0 or ((flags >> (WILD_SHIFT + 4)) & 15) != 0:
+        return hand
+    w = ((flags >> WILD_SHIFT) & 15) - 1
+    lz = (hand >> (4 * w)) & 15
+    return (hand & ~(15 << (4 * w))) | (lz << 53)
 
 
 @kernel
@@ -150,6 +192,56 @@ def _lowest_rank(hand):
     while (hand >> (4 * r)) & 15 == 0:
         r += 1
     return r
+
+
+@kernel
+def _wild1(flags):
+    """The first wild rank of ``flags`` (-1: none)."""
+    return ((flags >> WILD_SHIFT) & 15) - 1
+
+
+@kernel
+def _wild2(flags):
+    """The second wild rank of ``flags`` (-1: none)."""
+    return ((flags >> (WILD_SHIFT + 4)) & 15) - 1
+
+
+@kernel
+def _laizi_of(hand, flags):
+    """The laizi (cards of the wild ranks) of ``hand``, as a packed hand."""
+    w1 = _wild1(flags)
+    w2 = _wild2(flags)
+    lz = 0
+    if w1 >= 0:
+        lz = hand & (15 << (4 * w1))
+    if w2 >= 0:
+        lz |= hand & (15 << (4 * w2))
+    return lz
+
+
+@kernel
+def _branch_rank(hand, flags):
+    """The rank whose cards a split search branches on: the lowest rank held
+    that is not wild (every split covers its cards, and a laizi would be in
+    far more plays), or the lowest rank when only laizi are left."""
+    lz = _laizi_of(hand, flags) if (flags & WILD_MASK) != 0 else 0
+    nat = hand - lz
+    return _lowest_rank(nat if nat != 0 else hand)
+
+
+#: Flag bits that matter to a hand without laizi: the classic options.
+_CLASSIC_BITS = F_KICKERS_DISTINCT | F_JOKERS_AS_KICKERS | F_JOKERS_IN_FOUR_TWO | F_FOUR_WITH_ONE | F_CHAINS_WITH_TWO
+
+
+@kernel
+def _gen_flags(hand, flags):
+    """The flags to generate the plays of ``hand`` under: a hand holding no
+    laizi has exactly the classic plays (bombs of 5+ cards need laizi; the
+    order of bombs does not matter to a split), so the classic generator and
+    its flags serve it."""
+    if (flags & WILD_MASK) != 0 and _laizi_of(hand, flags) == 0:
+        return flags & _CLASSIC_BITS
+    return flags
 
 
 #: Types whose body spans several ranks (searched hand by hand); every other
@@ -174,6 +266,35 @@ def _signature(hand):
     return s | ((((hand >> 52) & 15) + ((hand >> 56) & 15)) << 16)
 
 
+@kernel
+def _signature_f(hand, flags):
+    """:func:`_signature` under ``flags``: with wild ranks, the natural ranks
+    3..2 are counted as there and the laizi apart, the larger count of the two
+    wild ranks at bits 20-23 and the smaller at bits 24-27 (the rank-free
+    plays treat every natural rank 3..2 alike, and the two wild ranks alike:
+    a laizi stands for any face, and laizi alone read as themselves make the
+    same rank-free plays whichever wild rank they have).  Without laizi in
+    the hand this is :func:`_signature`."""
+    if (flags & WILD_MASK) == 0:
+        return _signature(hand)
+    w1 = _wild1(flags)
+    w2 = _wild2(flags)
+    s = 0
+    l1 = 0
+    l2 = 0
+    for r in range(13):
+        c = (hand >> (4 * r)) & 15
+        if r == w1:
+            l1 = c
+        elif r == w2:
+            l2 = c
+        elif c:
+            s += 1 << (4 * (c - 1))
+    if l2 > l1:
+        l1, l2 = l2, l1
+    return s | ((((hand >> 52) & 15) + ((hand >> 56) & 15)) << 16) | (l1 << 20) | (l2 << 24)
+
+
 #: Ranks a representative hand fills, in order: every other rank first, so
 #: that hands of up to 7 ranks hold no chain (fewer plays to generate).
 _SPREAD = (0, 2, 4, 6, 8, 10, 12, 1, 3, 5, 7, 9, 11)
@@ -190,7 +311,7 @@ def _representative(sig):
         for _ in range((sig >> (4 * (c - 1))) & 15):
             hand |= c << (4 * _SPREAD[i])
             i += 1
-    j = sig >> 16
+    j = (sig >> 16) & 15
     if j >= 1:
         hand |= 1 << 52
     if j >= 2:
@@ -199,10 +320,38 @@ def _representative(sig):
 
 
 @kernel
+def _representative_f(sig, flags):
+    """:func:`_representative` under ``flags``: with laizi in the signature
+    the natural ranks skip the wild ones, and the laizi sit at the wild ranks
+    (the larger count at the first)."""
+    if (sig >> 20) == 0:
+        return _representative(sig)
+    w1 = _wild1(flags)
+    w2 = _wild2(flags)
+    hand = 0
+    i = 0
+    for c in range(4, 0, -1):
+        for _ in range((sig >> (4 * (c - 1))) & 15):
+            while _SPREAD[i] == w1 or _SPREAD[i] == w2:
+                i += 1
+            hand |= c << (4 * _SPREAD[i])
+            i += 1
+    j = (sig >> 16) & 15
+    if j >= 1:
+        hand |= 1 << 52
+    if j >= 2:
+        hand |= 1 << 56
+    hand |= ((sig >> 20) & 15) << (4 * w1)
+    if w2 >= 0:
+        hand |= ((sig >> 24) & 15) << (4 * w2)
+    return hand
+
+
+@kernel
 def _sig_cards(sig):
     """Number of cards of a signature."""
     return ((sig & 15) + 2 * ((sig >> 4) & 15) + 3 * ((sig >> 8) & 15)
-            + 4 * ((sig >> 12) & 15) + (sig >> 16))
+            + 4 * ((sig >> 12) & 15) + ((sig >> 16) & 15) + ((sig >> 20) & 15) + ((sig >> 24) & 15))
 
 
 @kernel
@@ -213,13 +362,37 @@ def _sig_bound(sig):
     ranks.  Every play has one body rank (the rocket two), so every rank but
     those used up whole as kickers holds a body; kicker slots are at most 1
     per rank held three times and 2 per rank held four times.
+
+    With laizi (bits 20..): a laizi never covers a natural rank, and each
+    adds at most one kicker slot: one laizi makes a rank held three times a
+    four (one slot more) or a pair a trio; a single needs two laizi to
+    become a trio (one slot) and three to become a four (two); a body of
+    laizi alone holds no natural rank and adds a play for its slots.
     """
+    n1 = sig & 15
+    n2 = (sig >> 4) & 15
     n3 = (sig >> 8) & 15
     n4 = (sig >> 12) & 15
-    j = sig >> 16
-    m = (sig & 15) + ((sig >> 4) & 15) + n3 + n4 + j
+    j = (sig >> 16) & 15
+    m = n1 + n2 + n3 + n4 + j
     a = (m + 2) // 3
     b = m - n3 - 2 * n4 - (1 if j == 2 else 0)
+    lz = (sig >> 20) & 255
+    if lz != 0:
+        lz = (lz & 15) + (lz >> 4)
+        g = n3 + 2 * n2
+        if g > lz:
+            g = lz
+        rest = lz - g
+        t = rest // 3
+        if t > n1:
+            t = n1
+        g += 2 * t
+        if rest - 3 * t >= 2 and t < n1:
+            g += 1
+        b -= g
+        if a < 1:
+            a = 1
     return a if a > b else b
 
 
@@ -235,15 +408,15 @@ def _expand(key, flags, gc, gk, n, out, start):
     finishes the node.
 
     A signature node (``key`` has :data:`_SIG_TAG`): the signatures left by
-    the rank-free plays holding the lowest rank of its representative hand.
+    the rank-free plays holding the branch rank of its representative hand.
     A hand node: first its own signature marked :data:`_FREE`, then the hands
     left by its chain and airplane plays."""
     residual = key >= _SIG_TAG
-    hand = _representative(key ^ _SIG_TAG) if residual else key
-    r4 = 4 * _lowest_rank(hand)
+    hand = _representative_f(key ^ _SIG_TAG, flags) if residual else key
+    r4 = 4 * _branch_rank(hand, flags)
     end = start
     if not residual:
-        out[end] = _signature(hand) | _SIG_TAG | _FREE
+        out[end] = _signature_f(hand, flags) | _SIG_TAG | _FREE
         end += 1
     for i in range(n):
         c = gc[i]
@@ -255,7 +428,7 @@ def _expand(key, flags, gc, gk, n, out, start):
             continue
         if c == hand:
             return -1
-        child = (_signature(hand - c) | _SIG_TAG) if residual else hand - c
+        child = (_signature_f(hand - c, flags) | _SIG_TAG) if residual else hand - c
         dup = False
         for j in range(start, end):
             if out[j] == child:
@@ -285,17 +458,20 @@ SEARCH_WORK = _WORK_FIXED + 6 * _GEN_CAPACITY
 
 
 @kernel
-def _search_in(root, flags, table, work):
+def _search_core(root, flags, table, work, tag):
     """Memoised DFS with an explicit stack over hand and signature nodes, in
     the caller's int64 ``work`` array (no allocation); -1 when ``work`` is too
     small (every value found so far stays in ``table``: call again with a
-    bigger one).
+    bigger one).  Every key is stored xor ``tag`` (0, or a tag bit of its own
+    for the values :func:`_search_nf` keeps apart).
 
     value(signature) = fewest rank-free plays (solo, pair, trio and four
     bodies with their kickers, bomb, rocket): these plays never depend on
     which ranks they use, so hands with equal signatures have equal values.
     value(hand) = min(value(signature of hand), 1 + value(hand - p)) over
-    its chain and airplane plays p.  Both are exact minima.
+    its chain and airplane plays p.  Both are exact minima (under
+    ``natural_first`` with laizi, where the order of the plays matters, an
+    upper bound: see :func:`_search_nf`).
     """
     scratch = work[:GEN_SCRATCH]
     s_node = work[GEN_SCRATCH:GEN_SCRATCH + _STACK]
@@ -314,13 +490,19 @@ def _search_in(root, flags, table, work):
         if pending >= 0:
             node = pending
             pending = -1
-            hand = _representative(node ^ _SIG_TAG) if node >= _SIG_TAG else node
-            n = gen_into_scratch(hand, flags, 0, gc, gk, scratch)
+            if node >= _SIG_TAG:
+                sig = node ^ _SIG_TAG
+                ef = flags if (sig >> 20) != 0 else flags & _CLASSIC_BITS
+                hand = _representative_f(sig, ef)
+            else:
+                ef = _gen_flags(node, flags)
+                hand = node
+            n = gen_into_scratch(hand, ef, 0, gc, gk, scratch)
             if n > cap or top + n + 1 > ch.shape[0] or d + 1 >= _STACK:
                 return -1
-            end = _expand(node, flags, gc, gk, n, ch, top)
+            end = _expand(node, ef, gc, gk, n, ch, top)
             if end < 0:
-                _memo_put(table, node, 1)
+                _memo_put(table, (node if node >= _SIG_TAG else _hand_key(node, flags)) ^ tag, 1)
                 if d < 0:
                     return 1
                 w = 0 if ch[s_next[d] - 1] >= _FREE else 1
@@ -351,7 +533,7 @@ def _search_in(root, flags, table, work):
                 w = 0
             elif child >= _SIG_TAG and _sig_bound(child ^ _SIG_TAG) + 1 >= s_best[d]:
                 continue  # cannot beat the best found
-            v = _memo_get(table, child)
+            v = _memo_get(table, (child if child >= _SIG_TAG else _hand_key(child, flags)) ^ tag)
             if v >= 0:
                 if v + w < s_best[d]:
                     s_best[d] = v + w
@@ -359,7 +541,8 @@ def _search_in(root, flags, table, work):
                 pending = child
             continue
         best = s_best[d]
-        _memo_put(table, s_node[d], best)
+        node = s_node[d]
+        _memo_put(table, (node if node >= _SIG_TAG else _hand_key(node, flags)) ^ tag, best)
         d -= 1
         if d < 0:
             return best
@@ -369,10 +552,857 @@ def _search_in(root, flags, table, work):
             s_best[d] = best + w
 
 
+#: Memo tag of the upper bounds :func:`_search_core` finds under
+#: ``natural_first`` (chains first, then the rank-free plays by branch rank).
+_NF_UB = 1 << 60
+#: Memo tag of :func:`_search_nf`'s entries: ``lb | ub << 8``, bounds on the
+#: exact minimum under ``natural_first`` (equal once known).
+_NF_KEY = 1 << 62
+_NF_BOUND = 255
+
+
+@kernel
+def _heap_sort(a, lo, hi):
+    """Sort ``a[lo:hi]`` in place (no allocation)."""
+    n = hi - lo
+    for start in range(n // 2 - 1, -1, -1):
+        root = start
+        while True:
+            c = 2 * root + 1
+            if c >= n:
+                break
+            if c + 1 < n and a[lo + c + 1] > a[lo + c]:
+                c += 1
+            if a[lo + root] >= a[lo + c]:
+                break
+            a[lo + root], a[lo + c] = a[lo + c], a[lo + root]
+            root = c
+    for last in range(n - 1, 0, -1):
+        a[lo], a[lo + last] = a[lo + last], a[lo]
+        root = 0
+        while True:
+            c = 2 * root + 1
+            if c >= last:
+                break
+            if c + 1 < last and a[lo + c + 1] > a[lo + c]:
+                c += 1
+            if a[lo + root] >= a[lo + c]:
+                break
+            a[lo + root], a[lo + c] = a[lo + c], a[lo + root]
+            root = c
+
+
+@kernel
+def _nf_bounds(hand, flags, table, swork):
+    """``lb | ub << 8``: bounds on the exact minimum of ``hand`` under
+    ``natural_first``, from the memo or else from two searches: the minimum
+    without ``natural_first`` (every order of a split allowed: a lower bound)
+    and :func:`_search_core` under it (one order of the plays: an upper
+    bound).  A hand without laizi has no order to mind: both are its value.
+    -1 when ``swork`` is too small."""
+    key = _hand_key(hand, flags)
+    v = _memo_get(table, key | _NF_KEY)
+    if v >= 0:
+        return v
+    lb = _memo_get(table, key)
+    if lb < 0:
+        lb = _search_static(hand, flags & ~F_NATURAL_FIRST, table, swork)
+        if lb < 0:
+            return -1
+    if _laizi_of(hand, flags) == 0:
+        ub = lb
+    else:
+        ub = _memo_get(table, key | _NF_UB)
+        if ub < 0:
+            ub = _search_core(hand, flags, table, swork, _NF_UB)
+            if ub < 0:
+                return -1
+    v = lb | (ub << 8)
+    _memo_put(table, key | _NF_KEY, v)
+    return v
+
+
+@kernel
+def _nf_mark(table, node, yes, k, flags):
+    """Keep what :func:`_nf_can` found for ``node``: at most ``k`` plays
+    (``yes``) or more than ``k``."""
+    key = _hand_key(node, flags) | _NF_KEY
+    v = _memo_get(table, key)
+    lb = 1
+    ub = _NF_BOUND
+    if v >= 0:
+        lb = v & _NF_BOUND
+        ub = v >> 8
+    if yes:
+        if k < ub:
+            ub = k
+    elif k + 1 > lb:
+        lb = k + 1
+    _memo_put(table, key, lb | (ub << 8))
+
+
+@kernel
+def _nf_can(root, k, flags, table, work):
+    """Can ``root`` (holding laizi) be played out in at most ``k`` leads
+    under ``natural_first``, each lead legal in the hand left when it is
+    made?  1 yes, 0 no, -1 when ``work`` is too small.
+
+    Exhaustive over every lead of a node, not only those holding its branch
+    rank (the order of the plays matters: a laizi may take a face only once
+    every other natural card of that face is gone, so a play may have to
+    wait for others), cut by the bounds of :func:`_nf_bounds` on each
+    child; what is found is kept in the memo as bounds.  The caller has
+    made sure that the bounds of ``root`` do not decide it."""
+    half = work.shape[0] // 2
+    swork = work[:half]
+    nw = work[half:]
+    scratch = nw[:GEN_SCRATCH]
+    s_node = nw[GEN_SCRATCH:GEN_SCRATCH + _STACK]
+    s_k = nw[GEN_SCRATCH + _STACK:GEN_SCRATCH + 2 * _STACK]
+    s_next = nw[GEN_SCRATCH + 2 * _STACK:GEN_SCRATCH + 3 * _STACK]
+    s_end = nw[GEN_SCRATCH + 3 * _STACK:GEN_SCRATCH + 4 * _STACK]
+    cap = (nw.shape[0] - _WORK_FIXED) // 4
+    if cap < 16:
+        return -1
+    gc = nw[_WORK_FIXED:_WORK_FIXED + cap]
+    gk = nw[_WORK_FIXED + cap:_WORK_FIXED + 2 * cap]
+    ch = nw[_WORK_FIXED + 2 * cap:]
+    d = -1
+    top = 0
+    node = root
+    nk = k
+    while True:
+        # Expand (node, nk): its children, distinct, sorted.
+        if d + 1 >= _STACK:
+            return -1
+        n = gen_into_scratch(node, flags, 0, gc, gk, scratch)
+        if n > cap or top + n > ch.shape[0]:
+            return -1
+        one = False
+        end = top
+        for i in range(n):
+            if gc[i] == node:
+                one = True
+                break
+            ch[end] = node - gc[i]
+            end += 1
+        if one:
+            _nf_mark(table, node, True, 1, flags)
+            for e in range(d, -1, -1):
+                _nf_mark(table, s_node[e], True, s_k[e], flags)
+            return 1
+        _heap_sort(ch, top, end)
+        u = top
+        for i in range(top, end):
+            if i == top or ch[i] != ch[i - 1]:
+                ch[u] = ch[i]
+                u += 1
+        d += 1
+        s_node[d] = node
+        s_k[d] = nk
+        s_next[d] = top
+        s_end[d] = u
+        top = u
+        # Scan the children of the top frame; pop the frames that run out.
+        while True:
+            if d < 0:
+                return 0
+            i = s_next[d]
+            kk = s_k[d] - 1
+            descend = False
+            while i < s_end[d]:
+                child = ch[i]
+                i += 1
+                b = _nf_bounds(child, flags, table, swork)
+                if b < 0:
+                    return -1
+                if (b >> 8) <= kk:
+                    for e in range(d, -1, -1):
+                        _nf_mark(table, s_node[e], True, s_k[e], flags)
+                    return 1
+                if (b & _NF_BOUND) <= kk:
+                    s_next[d] = i
+                    node = child
+                    nk = kk
+                    descend = True
+                    break
+            if descend:
+                break
+            _nf_mark(table, s_node[d], False, s_k[d], flags)
+            d -= 1
+            top = s_end[d] if d >= 0 else 0
+
+
+@kernel
+def _search_nf(root, flags, table, work):
+    """Exact minimum of ``root`` (holding laizi) under ``natural_first``:
+    from the bounds of :func:`_nf_bounds` up, the first ``k`` for which
+    :func:`_nf_can` says yes (usually the bounds meet at once).  -1 when
+    ``work`` is too small."""
+    b = _nf_bounds(root, flags, table, work[:work.shape[0] // 2])
+    if b < 0:
+        return -1
+    lb = b & _NF_BOUND
+    ub = b >> 8
+    while lb < ub:
+        r = _nf_can(root, lb, flags, table, work)
+        if r < 0:
+            return -1
+        if r == 1:
+            ub = lb
+        else:
+            lb += 1
+    _memo_put(table, _hand_key(root, flags) | _NF_KEY, lb | (lb << 8))
+    return lb
+
+
+# The face DP (wild cards) -------------------------------------------------------
+#
+# With laizi the hand-by-hand search above meets far more chain plays (a laizi
+# fills any gap), so a hand with laizi is decomposed by a dynamic programme over
+# the faces 3..2 instead.  A split is its chain bodies (chains, pair chains and
+# airplane bodies: runs of faces, p = 1, 2 or 3 cards a face), the wings of its
+# airplanes, and rank-free plays; the rank-free plays and the wings depend only
+# on the cards the bodies leave, so the DP goes face by face choosing which
+# bodies cover the face, and keeps per state (the bodies still open, the
+# signature of what the faces done leave, the laizi used, the airplanes whose
+# wings are still to choose) the fewest bodies.  At the end the wings are
+# chosen by classes of ranks (equal counts are alike) and the rest is the
+# signature value of :func:`_search_core`.
+#
+# Exchange argument: where the bodies covering a face hold a laizi while a
+# natural card of that face is elsewhere (a rank-free play, or the wing of an
+# airplane not covering the face), swapping the two keeps every play legal, so
+# the bodies of a face take its natural cards first (min(t, c) of them for t
+# body cards and c naturals) and only the rest are laizi.  Legal unless the
+# other play would then hold laizi alone and read as something else:
+# ``laizi_alone_as_self`` on with laizi of both wild ranks in the hand, or
+# laizi of both ranks making no bomb (``mixed_pure_bomb=off``); nor under
+# ``laizi_in_four_two=off`` (a four + kickers may hold no laizi) or
+# ``natural_first``.  Those cases take :func:`_search_core`.
+
+_DP_SLOTS = 4096
+_DP_MAX_STATES = 3072
+_DP_MAX_BODIES = 5
+_DP_MAX_PENDING = 3
+_DP_WBUF = 2048
+_DP_SCRATCH = 192
+#: Work entries of the DP (taken from the end of a work array; the rest is
+#: the signature search's).
+_DP_WORK = 3 * _DP_MAX_STATES + 4 * _DP_SLOTS + _DP_MAX_STATES + _DP_SCRATCH + 2 * _DP_WBUF
+#: Overflow of the DP's fixed sizes: the hand takes :func:`_search_core`.
+_DP_OVERFLOW = -2
+
+
+@kernel
+def _dp_min_len(p):
+    return 5 if p == 1 else (3 if p == 2 else 2)
+
+
+@kernel
+def _dp_max_len(p, wing):
+    if p == 1:
+        return 12
+    if p == 2:
+        return 10
+    return 6 if wing == 0 else (5 if wing == 1 else 4)
+
+
+@kernel
+def _dp_applies(hand, flags):
+    """May :func:`_dp_search` decompose ``hand`` (see the exchange argument)?"""
+    if (flags & WILD_MASK) == 0 or (flags & (F_NATURAL_FIRST | F_LAIZI_NO_FOUR_TWO)) != 0:
+        return False
+    w1 = _wild1(flags)
+    w2 = _wild2(flags)
+    l1 = (hand >> (4 * w1)) & 15 if w1 >= 0 else 0
+    l2 = (hand >> (4 * w2)) & 15 if w2 >= 0 else 0
+    if l1 + l2 == 0:
+        return False
+    if l1 > 0 and l2 > 0:
+        return (flags & F_LAIZI_ALONE_ANY) != 0 and (flags & F_NO_MIXED_PURE) == 0
+    return True
+
+
+@kernel
+def _res_value(cls, l1, l2, flags, table, swork, cap):
+    """Fewest rank-free plays of the cards a split leaves: natural ranks
+    ``cls`` (counts of ranks held 1..4 times, 4 bits each), jokers at bits
+    16.., ``rl`` laizi at bits 27..; the laizi may be of either wild rank
+    (at most ``l1`` / ``l2``), the least of the ways.  Only values below
+    ``cap`` matter (``cap`` when none is).  -1: work too small."""
+    rl = (cls >> 27) & 15
+    base = (cls & 0xFFFF) | (((cls >> 25) & 1) + ((cls >> 26) & 1)) << 16
+    best = cap
+    lo = rl - l2 if rl > l2 else 0
+    hi = rl if rl < l1 else l1
+    for a in range(lo, hi + 1):
+        b = rl - a
+        hi_l = a if a >= b else b
+        lo_l = b if a >= b else a
+        sig = base | (hi_l << 20) | (lo_l << 24)
+        if sig == 0:
+            return 0
+        v = _memo_get(table, sig | _SIG_TAG)
+        if v < 0:
+            if _sig_bound(sig) >= best:
+                continue
+            v = _search_core(sig | _SIG_TAG, flags, table, swork, 0)
+            if v < 0:
+                return -1
+        if v < best:
+            best = v
+    return best
+
+
+@kernel
+def _wing_expand(src, n_src, dst, own, k, pair, flags, sc):
+    """The class states after the ``k`` wings (pairs when ``pair``) of pending
+    airplane ``own`` are taken from each of ``src[:n_src]``, written to
+    ``dst``; returns how many (``_DP_OVERFLOW`` past its size).
+
+    A class state: counts of natural ranks held 1..4 times (4 bits each),
+    the forbidden singles of pending airplane j (3 bits at 16 + 3j: a
+    natural card of one of its body faces, no wing of its own), the jokers
+    (bits 25, 26), the laizi left (bits 27..).  Natural wings come from
+    distinct ranks (solo wings with ``kickers_distinct`` off may share one);
+    a laizi wing takes a face of its own (there are always enough); both
+    jokers only with ``jokers_as_kickers``; pair wings are a natural pair, a
+    natural and a laizi, or two laizi, of distinct faces, never jokers."""
+    # ops: source pool (0..3 ranks held 1..4 times, 4..6 forbidden singles of
+    # airplane j, 7 small joker, 8 big joker, 9 laizi only), destination class
+    # (-1 none), wings a use makes, laizi a use takes.
+    o_src = sc[0:16]
+    o_dst = sc[16:32]
+    o_unit = sc[32:48]
+    o_lz = sc[48:64]
+    use = sc[64:80]
+    pool = sc[80:90]
+    nops = 0
+    distinct = (flags & F_KICKERS_DISTINCT) != 0
+    if not pair:
+        for c in range(4):
+            for j in range(1, c + 2):
+                if j > 1 and distinct:
+                    break
+                o_src[nops] = c
+                o_dst[nops] = c - j
+                o_unit[nops] = j
+                o_lz[nops] = 0
+                nops += 1
+        for s in range(4, 10):
+            o_src[nops] = s
+            o_dst[nops] = -1
+            o_unit[nops] = 1
+            o_lz[nops] = 1 if s == 9 else 0
+            nops += 1
+    else:
+        for c in range(4):
+            if c >= 1:
+                o_src[nops] = c
+                o_dst[nops] = c - 2
+                o_unit[nops] = 1
+                o_lz[nops] = 0
+                nops += 1
+            o_src[nops] = c
+            o_dst[nops] = c - 1
+            o_unit[nops] = 1
+            o_lz[nops] = 1
+            nops += 1
+        for s in range(4, 7):
+            o_src[nops] = s
+            o_dst[nops] = -1
+            o_unit[nops] = 1
+            o_lz[nops] = 1
+            nops += 1
+        o_src[nops] = 9
+        o_dst[nops] = -1
+        o_unit[nops] = 1
+        o_lz[nops] = 2
+        nops += 1
+    jak = (flags & F_JOKERS_AS_KICKERS) != 0
+    m = 0
+    cap = dst.shape[0]
+    for si in range(n_src):
+        st = src[si]
+        for c in range(4):
+            pool[c] = (st >> (4 * c)) & 15
+        for j in range(3):
+            pool[4 + j] = 0 if j == own else (st >> (16 + 3 * j)) & 7
+        pool[7] = (st >> 25) & 1
+        pool[8] = (st >> 26) & 1
+        lz = (st >> 27) & 15
+        cls = st
+        rem = k
+        for o in range(nops):
+            use[o] = 0
+        d = 0
+        while True:
+            if rem == 0:
+                # Emit: the own forbidden singles become plain singles.
+                fo = (cls >> (16 + 3 * own)) & 7
+                out = (cls & ~(7 << (16 + 3 * own))) + fo
+                out = (out & ~(15 << 27)) | (lz << 27)
+                if m >= cap:
+                    return _DP_OVERFLOW
+                dst[m] = out
+                m += 1
+            elif d + 1 < nops:
+                d += 1
+                continue
+            # Next use vector: one more use of op d, or back up.
+            while d >= 0:
+                s = o_src[d]
+                ok = rem >= o_unit[d] and lz >= o_lz[d] and (s == 9 or pool[s] > 0)
+                if ok and (s == 7 or s == 8) and not jak and use[d] == 0:
+                    # the other joker already a wing of this airplane?
+                    for e in range(nops):
+                        if e != d and (o_src[e] == 7 or o_src[e] == 8) and use[e] > 0:
+                            ok = False
+                if ok:
+                    use[d] += 1
+                    rem -= o_unit[d]
+                    lz -= o_lz[d]
+                    if s < 9:
+                        pool[s] -= 1
+                        if s < 4:
+                            cls -= 1 << (4 * s)
+                        elif s < 7:
+                            cls -= 1 << (16 + 3 * (s - 4))
+                        else:
+                            cls -= 1 << (25 + s - 7)
+                    if o_dst[d] >= 0:
+                        cls += 1 << (4 * o_dst[d])
+                    break
+                u = use[d]
+                if u > 0:
+                    rem += u * o_unit[d]
+                    lz += u * o_lz[d]
+                    if s < 9:
+                        pool[s] += u
+                        if s < 4:
+                            cls += u << (4 * s)
+                        elif s < 7:
+                            cls += u << (16 + 3 * (s - 4))
+                        else:
+                            cls += u << (25 + s - 7)
+                    if o_dst[d] >= 0:
+                        cls -= u << (4 * o_dst[d])
+                    use[d] = 0
+                d -= 1
+            if d < 0:
+                break
+    return m
+
+
+@kernel
+def _dp_final(res, used, pcodes, npend, jx, jd, L, l1, l2, best, flags, table, swork, wa, wb, sc):
+    """Fewest rank-free plays once every pending airplane has its wings
+    (below ``best``; ``best`` when none is): -1 work too small, overflow."""
+    st = res | (jx << 25) | (jd << 26) | ((L - used) << 27)
+    for j in range(npend):
+        st |= ((pcodes[j] >> 4) & 7) << (16 + 3 * j)
+    wa[0] = st
+    n = 1
+    src = wa
+    dst = wb
+    for j in range(npend):
+        pc = pcodes[j]
+        n = _wing_expand(src, n, dst, j, pc & 7, (pc >> 3) & 1, flags, sc)
+        if n < 0:
+            return n
+        src, dst = dst, src
+    out = best
+    for i in range(n):
+        v = _res_value(src[i], l1, l2, flags, table, swork, out)
+        if v < 0:
+            return v
+        if v < out:
+            out = v
+            if out == 0:
+                break
+    return out
+
+
+@kernel
+def _dp_search(hand, flags, table, work):
+    """The exact minimum of a hand holding laizi by the face DP (see above),
+    when :func:`_dp_applies`; -1 when ``work`` is too small, ``_DP_OVERFLOW``
+    when the DP's fixed sizes do not hold the hand (then
+    :func:`_search_core` decides it)."""
+    total = work.shape[0]
+    if total < _DP_WORK + _WORK_FIXED + 6 * 64:
+        return -1
+    swork = work[:total - _DP_WORK]
+    dw = work[total - _DP_WORK:]
+    o = 0
+    ca = dw[o:o + _DP_MAX_STATES]
+    o += _DP_MAX_STATES
+    cb = dw[o:o + _DP_MAX_STATES]
+    o += _DP_MAX_STATES
+    cc = dw[o:o + _DP_MAX_STATES]
+    o += _DP_MAX_STATES
+    ha = dw[o:o + _DP_SLOTS]
+    o += _DP_SLOTS
+    hb = dw[o:o + _DP_SLOTS]
+    o += _DP_SLOTS
+    hc = dw[o:o + _DP_SLOTS]
+    o += _DP_SLOTS
+    hs = dw[o:o + _DP_SLOTS]
+    o += _DP_SLOTS
+    hl = dw[o:o + _DP_MAX_STATES]
+    o += _DP_MAX_STATES
+    sc = dw[o:o + _DP_SCRATCH]
+    o += _DP_SCRATCH
+    wa = dw[o:o + _DP_WBUF]
+    o += _DP_WBUF
+    wb = dw[o:o + _DP_WBUF]
+    cnt = sc[0:13]
+    bp = sc[13:19]
+    bw = sc[19:25]
+    bl = sc[25:31]
+    bf = sc[31:37]
+    codes = sc[37:53]
+    pcodes = sc[53:57]
+    dem = sc[57:62]
+    ffour = sc[62:76]
+    wsc = sc[96:192]  # the wing enumeration's scratch
+
+    w1 = _wild1(flags)
+    w2 = _wild2(flags)
+    l1 = (hand >> (4 * w1)) & 15 if w1 >= 0 else 0
+    l2 = (hand >> (4 * w2)) & 15 if w2 >= 0 else 0
+    L = l1 + l2
+    jx = (hand >> 52) & 15
+    jd = (hand >> 56) & 15
+    for f in range(13):
+        cnt[f] = 0 if (f == w1 or f == w2) else (hand >> (4 * f)) & 15
+    ffour[13] = 0
+    for f in range(12, -1, -1):
+        ffour[f] = ffour[f + 1] + (1 if cnt[f] == 4 else 0)
+    top2 = 12 if (flags & F_CHAINS_WITH_TWO) != 0 else 11
+
+    # The split without chain bodies bounds the answer.
+    best = _res_value(_signature_f(hand, flags) & 0xFFFF | (jx << 25) | (jd << 26) | (L << 27),
+                      l1, l2, flags, table, swork, _INF)
+    if best < 0:
+        return -1
+    if best <= 1:
+        return best
+
+    for i in range(_DP_SLOTS):
+        hs[i] = 0
+    sc[190] = 0
+    sc[191] = 0
+    ncur = 1
+    ca[0] = 0
+    cb[0] = 0
+    cc[0] = 0
+    for f in range(13):
+        c = cnt[f]
+        nn = 0
+        sc[190] += ncur
+        for si in range(ncur):
+            A = ca[si]
+            B = cb[si]
+            cost = cc[si]
+            nb = 0
+            x = A
+            while x != 0:
+                code = x & 0xFFF
+                bp[nb] = code & 3
+                bw[nb] = (code >> 2) & 3
+                bl[nb] = (code >> 4) & 15
+                bf[nb] = (code >> 8) & 7
+                nb += 1
+                x >>= 12
+            res = B & 0xFFFF
+            used = (B >> 16) & 15
+            npend = 0
+            x = B >> 20
+            while x != 0:
+                pcodes[npend] = x & 0xFF
+                npend += 1
+                x >>= 8
+            lzleft = L - used
+            for mask in range(1 << nb):
+                valid = True
+                tcont = 0
+                ncont = 0
+                npend2 = npend
+                closed_solo = False
+                closed_pair = False
+                closed_plane = False
+                for i in range(nb):
+                    p = bp[i]
+                    wg = bw[i]
+                    if (mask >> i) & 1:
+                        topp = 11 if p == 1 else top2
+                        if f > topp or bl[i] + 1 > _dp_max_len(p, wg):
+                            valid = False
+                            break
+                        tcont += p
+                        ncont += 1
+                    else:
+                        if bl[i] < _dp_min_len(p):
+                            valid = False
+                            break
+                        if wg != 0:
+                            if npend2 >= _DP_MAX_PENDING:
+                                return _DP_OVERFLOW
+                            pcodes[npend2] = bl[i] | ((wg - 1) << 3) | (bf[i] << 4)
+                            npend2 += 1
+                        elif p == 1:
+                            closed_solo = True
+                        elif p == 2:
+                            if bl[i] + (top2 - f + 1) <= 10:
+                                closed_pair = True
+                        elif bl[i] + (top2 - f + 1) <= 6:
+                            closed_plane = True
+                if not valid:
+                    continue
+                room = c + lzleft - tcont
+                if room < 0:
+                    continue
+                amax = 0 if (f + 4 > 11 or closed_solo) else room
+                for a in range(amax + 1):
+                    r1 = room - a
+                    bmax = 0 if (f + 2 > top2 or closed_pair) else r1 // 2
+                    for b in range(bmax + 1):
+                        r2 = r1 - 2 * b
+                        tmax = 0 if f + 1 > top2 else r2 // 3
+                        for t0 in range((0 if closed_plane else tmax) + 1):
+                            for t1 in range(tmax - t0 + 1):
+                                for t2 in range(tmax - t0 - t1 + 1):
+                                    nnew = a + b + t0 + t1 + t2
+                                    t = tcont + a + 2 * b + 3 * (t0 + t1 + t2)
+                                    u = t if t < c else c
+                                    lz = t - u
+                                    r = c - u
+                                    # The bodies after this face, as codes.
+                                    k = 0
+                                    wing_at = -1
+                                    for i in range(nb):
+                                        if (mask >> i) & 1:
+                                            p = bp[i]
+                                            wg = bw[i]
+                                            ln = bl[i] + 1
+                                            if wg == 0:
+                                                topp = 11 if p == 1 else top2
+                                                mn = _dp_min_len(p)
+                                                if ln > mn and ln + (topp - f) <= _dp_max_len(p, 0):
+                                                    ln = mn
+                                            if p == 3 and wg != 0:
+                                                wing_at = k
+                                            codes[k] = p | (wg << 2) | (ln << 4) | (bf[i] << 8)
+                                            k += 1
+                                    for i in range(a):
+                                        codes[k] = 1 | (1 << 4)
+                                        k += 1
+                                    for i in range(b):
+                                        codes[k] = 2 | (1 << 4)
+                                        k += 1
+                                    for i in range(t0):
+                                        codes[k] = 3 | (1 << 4)
+                                        k += 1
+                                    for i in range(t1):
+                                        wing_at = k
+                                        codes[k] = 3 | (1 << 2) | (1 << 4)
+                                        k += 1
+                                    for i in range(t2):
+                                        wing_at = k
+                                        codes[k] = 3 | (2 << 2) | (1 << 4)
+                                        k += 1
+                                    nres = res
+                                    if r > 0:
+                                        if wing_at >= 0:
+                                            # c == 4 and the winged airplane alone takes 3:
+                                            # the fourth is no wing of its own.
+                                            codes[wing_at] += 1 << 8
+                                        else:
+                                            nres += 1 << (4 * (r - 1))
+                                    # Look ahead: the open bodies must reach their least length.
+                                    for i in range(5):
+                                        dem[i] = 0
+                                    dead = False
+                                    for i in range(k):
+                                        p = codes[i] & 3
+                                        ln = (codes[i] >> 4) & 15
+                                        need = _dp_min_len(p) - ln
+                                        if need > 0:
+                                            topp = 11 if p == 1 else top2
+                                            if f + need > topp:
+                                                dead = True
+                                                break
+                                            for e in range(1, need + 1):
+                                                dem[e] += p
+                                    if dead:
+                                        continue
+                                    extra = 0
+                                    for e in range(1, 5):
+                                        if dem[e] > 0 and dem[e] > cnt[f + e]:
+                                            extra += dem[e] - cnt[f + e]
+                                    if extra > lzleft - lz:
+                                        continue
+                                    ncost = cost + nnew
+                                    sc[191] += 1
+                                    # Bound: the ranks left must be covered by rank-free
+                                    # plays, as bodies or whole kickers (see _sig_bound).
+                                    m = (nres & 15) + ((nres >> 4) & 15) + ((nres >> 8) & 15) + ((nres >> 12) & 15)
+                                    slots = ((nres >> 8) & 15) + 2 * ((nres >> 12) & 15)
+                                    wcap = 0
+                                    for i in range(k):
+                                        if (codes[i] & 3) == 3 and (codes[i] >> 2) & 3:
+                                            m += (codes[i] >> 8) & 7
+                                            wcap += _dp_max_len(3, (codes[i] >> 2) & 3)
+                                    for j in range(npend2):
+                                        m += (pcodes[j] >> 4) & 7
+                                        wcap += pcodes[j] & 7
+                                    lbr = m - slots - wcap - (lzleft - lz) - ffour[f + 1]
+                                    if lbr < 0:
+                                        lbr = 0
+                                    if ncost + lbr >= best:
+                                        continue
+                                    if k > _DP_MAX_BODIES:
+                                        return _DP_OVERFLOW
+                                    # Canonical keys: codes sorted, pending sorted.
+                                    for i in range(1, k):
+                                        y = codes[i]
+                                        e = i - 1
+                                        while e >= 0 and codes[e] < y:
+                                            codes[e + 1] = codes[e]
+                                            e -= 1
+                                        codes[e + 1] = y
+                                    nA = 0
+                                    for i in range(k - 1, -1, -1):
+                                        nA = (nA << 12) | codes[i]
+                                    pk = 0
+                                    for i in range(npend2):
+                                        y = pcodes[i]
+                                        # insertion into a descending byte list
+                                        pk = _dp_pend_insert(pk, y)
+                                    nB = nres | ((used + lz) << 16) | (pk << 20)
+                                    # Insert into the next layer.
+                                    hh = (nA ^ (nA >> 31) ^ (nB * 3) ^ (nB >> 23)) & 0x7FFFFFFF
+                                    slot = ((hh * _HASH_MUL) >> 16) & (_DP_SLOTS - 1)
+                                    while True:
+                                        if hs[slot] == 0:
+                                            if nn >= _DP_MAX_STATES:
+                                                return _DP_OVERFLOW
+                                            hs[slot] = 1
+                                            ha[slot] = nA
+                                            hb[slot] = nB
+                                            hc[slot] = ncost
+                                            hl[nn] = slot
+                                            nn += 1
+                                            break
+                                        if ha[slot] == nA and hb[slot] == nB:
+                                            if ncost < hc[slot]:
+                                                hc[slot] = ncost
+                                            break
+                                        slot = (slot + 1) & (_DP_SLOTS - 1)
+        # The next layer becomes the current one.
+        for i in range(nn):
+            slot = hl[i]
+            ca[i] = ha[slot]
+            cb[i] = hb[slot]
+            cc[i] = hc[slot]
+            hs[slot] = 0
+        ncur = nn
+    # Close the bodies still open, choose the wings, value the rest.
+    for si in range(ncur):
+        A = ca[si]
+        B = cb[si]
+        cost = cc[si]
+        if cost >= best:
+            continue
+        npend = 0
+        x = B >> 20
+        while x != 0:
+            pcodes[npend] = x & 0xFF
+            npend += 1
+            x >>= 8
+        ok = True
+        x = A
+        while x != 0:
+            code = x & 0xFFF
+            x >>= 12
+            p = code & 3
+            wg = (code >> 2) & 3
+            ln = (code >> 4) & 15
+            if ln < _dp_min_len(p):
+                ok = False
+                break
+            if wg != 0:
+                if npend >= _DP_MAX_PENDING:
+                    return _DP_OVERFLOW
+                pcodes[npend] = ln | ((wg - 1) << 3) | (((code >> 8) & 7) << 4)
+                npend += 1
+        if not ok:
+            continue
+        v = _dp_final(B & 0xFFFF, (B >> 16) & 15, pcodes, npend, jx, jd, L, l1, l2, best - cost,
+                      flags, table, swork, wa, wb, wsc)
+        if v < 0:
+            return v
+        if cost + v < best:
+            best = cost + v
+    return best
+
+
+@kernel
+def _dp_pend_insert(pk, y):
+    """Insert the byte ``y`` into ``pk``, a list of bytes kept in descending
+    order from the low byte up (0 bytes end it)."""
+    out = 0
+    shift = 0
+    placed = False
+    x = pk
+    while x != 0 or not placed:
+        b = x & 0xFF
+        if not placed and (x == 0 or y >= b):
+            out |= y << shift
+            shift += 8
+            placed = True
+            continue
+        out |= b << shift
+        shift += 8
+        x >>= 8
+    return out
+
+
+@kernel
+def _search_in(root, flags, table, work):
+    """The exact minimum of ``root`` in the caller's ``work`` array (-1 when
+    it is too small): :func:`_search_core`, or :func:`_search_nf` for a hand
+    holding laizi under ``natural_first``."""
+    if (flags & WILD_MASK) != 0:
+        if (flags & F_NATURAL_FIRST) != 0:
+            if _laizi_of(root, flags) != 0:
+                return _search_nf(root, flags, table, work)
+            flags &= ~F_NATURAL_FIRST
+        return _search_static(root, flags, table, work)
+    return _search_core(root, flags, table, work, 0)
+
+
+@kernel
+def _search_static(root, flags, table, work):
+    """The exact minimum of ``root`` without ``natural_first``: the face DP
+    when it applies, :func:`_search_core` otherwise (kept in the memo under
+    the hand either way).  -1 when ``work`` is too small."""
+    if _dp_applies(root, flags):
+        v = _dp_search(root, flags, table, work)
+        if v != _DP_OVERFLOW:
+            if v > 0:
+                _memo_put(table, _hand_key(root, flags), v)
+            return v
+    return _search_core(root, flags, table, work, 0)
+
+
 @kernel
 def _search(root, flags, table):
-    """:func:`_search_in` with a work array of its own, doubled until it fits."""
-    size = SEARCH_WORK
+    """:func:`_search_in` with a work array of its own, doubled until it fits
+    (a first one 16 times bigger with wild cards: far more plays a node)."""
+    size = SEARCH_WORK if (flags & WILD_MASK) == 0 else 16 * SEARCH_WORK
     while True:
         v = _search_in(root, flags, table, np.empty(size, np.int64))
         if v >= 0:
@@ -400,7 +1430,13 @@ def _memo_lookup(hand, flags, table):
     if hand == 0:
         return 0
     _memo_claim(table, flags)
-    return _memo_get(table, hand)
+    if (flags & WILD_MASK) == 0:
+        return _memo_get(table, hand)
+    key = _hand_key(hand, flags)
+    if (flags & F_NATURAL_FIRST) != 0 and _laizi_of(hand, flags) != 0:
+        v = _memo_get(table, key | _NF_KEY)
+        return v >> 8 if v >= 0 and (v & _NF_BOUND) == (v >> 8) else -1
+    return _memo_get(table, key)
 
 
 @kernel
@@ -496,10 +1532,25 @@ def _shared_table(flags: int) -> np.ndarray:
     tables = getattr(_tables, "by_flags", None)
     if tables is None:
         tables = _tables.by_flags = {}
-    table = tables.get(flags)
+    key = _table_flags_py(flags)
+    table = tables.get(key)
     if table is None:
-        table = tables[flags] = new_memo_table(16)
+        if len(tables) >= _MAX_TABLES:
+            tables.pop(next(iter(tables)))  # the oldest (1 MiB each)
+        table = tables[key] = new_memo_table(16)
     return table
+
+
+#: Most memo tables :func:`min_plays` keeps per thread (one per rule set; the
+#: deals of 天地癞子 with different wild ranks have one each).
+_MAX_TABLES = 16
+
+
+def _table_flags_py(flags: int) -> int:
+    """:func:`_table_flags` in plain Python."""
+    if flags & WILD_MASK and not (flags >> (WILD_SHIFT + 4)) & 15:
+        return (flags & ~WILD_MASK) | (15 << WILD_SHIFT)
+    return flags
 
 
 def min_plays(hand, rules=None) -> int:
@@ -518,10 +1569,11 @@ def min_plays(hand, rules=None) -> int:
 
 
 @kernel
-def _optimal_plays(hand, flags, table, out_cards, out_kinds):
-    """The leads holding the lowest rank of ``hand`` that start a minimal
-    split (``min(hand - play) == min(hand) - 1``), written to the buffers;
-    returns how many (counted past the buffer size like ``gen_into``)."""
+def _optimal_plays(hand, flags, table, out_cards, out_kinds, any_rank):
+    """The leads holding the lowest rank of ``hand`` (every lead when
+    ``any_rank``) that start a minimal split (``min(hand - play) ==
+    min(hand) - 1``), written to the buffers; returns how many (counted past
+    the buffer size like ``gen_into``)."""
     if hand == 0:
         return 0
     best = min_plays_memo(hand, flags, table)
@@ -530,7 +1582,7 @@ def _optimal_plays(hand, flags, table, out_cards, out_kinds):
     m = 0
     for i in range(n):
         c = gc[i]
-        if (c >> r4) & 15 == 0:
+        if not any_rank and (c >> r4) & 15 == 0:
             continue
         if min_plays_memo(hand - c, flags, table) == best - 1:
             if m < out_cards.shape[0]:
@@ -588,17 +1640,20 @@ class Decomposition:
             "hand": self.hand,
             "rules": self.rules.describe(),
             "min_plays": self.min_plays,
-            "plays": [p.notation() for p in self.plays],
+            "plays": [p.notation(self.rules) for p in self.plays],
             "types": [p.type_name for p in self.plays],
             "uncontrolled": self.uncontrolled,
             "uncontrolled_any": self.uncontrolled_any,
-            "uncontrolled_plays": [p.notation() for p in self.uncontrolled_plays],
+            "uncontrolled_plays": [p.notation(self.rules) for p in self.uncontrolled_plays],
             "controls": {"twos": self.twos, "jokers": self.jokers,
                          "bombs": self.bomb_texts(), "rocket": self.rocket},
             "splits_count": self.splits_count,
         }
         if self.splits is not None:
-            d["splits"] = [[p.notation() for p in s] for s in self.splits]
+            d["splits"] = [[p.notation(self.rules) for p in s] for s in self.splits]
+        if self.rules.wild:
+            d["wild"] = self.rules.wild_text()
+            d["faces"] = [p.faces(self.rules) for p in self.plays]
         return d
 
 
@@ -617,6 +1672,16 @@ class _Search:
         self._best: dict = {}
         self._count: dict = {}
         self._buf = (np.empty(512, np.int64), np.empty(512, np.int64))
+        # Under natural_first a laizi may stand for a face only while no
+        # natural card of that face is left outside its play, so the order of
+        # the plays matters: a split is a sequence, searched from any lead.
+        self.ordered = bool(rules.wild) and rules.natural_first
+        self._wild_mask = sum(15 << (4 * r) for r in rules.wild)
+        self._sets: dict = {}
+
+    def sequenced(self, h: int) -> bool:
+        """Does the order of the plays of ``h`` matter (natural_first, laizi held)?"""
+        return self.ordered and (h & self._wild_mask) != 0
 
     def min_plays(self, h: int) -> int:
         return int(min_plays_memo(h, self.flags, self.table))
@@ -627,10 +1692,11 @@ class _Search:
         got = self._opt.get(h)
         if got is None:
             a, b = self._buf
-            n = _optimal_plays(h, self.flags, self.table, a, b)
+            seq = self.sequenced(h)
+            n = _optimal_plays(h, self.flags, self.table, a, b, seq)
             if n > a.shape[0]:
                 self._buf = a, b = np.empty(2 * n, np.int64), np.empty(2 * n, np.int64)
-                n = _optimal_plays(h, self.flags, self.table, a, b)
+                n = _optimal_plays(h, self.flags, self.table, a, b, seq)
             groups: dict = {}
             for c, k in zip(a[:n].tolist(), b[:n].tolist()):
                 groups.setdefault(c, []).append(k)
@@ -682,6 +1748,8 @@ class _Search:
         holding the lowest rank are taken in increasing order of cards)."""
         if h == 0:
             return 1
+        if self.sequenced(h):
+            return len(self.play_sets(h))
         key = (h, low)
         got = self._count.get(key)
         if got is None:
@@ -700,6 +1768,9 @@ class _Search:
         if h == 0:
             yield ()
             return
+        if self.sequenced(h):
+            yield from self._enumerate_sequenced(h, limit)
+            return
         r = _lowest_rank(h)
         made = 0
         for cards, kinds in self.optimal_groups(h):
@@ -712,6 +1783,52 @@ class _Search:
                 made += 1
                 if made >= limit:
                     return
+
+
+    def play_sets(self, h: int) -> frozenset:
+        """The distinct minimal splits of ``h`` when the order of the plays
+        matters, each as the sorted tuple of its plays' cards (any order in
+        which they can be played makes the set one split)."""
+        got = self._sets.get(h)
+        if got is None:
+            if h == 0:
+                return frozenset([()])
+            out = set()
+            for cards, _ in self.optimal_groups(h):
+                rest = h - cards
+                if self.sequenced(rest):
+                    subs = self.play_sets(rest)
+                else:  # the rest's splits in any order: the canonical ones
+                    subs = {tuple(sorted(c for c, _ in s)) for s in self.enumerate(rest, 1 << 30)}
+                out.update(tuple(sorted(s + (cards,))) for s in subs)
+            got = self._sets[h] = frozenset(out)
+        return got
+
+    def _enumerate_sequenced(self, h: int, limit: int):
+        """Up to ``limit`` distinct minimal splits of ``h`` (order matters),
+        each in an order it can be played in: the first order found."""
+        seen: set = set()
+
+        def walk(hh):
+            if hh == 0:
+                yield ()
+                return
+            if not self.sequenced(hh):
+                yield from self.enumerate(hh, 1 << 30)
+                return
+            for cards, kinds in self.optimal_groups(hh):
+                _, k = self.reading(cards, kinds)
+                for sub in walk(hh - cards):
+                    yield ((cards, k),) + sub
+
+        for split in walk(h):
+            key = tuple(sorted(c for c, _ in split))
+            if key in seen:
+                continue
+            seen.add(key)
+            yield split
+            if len(seen) >= limit:
+                return
 
 
 def _reading_rank(kind: int) -> int:
@@ -778,13 +1895,15 @@ def decompose(hand, rules=None, all_splits: bool = False, limit: int = DEFAULT_S
     (unc_same, unc_any), best = s.best(h)
     plays = [Play(c, k) for c, k in best]
     unc = {p for p in plays if s.cost(p.cards, p.kind)[0]}
-    ordered = lead_order(plays, unc)
+    # A split whose order matters (natural_first) keeps the order it is legal in.
+    order = (lambda ps, u: ps) if s.sequenced(h) else lead_order
+    ordered = order(plays, unc)
     splits = None
     if all_splits:
         splits = []
         for split in s.enumerate(h, limit):
             ps = [Play(c, k) for c, k in split]
-            splits.append(lead_order(ps, {p for p in ps if s.cost(p.cards, p.kind)[0]}))
+            splits.append(order(ps, {p for p in ps if s.cost(p.cards, p.kind)[0]}))
     return Decomposition(
         hand=format_cards(h), rules=rules, min_plays=len(plays), plays=ordered,
         uncontrolled=unc_same, uncontrolled_any=unc_any,

@@ -171,3 +171,99 @@ def naive_min_plays_nobreak(hand, flags: int) -> int:
     while not _can_nobreak(hand, flags, k):
         k += 1
     return k
+
+
+# Wild cards (Laizi, 天地癞子) -------------------------------------------------------
+#
+# The plays come from the plain-Python reference of laizi move generation,
+# tests/naive_laizi.py (every sub-multiset, every substitution of faces for its
+# laizi).  Without natural_first a play's legality does not depend on the rest
+# of the hand, so a split is a multiset of the hand's leads whose cards add up
+# to the hand, and the minimum is an iterative deepening over "play one lead
+# holding a card of the branch rank" (every split covers that card).  With
+# natural_first a laizi may take a face only when the play holds every natural
+# card of that face still in hand, so the order of the plays matters: each
+# step is any lead legal in the hand left, whatever cards it holds.
+
+
+def _nibbles(h: int) -> tuple:
+    return tuple((h >> (4 * r)) & 15 for r in range(15))
+
+
+def _fits(c: tuple, h: tuple) -> bool:
+    return all(a <= b for a, b in zip(c, h))
+
+
+class NaiveLaizi:
+    """Minimum number of plays of one hand under Laizi rules (with their wild
+    ranks), from :func:`naive_laizi_leads` of the whole hand."""
+
+    def __init__(self, hand: int, rules):
+        import dataclasses
+
+        from naive_laizi import naive_laizi_leads, naive_laizi_readings
+
+        self.rules = rules
+        self.wild = tuple(rules.wild)
+        self.nf = bool(rules.natural_first)
+        self._readings = naive_laizi_readings
+        self.hand = hand
+        # Every set of cards of the hand that is a play under some order
+        # (natural_first only ever forbids readings, so its plays are among
+        # those of the same rules without it).
+        free = dataclasses.replace(rules, natural_first=False) if self.nf else rules
+        leads = naive_laizi_leads(hand, self.wild, free)
+        self.cards = sorted({c for c, _ in leads})
+        self.counts = {c: _nibbles(c) for c in self.cards}
+        self._can: dict = {}
+        self._legal: dict = {}
+
+    def branch_rank(self, h: int) -> int:
+        """The lowest rank held that is not wild, else the lowest rank."""
+        counts = _nibbles(h)
+        nat = [r for r in range(15) if counts[r] and r not in self.wild]
+        return nat[0] if nat else next(r for r in range(15) if counts[r])
+
+    def legal_now(self, c: int, h: int) -> bool:
+        """Is the set of cards ``c`` a legal lead from the hand ``h`` (natural_first)?"""
+        # The readings depend on the hand only through which faces of the
+        # play hold every natural card of that face in the hand.
+        cc, hc = self.counts[c], _nibbles(h)
+        key = (c, tuple(cc[r] == hc[r] for r in range(13)))
+        got = self._legal.get(key)
+        if got is None:
+            got = self._legal[key] = bool(self._readings(c, self.wild, self.rules, h))
+        return got
+
+    def moves(self, h: int):
+        hc = _nibbles(h)
+        if self.nf:
+            return [c for c in self.cards if _fits(self.counts[c], hc) and self.legal_now(c, h)]
+        r = self.branch_rank(h)
+        return [c for c in self.cards if self.counts[c][r] and _fits(self.counts[c], hc)]
+
+    def can(self, h: int, k: int) -> bool:
+        if h == 0:
+            return True
+        if k == 0:
+            return False
+        key = (h, k)
+        got = self._can.get(key)
+        if got is None:
+            got = any(self.can(h - c, k - 1) for c in self.moves(h))
+            self._can[key] = got
+        return got
+
+    def min_plays(self, h: "int | None" = None) -> int:
+        h = self.hand if h is None else h
+        k = 0
+        while not self.can(h, k):
+            k += 1
+        return k
+
+
+def naive_laizi_min_plays(hand: int, rules) -> int:
+    """Fewest plays for the packed ``hand`` under Laizi ``rules`` (a
+    :class:`Rules` with its wild ranks): exhaustive over the plays of
+    :func:`naive_laizi_leads` (small hands only: the reference is slow)."""
+    return NaiveLaizi(hand, rules).min_plays()

@@ -11,19 +11,26 @@ from .options import emit_json, file_inputs, file_option, format_option, print_t
 def _print_table(d: Decomposition, all_splits: bool) -> None:
     unc = set(d.uncontrolled_plays)
     n = d.splits_count
-    click.echo(f"hand {d.hand}, rules {d.rules.describe()}: {d.min_plays} play{'s' if d.min_plays != 1 else ''} "
+    wild = f", wild {d.rules.wild_text()}" if d.rules.wild else ""
+    click.echo(f"hand {d.hand}, rules {d.rules.describe()}{wild}: {d.min_plays} play{'s' if d.min_plays != 1 else ''} "
                f"({n} minimal split{'s' if n != 1 else ''})")
-    rows = [(i, p.notation(), p.type_name, "no" if p in unc else "yes")
-            for i, p in enumerate(d.plays, 1)]
+    if d.rules.wild:  # under Laizi rules, what the laizi of each play stand for
+        rows = [(i, p.notation(d.rules), p.faces(d.rules), p.type_name, "no" if p in unc else "yes")
+                for i, p in enumerate(d.plays, 1)]
+        head = ["#", "play", "reads as", "type", "controlled"]
+    else:
+        rows = [(i, p.notation(d.rules), p.type_name, "no" if p in unc else "yes")
+                for i, p in enumerate(d.plays, 1)]
+        head = ["#", "play", "type", "controlled"]
     if rows:
-        print_table(rows, ["#", "play", "type", "controlled"])
+        print_table(rows, head)
     bombs = " ".join(str(b) for b in d.bomb_texts()) or "-"
     click.echo(f"uncontrolled: {d.uncontrolled} (by any answer incl. bombs: {d.uncontrolled_any}); "
                f"controls: 2s {d.twos}, jokers {d.jokers}, bombs {bombs}, rocket {'yes' if d.rocket else 'no'}")
     if all_splits and d.splits is not None:
         shown = len(d.splits)
         more = f", first {shown} shown" if shown < n else ""
-        print_table([(i, " ".join(p.notation() for p in s)) for i, s in enumerate(d.splits, 1)],
+        print_table([(i, " ".join(p.notation(d.rules) for p in s)) for i, s in enumerate(d.splits, 1)],
                     ["#", f"minimal splits ({n}{more})"])
 
 
