@@ -14,6 +14,13 @@ Sets (seeded, reproducible):
   ``doudizhu-resolver`` (PyPI, pure Python, two-player only) in the same run,
   each in a child process killed after ``--peer-timeout`` seconds.
 
+Rules: ``--rules SPEC`` solves every set under that rule set (the deals are
+the same for any rules: the seeds do not depend on them).  Under the Laizi
+presets (``laizi``, ``tiandi``) the deal's wild rank(s) are ``--wild`` (e.g.
+``9``, ``5,9``), or by default drawn for each deal from its seed among the
+ranks its hands hold, so that every deal has laizi in hand (the peer sets
+are classic only and are left out).
+
 Every position is solved from an empty table (``Solver.clear()``), value only
 (no principal line), after a warm-up that loads the compiled kernels.  Printed
 per set: solved / unknown (past ``--time-limit``), median, p95 and max seconds,
@@ -30,6 +37,8 @@ disagreement is reported, not asserted).
     $ .venv/bin/python benchmarks/solve.py --sets p3-12 --count 20 --no-threat    # without the threat rule
     $ .venv/bin/python benchmarks/solve.py --sets p2-17 --count 40 --no-out-now   # moves settled at the parent
     $ .venv/bin/python benchmarks/solve.py --sets p3-deal --no-threat-ahead       # threat rule at the child only
+    $ .venv/bin/python benchmarks/solve.py --sets p2-10,p3-6 --count 30 --rules laizi       # a random wild rank a deal
+    $ .venv/bin/python benchmarks/solve.py --sets p2-10 --rules tiandi --wild 5,9 --json    # fixed wild ranks
 """
 
 from __future__ import annotations
@@ -45,8 +54,9 @@ import time
 
 from tabulate import tabulate
 
-from ddz_tools.cards import FULL_DECK, counts_of, pack_counts
+from ddz_tools.cards import FULL_DECK, RANKS, counts_of, pack_counts
 from ddz_tools.position import Position
+from ddz_tools.rules import Rules
 from ddz_tools.solver import Solver
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -66,6 +76,21 @@ def deal(seed: str, sizes) -> list[int]:
         out.append(pack_counts(counts))
         pos += n
     return out
+
+
+def deal_rules(spec: str, wild: "str | None", seed: str, hands) -> Rules:
+    """The rules a deal is solved under: ``spec``, with the wild rank(s)
+    ``wild`` under a Laizi preset, or when ``wild`` is None ranks drawn from
+    the deal's seed among those its hands hold (every deal has laizi in
+    hand)."""
+    rules = Rules.parse(spec)
+    if not rules.is_laizi:
+        return rules
+    if wild is not None:
+        return rules.with_wild(wild)
+    held = sorted({r for h in hands for r, c in enumerate(counts_of(h)[:13]) if c})
+    ranks = random.Random(f"{seed}-wild").sample(held, rules.wild_ranks)
+    return rules.with_wild(",".join(RANKS[r] for r in ranks))
 
 
 def resolver_text(packed: int, used: dict) -> str:
@@ -125,7 +150,8 @@ def bench_set(solver: Solver, name: str, positions, time_limit: float, peer_time
         if each:
             # A whole deal by its seed's number (the set may start past 0).
             num = p.id.rsplit("-", 1)[1] if p.id else i
-            print(f"{name} {num}: {r.result} {r.nodes} nodes {r.seconds:.3f} s", file=sys.stderr, flush=True)
+            wild = f" wild {p.rules.wild_text()}" if p.rules.is_laizi else ""
+            print(f"{name} {num}: {r.result} {r.nodes} nodes {r.seconds:.3f} s{wild}", file=sys.stderr, flush=True)
         times.append(r.seconds)
         nodes += r.nodes
         node_counts.append(r.nodes)
@@ -139,6 +165,7 @@ def bench_set(solver: Solver, name: str, positions, time_limit: float, peer_time
         "median_s": statistics.median(times), "p95_s": p95(times), "max_s": max(times),
         "nodes_per_s": nodes / max(sum(times), 1e-9),
         "median_nodes": int(statistics.median(node_counts)), "p95_nodes": p95(node_counts),
+        "nodes": nodes, "rules": positions[0].rules.describe() if positions else None,
     }
     if peer_timeout:
         done = [(r, w, s) for r, w, s in rows_peer if s is not None and r.result != "unknown"]
@@ -173,6 +200,11 @@ def main(argv=None) -> int:
     ap.add_argument("--no-out-now", action="store_true",
                     help="leave out the solver's rule that settles a move at its parent when the seat to move "
                          "after it goes out at once (Solver.out_now = False), to measure what it gives")
+    ap.add_argument("--rules", default="standard",
+                    help="rule set to solve every set under (a preset and overrides, as ddz solve --rules)")
+    ap.add_argument("--wild", default=None,
+                    help="under laizi/tiandi: the wild rank(s) of every deal (e.g. 9, or 5,9); "
+                         "default: drawn per deal from its seed among the ranks its hands hold")
     ap.add_argument("--quick", action="store_true", help="5 positions per set")
     ap.add_argument("--sets", default=None, help="comma-separated set names to run (default: all)")
     ap.add_argument("--json", action="store_true", help="one JSON object per set instead of a table")
@@ -182,24 +214,44 @@ def main(argv=None) -> int:
     count = 5 if args.quick else args.count
     peer_count = min(count, args.peer_count)
 
+    try:
+        laizi = Rules.parse(args.rules).is_laizi
+        if args.wild is not None:
+            Rules.parse(args.rules).with_wild(args.wild)
+    except Exception as exc:  # a bad spec or wild rank: say so, as the CLI would
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+    def two(seed, n, id=None):
+        hands = deal(seed, (n, n))
+        return Position.two_player(*hands, rules=deal_rules(args.rules, args.wild, seed, hands), id=id)
+
+    def three(seed, sizes, id=None):
+        hands = deal(seed, sizes)
+        return Position.three_player(*hands, to_move="landlord", rules=deal_rules(args.rules, args.wild, seed, hands),
+                                     id=id)
+
+    def fixed(me, opp):
+        hands = [Position.two_player(me, opp).packed(s) for s in ("me", "opponent")]
+        return Position.two_player(me, opp, rules=deal_rules(args.rules, args.wild, me + opp, hands))
+
     sets = []
-    for n in (4, 5, 6, 8):
-        sets.append((f"p2-{n}-peer", [Position.two_player(*deal(f"p2-{n}-{i}", (n, n)))
-                                      for i in range(peer_count)], True))
+    if not laizi:
+        for n in (4, 5, 6, 8):
+            sets.append((f"p2-{n}-peer", [Position.two_player(*deal(f"p2-{n}-{i}", (n, n)), rules=args.rules)
+                                          for i in range(peer_count)], True))
     for n in (10, 13, 15, 17):
-        sets.append((f"p2-{n}", [Position.two_player(*deal(f"p2-{n}-{i}", (n, n))) for i in range(count)], False))
+        sets.append((f"p2-{n}", [two(f"p2-{n}-{i}", n) for i in range(count)], False))
     for n in range(5, 13):
-        sets.append((f"p3-{n}", [Position.three_player(*deal(f"p3-{n}-{i}", (n, n, n)), to_move="landlord")
-                                 for i in range(count)], False))
-    sets.append(("p3-deal", [Position.three_player(*deal(f"p3-deal-{i}", (20, 17, 17)), to_move="landlord",
-                                                   id=f"p3-deal-{i}")
+        sets.append((f"p3-{n}", [three(f"p3-{n}-{i}", (n, n, n)) for i in range(count)], False))
+    sets.append(("p3-deal", [three(f"p3-deal-{i}", (20, 17, 17), id=f"p3-deal-{i}")
                              for i in range(args.first_deal, args.first_deal + (5 if args.quick else args.deals))],
                  False))
-    sets.append(("level50", [Position.two_player("448999TJJQQAD", "336688TAA22X")] * 5, False))
+    sets.append(("level50", [fixed("448999TJJQQAD", "336688TAA22X")] * 5, False))
     puzzles = {json.loads(ln)["id"]: Position.from_json(ln)
                for ln in (ROOT / "data" / "puzzles.jsonl").read_text().splitlines() if ln.strip()}
     expert = puzzles.get("p2-expert-13v12")
-    if expert is not None:
+    if expert is not None and not laizi and args.rules == "standard":
         sets.append(("expert-13v12", [expert] * 5, False))
     if args.sets:
         wanted = set(args.sets.split(","))
@@ -240,8 +292,9 @@ def main(argv=None) -> int:
                   r.get("peer_timeouts", ""),
                   f"{r['ratio_peer_over_ours']:.0f}x" if "ratio_peer_over_ours" in r else "",
                   r.get("agree", "")] for r in rows]
-        print(f"time limit {args.time_limit} s per position (ours), {args.workers} worker(s), "
-              f"peer timeout {args.peer_timeout} s")
+        wild = (f", wild {args.wild}" if args.wild else ", wild drawn per deal") if laizi else ""
+        print(f"rules {args.rules}{wild}; time limit {args.time_limit} s per position (ours), "
+              f"{args.workers} worker(s), peer timeout {args.peer_timeout} s")
         print(tabulate(table, headers=headers))
     return 0
 

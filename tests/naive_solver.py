@@ -1,6 +1,7 @@
 """Plain-Python reference solver for open-hand endgames (tests only).
 
-Written from the rules text, a different way from ``ddz_tools.solver``:
+Written from the rules text, a different way from ``ddz_tools.solver`` (the
+Laizi rules at the end: :func:`laizi_wins`, with tests/naive_laizi.py's plays):
 
 * legal plays come from enumerating every sub-multiset of the hand and asking
   the plain-Python classifier ``rules.readings`` for its readings, then
@@ -394,3 +395,90 @@ def most_disjoint(hand: int, candidates: list) -> int:
         return best
 
     return most(hand)
+
+
+# Laizi (wild cards) ------------------------------------------------------------------
+#
+# The same plain minimax, with the plays of a hand from the plain-Python
+# generator of tests/naive_laizi.py (every sub-multiset, every face given to
+# its laizi, classified by the classic reference; its own order of bombs).
+# Nothing of the solver's or of the kernel move generator is used.  A state
+# is ``(hands, turn, prev, last_by)`` as above; ``rules`` is a Rules object
+# with its wild ranks (``Rules.parse("laizi").with_wild("9")``).
+
+_laizi_cache: dict = {}
+
+
+def laizi_plays(hand: int, prev_kind: int, rules) -> tuple:
+    """Every (cards, kind) ``hand`` may play under the Laizi ``rules``: all
+    its leads for ``prev_kind`` 0, else the answers that beat it (pass not
+    included).  Cached without bound (the reference's own cache is small)."""
+    from naive_laizi import naive_laizi_answers, naive_laizi_leads
+
+    key = (hand, prev_kind, rules)
+    got = _laizi_cache.get(key)
+    if got is None:
+        if prev_kind == 0:
+            got = tuple(sorted(naive_laizi_leads(hand, tuple(rules.wild), rules)))
+        else:
+            got = tuple(sorted(naive_laizi_answers(hand, prev_kind, tuple(rules.wild), rules)))
+        _laizi_cache[key] = got
+    return got
+
+
+def laizi_wins(hands: tuple, turn: int, prev: int, last_by: int, rules, memo=None) -> bool:
+    """Can the team of ``turn`` force a win under the Laizi ``rules``?  The
+    plain minimax of :func:`wins`; ``memo`` (a dict, or None) remembers whole
+    states only (a laizi hand has many plays: the tests pass one)."""
+    if memo is not None:
+        key = (hands, turn, prev, last_by)
+        if key in memo:
+            return memo[key]
+    n = len(hands)
+    me = team(turn, n)
+    nxt = (turn + 1) % n
+    children = []
+    result = None
+    for cards, kind in laizi_plays(hands[turn], prev, rules):
+        left = hands[turn] - cards
+        if left == 0:
+            result = True
+            break
+        new = list(hands)
+        new[turn] = left
+        children.append((tuple(new), nxt, kind, turn))
+    if result is None:
+        if prev != 0:
+            children.append((hands, nxt, 0, 0) if nxt == last_by else (hands, nxt, prev, last_by))
+        result = False
+        for child in children:
+            v = laizi_wins(*child, rules, memo)
+            if (team(child[1], n) == me) == v:
+                result = True
+                break
+    if memo is not None:
+        memo[key] = result
+    return result
+
+
+def laizi_winning_plays(hands: tuple, turn: int, prev: int, last_by: int, rules, memo=None) -> set:
+    """The set of winning (cards, kind) at the root under the Laizi
+    ``rules``; pass is (0, 0)."""
+    n = len(hands)
+    me = team(turn, n)
+    nxt = (turn + 1) % n
+    out = set()
+    for cards, kind in laizi_plays(hands[turn], prev, rules):
+        left = hands[turn] - cards
+        if left == 0:
+            out.add((cards, kind))
+            continue
+        new = list(hands)
+        new[turn] = left
+        if (team(nxt, n) == me) == laizi_wins(tuple(new), nxt, kind, turn, rules, memo):
+            out.add((cards, kind))
+    if prev != 0:
+        child = (hands, nxt, 0, 0) if nxt == last_by else (hands, nxt, prev, last_by)
+        if (team(nxt, n) == me) == laizi_wins(*child, rules, memo):
+            out.add((0, 0))
+    return out

@@ -12,8 +12,9 @@ Both take the search's work arrays as one record, ``wk``
 """
 
 from .._jit import kernel
+from ..kinds import F_NATURAL_FIRST
 from ..movegen import GEN_SCRATCH, gen_into_scratch
-from .key import fold, slot
+from .key import fold, slot, wild_cards
 from .layout import CONTROL_BUDGET, CW_MERGED, CW_ROWS, PROF_W
 from .profiles import free
 
@@ -84,6 +85,22 @@ def control_win_search(hands, turn, hand, flags, nplayers, wk):
     Then the mover plays the free plays one after another (each is passed by
     every opponent, the partner passes too) and goes out with the last one:
     an exact win.  Depth-first over splits that cover the lowest rank first.
+
+    Laizi.  The split is found as a sequence, each play generated from the
+    hand left by those before it, so each is legal when played in that
+    order; the one play no opponent may answer is played last instead.  A
+    play legal in a hand stays legal in any smaller hand holding it (the
+    one rule that looks at the hand, ``natural_first``, asks that every
+    natural card of a face a laizi takes be in the play: fewer cards, fewer
+    such naturals), so the play moved last is legal.  The plays moved
+    before it are played with its cards still in hand: without
+    ``natural_first`` legality depends on a play's cards alone; with it, a
+    play of natural cards only is legal in any hand, so the answerable play
+    is taken before the end of the sequence only when the hand it leaves
+    holds no laizi.  Opponents' hands do not change meanwhile (they pass),
+    so what is free stays free.  A 0 then means no split in this search's
+    order, which under ``natural_first`` is not no split at all: callers
+    that read 0 as "none" (the threat rule) do not run there with laizi.
     """
     sc, sk, prof, pbuf = wk.sc, wk.sk, wk.prof, wk.pbuf
     w = pbuf[2]
@@ -95,6 +112,8 @@ def control_win_search(hands, turn, hand, flags, nplayers, wk):
     # Cap the splits tried (the search is exponential in bad cases); giving
     # up only loses the shortcut.
     budget = CONTROL_BUDGET
+    # natural_first: the laizi nibbles (0 without wild ranks or without the option).
+    lzm = wild_cards(flags) if (flags & F_NATURAL_FIRST) != 0 else 0
     d = 0
     s_hand[0] = hand
     s_used[0] = 0
@@ -120,7 +139,7 @@ def control_win_search(hands, turn, hand, flags, nplayers, wk):
                 if (c >> r4) & 15 == 0:
                     continue
                 is_free = free(hands, turn, sk[top + i], flags, nplayers, prof, pbuf)
-                if s_used[d] and not is_free:
+                if not is_free and (s_used[d] or (lzm != 0 and c != h and ((h - c) & lzm) != 0)):
                     continue
                 if c == h:
                     # Every earlier play was free, or this one is (and the

@@ -21,14 +21,15 @@ from .._jit import interpreted
 from ..decompose import SEARCH_WORK, new_memo_table
 from ..errors import ArgumentError, PositionError, SearchLimit
 from ..gamerules import next_seat, trick_after
+from ..kinds import WILD_MASK
 from ..position import Position
 from ..rules import Play
 from .layout import (BUCKET, C_COVER, C_DOMINANCE, C_EVICT, C_FILLED, C_GROW_AT, C_HITS, C_KNOWN, C_NODES, C_OUT,
                      C_RESULT, C_RET, C_RX_BUDGET, C_RX_D, C_SIZE, C_SP, C_STORES, C_TASK, C_THREAT, CWM_ROWS,
-                     DEFAULT_TT_MB, ENTRY_BYTES, ENTRY_WORDS, MAX_DEPTH, MEMO_BITS, PASS_KIND, PH_NEW, PROBE_DEPTH,
-                     PROBE_GROWTH, PROBE_MIN, PROBE_NODES, PROBE_POWER, PROF_PLAYS, PROF_ROWS, PROF_W, RELAX_BUDGET,
-                     SPLIT_AFTER, ST_DONE, ST_GROW, ST_MEMO, ST_TABLE, START_BUCKETS, TASK_BEST_MOVES, TASK_MOVES,
-                     TASK_SPLIT, Frames)
+                     DEFAULT_TT_MB, ENTRY_BYTES, ENTRY_WORDS, FLAGS_LIMIT, MAX_DEPTH, MEMO_BITS, PASS_KIND, PH_NEW,
+                     PROBE_DEPTH, PROBE_GROWTH, PROBE_MIN, PROBE_NODES, PROBE_POWER, PROF_PLAYS, PROF_ROWS, PROF_W,
+                     RELAX_BUDGET, SPLIT_AFTER, ST_DONE, ST_GROW, ST_MEMO, ST_TABLE, START_BUCKETS, TASK_BEST_MOVES,
+                     TASK_MOVES, TASK_SPLIT, Frames)
 from .relax import relax_next, relax_seat
 from .result import SolveResult
 from .search import search_step
@@ -733,10 +734,9 @@ class Solver:
         if node_limit is not None and (not isinstance(node_limit, int) or node_limit < 1):
             raise ArgumentError(f"node_limit must be a positive integer, not {node_limit!r}", param="node_limit")
         nplayers = position.players
-        if position.rules.wild:
-            raise PositionError(f"the endgame solver does not search with laizi yet ({position.rules.preset} "
-                                f"rules with {position.rules.wild_text()} wild)")
         flags = position.rules.flags
+        if not 0 <= flags < FLAGS_LIMIT:
+            raise PositionError(f"rules {position.rules.describe()}: flags {flags:#x} do not fit the solver's keys")
         seats = position.seats
         hands = [h for _, h in position.hands] + [0] * (3 - nplayers)
         turn = seats.index(position.to_move)
@@ -772,7 +772,7 @@ class Solver:
             elif all_plays:
                 for i, mv in enumerate(self._moves(root, nplayers, flags)):
                     if self._move_value(root, mv, nplayers, flags):
-                        winning.append(_notation(mv))
+                        winning.append(_notation(mv, flags))
                         first = first or mv
                     else:
                         lost.append((i, mv))
@@ -782,7 +782,7 @@ class Solver:
                 v, first, eng = self._best(root, nplayers, flags, team=team, lost=lost)
                 result = "win" if v else "loss"
                 if v:
-                    winning.append(_notation(first))
+                    winning.append(_notation(first, flags))
             if line:
                 lead = first
                 if lead is None:
@@ -820,7 +820,7 @@ class Solver:
         lost_plays, root_plays = [], None
         if stopped is not None:
             # What the search proved before it stopped: the root's plays lost.
-            lost_plays = [_notation(mv) for _, mv in sorted(lost, key=lambda t: t[0])]
+            lost_plays = [_notation(mv, flags) for _, mv in sorted(lost, key=lambda t: t[0])]
             root_plays = plays if plays is not None else len(self._moves(root, nplayers, flags))
         return SolveResult(
             id=position.id, result=result, to_move=position.to_move, winning_plays=winning,
@@ -907,7 +907,7 @@ class Solver:
                 if i not in vals:
                     break
                 if vals[i]:
-                    proven.append(_notation(moves[i]))
+                    proven.append(_notation(moves[i], flags))
                     if not all_plays:
                         break
             exc = SearchLimit(team.stop)
@@ -917,7 +917,7 @@ class Solver:
         if not all_plays:
             wins = wins[:1]
         if wins:
-            return "win", [_notation(moves[i]) for i in wins], moves[wins[0]], solved_by[wins[0]]
+            return "win", [_notation(moves[i], flags) for i in wins], moves[wins[0]], solved_by[wins[0]]
         return "loss", [], None, solved_by.get(0, self)
 
     def _configure_helpers(self) -> None:
@@ -947,7 +947,7 @@ class Solver:
                 v, chosen, _ = self._best(st, nplayers, flags)
                 if not v:
                     chosen = self._moves(st, nplayers, flags)[0]
-            plays.append(_notation(chosen))
+            plays.append(_notation(chosen, flags))
             by.append(seats[st.turn])
             st = self._child(st, chosen, nplayers)
             if st is None:
@@ -973,13 +973,13 @@ class Solver:
             if mv is None:
                 raise AssertionError("winning side without a winning play")
             child = self._child(st, mv, nplayers)
-            node = {"by": seat, "play": _notation(mv)}
+            node = {"by": seat, "play": _notation(mv, flags)}
             node["then"] = None if child is None else self._subtree(child, nplayers, flags, seats, budget, winner_team)
             return node
         replies = {}
         for mv in self._moves(st, nplayers, flags):
             child = self._child(st, mv, nplayers)
-            replies[_notation(mv)] = None if child is None else self._subtree(child, nplayers, flags, seats, budget, winner_team)
+            replies[_notation(mv, flags)] = None if child is None else self._subtree(child, nplayers, flags, seats, budget, winner_team)
         return {"by": seat, "replies": replies}
 
 
@@ -987,8 +987,11 @@ def _team_py(seat: int, nplayers: int) -> int:
     return seat if nplayers == 2 else (0 if seat == 0 else 1)
 
 
-def _notation(move: tuple) -> str:
+def _notation(move: tuple, flags: int = 0) -> str:
+    """A move's text: ``pass``, or the play's notation (under wild ranks with
+    what its laizi stand for, ``34569=34567``, as :meth:`Play.parse` reads it
+    back)."""
     c, k = move
     if k == PASS_KIND:
         return "pass"
-    return Play(c, k).notation()
+    return Play(c, k).notation(flags if flags & WILD_MASK else None)

@@ -17,8 +17,10 @@ small and doubles in place when half full (:func:`tt_split`).
 """
 
 from .._jit import high_bit, kernel, low_bit
+from ..kinds import WILD_SHIFT
 from ..rules import F_CHAINS_WITH_TWO
-from .layout import BUCKET, C_EVICT, C_FILLED, C_STORES, ENTRY_WORDS, MISC_MASK, VALID_BIT, VALUE_BIT, WORK_SHIFT
+from .layout import (BUCKET, C_EVICT, C_FILLED, C_STORES, ENTRY_WORDS, LAIZI_BIT, MISC_MASK, VALID_BIT, VALUE_BIT,
+                     WORK_SHIFT)
 
 
 @kernel
@@ -29,8 +31,49 @@ def team(seat, nplayers):
 
 
 @kernel
+def wild_cards(flags):
+    """The nibbles of the wild ranks in a packed hand (``15 << 4w`` for each
+    wild rank ``w`` the rule flags hold; 0 under classic rules): ``h &
+    wild_cards(flags)`` is the laizi of hand ``h``."""
+    m = 0
+    c1 = (flags >> WILD_SHIFT) & 15
+    if c1 != 0:
+        m |= 15 << (4 * (c1 - 1))
+    c2 = (flags >> (WILD_SHIFT + 4)) & 15
+    if c2 != 0:
+        m |= 15 << (4 * (c2 - 1))
+    return m
+
+
+@kernel
+def laizi_held(hands, flags):
+    """True when some hand of ``hands`` holds a laizi (a card of a wild rank
+    of ``flags``).  Hands only shrink, so when none does the rest of the game
+    is a classic one: every play a reading of natural cards (the classic
+    plays and kinds; bombs hard and four cards), only the play standing may
+    be a tiered bomb (answered by ``kinds.play_beats``)."""
+    return ((hands[0] | hands[1] | hands[2]) & wild_cards(flags)) != 0
+
+
+@kernel
+def plain_flags(flags):
+    """The rule flags the decomposer (move ordering, and the exact "one play"
+    tests on hands without laizi) is asked under: the classic play options
+    when the flags hold wild ranks, else ``flags``.  A hand without laizi has
+    exactly the same plays under both; for a hand with laizi the decomposer's
+    count treats them as natural cards (an ordering hint, never trusted)."""
+    if (flags & (255 << WILD_SHIFT)) != 0:
+        return flags & 31
+    return flags
+
+
+@kernel
 def misc(turn, lb, pk, flags, nplayers):
-    m = turn | (lb << 2) | (pk << 4) | (flags << 18)
+    """The misc word of a key (bit layout: ``MISC_BITS`` in :mod:`.layout`).
+    A classic one (flags below 32, ``pk`` without tier bits) is
+    ``turn | lb << 2 | pk << 4 | flags << 18 | 3-player << 23``, as it always
+    was; a bomb tier and the laizi flags and wild ranks go above bit 24."""
+    m = turn | (lb << 2) | ((pk & 0x1FFF) << 4) | ((flags & 31) << 18) | ((pk >> 13) << 25) | ((flags >> 5) << 27)
     if nplayers == 3:
         m |= 1 << 23
     return m
@@ -122,6 +165,17 @@ def canon(h0, h1, h2, misc):
     ``tests/test_solver.py`` checks against the plain reference solver.
     """
     allh = h0 | h1 | h2
+    if (allh & wild_cards((misc >> 27) << 5)) != 0:
+        # A hand holds laizi: a laizi stands for any rank, held or not, so
+        # the empty ranks are not interchangeable (a laizi fills a chain's
+        # gap, or makes a pair of a face nobody holds): no renaming, and the
+        # key is marked apart from every renamed one (which may put cards
+        # on a wild rank).  Without laizi in any hand the game left is a
+        # classic one (see :func:`laizi_held`), renamed as below: the play
+        # to answer may be a tiered bomb, whose main rank is renamed like
+        # any other and whose answers (hard four-card bombs, the rocket)
+        # compare with it by size and tier first, then face, all kept.
+        return h0, h1, h2, misc | LAIZI_BIT
     occn = (allh | (allh >> 1) | (allh >> 2)) & 0x1111111111111
     if occn == 0x1111111111111:
         return h0, h1, h2, misc

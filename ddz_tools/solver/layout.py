@@ -123,13 +123,20 @@ PH_NEW = 0
 PH_ITER = 1
 PH_RELAX = 2
 
-# Misc word of a key: turn (2 bits), last_by (2), prev kind (14), rule flags (5), 3-player (1),
-# ranks renamed in order (1, see :func:`key.canon`).
-MISC_BITS = 25
+# Misc word of a key (see :func:`key.misc`): turn (bits 0-1), last_by (2-3), the play to answer's
+# kind without its bomb tier (4-16), a hand holding laizi (17, see :func:`key.canon`), the classic
+# rule flags (18-22), 3-player (23), ranks renamed in order (24), the bomb tier (25-26), the other
+# rule flags, laizi options and wild ranks (27-45: flag bits 5-23).  A classic key (flags below
+# 32, no tier) is the word it always was: the same buckets, the same nodes.
+MISC_BITS = 46
 MISC_MASK = (1 << MISC_BITS) - 1
-VALUE_BIT = 1 << 32
-VALID_BIT = 1 << 33
-WORK_SHIFT = 40
+#: Misc bit of a key whose hands hold laizi (a card of a wild rank): never renamed.
+LAIZI_BIT = 1 << 17
+#: Rule flags a key can hold (bits 0-23: play options and the wild ranks).
+FLAGS_LIMIT = 1 << 24
+VALUE_BIT = 1 << 46
+VALID_BIT = 1 << 47
+WORK_SHIFT = 48
 
 #: The kind of a pass among a node's moves.
 PASS_KIND = -1

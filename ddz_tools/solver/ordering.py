@@ -9,7 +9,16 @@ pass after them, except that a farmer passes first over his partner's play.
 
 Dominance (:func:`drop_dominated`): a play is not searched when the same
 play with a lower loose kicker (:func:`dominated`), or the same single, pair
-or trio of a lower loose rank, is at least as good whatever follows.
+or trio of a lower loose rank, is at least as good whatever follows.  Under
+wild ranks only where no hand holds a laizi (the game left is then a classic
+one, see :func:`key.laizi_held`): a laizi can make a chain of ranks the
+"loose" test reads as chainless, and an opponent's laizi answers at ranks
+nobody holds.
+
+Laizi.  The ordering asks the decomposer under the classic play options
+(:func:`key.plain_flags`): exact for a hand without laizi, a hint for one
+with them; a hand with laizi is never taken for one play on its word (the
+control-win search, which finds a hand that is one play, decides).
 :func:`score` takes the search's work arrays as one record, ``wk``
 (:class:`layout.Work`).
 """
@@ -19,7 +28,7 @@ from ..decompose import min_plays_memo_in
 from ..rules import (F_CHAINS_WITH_TWO, T_AIRPLANE_PAIR, T_AIRPLANE_SOLO, T_BOMB, T_FOUR_PAIR, T_FOUR_SOLO,
                      T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_PAIR, T_ROCKET, T_SOLO, T_TRIO, T_TRIO_PAIR, T_TRIO_SOLO)
 from .control import control_win
-from .key import team
+from .key import laizi_held, plain_flags, team, wild_cards
 from .layout import PASS_KIND
 from .profiles import free
 
@@ -60,11 +69,12 @@ def score(hands, turn, lb, c, k, answering, scanned, flags, nplayers, wk):
     rest = hand - c
     if rest == 0:
         return -1
-    mp = min_plays_memo_in(rest, flags, memo, dwork)
+    mp = min_plays_memo_in(rest, plain_flags(flags), memo, dwork)
     if mp < 0:
         return -2
     is_free = free(hands, turn, k, flags, nplayers, prof, pbuf)
-    if is_free and scanned == 0 and (mp == 1 or control_win(hands, turn, rest, flags, nplayers, wk)):
+    if is_free and scanned == 0 and ((mp == 1 and (rest & wild_cards(flags)) == 0)
+                                     or control_win(hands, turn, rest, flags, nplayers, wk)):
         return -1
     cnt = 0
     x = c
@@ -184,6 +194,8 @@ def drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
     answer (0 for a lead).  For every seat; for a farmer whose partner
     plays, the partner must also hold no card of a rank between the two
     cards (he then has the same answers to every later use of either)."""
+    if laizi_held(hands, flags):
+        return n
     hand = hands[turn]
     lows = _loose_ranks(hand, flags)
     solo, pair, trio = lows

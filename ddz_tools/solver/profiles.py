@@ -7,13 +7,61 @@ main rank (and bombs, the rocket), so the profile tells whether the hand can
 answer a play (:func:`can_answer`).  The profiles of a seat's opponents,
 merged nibble by nibble (:func:`merge_opponents`), tell whether any of them
 can (:func:`free`: the play is *free*, nobody answers it).
+
+Bombs.  The bomb word holds the highest bomb's *level* shifted by 4
+(:func:`bomb_level`): its main rank + 1 under classic rules (the length-1
+nibble, as it always was), its ``kinds.bomb_rank`` + 1 when the rule flags
+hold wild ranks, where bombs order by size, tier and face and one bomb
+answers another exactly when its level is higher.  The bomb word is merged
+as one number (its maximum), every other word nibble by nibble.
+
+Laizi.  With wild ranks the same holds: an answer to a play of ``kind`` is a
+play of its type and length with a higher main face, a bomb of higher level,
+or the rocket (``kinds.play_beats``), and every such play of a hand is among
+its leads, from which the profile is built.  A profile is of the hand as it
+is; under ``natural_first`` a smaller hand may have plays a larger one has
+not, so no rule may take a profile for a bound on what a hand will hold
+later unless the hand holds no laizi (see :mod:`.threats`).  Word 0 (type
+pass, which no play has) holds, under wild ranks only, 1 when the whole hand
+is one play (read by the search's "out now" rule; classic profiles leave it
+0).
 """
 
 from .._jit import kernel
+from ..kinds import WILD_MASK, bomb_rank
 from ..movegen import gen_into_scratch
-from ..rules import T_BOMB, T_ROCKET
+from ..rules import T_BOMB, T_PASS, T_ROCKET
 from .key import fold, slot, team
 from .layout import CW_MERGED, PROF_W
+
+
+@kernel
+def bomb_level(kind, flags):
+    """The level of a bomb in answer profiles (see the module doc): one bomb
+    answers another exactly when its level is higher; always >= 1."""
+    if (flags & WILD_MASK) == 0:
+        return ((kind >> 5) & 15) + 1
+    return bomb_rank(kind, flags) + 1
+
+
+@kernel
+def with_play(word, k, flags):
+    """The profile's word for the type of play ``k``, raised to hold it: the
+    bomb word to at least its level (shifted by 4), any other word as
+    :func:`with_kind`."""
+    if (k & 31) == T_BOMB:
+        b = bomb_level(k, flags) << 4
+        return b if b > word else word
+    return with_kind(word, k)
+
+
+@kernel
+def merge_word(a, b, t):
+    """Two profiles' words of type ``t`` merged: the bomb word's maximum, any
+    other word's nibble-by-nibble maximum (:func:`nibble_max`)."""
+    if t == T_BOMB:
+        return a if a > b else b
+    return nibble_max(a, b)
 
 
 @kernel
@@ -38,7 +86,12 @@ def profile_row(prof, hand, flags, pbuf):
         prof[row, 2 + t] = 0
     for i in range(n):
         k = pbuf[1, i]
-        prof[row, 2 + (k & 31)] = with_kind(prof[row, 2 + (k & 31)], k)
+        prof[row, 2 + (k & 31)] = with_play(prof[row, 2 + (k & 31)], k, flags)
+    if (flags & WILD_MASK) != 0:
+        for i in range(n):
+            if pbuf[0, i] == hand:
+                prof[row, 2 + T_PASS] = 1
+                break
     prof[row, 0] = hand
     prof[row, 1] = tag
     return row
@@ -50,7 +103,7 @@ def with_kind(word, k):
     :func:`profile_row`), raised to hold ``k``: its length's nibble at
     least ``k``'s main rank plus one."""
     m = ((k >> 5) & 15) + 1
-    sh = 4 * (k >> 9)
+    sh = 4 * ((k >> 9) & 15)
     if ((word >> sh) & 15) < m:
         return (word & ~(15 << sh)) | (m << sh)
     return word
@@ -67,13 +120,12 @@ def can_answer(hand, flags, kind, prof, pbuf):
         return gen_into_scratch(hand, flags, kind, pbuf[0, :0], pbuf[1, :0], pbuf[2]) > 0
     if prof[row, 2 + T_ROCKET] != 0:
         return True
-    m = ((kind >> 5) & 15) + 1
-    bomb = (prof[row, 2 + T_BOMB] >> 4) & 15
+    bomb = prof[row, 2 + T_BOMB] >> 4
     if t == T_BOMB:
-        return bomb > m
+        return bomb > bomb_level(kind, flags)
     if bomb > 0:
         return True
-    return ((prof[row, 2 + t] >> (4 * (kind >> 9))) & 15) > m
+    return ((prof[row, 2 + t] >> (4 * ((kind >> 9) & 15))) & 15) > ((kind >> 5) & 15) + 1
 
 
 @kernel
@@ -130,7 +182,7 @@ def merge_opponents(hands, turn, flags, nplayers, prof, pbuf):
                 first = False
             else:
                 for t in range(PROF_W - 2):
-                    w[CW_MERGED + t] = nibble_max(w[CW_MERGED + t], prof[r, 2 + t])
+                    w[CW_MERGED + t] = merge_word(w[CW_MERGED + t], prof[r, 2 + t], t)
     w[CW_MERGED + PROF_W - 2] = -1
     w[CW_MERGED + PROF_W - 1] = turn + 1
 
@@ -147,10 +199,9 @@ def free(hands, turn, kind, flags, nplayers, prof, pbuf):
         return True
     if w[CW_MERGED + T_ROCKET] != 0:
         return False
-    m = ((kind >> 5) & 15) + 1
-    bomb = (w[CW_MERGED + T_BOMB] >> 4) & 15
+    bomb = w[CW_MERGED + T_BOMB] >> 4
     if t == T_BOMB:
-        return bomb <= m
+        return bomb <= bomb_level(kind, flags)
     if bomb > 0:
         return False
-    return ((w[CW_MERGED + t] >> (4 * (kind >> 9))) & 15) <= m
+    return ((w[CW_MERGED + t] >> (4 * ((kind >> 9) & 15))) & 15) <= ((kind >> 5) & 15) + 1

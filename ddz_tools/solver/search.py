@@ -28,15 +28,16 @@ kernel reading from them what it uses.
 from .._jit import flat_kernel, kernel, prefetch
 from ..decompose import min_plays_memo_in, min_plays_prefetch
 from ..gamerules import next_seat, trick_after
+from ..kinds import T_PASS
 from ..movegen import gen_into_scratch
 from .control import control_split, control_win
-from .key import bucket_base, canon, misc, team, tt_find, tt_split, tt_store
+from .key import bucket_base, canon, misc, plain_flags, team, tt_find, tt_split, tt_store, wild_cards
 from .layout import (AHEAD_PLAYS, C_COVER, C_DOMINANCE, C_FILLED, C_GROW_AT, C_HITS, C_KNOWN, C_MAXD, C_NODES, C_OUT,
                      C_RESULT, C_RET, C_RX_ABORTS, C_RX_BUDGET, C_RX_D, C_RX_N0, C_RX_WINS, C_SP, C_TASK, C_THREAT,
                      CW_MERGED, PASS_KIND, PH_ITER, PH_NEW, PH_RELAX, PROF_W, ST_DONE, ST_GROW, ST_MEMO, ST_PAUSED,
                      ST_TABLE, TASK_BEST_MOVES, TASK_SEARCH, TASK_SPLIT, Frames, Work)
 from .ordering import drop_dominated, score, sort_range
-from .profiles import can_answer, free, merge_opponents
+from .profiles import can_answer, free, merge_opponents, profile_row
 from .relax import relax_first, relax_next, relax_push, relaxed_known
 from .threats import covered, threat_rule
 
@@ -82,6 +83,11 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, wk, 
     """
     memo, dwork, sc, prof, pbuf = wk.memo, wk.dwork, wk.sc, wk.prof, wk.pbuf
     hand = hands[turn]
+    # The decomposer's flags (see key.plain_flags) and the laizi nibbles (0
+    # under classic rules): a hand with laizi is never taken for one play on
+    # the decomposer's word.
+    dfl = plain_flags(flags)
+    lzm = wild_cards(flags)
     cap = mc.shape[0] - start - 1
     if cap < 0:
         return -(start + 2), 0
@@ -113,10 +119,10 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, wk, 
         for i in range(n):
             if free(hands, turn, mk[start + i], flags, nplayers, prof, pbuf):
                 rest = hand - mc[start + i]
-                mp = min_plays_memo_in(rest, flags, memo, dwork)
+                mp = min_plays_memo_in(rest, dfl, memo, dwork)
                 if mp < 0:
                     return -1, 0
-                if mp == 1 or control_win(hands, turn, rest, flags, nplayers, wk):
+                if (mp == 1 and (rest & lzm) == 0) or control_win(hands, turn, rest, flags, nplayers, wk):
                     return n, 1
     # The threat and cover rules: real three-player positions only.  A
     # two-hand game (two players, or a relaxation with a farmer set aside)
@@ -147,11 +153,17 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, wk, 
     dropped = 0
     # Which other seats hold one play (the decomposer's memo): only they can
     # go out at once.  (The mover's own rest is the shortcuts' business.)
+    # (A hand with laizi: its answer profile says whether it is one play.)
     one = 0
     if out_now != 0:
         for q in range(nplayers):
             if q != turn and hands[q] != 0:
-                mp = min_plays_memo_in(hands[q], flags, memo, dwork)
+                if (hands[q] & lzm) != 0:
+                    pr = profile_row(prof, hands[q], flags, pbuf)
+                    if pr < 0 or prof[pr, 2 + T_PASS] != 0:
+                        one |= 1 << q
+                    continue
+                mp = min_plays_memo_in(hands[q], dfl, memo, dwork)
                 if mp < 0:
                     return -1, 0
                 if mp == 1:
@@ -219,7 +231,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, wk, 
             if nxt == 0:
                 continue
             c = mc[start + i]
-            mp = min_plays_memo_in(hands[0] - c, flags, memo, dwork)
+            mp = min_plays_memo_in(hands[0] - c, dfl, memo, dwork)
             if mp < 0:
                 return -1, 0
             if mp > AHEAD_PLAYS:

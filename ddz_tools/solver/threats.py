@@ -15,18 +15,39 @@ farmer1's plays that win the trick back (:func:`regains`).
 
 The rules take the search's work arrays as one record, ``wk``
 (:class:`layout.Work`), and read from it what they use.
+
+Laizi (wild ranks in the rule flags).  Where no hand holds a laizi the game
+left is a classic one (:func:`key.laizi_held`) and both rules hold as they
+are, bombs compared by their levels (:func:`profiles.bomb_level`).  Where a
+hand holds laizi:
+
+* the cover rule is not used (its list of plays to cover rebuilds the
+  movers' top bomb from its level, which only a hard four-card bomb allows,
+  and it reads each hand's profile as a bound on what the hand will hold);
+* the threat rule is used without ``natural_first``: the landlord's hand
+  does not change while he passes, so his threats stay what they are; a
+  farmer's later plays are plays of his hand now (without ``natural_first``
+  whether cards are a play depends on those cards alone), so his profile
+  now bounds what he can play later and a split search that finds none
+  (order does not matter) proves there is none; the profiles compare bombs
+  by level, as ``kinds.play_beats`` does.  The count of low solos is left
+  out (it reasons about chains and bombs of natural cards).  With
+  ``natural_first`` a smaller hand may hold plays the larger one has not,
+  and the split searches are sequences (see :func:`control.control_win_search`):
+  the rule is not used.
 """
 
 from .._jit import kernel
 from ..cards import RANK_A
 from ..decompose import min_plays_memo_in
+from ..kinds import F_NATURAL_FIRST
 from ..movegen import gen_into_scratch
-from ..rules import T_BOMB, T_ROCKET, T_SOLO
+from ..rules import T_BOMB, T_PASS, T_ROCKET, T_SOLO
 from .control import control_split, control_win, merged_hash, same_profile
-from .key import fold, slot, team
+from .key import fold, laizi_held, plain_flags, slot, team
 from .layout import (COVER_KEEP, COVER_LIST, COVER_OW, CW_MERGED, CW_ROWS, LOW_SOLO_SETS, PROF_W, THREAT_KEEP,
                      THREAT_ONE, THREAT_ROWS)
-from .profiles import can_answer, free, merge_opponents, nibble_max, profile_row, with_kind
+from .profiles import bomb_level, can_answer, free, merge_opponents, merge_word, profile_row, with_play
 
 
 @kernel
@@ -67,6 +88,9 @@ def covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, wk):
     me = team(turn, nplayers)
     if pk != 0 and team(lb, nplayers) == me:
         return 0
+    if laizi_held(hands, flags):
+        # Not with laizi in a hand (see the module doc).
+        return 0
     w = pbuf[2]
     if w[CW_MERGED + PROF_W - 1] != turn + 1:
         # Some coverer has too many plays for a profile.
@@ -90,19 +114,28 @@ def covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, wk):
         if r < 0:
             return 0
         for t in range(PROF_W - 2):
-            ow[t] = nibble_max(ow[t], prof[r, 2 + t])
+            ow[t] = merge_word(ow[t], prof[r, 2 + t], t)
     if ow[T_ROCKET] != 0:
         return 0
     # The plays to cover (kinds at the movers' highest main rank), each tested
     # first on the profiles alone: a higher one of the same type and length,
-    # or a bomb above the movers' highest bomb, or the rocket.
-    obomb = (ow[T_BOMB] >> 4) & 15
-    bomb_cover = tw[T_ROCKET] != 0 or ((tw[T_BOMB] >> 4) & 15) > obomb
+    # or a bomb above the movers' highest bomb, or the rocket.  (The movers'
+    # top bomb is rebuilt from its level: every bomb here is a hard bomb of
+    # four, whose level's low nibble is its rank, under any rules.)
+    obomb = ow[T_BOMB] >> 4
+    bomb_cover = tw[T_ROCKET] != 0 or (tw[T_BOMB] >> 4) > obomb
     pend = CW_MERGED + COVER_LIST
     npend = 0
     if pk == 0:
         for t in range(PROF_W - 2):
-            if t == T_ROCKET:
+            if t == T_ROCKET or t == T_PASS:
+                continue
+            if t == T_BOMB:
+                if obomb > 0:
+                    if not bomb_cover:
+                        return 0
+                    w[pend + npend] = T_BOMB | (((obomb - 1) & 15) << 5) | (1 << 9)
+                    npend += 1
                 continue
             x = ow[t]
             i = 0
@@ -117,8 +150,8 @@ def covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, wk):
                 i += 1
     else:
         t = pk & 31
-        i = pk >> 9
-        pm1 = ((pk >> 5) & 15) + 1
+        i = (pk >> 9) & 15
+        pm1 = bomb_level(pk, flags) if t == T_BOMB else ((pk >> 5) & 15) + 1
         if t != T_BOMB and t != T_ROCKET:
             v = (ow[t] >> (4 * i)) & 15
             if v > pm1:
@@ -129,11 +162,11 @@ def covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, wk):
         if obomb > 0 and t != T_ROCKET and (t != T_BOMB or obomb > pm1):
             if not bomb_cover:
                 return 0
-            w[pend + npend] = T_BOMB | ((obomb - 1) << 5) | (1 << 9)
+            w[pend + npend] = T_BOMB | (((obomb - 1) & 15) << 5) | (1 << 9)
             npend += 1
     # The mover's partner must not go out with one play either.
     if mate != 0:
-        mp = min_plays_memo_in(mate, flags, memo, dwork)
+        mp = min_plays_memo_in(mate, plain_flags(flags), memo, dwork)
         if mp < 0:
             return -1
         if mp == 1:
@@ -227,7 +260,7 @@ def _threat_profile(hands, flags, w, at, wk):
         if rest != 0 and not (free(hands, 0, k, flags, 3, prof, pbuf)
                               and control_split(hands, 0, rest, flags, 3, wk) == 1):
             continue
-        w[at + (k & 31)] = with_kind(w[at + (k & 31)], k)
+        w[at + (k & 31)] = with_play(w[at + (k & 31)], k, flags)
         found = True
     res = 0
     if found:
@@ -383,7 +416,7 @@ def regains(a, b, top, flags, wk):
                 beaten = True
             continue
         beaten = True if bombs > 0 else beaten
-        if main < m and ((prof[r1, 2 + t] >> (4 * (k >> 9))) & 15) - 1 > main:
+        if main < m and ((prof[r1, 2 + t] >> (4 * ((k >> 9) & 15))) & 15) - 1 > main:
             m = main
             beaten = True
     if not beaten:
@@ -448,6 +481,12 @@ def threat_rule(hands, turn, pk, lb, flags, wk, count):
     :func:`low_solo_covers`) or the most of farmer1's plays that win the
     trick back (an upper bound, see :func:`regains`), the landlord wins."""
     sc, prof, pbuf = wk.sc, wk.prof, wk.pbuf
+    if laizi_held(hands, flags):
+        # Laizi in a hand: not under natural_first, and without the count
+        # (see the module doc).
+        if (flags & F_NATURAL_FIRST) != 0:
+            return 0
+        count = 0
     w = pbuf[2]
     m = CW_MERGED
     keep = m + THREAT_KEEP
@@ -474,8 +513,8 @@ def threat_rule(hands, turn, pk, lb, flags, wk, count):
             if r2 >= 0:
                 # Farmer1 against what a threat beats and farmer2 cannot
                 # beat with a safe play.
-                xbomb = (w[one + T_BOMB] >> 4) & 15
-                fbomb = (prof[r2, 2 + T_BOMB] >> 4) & 15
+                xbomb = w[one + T_BOMB] >> 4
+                fbomb = prof[r2, 2 + T_BOMB] >> 4
                 frocket = prof[r2, 2 + T_ROCKET] != 0
                 if w[one + T_ROCKET] != 0:
                     empty = False
