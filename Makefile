@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	@mkdir -p out
-	$(PY) -m ddz_tools.warmup
+	$(PY) -m ddz_tools.warmup --jobs 2
 	$(DDZ) moves --file data/hands.txt
 	$(DDZ) classify 333444555666 --rules douzero
 	$(DDZ) decompose --file data/hands.txt
@@ -37,7 +37,10 @@ run: $(STAMP)
 	$(DDZ) report data/sample_games.jsonl data/botzone_sample_log.json data/bad_games.jsonl \
 		--out out/report --force --review-nodes 20000 || [ $$? -eq 1 ]
 
+# The kernels are compiled first in two processes at once (a fresh machine compiles for minutes;
+# the tests then load them from the cache).
 test: $(STAMP)
+	$(PY) -m ddz_tools.warmup --jobs 2
 	$(PY) -m pytest
 
 test-slow: $(STAMP)
