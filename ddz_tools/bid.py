@@ -94,6 +94,7 @@ import numpy as np
 from ._jit import interpreted, kernel
 from .cards import FULL_DECK, card_count, contains, counts_of, format_cards, to_packed
 from .errors import ArgumentError, BidError, RulesError
+from .kinds import WILD_MASK, wild_flags
 from .rules import Rules
 from .gamerules import (
     A_BASE,
@@ -112,7 +113,9 @@ from .gamerules import (
     auction_bid,
     auction_start,
     bid_error,
+    draw_wild_given,
     multiplier,
+    play_flags,
     settle,
 )
 from .policies import BUFFER, new_table, policy_bid
@@ -261,7 +264,7 @@ def _bid_of(hand17, policy, flags, highest, key, pos, table):
 
 
 @kernel
-def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, mode, key0,
+def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, game_flags, given, mode, key0,
                start, count, max_attempts, out, table, bufc, bufk):
     """Evaluate sample indices ``start .. start + count - 1`` into ``out`` rows.
 
@@ -269,9 +272,12 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, mod
     choice c (0 = pass, 1..3) may be made.  See the COL_* constants for the
     row layout.  ``mode``: bit 0 the bidding (0 = ``bidding=single-round``,
     1 = ``until-two-pass``), bit 1 the spring rule (0 = ``spring=landlord``,
-    1 = ``any-player``).  ``table``, ``bufc``, ``bufk`` are the policies' work arrays
-    (a decomposer memo table and move buffers); they hold no state that
-    changes a result.
+    1 = ``any-player``).  ``game_flags`` are the rules'
+    :attr:`~ddz_tools.rules.Rules.game_flags`: under Laizi rules each deal
+    draws the wild ranks not ``given`` (flag bits at ``WILD_SHIFT``), and the
+    bids see only those shown before the bidding, the play every one.
+    ``table``, ``bufc``, ``bufk`` are the policies' work arrays (a decomposer
+    memo table and move buffers); they hold no state that changes a result.
     """
     hands = np.empty(3, np.int64)
     bidding = mode & 1
@@ -298,6 +304,9 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, mod
             key = _sample_key(key0, idx, attempt)
             attempt += 1
             bottom = _deal(unseen, key, me, me17, bottom_known, hands, scratch)
+            np.random.seed(_mix2(key, 0x3000))
+            shown, every = draw_wild_given(game_flags, given)
+            flags = play_flags(game_flags, shown)
             auction_start(before_me, bidding, 0, 0)
             accepted = True
             for p in range(me):
@@ -342,7 +351,8 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, flags, mod
                 for p in range(3):
                     play[p] = hands[p]
                 play[lead] += bottom
-                res = playout(play, lead, pols, flags, _mix2(key, 0x1000 + rel), table, bufc, bufk)
+                res = playout(play, lead, pols, play_flags(game_flags, every), _mix2(key, 0x1000 + rel), table,
+                              bufc, bufk)
                 cache_won[rel] = res[R_LANDLORD_WON]
                 cache_mult[rel] = multiplier(res[R_DOUBLINGS], res[spring_col], res[R_ANTI_SPRING])
             won = cache_won[rel]
@@ -453,13 +463,22 @@ class BidEvaluation:
     margin: float         # expected score of the recommendation minus the second best
     margin_ci: tuple
 
+    def wild_note(self) -> str:
+        """Under Laizi rules, which wild ranks were known and which drawn for
+        each sampled deal (``", wild 5 known, 1 drawn a deal"``); else ``""``."""
+        if not self.rules.is_laizi:
+            return ""
+        known = f"wild {self.rules.wild_text()} known, " if self.rules.wild else "wild "
+        drawn = self.rules.wild_ranks - len(self.rules.wild)
+        return f", {known}{drawn} drawn a deal" if drawn else f", wild {self.rules.wild_text()}"
+
     @property
     def expected_score(self) -> dict:
         """Expected score per choice, ``None`` for an illegal one."""
         return {c: (r.expected_score if r.legal else None) for c, r in self.choices.items()}
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "hand": self.hand, "bottom": self.bottom, "seat": self.seat,
             "before": [CHOICES[b] for b in self.before], "rules": self.rules.describe(),
             "policy": self.policy, "seed": self.seed, "confidence": self.confidence,
@@ -471,6 +490,11 @@ class BidEvaluation:
             "choices": {c: r.to_dict() for c, r in self.choices.items()},
             "recommendation": self.recommendation, "margin": self.margin, "margin_ci": list(self.margin_ci),
         }
+        if self.rules.is_laizi:
+            # The wild ranks the bidder knew ("" for none) and how many each deal drew.
+            out["wild"] = self.rules.wild_text()
+            out["wild_drawn"] = self.rules.wild_ranks - len(self.rules.wild)
+        return out
 
 
 def _choice_results(rows: np.ndarray, legal: Sequence[int], confidence: float) -> dict:
@@ -751,11 +775,13 @@ def _give_work(work) -> None:
 
 
 def run_rows(problem: BidProblem, policy: int, flags: int, seed: int, start: int, count: int,
-             max_attempts: int = MAX_ATTEMPTS, mode: int = 0, spring: int = 0) -> np.ndarray:
+             max_attempts: int = MAX_ATTEMPTS, mode: int = 0, spring: int = 0, given: int = 0) -> np.ndarray:
     """Per-sample result rows (see the ``COL_*`` constants) of sample indices ``start ..``.
 
-    ``mode`` is the bidding mode (:data:`BIDDING_MODES`), ``spring`` the
-    spring rule (:data:`SPRING_MODES`).
+    ``flags`` are the rules' ``game_flags`` (the same as ``flags`` under
+    classic rules), ``given`` the wild ranks the bidder knows (flag bits;
+    the others are drawn each sample); ``mode`` is the bidding mode
+    (:data:`BIDDING_MODES`), ``spring`` the spring rule (:data:`SPRING_MODES`).
     """
     out = np.zeros((count, NCOLS), dtype=np.int64)
     before = np.zeros(3, dtype=np.int64)
@@ -764,11 +790,29 @@ def run_rows(problem: BidProblem, policy: int, flags: int, seed: int, start: int
     try:
         _bid_chunk(problem.unseen, problem.seat, problem.me17,
                    problem.bottom if problem.bottom is not None else 0,
-                   before, np.array(problem.legal, dtype=np.int64), policy, flags, mode | (spring << 1), seed_key(seed),
+                   before, np.array(problem.legal, dtype=np.int64), policy, flags, given, mode | (spring << 1),
+                   seed_key(seed),
                    start, count, max_attempts, out, *work)
     finally:
         _give_work(work)
     return out
+
+
+def known_wild(rules: Rules) -> int:
+    """The wild ranks a bidder knows under ``rules`` (their ``wild``), as
+    flag bits; the others are drawn for each sampled deal.  Under
+    ``laizi_reveal=after-landlord`` a bidder knows none under ``laizi`` and
+    only the 天 rank under ``tiandi``: naming more is an error, since the
+    evaluation would then use what no bidder can know."""
+    if not rules.is_laizi or not rules.wild:
+        return 0
+    shown = rules.wild_ranks if rules.laizi_reveal == "before-bidding" else rules.wild_ranks - 1
+    if len(rules.wild) > shown:
+        what = "no wild rank is" if shown == 0 else "only the 天 rank is"
+        raise RulesError(f"{rules.preset} rules with laizi_reveal=after-landlord: {what} known at the bid, "
+                         f"so give {'no --wild' if shown == 0 else 'one --wild rank'} (the evaluator draws "
+                         f"the rest for each sampled deal), not {rules.wild_text()}", param="wild")
+    return wild_flags(rules.wild)
 
 
 def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: int = 2000,
@@ -802,7 +846,8 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
         raise ArgumentError(f"confidence must be in [0.5, 1), not {confidence!r}", param="confidence")
     problem = bid_problem(hand, bottom, seat, before)
     pol = POLICIES[policy]
-    flags = rules.flags
+    flags = rules.game_flags & ~WILD_MASK
+    given = known_wild(rules)
     mode = BIDDING_MODES[rules.bidding]
     spring = SPRING_MODES[rules.spring]
     workers = workers or os.cpu_count() or 1
@@ -813,7 +858,8 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
 
     def work(k: int) -> np.ndarray:
         start = k * CHUNK
-        return run_rows(problem, pol, flags, seed, start, min(CHUNK, samples - start), max_attempts, mode, spring)
+        return run_rows(problem, pol, flags, seed, start, min(CHUNK, samples - start), max_attempts, mode, spring,
+                        given)
 
     parts: list = []
 

@@ -131,6 +131,39 @@ def draw_wild(game_flags):
 
 
 @kernel
+def draw_wild_given(game_flags, given):
+    """:func:`draw_wild` where some wild ranks are already known: ``given``
+    holds them as flag bits at ``WILD_SHIFT`` (the first, under ``tiandi``
+    the 天 rank, and then the second; 0: none known), and only the others
+    are drawn, each uniformly among the ranks not yet wild.  ``(shown,
+    all)`` as :func:`draw_wild` says them."""
+    shown, every = draw_wild(game_flags)
+    n = (game_flags >> DRAW_SHIFT) & 3
+    if n == 0 or given == 0:
+        return shown, every
+    d1 = ((every >> WILD_SHIFT) & 15) - 1
+    d2 = ((every >> (WILD_SHIFT + 4)) & 15) - 1
+    w1 = ((given >> WILD_SHIFT) & 15) - 1
+    w2 = ((given >> (WILD_SHIFT + 4)) & 15) - 1
+    if w1 < 0:
+        w1 = d1
+    every = (w1 + 1) << WILD_SHIFT
+    if n == 2:
+        if w2 < 0:
+            # The drawn pair is uniform over ordered pairs of different
+            # ranks, so its second rank, or its first where the second is
+            # the given rank, is uniform over the ranks other than w1.
+            w2 = d2 if d2 != w1 else d1
+        every |= (w2 + 1) << (WILD_SHIFT + 4)
+        shown = (w1 + 1) << WILD_SHIFT
+    else:
+        shown = 0
+    if (game_flags & REVEAL_BEFORE) != 0:
+        shown = every
+    return shown, every
+
+
+@kernel
 def play_flags(game_flags, wild_bits):
     """The rule flags a deal is played under: the game flags less their deal
     bits, with the wild ranks ``wild_bits`` (flags bits at ``WILD_SHIFT``)."""

@@ -9,7 +9,7 @@ with the kernels:
   list, words drawn from a :class:`Stream`);
 * :func:`naive_rows` -- one result row per sample index: the rejection loop on
   the earlier bids, the rest of the auction for every choice and the score
-  of this seat, calling the policy kernels (``_bid_rule``, ``_playout``)
+  of this seat, calling the policy kernels (``_bid_rule``, ``playout``)
   one decision or one playout at a time from Python;
 * :func:`naive_summary` -- the aggregate figures (win counts, score sums)
   computed from the rows with Python loops;
@@ -110,14 +110,46 @@ def policy_bid(bid_rule, hand: int, policy: int, flags: int, highest: int, key: 
     return int(bid_rule(hand, policy, flags, highest))
 
 
+def naive_wild(flags: int, given: int, key: int) -> tuple[int, int]:
+    """The flags of one sampled deal's bids and play under Laizi rules
+    (``flags`` the game flags): numba's generator seeded with the deal's key
+    draws the wild ranks (the game's rule, ``gamerules.draw_wild``); the
+    ``given`` ones replace the first drawn, and a drawn second rank equal to
+    a given first is replaced by the drawn first."""
+    from ddz_tools.gamerules import GAME_MASK, draw_wild
+    from ddz_tools.kinds import WILD_MASK, WILD_SHIFT
+
+    n = (flags >> 24) & 3
+    if n == 0:
+        return flags, flags
+    _seed_numba(mix2(key, 0x3000))
+    _, every = draw_wild(flags)
+    drawn = [((every >> (WILD_SHIFT + 4 * i)) & 15) - 1 for i in range(n)]
+    known = [((given >> (WILD_SHIFT + 4 * i)) & 15) - 1 for i in range(n)]
+    wild = [k if k >= 0 else d for k, d in zip(known, drawn)]
+    if n == 2 and known[0] >= 0 and known[1] < 0 and wild[1] == wild[0]:
+        wild[1] = drawn[0]
+    shown = wild if flags & (1 << 26) else wild[:n - 1]
+    base = flags & ~(GAME_MASK | WILD_MASK)
+
+    def bits(ranks):
+        return sum((r + 1) << (WILD_SHIFT + 4 * i) for i, r in enumerate(ranks))
+
+    return base | bits(shown), base | bits(wild)
+
+
 def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: int, max_attempts: int,
-               mode: int = 0):
+               mode: int = 0, given: int = 0):
     """One dict per sample index, from the rules text and the documented seeds.
 
-    ``mode`` 0 is ``bidding=single-round``, 1 is ``until-two-pass``.
+    ``mode`` 0 is ``bidding=single-round``, 1 is ``until-two-pass``;
+    ``flags`` are the game flags, ``given`` the wild ranks the bidder knows
+    (Laizi rules draw the others for each deal, see :func:`naive_wild`).
     """
     from ddz_tools.policies import _bid_rule
-    from ddz_tools.selfplay import _playout
+    from ddz_tools.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout, work_arrays
+
+    game_flags = flags
 
     unseen = [int(x) for x in problem.unseen]
     me = problem.seat
@@ -127,6 +159,7 @@ def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: i
         for attempt in range(max_attempts):
             key = sample_key(seed, index, attempt)
             hands, bottom = naive_deal(unseen, key, me, problem.me17, problem.bottom)
+            flags, play_fl = naive_wild(game_flags, given, key)
             row["attempts"] += 1
             made = []
             for p in range(me):
@@ -146,8 +179,12 @@ def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: i
                 deal = list(hands)
                 deal[landlord] += bottom
                 rel = (landlord - me) % 3
-                res = _playout(np.array(deal, dtype=np.int64), landlord, policy, flags, mix2(key, 0x1000 + rel))
-                outcomes[landlord] = (int(res[0]), 2 ** int(res[1] + res[2] + res[3]))
+                res = playout(np.array(deal, dtype=np.int64), landlord, np.full(3, policy, np.int64), play_fl,
+                              mix2(key, 0x1000 + rel), *work_arrays())
+                # The stake's doublings (each bomb and the rocket; by tier under Laizi multipliers),
+                # spring and anti-spring.
+                outcomes[landlord] = (int(res[R_LANDLORD_WON]),
+                                      2 ** int(res[R_DOUBLINGS] + res[R_SPRING] + res[R_ANTI_SPRING]))
             return outcomes[landlord]
 
         row["won"], row["mult"] = outcome(me)

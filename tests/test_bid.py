@@ -28,11 +28,14 @@ from ddz_tools.bid import (
     BidError,
     bid_problem,
     evaluate_bid,
+    known_wild,
     run_rows,
     wilson_interval,
 )
 from ddz_tools.cards import FULL_DECK, card_count, counts_of, format_cards
-from ddz_tools.errors import DdzError
+from ddz_tools.errors import DdzError, RulesError
+from ddz_tools.gamerules import draw_wild_given
+from ddz_tools.kinds import WILD_MASK, WILD_SHIFT, wild_flags
 from ddz_tools.rules import Rules
 
 import naive_bid
@@ -225,6 +228,45 @@ def test_rows_equal_python_loop(case, mode):
     assert _rows_as_naive(rows, problem.legal) == expected
 
 
+@pytest.mark.parametrize("spec, known_text", [("laizi", ""), ("tiandi", ""), ("tiandi", "5"),
+                                              ("laizi,laizi_reveal=before-bidding", "9")])
+def test_laizi_rows_equal_python_loop(spec, known_text):
+    """Under Laizi rules each sampled deal draws the wild ranks the bidder
+    does not know: the bids see those shown before the bidding, the play
+    every one."""
+    rules = Rules.parse(spec)
+    if known_text:
+        rules = rules.with_wild(known_text)
+    hands, _ = random_deal(random.Random(f"laizi-rows-{spec}"))
+    problem = bid_problem(hands[0], None, 1, ("1",))
+    flags = rules.game_flags & ~WILD_MASK
+    known = known_wild(rules)
+    rows = run_rows(problem, 1, flags, 7, 0, 10, max_attempts=300, given=known)
+    expected = naive_bid.naive_rows(problem, 1, flags, 7, 0, 10, max_attempts=300, given=known)
+    assert _rows_as_naive(rows, problem.legal) == expected
+
+
+def test_draw_wild_given_keeps_the_given_ranks_and_draws_the_rest_uniformly():
+    tiandi = Rules.parse("tiandi").game_flags
+    seen = Counter()
+    for s in range(2600):
+        naive_bid._seed_numba(s)
+        shown, every = draw_wild_given(tiandi, wild_flags((3,)))
+        assert (every >> WILD_SHIFT) & 15 == 4 and shown == 4 << WILD_SHIFT
+        seen[((every >> (WILD_SHIFT + 4)) & 15) - 1] += 1
+    assert set(seen) == set(range(13)) - {3}
+    assert min(seen.values()) > 150  # 2600 / 12 = 217 expected each
+
+
+def test_laizi_bid_draws_the_laizi_and_refuses_one_no_bidder_knows():
+    ev = evaluate_bid(_hand17(3), seat=0, samples=100, seed=2, workers=1, rules="laizi", early_stop=False)
+    assert ev.samples == 100 and ev.rules.describe() == "laizi"
+    with pytest.raises(RulesError, match="no wild rank is known at the bid"):
+        evaluate_bid(_hand17(3), samples=100, rules=Rules.parse("laizi").with_wild("9"))
+    with pytest.raises(RulesError, match="only the 天 rank is known"):
+        evaluate_bid(_hand17(3), samples=100, rules=Rules.parse("tiandi").with_wild("5,9"))
+
+
 def test_aggregate_equals_python_loop():
     hand = _hand17(3)
     ev = evaluate_bid(hand, seat=1, before="pass", samples=300, seed=5, workers=2, early_stop=False)
@@ -393,7 +435,7 @@ def test_rows_do_not_depend_on_the_work_tables():
     again = run_rows(problem, 1, FLAGS, 8, 0, 30)
     tiny = np.zeros((30, bid.NCOLS), np.int64)
     before = np.array([0, 0, 0], np.int64)
-    bid._bid_chunk(problem.unseen, 1, problem.me17, 0, before, np.array(problem.legal, np.int64), 1, FLAGS, 0,
+    bid._bid_chunk(problem.unseen, 1, problem.me17, 0, before, np.array(problem.legal, np.int64), 1, FLAGS, 0, 0,
                    bid.seed_key(8), 0, 30, bid.MAX_ATTEMPTS, tiny, new_table(4),
                    np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
     assert warm.tolist() == again.tolist() == tiny.tolist()

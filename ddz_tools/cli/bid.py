@@ -23,7 +23,8 @@ def print_evaluation(ev: BidEvaluation) -> None:
     where = f"{ev.seat} seat" + (f" after {','.join(CHOICES[b] for b in ev.before)}" if ev.before else "")
     bottom = f" (bottom {ev.bottom})" if ev.bottom else ""
     stop = ", stopped early: recommendation settled" if ev.stopped_early else ""
-    click.echo(f"hand {ev.hand}{bottom}, {where}, rules {ev.rules.describe()}, {ev.policy} policy, seed {ev.seed}")
+    click.echo(f"hand {ev.hand}{bottom}, {where}, rules {ev.rules.describe()}{ev.wild_note()}, {ev.policy} policy, "
+               f"seed {ev.seed}")
     click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}; "
                f"{ev.rejected} drawn deals rejected by the earlier bids"
                + (f", {ev.failed} sample(s) given up" if ev.failed else ""))
