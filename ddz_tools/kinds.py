@@ -173,6 +173,32 @@ def wild_of_flags(flags: int) -> tuple[int, ...]:
 
 
 @kernel
+def wild_cards(flags):
+    """The nibbles of the wild ranks in a packed hand (``15 << 4w`` for each
+    wild rank ``w`` the rule flags hold; 0 under classic rules): ``h &
+    wild_cards(flags)`` is the laizi of hand ``h`` (kernel)."""
+    m = 0
+    c1 = (flags >> WILD_SHIFT) & 15
+    if c1 != 0:
+        m |= 15 << (4 * (c1 - 1))
+    c2 = (flags >> (WILD_SHIFT + 4)) & 15
+    if c2 != 0:
+        m |= 15 << (4 * (c2 - 1))
+    return m
+
+
+@kernel
+def laizi_count(h, flags):
+    """How many laizi the packed cards ``h`` hold under ``flags`` (kernel)."""
+    x = h & wild_cards(flags)
+    n = 0
+    while x != 0:
+        n += x & 15
+        x >>= 4
+    return n
+
+
+@kernel
 def bomb_rank(kind, flags):
     """The order of a bomb among bombs (kernel): higher beats lower, equal
     ones never beat each other.  Size first, then tier (see the module doc),

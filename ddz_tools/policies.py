@@ -61,6 +61,7 @@ from ._jit import kernel
 from .cards import packed_count, to_packed
 from .decompose import min_plays_memo
 from .errors import ArgumentError
+from .kinds import laizi_count
 from .movegen import gen_all, gen_into
 from .rules import T_BOMB, T_PAIR, T_ROCKET, T_SOLO, Play, Rules
 
@@ -435,8 +436,30 @@ def policy_play(hands, seat, landlord, prev_kind, prev_seat, policy, flags, tabl
     sc = bufc[half:]
     sk = bufk[half:]
     if prev_kind == 0:
-        return _heuristic_lead(hands, seat, landlord, flags, table, mc, mk, sc, sk)
-    return _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table, mc, mk, sc, sk)
+        c, k = _heuristic_lead(hands, seat, landlord, flags, table, mc, mk, sc, sk)
+    else:
+        c, k = _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table, mc, mk, sc, sk)
+    if k != 0 and laizi_count(c, flags) != 0:
+        c = _spare_laizi(hand, c, k, flags, prev_kind, mc, mk)
+    return c, k
+
+
+@kernel
+def _spare_laizi(hand, c, k, flags, prev_kind, bufc, bufk):
+    """The cards of the same play ``k`` (type, main face, length, tier) that
+    hold the fewest laizi: a laizi is never spent where natural cards of the
+    hand make the same play (it stays in hand, free to stand for any face);
+    ``c`` itself when no other cards do."""
+    n, gc, gk = gen_all(hand, flags, prev_kind, bufc, bufk)
+    best = c
+    least = laizi_count(c, flags)
+    for i in range(n):
+        if gk[i] == k and gc[i] != best:
+            m = laizi_count(gc[i], flags)
+            if m < least:
+                best = gc[i]
+                least = m
+    return best
 
 
 @kernel

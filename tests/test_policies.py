@@ -223,6 +223,40 @@ def test_heuristic_moves_are_legal(seed, spec):
     assert _legal_move(hands[seat], prev, int(c), int(k), rules)
 
 
+@pytest.mark.parametrize("spec", ["laizi", "tiandi", "laizi,natural_first=on"])
+def test_heuristic_spends_no_laizi_where_natural_cards_make_the_same_play(spec):
+    """Every play of laizi self-play games: no legal play of the same kind
+    (type, main face, length, tier) holds fewer laizi (the legal plays from
+    the move generator, itself checked against the plain-Python laizi
+    reference in tests/test_movegen.py)."""
+    from ddz_tools.movegen import generate
+    from ddz_tools.records import parse_record
+    from ddz_tools.review import replay_states
+    from ddz_tools.selfplay import simulate
+
+    checked = 0
+    for r in simulate(8, "heuristic", seed=17, rules=spec):
+        rec = parse_record(r)
+        rules = rec.rules
+        mask = sum(15 << (4 * w) for w in rules.wild)
+
+        def laizi(c):
+            return sum((c & mask) >> (4 * r) & 15 for r in range(13))
+
+        states, _, plays = replay_states(rec)
+        for st, (seat, play) in zip(states, plays):
+            if play.is_pass or laizi(play.cards) == 0:
+                continue
+            hand = st.hands[seat]
+            moves = generate(hand, st.last_play, rules)
+            legal = list(zip(moves.cards.tolist(), moves.kinds.tolist()))
+            assert (play.cards, play.kind) in legal
+            same = [c for c, k in legal if k == play.kind]
+            assert laizi(play.cards) == min(laizi(c) for c in same), (format_cards(hand), play.notation(rules))
+            checked += 1
+    assert checked > 5
+
+
 # Bid rules ----------------------------------------------------------------------------------
 
 

@@ -12,9 +12,9 @@ Both take the search's work arrays as one record, ``wk``
 """
 
 from .._jit import kernel
-from ..kinds import F_NATURAL_FIRST
+from ..kinds import F_NATURAL_FIRST, wild_cards
 from ..movegen import GEN_SCRATCH, gen_into_scratch
-from .key import fold, slot, wild_cards
+from .key import fold, slot
 from .layout import CONTROL_BUDGET, CW_MERGED, CW_ROWS, PROF_W
 from .profiles import free
 

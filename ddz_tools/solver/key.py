@@ -17,7 +17,7 @@ small and doubles in place when half full (:func:`tt_split`).
 """
 
 from .._jit import high_bit, kernel, low_bit
-from ..kinds import WILD_SHIFT
+from ..kinds import WILD_SHIFT, wild_cards
 from ..rules import F_CHAINS_WITH_TWO
 from .layout import (BUCKET, C_EVICT, C_FILLED, C_STORES, ENTRY_WORDS, LAIZI_BIT, MISC_MASK, VALID_BIT, VALUE_BIT,
                      WORK_SHIFT)
@@ -28,21 +28,6 @@ def team(seat, nplayers):
     if nplayers == 2:
         return seat
     return 0 if seat == 0 else 1
-
-
-@kernel
-def wild_cards(flags):
-    """The nibbles of the wild ranks in a packed hand (``15 << 4w`` for each
-    wild rank ``w`` the rule flags hold; 0 under classic rules): ``h &
-    wild_cards(flags)`` is the laizi of hand ``h``."""
-    m = 0
-    c1 = (flags >> WILD_SHIFT) & 15
-    if c1 != 0:
-        m |= 15 << (4 * (c1 - 1))
-    c2 = (flags >> (WILD_SHIFT + 4)) & 15
-    if c2 != 0:
-        m |= 15 << (4 * (c2 - 1))
-    return m
 
 
 @kernel

@@ -25,10 +25,11 @@ control-win search, which finds a hand that is one play, decides).
 
 from .._jit import high_bit, kernel
 from ..decompose import min_plays_memo_in
+from ..kinds import wild_cards
 from ..rules import (F_CHAINS_WITH_TWO, T_AIRPLANE_PAIR, T_AIRPLANE_SOLO, T_BOMB, T_FOUR_PAIR, T_FOUR_SOLO,
                      T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_PAIR, T_ROCKET, T_SOLO, T_TRIO, T_TRIO_PAIR, T_TRIO_SOLO)
 from .control import control_win
-from .key import laizi_held, plain_flags, team, wild_cards
+from .key import laizi_held, plain_flags, team
 from .layout import PASS_KIND
 from .profiles import free
 

@@ -28,10 +28,10 @@ kernel reading from them what it uses.
 from .._jit import flat_kernel, kernel, prefetch
 from ..decompose import min_plays_memo_in, min_plays_prefetch
 from ..gamerules import next_seat, trick_after
-from ..kinds import T_PASS
+from ..kinds import T_PASS, wild_cards
 from ..movegen import gen_into_scratch
 from .control import control_split, control_win
-from .key import bucket_base, canon, misc, plain_flags, team, tt_find, tt_split, tt_store, wild_cards
+from .key import bucket_base, canon, misc, plain_flags, team, tt_find, tt_split, tt_store
 from .layout import (AHEAD_PLAYS, C_COVER, C_DOMINANCE, C_FILLED, C_GROW_AT, C_HITS, C_KNOWN, C_MAXD, C_NODES, C_OUT,
                      C_RESULT, C_RET, C_RX_ABORTS, C_RX_BUDGET, C_RX_D, C_RX_N0, C_RX_WINS, C_SP, C_TASK, C_THREAT,
                      CW_MERGED, PASS_KIND, PH_ITER, PH_NEW, PH_RELAX, PROF_W, ST_DONE, ST_GROW, ST_MEMO, ST_PAUSED,
