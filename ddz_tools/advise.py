@@ -807,6 +807,8 @@ def _draw(view: View, start: int, count: int, seed: int, auction: bool = True, t
     if check is not None and table is None:
         table = new_table(14)
     h17 = np.zeros(3, np.int64)
+    # The bids were made knowing only the wild ranks turned up before the bidding.
+    bid_flags = view.rules.at_bidding().flags
     out = []
     draws = unfit = 0
 
@@ -828,7 +830,7 @@ def _draw(view: View, start: int, count: int, seed: int, auction: bool = True, t
             while True:
                 for s in range(3):
                     h17[s] = hands[s] + check.played[s] - (check.bottom if s == 0 else 0)
-                if _bids_fit(h17, check.seats, check.values, check.highs, view.rules.flags, table):
+                if _bids_fit(h17, check.seats, check.values, check.highs, bid_flags, table):
                     break
                 attempt += 1
                 if attempt == AUCTION_ATTEMPTS:

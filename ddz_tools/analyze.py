@@ -58,7 +58,7 @@ from .review import (
     process_solver,
     replay_states,
 )
-from .rules import Rules
+from .rules import Rules, play_text_cards
 from .sources import (
     FMT_BOTZONE_LOG,
     FMT_BOTZONE_TRANSCRIPT,
@@ -326,7 +326,7 @@ def _reaches(rec, landlord: int, below: int) -> bool:
         if max(n) <= below:
             return True
         if text:
-            n[seat] -= card_count(parse_cards(text.replace("-", "")))
+            n[seat] -= card_count(play_text_cards(text))
     return False
 
 
@@ -340,7 +340,8 @@ def review_bids(rec, opts: AnalyzeOptions) -> "tuple[list | None, str | None]":
     """
     from .bid import CHOICES, evaluate_bid
 
-    rules = rec.rules
+    # The bidders knew only the wild ranks turned up before the bidding.
+    rules = rec.rules.at_bidding()
     if rules.bidding not in ("single-round", "until-two-pass"):
         return None, f"bid review needs bidding=single-round or until-two-pass (this game: {rules.describe()})"
     out = []

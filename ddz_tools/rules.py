@@ -328,6 +328,26 @@ class Rules:
                              f"give wild (e.g. {example})", param="wild")
         return self
 
+    @property
+    def wild_at_bidding(self) -> int:
+        """How many wild ranks are turned up before the bidding: every one
+        under ``laizi_reveal=before-bidding``; else none under ``laizi`` and
+        the 天 rank under ``tiandi`` (0 under classic rules)."""
+        if not self.is_laizi:
+            return 0
+        return self.wild_ranks if self.laizi_reveal == "before-bidding" else self.wild_ranks - 1
+
+    def at_bidding(self) -> "Rules":
+        """These rules as the bidders see them: with only the wild ranks
+        turned up before the bidding (:attr:`wild_at_bidding`).
+
+        >>> Rules.parse("tiandi").with_wild("5,9").at_bidding().wild_text()
+        '5'
+        """
+        if len(self.wild) <= self.wild_at_bidding:
+            return self
+        return dataclasses.replace(self, wild=self.wild[:self.wild_at_bidding])
+
     def wild_text(self) -> str:
         """The wild ranks as text (``"5,9"``), ``""`` for none."""
         return format_wild(self.wild)

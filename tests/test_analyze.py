@@ -171,9 +171,10 @@ def _random_endgame(rng: random.Random, sizes):
     return hands
 
 
-def naive_mistakes(hands, landlord, plays, flags):
+def naive_mistakes(hands, landlord, plays, flags, rules=None):
     """Mistakes the slow way: a play is a mistake when the mover had winning plays
-    (by plain minimax over every sub-multiset) and the play made is not one of them."""
+    (by plain minimax over every sub-multiset; under Laizi ``rules``, over every
+    reading of one) and the play made is not one of them."""
     rel = lambda s: (s - landlord) % 3  # noqa: E731 - position seat of an absolute seat
     h = [0, 0, 0]
     for s in range(3):
@@ -182,10 +183,13 @@ def naive_mistakes(hands, landlord, plays, flags):
     out = []
     for i, (seat, play) in enumerate(plays):
         t = rel(seat)
-        win = naive_solver.winning_plays(tuple(h), t, prev, last_by, flags)
+        if rules is not None and rules.is_laizi:
+            win = naive_solver.laizi_winning_plays(tuple(h), t, prev, last_by, rules, {})
+        else:
+            win = naive_solver.winning_plays(tuple(h), t, prev, last_by, flags)
         made = (0, 0) if play.is_pass else (play.cards, play.kind)
         if win and made not in win:
-            names = sorted("pass" if c == 0 else Play(c, k).notation() for c, k in win)
+            names = sorted("pass" if c == 0 else Play(c, k).notation(rules) for c, k in win)
             out.append((i + 1, seat, names))
         if play.is_pass:
             if (t + 1) % 3 == last_by:
@@ -204,7 +208,10 @@ def _random_line(hands, landlord, rules, rng):
     seat, prev, last_by = landlord, 0, None
     plays = []
     while True:
-        options = list(naive_solver.plays(h[seat], prev, rules.flags))
+        if rules.is_laizi:
+            options = list(naive_solver.laizi_plays(h[seat], prev, rules))
+        else:
+            options = list(naive_solver.plays(h[seat], prev, rules.flags))
         if prev and (not options or rng.random() < 0.35):
             plays.append((seat, Play.pass_()))
             seat = (seat + 1) % 3
@@ -235,6 +242,47 @@ def test_mistakes_match_the_naive_twin(seed):
     assert r.unchecked == 0 and r.start_move == 1
     roles = {landlord: "landlord", (landlord + 1) % 3: "farmer1", (landlord + 2) % 3: "farmer2"}
     assert all(m.role == roles[m.seat] for m in r.mistakes)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_laizi_mistakes_match_the_naive_twin(seed):
+    """Under Laizi rules (a random wild rank, laizi in the hands), against
+    the plain minimax over every reading."""
+    rng = random.Random(f"laizi-mistakes-{seed}")
+    spec = ("laizi", "tiandi", "laizi,natural_first=on")[seed % 3]
+    base = Rules.parse(spec)
+    wild = rng.sample(range(13), base.wild_ranks)
+    rules = base.with_wild(wild)
+    deck = [w for w in wild for _ in range(2)] + [r for r in range(13) if r not in wild for _ in range(4)]
+    rng.shuffle(deck)
+    hands, i = [], 0
+    for n in [rng.randint(1, 4) for _ in range(3)]:
+        hands.append(sum(1 << (4 * r) for r in deck[i:i + n]))
+        i += n
+    landlord = rng.randrange(3)
+    plays = _random_line(hands, landlord, rules, rng)
+    r = find_mistakes(hands, landlord, plays, rules, solve_below=20, node_limit=None)
+    got = [(m.move, m.seat, m.winning) for m in r.mistakes]
+    assert got == naive_mistakes(hands, landlord, plays, rules.flags, rules), \
+        ([format_cards(h) for h in hands], rules.wild_text())
+    assert r.unchecked == 0
+
+
+@pytest.mark.parametrize("spec", ["laizi", "tiandi"])
+def test_laizi_games_are_analysed_with_their_wild_ranks(tmp_path, spec):
+    """Self-play records under Laizi rules: every game valid with the result
+    the replay gives, the endgames searched, the bids reviewed knowing only
+    the wild ranks turned up before the bidding."""
+    recs = list(simulate(6, "heuristic", seed=5, rules=spec))
+    path = write_jsonl(tmp_path / "g.jsonl", recs)
+    got = list(analyze_files([path], solve_below=12, bids=True, bid_samples=30))
+    assert len(got) == len(recs)
+    for g, rec in zip(got, recs):
+        rep = replay_record(rec)
+        assert g.status == "valid" and rep.status == "ok"
+        assert g.result == rep.result.to_dict()
+        assert g.bid_review and all(b["samples"] > 0 for b in g.bid_review)
+    assert sum(g.positions_solved for g in got) > 0
 
 
 def test_solve_below_starts_the_search_late_and_limits_never_make_mistakes():
