@@ -40,8 +40,10 @@ from .analyze import (
     load_results,
     summarize,
 )
+from .cards import format_cards
 from .errors import ArgumentError, MissingExtraError
 from .review import CLASSES, HIDDEN_THRESHOLDS, roles_of
+from .rules import play_text_cards
 
 #: The analyses of a report folder (JSON Lines, one game a line).
 DATA_FILE = "analysis.jsonl"
@@ -114,28 +116,34 @@ def has_page(g: GameAnalysis) -> bool:
 # Cards -----------------------------------------------------------------------------------
 
 
-def card_faces(text: str) -> list[dict]:
+def card_faces(text: str, wild: str = "") -> list[dict]:
     """Cards of a hand for drawing: ``label``, ``red`` and ``suit`` (suits are
-    dealt out in turn for looks only: records hold ranks, not suits).
+    dealt out in turn for looks only: records hold ranks, not suits), and
+    ``wild``: a laizi, a card of one of the ranks in ``wild`` (``"9"``,
+    ``"5,9"``), drawn apart.
 
     >>> [(c["label"], c["suit"], c["red"]) for c in card_faces("TTXD")]
     [('10', '♠', False), ('10', '♥', True), ('★', 'joker', False), ('★', 'joker', True)]
+    >>> [c["wild"] for c in card_faces("899", "9")]
+    [False, True, True]
     """
     out = []
     seen: dict = {}
     for ch in text:
         if ch in "XD":
-            out.append({"label": "★", "suit": "joker", "red": ch == "D", "joker": True})
+            out.append({"label": "★", "suit": "joker", "red": ch == "D", "joker": True, "wild": False})
             continue
         k = seen.get(ch, 0)
         seen[ch] = k + 1
         suit = SUITS[k % 4]
-        out.append({"label": _RANK_LABEL.get(ch, ch), "suit": suit, "red": suit in "♥♦", "joker": False})
+        out.append({"label": _RANK_LABEL.get(ch, ch), "suit": suit, "red": suit in "♥♦", "joker": False,
+                    "wild": ch in wild.replace(",", "")})
     return out
 
 
 def _play_cards(play: str) -> str:
-    return "" if play == "pass" else play.replace("-", "")
+    """The cards of a play's notation (``333-4``, ``34569=34567``), ``""`` for a pass."""
+    return "" if play == "pass" else format_cards(play_text_cards(play))
 
 
 # Charts ------------------------------------------------------------------------------------
@@ -296,6 +304,7 @@ def game_model(g: GameAnalysis) -> dict:
                 "landlord": role == "landlord"}
 
     seats = [who(s) for s in range(3)]
+    wild = r.get("wild") or ""
     start = list(r["hands"])
     start[r["landlord"]] = _merge(start[r["landlord"]], r["bottom"])
     bids = [{"who": seats[s], "bid": "pass" if b == 0 else str(b)} for s, b in r["bids"]]
@@ -303,7 +312,7 @@ def game_model(g: GameAnalysis) -> dict:
     for m in r["moves"]:
         moves.append({
             "move": m["move"], "who": seats[m["seat"]], "play": m["play"],
-            "cards": card_faces(_play_cards(m["play"])), "hands": m["hands"],
+            "cards": card_faces(_play_cards(m["play"]), wild), "hands": m["hands"],
             "counts": [len(h) for h in m["hands"]],
             "open_before": m.get("open_before"), "open_after": m.get("open_after"),
             "p_before": m.get("p_before"), "p_after": m.get("p_after"),
@@ -314,10 +323,10 @@ def game_model(g: GameAnalysis) -> dict:
     return {
         "title": g.id or f"{os.path.basename(g.file)}:{g.line}",
         "where": f"{g.file}:{g.line}" if g.line else g.file,
-        "rules": g.rules, "mode": r["mode"], "seats": seats,
-        "deal": [{"who": seats[s], "cards": card_faces(r["hands"][s]), "count": len(r["hands"][s])}
+        "rules": g.rules, "wild": wild, "mode": r["mode"], "seats": seats,
+        "deal": [{"who": seats[s], "cards": card_faces(r["hands"][s], wild), "count": len(r["hands"][s])}
                  for s in range(3)],
-        "bottom": card_faces(r["bottom"]), "landlord_start": card_faces(start[r["landlord"]]),
+        "bottom": card_faces(r["bottom"], wild), "landlord_start": card_faces(start[r["landlord"]], wild),
         "bids": bids, "bid_review": bid_review, "moves": moves,
         "flagged": [m for m in moves if m["flag"]],
         "timeline": timeline_svg(r),

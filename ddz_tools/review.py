@@ -152,6 +152,7 @@ class GameReview:
     positions: int = 0    # open-hand positions solved (known or not)
     unknown: int = 0      # of which unknown
     seconds: float = 0.0
+    wild: str = ""        # the deal's wild ranks under Laizi rules ("9", "5,9"), "" for none
 
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
@@ -327,7 +328,7 @@ def review_record(rec, mode: str = "open", *, node_limit: "int | None" = REVIEW_
                                 player=players[seat] if players else None))
     review = GameReview(mode, [format_cards(h) for h in rec.hands], format_cards(rec.bottom), rec.first_bidder,
                         [[s, b] for s, b in rec.bids], landlord, moves, [], node_limit=node_limit,
-                        time_limit=time_limit)
+                        time_limit=time_limit, wild=rec.rules.wild_text())
     if mode in ("open", "both"):
         review.positions, review.unknown = _review_open(states, end, moves, landlord, rec.rules, node_limit,
                                                         time_limit)

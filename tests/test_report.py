@@ -203,6 +203,26 @@ def test_card_faces_keep_every_card():
     assert len({f["suit"] for f in faces[2:6]}) == 4
 
 
+@pytest.mark.parametrize("spec", ["laizi", "tiandi"])
+def test_laizi_games_draw_their_laizi_apart(tmp_path, spec):
+    """Each game page names the deal's wild ranks and marks every laizi card:
+    the deal and the bottom show all 54 cards, so 4 a wild rank at least."""
+    recs = list(simulate(2, "heuristic", seed=4, rules=spec))
+    games = write_jsonl(tmp_path / "lz.jsonl", recs)
+    out = tmp_path / "out"
+    write_report([games], str(out), review_nodes=NODES, solve_below=0)
+    pages = sorted((out / "games").glob("*.html"))
+    assert len(pages) == len(recs)
+    wilds = {r["deal"]["wild"] for r in recs}
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        shown = re.search(r"· wild ([0-9TJQKA2,]+) ·", text)
+        assert shown and shown.group(1) in wilds
+        marked = len(re.findall(r'class="card[^"]* wild"', text))
+        assert marked >= 4 * len(shown.group(1).split(","))
+    assert [c["wild"] for c in card_faces("5599X", "5,9")] == [True, True, True, True, False]
+
+
 def _cli(args, capsys):
     with pytest.raises(SystemExit) as exc:
         main(list(args))
