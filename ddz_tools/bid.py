@@ -806,7 +806,7 @@ def known_wild(rules: Rules) -> int:
     evaluation would then use what no bidder can know."""
     if not rules.is_laizi or not rules.wild:
         return 0
-    shown = rules.wild_ranks if rules.laizi_reveal == "before-bidding" else rules.wild_ranks - 1
+    shown = rules.wild_at_bidding
     if len(rules.wild) > shown:
         what = "no wild rank is" if shown == 0 else "only the 天 rank is"
         raise RulesError(f"{rules.preset} rules with laizi_reveal=after-landlord: {what} known at the bid, "
