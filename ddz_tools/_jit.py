@@ -112,13 +112,54 @@ KERNELS: list = []
 _KERNEL_IDS: set = set()
 
 
+#: Functions still to run before the next kernel is compiled or loaded
+#: (:func:`before_first_kernel`).
+_PENDING: list = []
+_PENDING_LOCK = threading.Lock()
+
+
+def before_first_kernel(fn):
+    """Run ``fn()`` once in this process, before the first kernel defined
+    after this call is compiled or loaded from the cache (a decorator).
+
+    For what compiled code needs to find in the process when it is loaded,
+    without paying for it in processes that never run a kernel: the laizi
+    move generator registers the symbol the kernels call it by
+    (:mod:`ddz_tools.movegen_laizi`).  A kernel is compiled or loaded on its
+    first call from Python with new argument types (Numba's
+    ``_compile_for_args``, which :func:`kernel` wraps), or as a callee of one
+    being compiled then; either way after the wrapper ran ``fn``."""
+    with _PENDING_LOCK:
+        _PENDING.append(fn)
+    return fn
+
+
+def _run_pending() -> None:
+    if _PENDING:
+        with _PENDING_LOCK:
+            while _PENDING:
+                _PENDING.pop(0)()
+
+
+def _register(dispatcher):
+    """Register a new kernel in :data:`KERNELS`, and make its first call run
+    the functions of :func:`before_first_kernel` first."""
+    KERNELS.append(dispatcher)
+    _KERNEL_IDS.add(id(dispatcher))
+    compile_for_args = getattr(dispatcher, "_compile_for_args", None)
+    if compile_for_args is not None:  # not with NUMBA_DISABLE_JIT=1 (a plain function)
+        def _compile_first(*args, **kws):
+            _run_pending()
+            return compile_for_args(*args, **kws)
+
+        dispatcher._compile_for_args = _compile_first
+    return dispatcher
+
+
 def kernel(fn):
     """Compile ``fn`` as a package kernel (nopython, cached on disk, GIL
     released) and register it in :data:`KERNELS`."""
-    dispatcher = _njit(fn)
-    KERNELS.append(dispatcher)
-    _KERNEL_IDS.add(id(dispatcher))
-    return dispatcher
+    return _register(_njit(fn))
 
 
 def flat_kernel(fn):
@@ -129,10 +170,7 @@ def flat_kernel(fn):
     allocate nothing: Numba then drops the atomic reference-count updates of
     every array argument and view, in ``fn`` and in every kernel compiled into
     it (20-25% of the solver's time)."""
-    dispatcher = _njit_flat(fn)
-    KERNELS.append(dispatcher)
-    _KERNEL_IDS.add(id(dispatcher))
-    return dispatcher
+    return _register(_njit_flat(fn))
 
 
 def _prefetch_py(arr, idx):
@@ -288,8 +326,15 @@ def _short_module(dispatcher) -> str:
     name = getattr(dispatcher, "py_func", dispatcher).__module__
     top, _, rest = name.partition(".")
     if top == __name__.partition(".")[0] and rest:
-        return rest.partition(".")[0]
-    return name.rpartition(".")[2]
+        part = rest.partition(".")[0]
+    else:
+        part = name.rpartition(".")[2]
+    return _PART_OF.get(part, part)
+
+
+#: Modules whose kernels count as another's (the laizi generator is the move
+#: generator's, compiled with it).
+_PART_OF = {"movegen_laizi": "movegen"}
 
 
 # First-run notice ----------------------------------------------------------------------------

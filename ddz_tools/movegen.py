@@ -29,7 +29,7 @@ from ._jit import kernel
 from .cards import format_cards, is_valid_packed, to_packed
 from .errors import CardError, PlayError
 from .kinds import WILD_MASK
-from .movegen_laizi import LAIZI_SCRATCH, gen_laizi_scratch
+from .movegen_laizi import LAIZI_SCRATCH, gen_laizi_linked
 from .rules import (
     F_CHAINS_WITH_TWO,
     F_FOUR_WITH_ONE,
@@ -150,9 +150,10 @@ def gen_into_scratch(hand, flags, prev_kind, out_cards, out_kinds, scratch):
     """:func:`gen_into` with the caller's int64 work array of at least
     ``GEN_SCRATCH`` entries, for callers that generate in a tight loop (the
     solver): no allocation per call.  With wild ranks in ``flags`` the plays
-    are those of :mod:`ddz_tools.movegen_laizi`."""
+    are those of :mod:`ddz_tools.movegen_laizi`, compiled once and called by
+    name (:func:`~ddz_tools.movegen_laizi.gen_laizi_linked`)."""
     if (flags & WILD_MASK) != 0:
-        return gen_laizi_scratch(hand, flags, prev_kind, out_cards, out_kinds, scratch)
+        return gen_laizi_linked(hand, flags, prev_kind, out_cards, out_kinds, scratch)
     n = 0
     lead = prev_kind == 0
     pt = prev_kind & 31

@@ -40,7 +40,14 @@ at ``WILD_SHIFT`` (rank + 1 in four bits each, 0 for none).
 
 from __future__ import annotations
 
-from ._jit import kernel
+import llvmlite.binding as llvm
+import numba
+from llvmlite import ir
+from numba import carray, cfunc, types
+from numba.core import cgutils, errors
+from numba.extending import intrinsic
+
+from ._jit import before_first_kernel, kernel
 from .kinds import (
     F_CHAINS_WITH_TWO,
     F_FOUR_WITH_ONE,
@@ -544,3 +551,73 @@ def gen_laizi_scratch(hand, flags, prev_kind, out_cards, out_kinds, scratch):
                         out_kinds[n] = kind
                     n += 1
     return n
+
+
+# Compiled once, called by name ---------------------------------------------------
+#
+# Every kernel that generates plays reaches this generator through
+# ``movegen.gen_into_scratch``.  Numba links a callee's code into each
+# caller's module and optimises it again there, so a generator called directly
+# would be compiled once for every kernel above it: the laizi generator made a
+# fresh machine compile for 6.7 minutes instead of 2.  It is compiled once
+# instead, as a C-callable function (a Numba ``cfunc``, cached on disk like the
+# kernels) whose address is registered in the process under one symbol name
+# before the first kernel runs (:func:`ddz_tools._jit.before_first_kernel`);
+# the kernels call that symbol (:func:`gen_laizi_linked`), and their cached
+# code finds it by name when it is loaded.
+
+#: The symbol the C-callable generator is registered under in this process.
+LINKED_SYMBOL = "ddz_tools_gen_laizi"
+
+_P64 = types.CPointer(types.int64)
+_C_SIGNATURE = types.int64(types.int64, types.int64, types.int64, _P64, _P64, types.int64, _P64, types.int64)
+
+
+def _gen_laizi_c(hand, flags, prev_kind, cards_ptr, kinds_ptr, cap, scratch_ptr, scratch_n):
+    """:func:`gen_laizi_scratch` over raw buffers: ``cap`` entries at
+    ``cards_ptr`` and at ``kinds_ptr``, ``scratch_n`` at ``scratch_ptr``."""
+    return gen_laizi_scratch(hand, flags, prev_kind, carray(cards_ptr, (cap,)), carray(kinds_ptr, (cap,)),
+                             carray(scratch_ptr, (scratch_n,)))
+
+
+#: The compiled C-callable generator (kept alive: the kernels call its code).
+_LINKED: list = []
+
+
+def _link() -> None:
+    """Compile (or load) the C-callable generator and register its address."""
+    compiled = cfunc(_C_SIGNATURE, cache=True)(_gen_laizi_c)
+    _LINKED.append(compiled)
+    llvm.add_symbol(LINKED_SYMBOL, compiled.address)
+
+
+def _linked_codegen(context, builder, signature, args):
+    i64 = ir.IntType(64)
+    hand, flags, prev_kind, cards, kinds, scratch = args
+    arrays = [context.make_array(signature.args[i])(context, builder, v)
+              for i, v in ((3, cards), (4, kinds), (5, scratch))]
+    cap = cgutils.unpack_tuple(builder, arrays[0].shape, 1)[0]
+    kinds_cap = cgutils.unpack_tuple(builder, arrays[1].shape, 1)[0]
+    # The generator writes at most ``cap`` plays into both buffers: the shorter one bounds it.
+    cap = builder.select(builder.icmp_signed("<", kinds_cap, cap), kinds_cap, cap)
+    scratch_n = cgutils.unpack_tuple(builder, arrays[2].shape, 1)[0]
+    fnty = ir.FunctionType(i64, [i64, i64, i64, i64.as_pointer(), i64.as_pointer(), i64, i64.as_pointer(), i64])
+    fn = cgutils.get_or_insert_function(builder.module, fnty, LINKED_SYMBOL)
+    return builder.call(fn, [hand, flags, prev_kind, arrays[0].data, arrays[1].data, cap, arrays[2].data, scratch_n])
+
+
+if numba.config.DISABLE_JIT:
+    gen_laizi_linked = gen_laizi_scratch
+else:
+    before_first_kernel(_link)
+
+    @intrinsic
+    def gen_laizi_linked(typingctx, hand, flags, prev_kind, out_cards, out_kinds, scratch):
+        """:func:`gen_laizi_scratch` called through :data:`LINKED_SYMBOL` (in
+        kernels only): the same plays, with the generator compiled once
+        instead of into every caller.  The three arrays must be contiguous
+        1-D int64 arrays (any other type does not compile)."""
+        for a in (out_cards, out_kinds, scratch):
+            if not (isinstance(a, types.Array) and a.ndim == 1 and a.dtype == types.int64 and a.layout == "C"):
+                raise errors.TypingError(f"gen_laizi_linked takes contiguous 1-D int64 arrays, not {a}")
+        return types.int64(hand, flags, prev_kind, out_cards, out_kinds, scratch), _linked_codegen

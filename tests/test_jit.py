@@ -83,6 +83,33 @@ def test_notice_is_one_line_per_module_and_skips_nested_compiles():
     assert out.getvalue().count("\n") == 2
 
 
+def test_before_first_kernel_runs_once_before_the_first_kernel_runs(tmp_path):
+    """A function given to before_first_kernel runs at the first call of a
+    kernel (before it is compiled or loaded), and only once; the laizi move
+    generator is linked that way: importing the move generator links nothing."""
+    (tmp_path / "hooked.py").write_text(
+        "from ddz_tools import _jit\n"
+        "ran = []\n"
+        "_jit.before_first_kernel(lambda: ran.append(len(ran)))\n\n\n"
+        "@_jit.kernel\n"
+        "def k(x):\n"
+        "    return x + 1\n")
+    code = ("import hooked\n"
+            "from ddz_tools import movegen_laizi\n"
+            "from ddz_tools.movegen import generate\n"
+            "from ddz_tools.rules import Rules\n"
+            "print(hooked.ran, len(movegen_laizi._LINKED))\n"
+            "print(hooked.k(1), hooked.ran, hooked.k(2), hooked.k(2.5), hooked.ran, len(movegen_laizi._LINKED))\n"
+            "print(len(generate('3459', rules=Rules.parse('laizi').with_wild('9'))), len(generate('3459')))\n")
+    env = dict(os.environ, PYTHONPATH=f"{tmp_path}{os.pathsep}{REPO}", NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    res = run(["-c", code], env)
+    assert res.returncode == 0, res.stderr
+    first, second, third = res.stdout.splitlines()
+    assert (first, second) == ("[] 0", "2 [0] 3 3.5 [0] 1")
+    laizi, classic = map(int, third.split())
+    assert classic == 4 and laizi > classic
+
+
 def test_every_kernel_is_registered():
     for info in pkgutil.walk_packages(ddz_tools.__path__, "ddz_tools."):
         importlib.import_module(info.name)
