@@ -65,6 +65,8 @@ bench: peers
 	$(PY) benchmarks/bid.py
 	$(PY) benchmarks/analyze.py
 	$(PY) benchmarks/review.py
+	$(PY) benchmarks/laizi.py
+	$(PY) benchmarks/solve.py --sets p2-10,p3-6 --count 30 --rules laizi --time-limit 30
 	# The advisor's strength runs (strength, rlcard) take about 25 minutes each: see docs/benchmarks.md.
 	$(PY) benchmarks/advise.py speed --views 30
 
