@@ -343,13 +343,14 @@ _PART_OF = {"movegen_laizi": "movegen"}
 #: takes on a machine where nothing is cached yet (seconds; the kernels they
 #: call included, measured on a 2-core machine).
 _WHAT = {
-    "movegen": ("move generator", 8),
-    "decompose": ("hand decomposer", 20),
-    "solver": ("endgame solver", 30),
-    "policies": ("self-play policy", 40),
-    "selfplay": ("self-play", 60),
-    "records": ("record validator", 15),
-    "bid": ("bid evaluator", 70),
+    "movegen": ("move generator", 30),
+    "decompose": ("hand decomposer", 65),
+    "solver": ("endgame solver", 125),
+    "policies": ("self-play policy", 90),
+    "selfplay": ("self-play", 115),
+    "records": ("record validator", 35),
+    "bid": ("bid evaluator", 125),
+    "advise": ("advisor", 150),
     "gamerules": ("game rule", 5),
     "cards": ("packed-hand", 3),
 }
