@@ -823,19 +823,22 @@ def _checked_sum(a: int, b: int, text: str) -> int:
 
 def classify_report(text: str, rules: "Rules | str | None" = None) -> dict:
     """The readings of card text as the JSON-ready object of ``ddz classify
-    --format json``: ``cards`` (canonical text; dashes in ``text`` are
-    ignored), ``rules`` (spec) and ``readings`` (each :meth:`Play.to_dict`).
+    --format json``: ``cards`` (canonical text; the ``-`` and a ``:type`` of
+    play notation are ignored, a ``=FACES`` keeps the one reading it names),
+    ``rules`` (spec) and ``readings`` (each :meth:`Play.to_dict`).
 
     >>> r = classify_report("333-4")
     >>> r["cards"], [p["type"] for p in r["readings"]]
     ('3334', ['trio_solo'])
     """
     rules = Rules.parse(rules).require_wild()
-    text = text.replace("-", "")
-    out = {"cards": format_cards(parse_cards(text)), "rules": rules.describe()}
+    cards = play_text_cards(text)
+    out = {"cards": format_cards(cards), "rules": rules.describe()}
     if rules.is_laizi:
         out["wild"] = rules.wild_text()
-    out["readings"] = [p.to_dict(rules) for p in classify(text, rules)]
+    # Under wild ranks ``CARDS=FACES`` pins one reading (an error when it is none).
+    plays = [Play.parse(text, rules)] if "=" in text else classify(cards, rules)
+    out["readings"] = [p.to_dict(rules) for p in plays]
     return out
 
 

@@ -195,6 +195,21 @@ def test_classify_not_a_play(capsys):
     assert code == 1 and json_lines(out)[0]["readings"] == []
 
 
+def test_classify_laizi_readings_and_a_pinned_one(capsys):
+    """With wild 9, 56789 reads as 56789 and as 45678; CARDS=FACES keeps the
+    one it names, and faces that are no reading of the cards are an error."""
+    code, out, _ = run(["classify", "56789", "--rules", "laizi", "--wild", "9", "--format", "json"], capsys)
+    assert code == 0
+    [obj] = json_lines(out)
+    assert obj["wild"] == "9" and {r["faces"] for r in obj["readings"]} >= {"45678", "56789"}
+    code, out, _ = run(["classify", "56789=45678", "--rules", "laizi", "--wild", "9", "--format", "json"], capsys)
+    assert code == 0
+    [obj] = json_lines(out)
+    assert [r["faces"] for r in obj["readings"]] == ["45678"] and obj["cards"] == "56789"
+    code, out, err = run(["classify", "56789=6789T", "--rules", "laizi", "--wild", "9"], capsys)
+    assert code == 2 and "Traceback" not in err and err.startswith("error: ")
+
+
 def test_classify_agrees_with_library_for_many_plays(capsys):
     rules = Rules.parse("encyclopedia")
     for text in ("3", "XD", "2222", "3333-5", "3333-55", "KKAA22", "AAA222-34", "34567", "33334444"):
