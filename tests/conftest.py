@@ -66,6 +66,24 @@ def random_hands(count: int, size: int, seed: int) -> list[int]:
     return out
 
 
+def random_laizi_hand(rng: random.Random, spec: str, lo: int, hi: int, max_laizi: int = 3):
+    """``(packed hand, rules)``: ``spec`` (a Laizi preset and options) with
+    wild ranks drawn from ``rng``, and a hand of ``lo``..``hi`` cards biased
+    to hold laizi (0..``max_laizi`` of them, the rest from the other cards)."""
+    rules = Rules.parse(spec)
+    wild = tuple(rng.sample(range(13), rules.wild_ranks))
+    rules = rules.with_wild(wild)
+    n = rng.randint(lo, hi)
+    nlz = min(n, rng.randint(0, max_laizi))
+    laizi = [w for w in wild for _ in range(4)]
+    cards = rng.sample(laizi, min(nlz, len(laizi)))
+    rest = list(DECK)
+    for r in cards:
+        rest.remove(r)
+    cards += rng.sample(rest, n - len(cards))
+    return pack_ranks(cards), rules
+
+
 def rules_with_flips() -> list[Rules]:
     """The three presets, and each preset with each single play option flipped.
 

@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from conftest import random_laizi_hand
 from ddz_tools.cards import format_cards
 from ddz_tools.decompose import decompose, min_plays
 from ddz_tools.rules import Rules, readings
@@ -29,36 +30,12 @@ SPECS = [
     "tiandi,long_bombs=off,mixed_pure_bomb=off",
 ]
 
-DECK = [r for r in range(13) for _ in range(4)] + [13, 14]
-
-
-def _pack(ranks) -> int:
-    h = 0
-    for r in ranks:
-        h += 1 << (4 * r)
-    return h
-
-
-def random_case(rng: random.Random, spec: str, lo: int, hi: int):
-    """(packed hand, rules with drawn wild ranks): hands biased to hold laizi."""
-    rules = Rules.parse(spec)
-    wild = tuple(rng.sample(range(13), rules.wild_ranks))
-    rules = rules.with_wild(wild)
-    n = rng.randint(lo, hi)
-    nlz = min(n, rng.randint(0, 3))
-    laizi = [w for w in wild for _ in range(4)]
-    cards = rng.sample(laizi, min(nlz, len(laizi)))
-    rest = list(DECK)
-    for r in cards:
-        rest.remove(r)
-    cards += rng.sample(rest, n - len(cards))
-    return _pack(cards), rules
 
 
 def _check(spec: str, count: int, lo: int, hi: int) -> None:
     rng = random.Random(f"decompose-{spec}-{lo}-{hi}")
     for _ in range(count):
-        h, rules = random_case(rng, spec, lo, hi)
+        h, rules = random_laizi_hand(rng, spec, lo, hi)
         want = naive_laizi_min_plays(h, rules)
         got = min_plays(h, rules)
         assert got == want, (spec, rules.wild_text(), format_cards(h), got, want)
@@ -93,7 +70,7 @@ def _split_is_valid(h: int, rules: Rules, d) -> None:
 def test_split_plays_are_readings_adding_up_to_the_hand(spec):
     rng = random.Random(f"split-{spec}")
     for _ in range(25):
-        h, rules = random_case(rng, spec, 1, 12)
+        h, rules = random_laizi_hand(rng, spec, 1, 12)
         d = decompose(h, rules, all_splits=True, limit=20)
         _split_is_valid(h, rules, d)
         keys = {tuple(sorted(p.cards for p in s)) for s in d.splits}
@@ -107,7 +84,7 @@ def test_full_hands_of_both_presets():
     for spec in ("laizi", "tiandi", "laizi,natural_first=on"):
         for n in (17, 20):
             for _ in range(4):
-                h, rules = random_case(rng, spec, n, n)
+                h, rules = random_laizi_hand(rng, spec, n, n)
                 _split_is_valid(h, rules, decompose(h, rules))
 
 

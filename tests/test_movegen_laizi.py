@@ -12,6 +12,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from conftest import random_laizi_hand
 from naive_laizi import naive_laizi_answers, naive_laizi_beats, naive_laizi_leads
 from ddz_tools.cards import format_cards
 from ddz_tools.kinds import beats
@@ -34,27 +35,6 @@ SPECS = [
     "tiandi,long_bombs=off,pure_bomb=soft",
 ]
 
-DECK = [r for r in range(13) for _ in range(4)] + [13, 14]
-
-
-def _pack(ranks) -> int:
-    return sum(1 << (4 * r) for r in ranks)
-
-
-def random_case(rng: random.Random, spec: str, lo: int, hi: int):
-    """(packed hand, rules with drawn wild ranks): hands biased to hold laizi."""
-    rules = Rules.parse(spec)
-    wild = tuple(rng.sample(range(13), rules.wild_ranks))
-    rules = rules.with_wild(wild)
-    n = rng.randint(lo, hi)
-    laizi = [w for w in wild for _ in range(4)]
-    cards = rng.sample(laizi, min(n, rng.randint(0, 4), len(laizi)))
-    rest = list(DECK)
-    for r in cards:
-        rest.remove(r)
-    cards += rng.sample(rest, n - len(cards))
-    return _pack(cards), rules
-
 
 def kernel_plays(hand: int, rules: Rules, after=None) -> set:
     moves = generate(hand, after, rules)
@@ -67,14 +47,14 @@ def kernel_plays(hand: int, rules: Rules, after=None) -> set:
 def test_leads_and_answers_equal_the_reference(spec):
     rng = random.Random(f"movegen-laizi-{spec}")
     for _ in range(30):
-        hand, rules = random_case(rng, spec, 1, 10)
+        hand, rules = random_laizi_hand(rng, spec, 1, 10, max_laizi=4)
         wild = tuple(rules.wild)
         want = set(naive_laizi_leads(hand, wild, rules))
         got = kernel_plays(hand, rules)
         assert got == want, (format_cards(hand), rules.describe(), rules.wild_text(),
                              sorted(got - want)[:5], sorted(want - got)[:5])
         # Answers to plays of another random hand (bombs and chains included).
-        other, _ = random_case(rng, spec, 1, 8)
+        other, _ = random_laizi_hand(rng, spec, 1, 8, max_laizi=4)
         prevs = sorted(naive_laizi_leads(other, wild, rules))
         for pc, prev in rng.sample(prevs, min(4, len(prevs))):
             want = naive_laizi_answers(hand, prev, wild, rules)
@@ -87,14 +67,14 @@ def test_leads_and_answers_equal_the_reference(spec):
 def test_leads_equal_the_reference_exhaustively(spec):
     rng = random.Random(f"movegen-laizi-slow-{spec}")
     for _ in range(200):
-        hand, rules = random_case(rng, spec, 1, 12)
+        hand, rules = random_laizi_hand(rng, spec, 1, 12, max_laizi=4)
         assert kernel_plays(hand, rules) == set(naive_laizi_leads(hand, tuple(rules.wild), rules))
 
 
 def _whole_hand(data, spec: str):
     seed = data.draw(st.integers(0, 2**32 - 1))
     size = data.draw(st.sampled_from([1, 5, 12, 17, 20]))
-    return random_case(random.Random(seed), spec, size, size)
+    return random_laizi_hand(random.Random(seed), spec, size, size, max_laizi=4)
 
 
 @settings(max_examples=25, deadline=None)
