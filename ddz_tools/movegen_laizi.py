@@ -558,9 +558,8 @@ def gen_laizi_scratch(hand, flags, prev_kind, out_cards, out_kinds, scratch):
 # Every kernel that generates plays reaches this generator through
 # ``movegen.gen_into_scratch``.  Numba links a callee's code into each
 # caller's module and optimises it again there, so a generator called directly
-# would be compiled once for every kernel above it: the laizi generator made a
-# fresh machine compile for 6.7 minutes instead of 2.  It is compiled once
-# instead, as a C-callable function (a Numba ``cfunc``, cached on disk like the
+# would be compiled once for every kernel above it (minutes more on a fresh
+# machine).  It is compiled once instead, as a C-callable function (a Numba ``cfunc``, cached on disk like the
 # kernels) whose address is registered in the process under one symbol name
 # before the first kernel runs (:func:`ddz_tools._jit.before_first_kernel`);
 # the kernels call that symbol (:func:`gen_laizi_linked`), and their cached
