@@ -31,6 +31,12 @@ def test_two_player_json(capsys):
     assert d["tt"]["mb"] == 4.0
 
 
+def test_laizi_table_names_the_wild_rank_and_the_readings(capsys):
+    code, out, _ = run(capsys, "solve", "--me", "33JJQK9", "--opponent", "4455A", "--rules", "laizi", "--wild", "9")
+    assert code == 0
+    assert "[rules laizi, wild 9]" in out and "me wins" in out and "=" in out
+
+
 def test_two_player_answering_table(capsys):
     code, out, err = run(capsys, "solve", "--me", "33", "--opponent", "44", "--after", "2", "--tt-mb", "1")
     assert code == 0

@@ -30,7 +30,8 @@ def _print_human(res: SolveResult) -> None:
     p = res.position
     extra = dict(p.extra)
     name = f"{res.id}, before move {extra['move']}" if "move" in extra else res.id
-    title = f"{name + ': ' if name else ''}{p.describe()}  [rules {res.rules}]"
+    wild = f", wild {p.rules.wild_text()}" if p.rules.wild else ""
+    title = f"{name + ': ' if name else ''}{p.describe()}  [rules {res.rules}{wild}]"
     verdict = {"win": f"{res.to_move} wins", "loss": f"{res.to_move} loses",
                "unknown": f"unknown ({res.stopped})"}[res.result]
     rows = [("result", verdict)]
