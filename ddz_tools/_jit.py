@@ -134,11 +134,23 @@ def before_first_kernel(fn):
     return fn
 
 
+_RUNNING = threading.local()
+
+
 def _run_pending() -> None:
-    if _PENDING:
+    # A function leaves the list only once it has run: another thread that
+    # finds the list not empty waits for the lock, and so does not load a
+    # kernel before what it needs is there.  (A kernel first called while
+    # this thread runs them, by one of them, does not wait for itself.)
+    if _PENDING and not getattr(_RUNNING, "on", False):
         with _PENDING_LOCK:
-            while _PENDING:
-                _PENDING.pop(0)()
+            _RUNNING.on = True
+            try:
+                while _PENDING:
+                    _PENDING[0]()
+                    _PENDING.pop(0)
+            finally:
+                _RUNNING.on = False
 
 
 def _register(dispatcher):

@@ -110,6 +110,32 @@ def test_before_first_kernel_runs_once_before_the_first_kernel_runs(tmp_path):
     assert classic == 4 and laizi > classic
 
 
+def test_threads_first_calling_kernels_at_once_wait_for_the_link(tmp_path):
+    """Threads whose first kernel calls come at the same moment: none may load
+    a kernel before the laizi generator's symbol is registered (a kernel
+    loaded without it crashed the process: ddz simulate's workers did)."""
+    code = ("import threading\n"
+            "from ddz_tools.movegen import generate\n"
+            "from ddz_tools.rules import Rules\n"
+            "r = Rules.parse('laizi').with_wild('9')\n"
+            "start = threading.Barrier(4)\n"
+            "out = []\n"
+            "def work():\n"
+            "    start.wait()\n"
+            "    out.append(len(generate('34599', rules=r)))\n"
+            "ts = [threading.Thread(target=work) for _ in range(4)]\n"
+            "[t.start() for t in ts]\n"
+            "[t.join() for t in ts]\n"
+            "print(sorted(set(out)))\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    first = run(["-c", code], env)  # compiles and caches
+    assert first.returncode == 0, first.stderr
+    for _ in range(4):  # loads from the cache: the race of the first calls
+        res = run(["-c", code], env)
+        assert res.returncode == 0, (res.returncode, res.stderr)
+        assert res.stdout == first.stdout
+
+
 def test_every_kernel_is_registered():
     for info in pkgutil.walk_packages(ddz_tools.__path__, "ddz_tools."):
         importlib.import_module(info.name)
