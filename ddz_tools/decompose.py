@@ -74,6 +74,7 @@ from .kinds import (
     F_NO_MIXED_PURE,
     WILD_MASK,
     WILD_SHIFT,
+    wild_cards,
 )
 from .rules import (
     KICKERS,
@@ -207,24 +208,11 @@ def _wild2(flags):
 
 
 @kernel
-def _laizi_of(hand, flags):
-    """The laizi (cards of the wild ranks) of ``hand``, as a packed hand."""
-    w1 = _wild1(flags)
-    w2 = _wild2(flags)
-    lz = 0
-    if w1 >= 0:
-        lz = hand & (15 << (4 * w1))
-    if w2 >= 0:
-        lz |= hand & (15 << (4 * w2))
-    return lz
-
-
-@kernel
 def _branch_rank(hand, flags):
     """The rank whose cards a split search branches on: the lowest rank held
     that is not wild (every split covers its cards, and a laizi would be in
     far more plays), or the lowest rank when only laizi are left."""
-    lz = _laizi_of(hand, flags) if (flags & WILD_MASK) != 0 else 0
+    lz = hand & wild_cards(flags)
     nat = hand - lz
     return _lowest_rank(nat if nat != 0 else hand)
 
@@ -239,7 +227,7 @@ def _gen_flags(hand, flags):
     laizi has exactly the classic plays (bombs of 5+ cards need laizi; the
     order of bombs does not matter to a split), so the classic generator and
     its flags serve it."""
-    if (flags & WILD_MASK) != 0 and _laizi_of(hand, flags) == 0:
+    if (flags & WILD_MASK) != 0 and (hand & wild_cards(flags)) == 0:
         return flags & _CLASSIC_BITS
     return flags
 
@@ -609,7 +597,7 @@ def _nf_bounds(hand, flags, table, swork):
         lb = _search_static(hand, flags & ~F_NATURAL_FIRST, table, swork)
         if lb < 0:
             return -1
-    if _laizi_of(hand, flags) == 0:
+    if (hand & wild_cards(flags)) == 0:
         ub = lb
     else:
         ub = _memo_get(table, key | _NF_UB)
@@ -1377,7 +1365,7 @@ def _search_in(root, flags, table, work):
     holding laizi under ``natural_first``."""
     if (flags & WILD_MASK) != 0:
         if (flags & F_NATURAL_FIRST) != 0:
-            if _laizi_of(root, flags) != 0:
+            if (root & wild_cards(flags)) != 0:
                 return _search_nf(root, flags, table, work)
             flags &= ~F_NATURAL_FIRST
         return _search_static(root, flags, table, work)
@@ -1433,7 +1421,7 @@ def _memo_lookup(hand, flags, table):
     if (flags & WILD_MASK) == 0:
         return _memo_get(table, hand)
     key = _hand_key(hand, flags)
-    if (flags & F_NATURAL_FIRST) != 0 and _laizi_of(hand, flags) != 0:
+    if (flags & F_NATURAL_FIRST) != 0 and (hand & wild_cards(flags)) != 0:
         v = _memo_get(table, key | _NF_KEY)
         return v >> 8 if v >= 0 and (v & _NF_BOUND) == (v >> 8) else -1
     return _memo_get(table, key)
