@@ -39,9 +39,9 @@ runs it: about 0.5 s each once the kernels are compiled.  Run in this process
 instead (through ``ddz_tools.cli:main`` in click's ``CliRunner`` isolation;
 ``DDZ_DOCS_IN_PROCESS=1`` for pytest, ``--in-process`` for the update), the
 commands take about 0.1 s each but do not print quite the same: what a command
-leaves in the process changes the next one's search (after ``ddz report``,
-``ddz solve --me 33JJQK2 --opponent 4455A --all`` searched 85 nodes, not 86),
-and a solve's time then leaves out loading its kernel.
+leaves in the process can change the next one's search (a solve's node count
+once differed after ``ddz report``), and a solve's time then leaves out loading
+its kernel.
 
 The headline figures
 --------------------
