@@ -194,6 +194,17 @@ def _heuristic_bid(hand, flags, highest, table):
 
 
 @kernel
+def _split_pref(c, kind, child):
+    """How much :func:`_best_split` wants the play ``c`` of ``kind`` (leaving
+    ``child``) in a split: the more cards the better, control cards and a bomb
+    that does not end the hand count against it."""
+    pref = 16 * packed_count(c) - 20 * _controls(c)
+    if _is_bomb(kind) and child != 0:
+        pref -= 100
+    return pref
+
+
+@kernel
 def _best_split(hand, flags, table, gc, gk, out_c, out_k):
     """One minimal split of ``hand`` into ``out_c``/``out_k``; returns its size.
 
@@ -201,31 +212,39 @@ def _best_split(hand, flags, table, gc, gk, out_c, out_k):
     lowest rank left whose remainder needs one play fewer, it takes the one
     with the most cards, then the fewest control cards (ties: generation
     order).  ``gc``/``gk`` are scratch move buffers.
+
+    The plays are tried from the most wanted down, and the first whose
+    remainder needs one play fewer is taken: the same play as asking the
+    decomposer about every one, for a fraction of the calls (a laizi hand has
+    hundreds of plays holding its lowest rank).
     """
     h = hand
     v = min_plays_memo(h, flags, table)
     k = 0
+    no_pref = -(1 << 40)
     while h != 0:
         n, mc, mk = gen_all(h, flags, 0, gc, gk)
         r4 = 0
         while (h >> r4) & 15 == 0:
             r4 += 4
         best = -1
-        best_pref = -(1 << 40)
-        for i in range(n):
-            c = mc[i]
-            if (c >> r4) & 15 == 0:
-                continue
-            child = h - c
-            cv = min_plays_memo(child, flags, table)
-            if cv != v - 1:
-                continue
-            pref = 16 * packed_count(c) - 20 * _controls(c)
-            if _is_bomb(mk[i]) and child != 0:
-                pref -= 100
-            if pref > best_pref:
-                best_pref = pref
-                best = i
+        above = 1 << 40  # the levels of preference at or above this are tried
+        while best < 0:
+            level = no_pref
+            for i in range(n):
+                if (mc[i] >> r4) & 15 != 0:
+                    pref = _split_pref(mc[i], mk[i], h - mc[i])
+                    if level < pref < above:
+                        level = pref
+            if level == no_pref:
+                break
+            for i in range(n):
+                c = mc[i]
+                if (c >> r4) & 15 != 0 and _split_pref(c, mk[i], h - c) == level:
+                    if min_plays_memo(h - c, flags, table) == v - 1:
+                        best = i
+                        break
+            above = level
         if best < 0:
             # Cannot happen with an exact decomposer; never loop: take the first
             # play holding the lowest rank and go on from what it leaves.
@@ -326,6 +345,12 @@ def _heuristic_lead(hands, seat, landlord, flags, table, bufc, bufk, sc, sk):
 
 
 @kernel
+def _answer_price(c, k):
+    """What an answer that breaks the split costs besides the plays it adds."""
+    return 2 * ((k >> 5) & 15) + 30 * _controls(c)
+
+
+@kernel
 def _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table, bufc, bufk, sc, sk):
     hand = hands[seat]
     n, gc, gk = gen_all(hand, flags, prev_kind, bufc, bufk)
@@ -385,25 +410,43 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table,
         if _controls(gc[best]) == 0 or urgent or n_me - packed_count(gc[best]) <= 4 or ((prev_kind >> 5) & 15) >= 9:
             return gc[best], gk[best]
     # Breaking the split: search every ordinary answer and the bombs.
+    # The cost of an answer is 100 * (plays it adds) + its price (its main
+    # rank and control cards); the cheapest wins, the first on a tie.  No play
+    # takes away more than one play, so an answer costs at least its price - 100:
+    # answers are tried from the lowest price up and the decomposer is not asked
+    # about those that cannot win (the same answer as asking about every one).
+    bomb = -1
+    for i in range(n):
+        if _is_bomb(gk[i]):
+            if bomb < 0 or ((gk[bomb] & 31) == T_ROCKET and (gk[i] & 31) == T_BOMB):
+                bomb = i
     brk = -1
     brk_cost = 1 << 40
-    bomb = -1
-    bomb_mp = 0
-    for i in range(n):
-        c = gc[i]
-        k = gk[i]
-        if _is_bomb(k):
-            if bomb < 0 or ((gk[bomb] & 31) == T_ROCKET and (k & 31) == T_BOMB):
-                bomb = i
-            continue
-        if not urgent and _controls(c) > 0:
-            continue
-        rest_mp = min_plays_memo(hand - c, flags, table)
-        cost = 100 * (rest_mp - mp0) + 2 * ((k >> 5) & 15) + 30 * _controls(c)
-        if cost < brk_cost:
-            brk_cost = cost
-            brk = i
-    if brk >= 0 and (danger or (urgent and brk_cost < 100) or brk_cost < 30):
+    # A break costing this much or more is not played: no need to find it.
+    enough = 1 << 40 if danger else (100 if urgent else 30)
+    below = -1  # prices above this are still to try
+    while True:
+        price = 1 << 40
+        for i in range(n):
+            if not _is_bomb(gk[i]) and (urgent or _controls(gc[i]) == 0):
+                p = _answer_price(gc[i], gk[i])
+                if below < p < price:
+                    price = p
+        if price == 1 << 40 or price - 100 > brk_cost or price - 100 >= enough:
+            break
+        for i in range(n):
+            c = gc[i]
+            k = gk[i]
+            if _is_bomb(k) or (not urgent and _controls(c) > 0) or _answer_price(c, k) != price:
+                continue
+            if price - 100 == brk_cost and i > brk:
+                continue
+            cost = 100 * (min_plays_memo(hand - c, flags, table) - mp0) + price
+            if cost < brk_cost or (cost == brk_cost and i < brk):
+                brk_cost = cost
+                brk = i
+        below = price
+    if brk >= 0 and brk_cost < enough:
         return gc[brk], gk[brk]
     if bomb >= 0:
         bomb_mp = min_plays_memo(hand - gc[bomb], flags, table)
