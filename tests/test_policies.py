@@ -11,11 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import random_deal, random_hands, rules_with_flips
+from conftest import random_deal, random_hands, random_laizi_hand, rules_with_flips
 from naive import naive_answers, naive_beats, naive_leads, naive_readings, unpack
 from naive_decompose import naive_min_plays
 from ddz_tools.cards import format_cards, packed_count, parse_cards
 from ddz_tools.decompose import min_plays
+from ddz_tools.kernels import gen_all, min_plays_memo
+from ddz_tools.kinds import T_BOMB, T_ROCKET
 from ddz_tools.policies import (
     BID_T1,
     BID_T2,
@@ -121,6 +123,50 @@ def test_best_split_is_minimal_and_legal(rules):
             for c, k in plays:
                 assert (c, k) in naive_readings(c, rules), format_cards(c)
             assert m == naive_min_plays(h, rules.flags), format_cards(h)
+
+
+def reference_split(hand, flags, table):
+    """The split the heuristic documents, the plain way: at each step ask the
+    decomposer about every play holding the lowest rank left and keep, among
+    those leaving one play fewer, the most wanted (16 a card, -20 a control
+    card, -100 a bomb that does not end the hand), the first generated on a tie."""
+    bufc, bufk = np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
+    out, h = [], hand
+    v = min_plays_memo(h, flags, table)
+    while h:
+        n, mc, mk = gen_all(h, flags, 0, bufc, bufk)
+        low = next(r for r in range(15) if (h >> (4 * r)) & 15)
+        best = None
+        for c, k in zip(mc[:n].tolist(), mk[:n].tolist()):
+            if (c >> (4 * low)) & 15 == 0 or min_plays_memo(h - c, flags, table) != v - 1:
+                continue
+            pref = 16 * packed_count(c) - 20 * int(_controls(c))
+            if (k & 31) in (T_BOMB, T_ROCKET) and c != h:
+                pref -= 100
+            if best is None or pref > best[0]:
+                best = (pref, c, k)
+        out.append(best[1:])
+        h -= best[1]
+        v -= 1
+    return out
+
+
+@pytest.mark.parametrize("spec", ["standard", "laizi", "tiandi"])
+def test_best_split_is_the_documented_choice(spec):
+    """The kernel tries plays from the most wanted down and stops at the first
+    that fits: the same split as asking about every play."""
+    rng = random.Random(f"split-{spec}")
+    table = new_table()
+    bufc, bufk = np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
+    oc, ok = np.empty(24, np.int64), np.empty(24, np.int64)
+    for _ in range(40):
+        if spec == "standard":
+            h, flags = random_hands(1, rng.randint(6, 20), seed=rng.randrange(1 << 30))[0], STANDARD.flags
+        else:
+            h, rules = random_laizi_hand(rng, spec, 6, 17)
+            flags = rules.flags
+        m = _best_split(h, flags, table, bufc, bufk, oc, ok)
+        assert list(zip(oc[:m].tolist(), ok[:m].tolist())) == reference_split(h, flags, table), format_cards(h)
 
 
 # Heuristic: behaviour ----------------------------------------------------------------------
