@@ -29,8 +29,25 @@ pass only when it has a play to answer.
   once (it becomes landlord-to-be, the base doubles); if anyone grabbed, the
   caller may grab back once.  The base is ``2 ** grabs``.
 
+* ``first-call`` (three players without a bottom): one round of pass (0)
+  or call (1); the first call ends the auction, that seat is landlord at
+  base 1.
+
 If every seat passes the deal is void (redealt), or, under Botzone's rule,
-seat 0 becomes landlord with base 1.
+seat 0 becomes landlord with base 1.  With ``must_call`` a seat whose hand
+holds both jokers (``jokers``), or both jokers and the four 2s
+(``jokers+2s``), may not pass while nobody has called or bid.
+
+*Stake stages* (Happy Dou Dizhu, ``show`` and ``doubling``).  A seat may show
+its hand (make it public) before the deal (x5), during the deal (``show=qq``:
+x4 while fewer than ``show_split`` cards are dealt, then x3; ``dianle``: x5,
+x4, x3 before the 7th, 13th and 17th card), or, the landlord only, at his
+first play (x2); several shows count as the largest (``show_merge=max``) or
+multiply (``product``).  After the auction and the bottom each seat doubles
+x1, x2 or, with ``super_double=on``, x4.  Under ``bottom_bonus=table`` the
+bottom's cards multiply the stake too (:func:`bottom_bonus`).  Under
+``landlord_draw=on`` (no bottom) the landlord then draws one card at random
+from each farmer (:func:`draw_card`).
 
 *Stake.*  ``stake = base * multiplier`` with ``multiplier = 2 ** (doublings +
 spring + anti_spring)``: each bomb and the rocket doubles it (Laizi rules
@@ -40,9 +57,14 @@ landlord wins and neither farmer played a card; with ``spring=any-player``
 at least one farmer played no card) doubles it; an anti-spring (the farmers
 win and the landlord played only his opening lead) doubles it.
 
+The public multiple also holds the show multiple and the bottom bonus
+(both 1 in classic games).
+
 *Settlement.*  Each farmer settles the stake with the landlord: ``+2s / -s /
--s`` when the landlord wins, the reverse when the farmers win.  The three
-scores sum to zero.
+-s`` when the landlord wins, the reverse when the farmers win.  With doubles
+(:func:`settle_doubled`), ``doubling=per-pair``: farmer ``f`` settles
+``s * d_landlord * d_f``, and the landlord the sum; ``global``: each farmer
+settles ``s * d_0 * d_1 * d_2``.  The three scores sum to zero.
 
 Calling convention
 ------------------
@@ -219,8 +241,188 @@ def multiplier(doublings, spring, anti_spring):
 def settle(landlord, landlord_won, stake):
     """Scores of seats 0, 1, 2: each farmer settles ``stake`` with the landlord
     (``+2s / -s / -s`` when the landlord wins, the reverse otherwise)."""
-    s = stake if landlord_won else -stake
-    return (2 * s if landlord == 0 else -s), (2 * s if landlord == 1 else -s), (2 * s if landlord == 2 else -s)
+    return settle_doubled(landlord, landlord_won, stake, 1, 1, 1, DOUBLING_OFF)
+
+
+@kernel
+def settle_doubled(landlord, landlord_won, stake, d0, d1, d2, doubling):
+    """Scores of seats 0, 1, 2 when the seats doubled by ``d0, d1, d2``
+    (1, 2 or 4 each; all 1 when nobody doubled or ``doubling=off``).
+
+    ``stake`` is the public stake, the base times the public multiple.
+    ``doubling`` :data:`DOUBLING_PER_PAIR`: each farmer settles ``stake`` times
+    the landlord's and his own factor with the landlord; :data:`DOUBLING_GLOBAL`:
+    every factor multiplies one shared stake that each farmer settles;
+    :data:`DOUBLING_OFF`: the factors are ignored.  The scores sum to zero."""
+    dl = d0 if landlord == 0 else (d1 if landlord == 1 else d2)
+    sign = 1 if landlord_won else -1
+    if doubling == DOUBLING_OFF:
+        dl = 1
+    total = 0
+    out0 = 0
+    out1 = 0
+    out2 = 0
+    for f in range(3):
+        if f == landlord:
+            continue
+        df = d0 if f == 0 else (d1 if f == 1 else d2)
+        if doubling == DOUBLING_OFF:
+            s_f = stake
+        elif doubling == DOUBLING_PER_PAIR:
+            s_f = stake * dl * df
+        else:
+            s_f = stake * d0 * d1 * d2
+        total += s_f
+        if f == 0:
+            out0 = -sign * s_f
+        elif f == 1:
+            out1 = -sign * s_f
+        else:
+            out2 = -sign * s_f
+    if landlord == 0:
+        out0 = sign * total
+    elif landlord == 1:
+        out1 = sign * total
+    else:
+        out2 = sign * total
+    return out0, out1, out2
+
+
+# Stake stages (Happy Dou Dizhu) and the deal without a bottom -------------------------
+
+#: ``doubling`` option -> code.
+DOUBLING_OFF = 0
+DOUBLING_PER_PAIR = 1
+DOUBLING_GLOBAL = 2
+DOUBLING_MODES = {"off": DOUBLING_OFF, "per-pair": DOUBLING_PER_PAIR, "global": DOUBLING_GLOBAL}
+#: ``show`` option -> code.
+SHOW_OFF = 0
+SHOW_QQ = 1
+SHOW_DIANLE = 2
+SHOW_MODES = {"off": SHOW_OFF, "qq": SHOW_QQ, "dianle": SHOW_DIANLE}
+#: ``must_call`` option -> code.
+MUST_CALL_MODES = {"off": 0, "jokers": 1, "jokers+2s": 2}
+
+# The stage flags (:attr:`~ddz_tools.rules.Rules.stage_flags`): one int64 that
+# holds every stake-stage and deal option, for the kernels.
+S_SHOW = 0               # bits 0-1: a SHOW_MODES code
+S_SPLIT = 2              # bits 2-6: show_split
+S_MERGE_PRODUCT = 1 << 7  # show_merge=product (else max)
+S_DOUBLING = 8           # bits 8-9: a DOUBLING_MODES code
+S_SUPER = 1 << 10        # super_double=on: x4 allowed
+S_BONUS = 1 << 11        # bottom_bonus=table
+S_MUST = 12              # bits 12-13: a MUST_CALL_MODES code
+S_DRAW = 1 << 14         # landlord_draw=on
+S_NO_BOTTOM = 1 << 15    # 18 cards a seat, no bottom (notalon)
+
+#: Show stages as the kernels code them: ``SHOW_BEFORE_DEAL`` (0), ``N`` for
+#: ``deal:N`` (1..17: N cards dealt so far), ``SHOW_FIRST_PLAY``; ``SHOW_NONE``
+#: for a seat that did not show.
+SHOW_NONE = -1
+SHOW_BEFORE_DEAL = 0
+SHOW_FIRST_PLAY = 100
+
+
+@kernel
+def show_factor(stage_flags, stage, is_landlord):
+    """The multiple a show at ``stage`` is worth, or 0 when the rules do not
+    allow a show there (1 for :data:`SHOW_NONE`).
+
+    ``show=qq``: before the deal x5; during the deal x4 while fewer than
+    ``show_split`` cards are dealt, then x3 (up to all 17); at his first play
+    the landlord only, x2.  ``show=dianle``: before the deal or before the 7th
+    card x5, before the 13th x4, before the 17th x3; the landlord's first play
+    x2.  ``show=off``: no show."""
+    if stage == SHOW_NONE:
+        return 1
+    mode = (stage_flags >> S_SHOW) & 3
+    if mode == SHOW_OFF:
+        return 0
+    if stage == SHOW_FIRST_PLAY:
+        return 2 if is_landlord else 0
+    if stage == SHOW_BEFORE_DEAL:
+        return 5
+    if mode == SHOW_QQ:
+        if stage < 1 or stage > 17:
+            return 0
+        return 4 if stage < ((stage_flags >> S_SPLIT) & 31) else 3
+    if stage < 1 or stage > 16:
+        return 0
+    if stage <= 6:
+        return 5
+    return 4 if stage <= 12 else 3
+
+
+@kernel
+def merge_show(stage_flags, current, factor):
+    """The show multiple after one more show worth ``factor``: the larger of
+    the two (``show_merge=max``) or their product (``product``)."""
+    if (stage_flags & S_MERGE_PRODUCT) != 0:
+        return current * factor
+    return factor if factor > current else current
+
+
+@kernel
+def double_ok(stage_flags, factor):
+    """May a seat double by ``factor``: 1 always; 2 unless ``doubling=off``;
+    4 only with ``super_double=on``."""
+    if factor == 1:
+        return True
+    if ((stage_flags >> S_DOUBLING) & 3) == DOUBLING_OFF:
+        return False
+    if factor == 2:
+        return True
+    return factor == 4 and (stage_flags & S_SUPER) != 0
+
+
+@kernel
+def bottom_bonus(stage_flags, bottom, flush):
+    """The bottom's multiple under ``bottom_bonus=table`` (1 when off): both
+    jokers or three of a rank x4, a flush (``flush`` 1: the three cards of
+    one suit) or a straight (three consecutive ranks in 3..A) x3, one joker
+    or a pair of 2s x2; the highest applies.  ``bottom``: the packed bottom."""
+    if (stage_flags & S_BONUS) == 0:
+        return 1
+    jokers = ((bottom >> 52) & 15) + ((bottom >> 56) & 15)
+    if jokers == 2:
+        return 4
+    for r in range(13):
+        if ((bottom >> (4 * r)) & 15) == 3:
+            return 4
+    if flush != 0:
+        return 3
+    for r in range(10):
+        if ((bottom >> (4 * r)) & 15) == 1 and ((bottom >> (4 * r + 4)) & 15) == 1 \
+                and ((bottom >> (4 * r + 8)) & 15) == 1:
+            return 3
+    if jokers == 1 or ((bottom >> 48) & 15) == 2:
+        return 2
+    return 1
+
+
+@kernel
+def must_call(stage_flags, hand):
+    """True when ``hand`` forces its seat to call (``must_call=jokers``: both
+    jokers; ``jokers+2s``: both jokers and the four 2s)."""
+    mode = (stage_flags >> S_MUST) & 3
+    if mode == 0:
+        return False
+    if ((hand >> 52) & 15) == 0 or ((hand >> 56) & 15) == 0:
+        return False
+    return mode == 1 or ((hand >> 48) & 15) == 4
+
+
+@kernel
+def draw_card(hand, index):
+    """The packed card number ``index`` (0-based, in rank order) of ``hand``:
+    the card the landlord draws from a farmer under ``landlord_draw=on``, the
+    caller drawing ``index`` uniformly below the hand's card count."""
+    for r in range(15):
+        c = (hand >> (4 * r)) & 15
+        if index < c:
+            return 1 << (4 * r)
+        index -= c
+    return 0
 
 
 # The auction ---------------------------------------------------------------------------
@@ -228,10 +430,11 @@ def settle(landlord, landlord_won, stake):
 #: ``spring`` option -> the ``any_player`` argument of :func:`spring_doubles`.
 SPRING_MODES = {"landlord": 0, "any-player": 1}
 #: ``bidding`` option -> kernel code.
-BIDDING_MODES = {"single-round": 0, "until-two-pass": 1, "call-grab": 2}
+BIDDING_MODES = {"single-round": 0, "until-two-pass": 1, "call-grab": 2, "first-call": 3}
 SINGLE_ROUND = 0
 UNTIL_TWO_PASS = 1
 CALL_GRAB = 2
+FIRST_CALL = 3
 
 # Fields of an auction state.
 A_MODE = 0         # a BIDDING_MODES code
@@ -248,7 +451,8 @@ A_LAST_WORD = 10   # call-grab: 1 once the caller was asked to grab back
 A_OUTCOME = 11     # one of the AUCTION_* codes below
 A_LANDLORD = 12    # the landlord, -1 until decided
 A_BASE = 13        # the base stake, 0 until decided
-AUCTION_SIZE = 14
+A_MUST = 14        # bit s set when seat s must call (``must_call``; :func:`auction_must_call`)
+AUCTION_SIZE = 15
 
 AUCTION_OPEN = 0   # bids still to come
 AUCTION_WON = 1    # a landlord and a base are decided
@@ -284,11 +488,22 @@ def bid_error(state, seat, value):
         return BID_OVER
     if seat != state[A_TURN]:
         return BID_WRONG_TURN
+    mode = state[A_MODE]
     if value == 0:
+        # A seat that must call may not pass while nobody has called or bid.
+        if (state[A_MUST] >> seat) & 1 and state[A_HIGH_SEAT] < 0:
+            return BID_BAD
         return BID_OK
-    if state[A_MODE] == CALL_GRAB:
+    if mode == CALL_GRAB or mode == FIRST_CALL:
         return BID_OK if value == 1 else BID_BAD
     return BID_OK if state[A_HIGH] < value <= 3 else BID_BAD
+
+
+@kernel
+def auction_must_call(state, seat):
+    """Mark ``seat`` as forced to call (its hand holds what ``must_call``
+    names, :func:`must_call`): it may not pass while nobody has called."""
+    state[A_MUST] |= 1 << seat
 
 
 @kernel
@@ -300,7 +515,17 @@ def auction_bid(state, seat, value):
     mode = state[A_MODE]
     landlord = -1
     base = 0
-    if mode == CALL_GRAB:
+    if mode == FIRST_CALL:
+        if value != 0:
+            state[A_CALLER] = seat
+            state[A_HIGH_SEAT] = seat
+            state[A_HIGH] = 1
+            landlord = seat
+            base = 1
+        elif n < 3:
+            state[A_TURN] = (seat + 1) % 3
+            return AUCTION_OPEN
+    elif mode == CALL_GRAB:
         caller = state[A_CALLER]
         if caller < 0:
             if value == 0:

@@ -51,6 +51,20 @@ from .cards import (
     parse_cards,
 )
 from .errors import DdzError, PlayError, RulesError
+from .gamerules import (
+    DOUBLING_MODES,
+    MUST_CALL_MODES,
+    S_BONUS,
+    S_DOUBLING,
+    S_DRAW,
+    S_MERGE_PRODUCT,
+    S_MUST,
+    S_NO_BOTTOM,
+    S_SHOW,
+    S_SPLIT,
+    S_SUPER,
+    SHOW_MODES,
+)
 from .faces import play_faces, play_notation, readings_of_faces, reads_as_itself, wild_readings
 from .kinds import (  # noqa: F401  (the encoding, re-exported: every tool names it from here)
     BODY_COUNT,
@@ -127,18 +141,33 @@ _PLAY_CHOICES = {
     "pure_bomb": {"top": 0, "soft": F_PURE_BOMB_SOFT},
 }
 _GAME_OPTIONS = {
-    "bidding": ("single-round", "until-two-pass", "call-grab"),
+    "bidding": ("single-round", "until-two-pass", "call-grab", "first-call"),
     "first_bidder": ("random", "left-of-dealer"),
     "spring": ("landlord", "any-player"),
     "laizi_multipliers": ("hlddz", "flat"),
     "laizi_reveal": ("after-landlord", "before-bidding"),
+    "show": ("off", "qq", "dianle"),
+    "show_merge": ("max", "product"),
+    "doubling": ("off", "per-pair", "global"),
+    "bottom_bonus": ("off", "table"),
+    "must_call": ("off", "jokers", "jokers+2s"),
 }
-_BOOL_OPTIONS = {**_PLAY_OPTIONS, **_PLAY_OPTIONS_OFF}
+#: On/off game options.
+_GAME_BOOLS = ("super_double", "landlord_draw")
+#: Whole-number game options: name -> (lowest, highest).
+_GAME_INTS = {"show_split": (1, 17)}
+_BOOL_OPTIONS = {**_PLAY_OPTIONS, **_PLAY_OPTIONS_OFF, **{name: 0 for name in _GAME_BOOLS}}
 _TRUE = {"on", "true", "yes", "1"}
 _FALSE = {"off", "false", "no", "0"}
 #: Options that only Laizi presets use (left out of a classic rule set's description).
 LAIZI_OPTIONS = ("laizi_alone_as_self", "laizi_in_four_two", "bomb_order", "pure_bomb", "natural_first",
                  "long_bombs", "mixed_pure_bomb", "laizi_multipliers", "laizi_reveal")
+#: Options of the stake stages and the deal (Happy Dou Dizhu, no bottom), left
+#: out of the description of a rule set whose preset does not use them.
+STAGE_OPTIONS = ("show", "show_split", "show_merge", "doubling", "super_double", "bottom_bonus", "must_call",
+                 "landlord_draw")
+#: The presets that play the stake stages or deal without a bottom.
+STAGE_PRESETS = ("happy", "notalon")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -180,8 +209,18 @@ class Rules:
     spring: str = "landlord"
     laizi_multipliers: str = "hlddz"
     laizi_reveal: str = "after-landlord"
+    show: str = "off"
+    show_split: int = 8
+    show_merge: str = "max"
+    doubling: str = "off"
+    super_double: bool = False
+    bottom_bonus: str = "off"
+    must_call: str = "off"
+    landlord_draw: bool = False
     #: How many wild ranks a deal draws: 0 (classic), 1 (``laizi``), 2 (``tiandi``).
     wild_ranks: int = 0
+    #: Cards in the bottom: 3, or 0 under ``notalon`` (18 cards a seat).
+    bottom_cards: int = 3
     preset: str = "standard"
     #: The deal's wild ranks (rank indices; under ``tiandi`` 天 then 地), none before they are drawn.
     wild: tuple = ()
@@ -214,6 +253,37 @@ class Rules:
             if self.laizi_reveal == "before-bidding":
                 f |= 1 << 26
         return f
+
+    @functools.cached_property
+    def stage_flags(self) -> int:
+        """The stake-stage and deal options as the int the game kernels take
+        (the ``S_*`` fields of :mod:`ddz_tools.gamerules`)."""
+        f = SHOW_MODES[self.show] << S_SHOW
+        f |= self.show_split << S_SPLIT
+        f |= DOUBLING_MODES[self.doubling] << S_DOUBLING
+        f |= MUST_CALL_MODES[self.must_call] << S_MUST
+        if self.show_merge == "product":
+            f |= S_MERGE_PRODUCT
+        if self.super_double:
+            f |= S_SUPER
+        if self.bottom_bonus == "table":
+            f |= S_BONUS
+        if self.landlord_draw:
+            f |= S_DRAW
+        if self.bottom_cards == 0:
+            f |= S_NO_BOTTOM
+        return f
+
+    @property
+    def hand_cards(self) -> int:
+        """Cards dealt to each seat: 17, or 18 with no bottom."""
+        return (54 - self.bottom_cards) // 3
+
+    @property
+    def has_stages(self) -> bool:
+        """True when a hand has stake stages beyond the classic ones: shows,
+        doubles or a bottom bonus."""
+        return self.show != "off" or self.doubling != "off" or self.bottom_bonus != "off"
 
     @property
     def is_laizi(self) -> bool:
@@ -253,7 +323,12 @@ class Rules:
             key, value = (x.strip() for x in part.split("=", 1))
             key = key.lower().replace("-", "_")
             value_l = value.lower()
-            if key in _BOOL_OPTIONS:
+            if key in _GAME_INTS:
+                lo, hi = _GAME_INTS[key]
+                if not value_l.isdigit() or not lo <= int(value_l) <= hi:
+                    raise RulesError(f"rules option {key} takes a whole number {lo}..{hi}, not {value!r}")
+                changes[key] = int(value_l)
+            elif key in _BOOL_OPTIONS:
                 if value_l in _TRUE:
                     changes[key] = True
                 elif value_l in _FALSE:
@@ -269,7 +344,7 @@ class Rules:
                 raise RulesError("the wild rank is part of the deal, not of the rules: give it as wild "
                                  "(a position's, view's or record's 'wild')", param=("rules", "wild"))
             else:
-                known = ", ".join(list(_BOOL_OPTIONS) + list(_PLAY_CHOICES) + list(_GAME_OPTIONS))
+                known = ", ".join(list(_BOOL_OPTIONS) + list(_PLAY_CHOICES) + list(_GAME_OPTIONS) + list(_GAME_INTS))
                 raise RulesError(f"unknown rules option {key!r} (known: {known})")
         return dataclasses.replace(base, **changes)
 
@@ -287,7 +362,7 @@ class Rules:
         spec = [str(items.pop("preset", "standard"))]
         base = PRESETS.get(spec[0].lower())
         for k, v in items.items():
-            if k == "wild_ranks" and base is not None and v == base.wild_ranks:
+            if k in ("wild_ranks", "bottom_cards") and base is not None and v == getattr(base, k):
                 continue
             if isinstance(v, bool):
                 v = "on" if v else "off"
@@ -375,13 +450,17 @@ class Rules:
         which classic rule sets leave out unless changed."""
         d = dataclasses.asdict(self)
         d.pop("wild")
+        changed = self.overrides()
         if not self.is_laizi:
-            changed = self.overrides()
             for k in LAIZI_OPTIONS + ("wild_ranks",):
                 if k not in changed:
                     d.pop(k)
         else:
             d["wild"] = self.wild_text()
+        if self.preset not in STAGE_PRESETS:
+            for k in STAGE_OPTIONS + ("bottom_cards",):
+                if k not in changed:
+                    d.pop(k)
         d["spec"] = self.describe()
         return d
 
@@ -442,6 +521,8 @@ PRESETS = {
     "encyclopedia": Rules(four_with_one=True, chains_with_two=True, preset="encyclopedia"),
     "laizi": Rules(wild_ranks=1, preset="laizi"),
     "tiandi": Rules(wild_ranks=2, long_bombs=True, preset="tiandi"),
+    "happy": Rules(bidding="call-grab", show="qq", doubling="per-pair", super_double=True, preset="happy"),
+    "notalon": Rules(bidding="first-call", bottom_cards=0, preset="notalon"),
 }
 STANDARD = PRESETS["standard"]
 

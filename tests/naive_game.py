@@ -55,8 +55,30 @@ def body_counts(kind: int) -> list:
     return body
 
 
-def auction(bids, first: int, mode: str, all_pass: str):
-    """(landlord, base) or raises Bad(code, at index); None landlord = void/unfinished."""
+def auction(bids, first: int, mode: str, all_pass: str, forced=()):
+    """(landlord, base) or raises Bad(code, at index); None landlord = void/unfinished.
+    ``forced``: the seats that must call (``must_call``): their pass is a bad
+    bid while nobody has called or bid."""
+    for i, (s, v) in enumerate(bids):
+        if v == 0 and s in forced and all(b == 0 for _, b in bids[:i]):
+            # Only a bad bid if the pass is in turn and the auction still open:
+            # those errors come first, so run the auction up to here.
+            auction(bids[:i], first, mode, all_pass)
+            if i < 3 and (first + i) % 3 == s:
+                raise Bad(("bad_bid", i))
+    if mode == "first-call":
+        for i, (s, v) in enumerate(bids):
+            if s != (first + i) % 3:
+                raise Bad(("wrong_turn", i))
+            if v not in (0, 1):
+                raise Bad(("bad_bid", i))
+            if v == 1:
+                if i + 1 < len(bids):
+                    raise Bad(("not_bidding", i + 1))
+                return s, 1
+            if i == 2:
+                return _all_pass(bids, 3, all_pass)
+        return None, "unfinished"
     if mode == "call-grab":
         order = [(first + k) % 3 for k in range(3)]
         i = 0

@@ -74,3 +74,63 @@ def settlement(landlord: int, landlord_won: bool, stake: int) -> list:
         scores[payer] -= stake
         scores[payee] += stake
     return scores
+
+
+# Stake stages (Happy Dou Dizhu), from VARIANTS.md §2 --------------------------------------
+
+def show_multiple(mode: str, split: int, stage, landlord: bool):
+    """What a show at ``stage`` ("before-deal", ("deal", N) or "first-play") is
+    worth, None where the rules allow no show there.  Tables, not arithmetic:
+    qq: before the deal 5, during it 4 until ``split`` cards are dealt and 3
+    after; dianle: 5 before the 7th card, 4 before the 13th, 3 before the 17th;
+    the landlord's first play 2."""
+    if mode == "off":
+        return None
+    if stage == "first-play":
+        return 2 if landlord else None
+    if stage == "before-deal":
+        return 5
+    _, n = stage
+    if mode == "qq":
+        table = {k: (4 if k < split else 3) for k in range(1, 18)}
+    else:
+        table = {**{k: 5 for k in range(1, 7)}, **{k: 4 for k in range(7, 13)}, **{k: 3 for k in range(13, 17)}}
+    return table.get(n)
+
+
+def bottom_multiple(ranks: list, suits: "list | None") -> int:
+    """The bottom bonus of three cards (``ranks`` 0..14, ``suits`` of the
+    non-jokers or None): every category that applies, the highest wins."""
+    found = [1]
+    jokers = sum(r >= 13 for r in ranks)
+    if jokers == 1:
+        found.append(2)
+    if sorted(ranks).count(12) == 2:
+        found.append(2)
+    if jokers == 0 and suits is not None and len(set(suits)) == 1:
+        found.append(3)
+    if jokers == 0 and len(set(ranks)) == 3 and max(ranks) <= 11 and max(ranks) - min(ranks) == 2:
+        found.append(3)
+    if jokers == 2 or len(set(ranks)) == 1:
+        found.append(4)
+    return max(found)
+
+
+def settlement_doubled(landlord: int, landlord_won: bool, stake: int, doubles, mode: str) -> list:
+    """Settlement with the seats' doubles, one transfer per farmer: per-pair
+    the farmer's stake is times his and the landlord's factors; global every
+    factor multiplies one shared stake; off ignores them."""
+    scores = [0, 0, 0]
+    for farmer in range(3):
+        if farmer == landlord:
+            continue
+        if mode == "per-pair":
+            amount = stake * doubles[landlord] * doubles[farmer]
+        elif mode == "global":
+            amount = stake * doubles[0] * doubles[1] * doubles[2]
+        else:
+            amount = stake
+        payer, payee = (farmer, landlord) if landlord_won else (landlord, farmer)
+        scores[payer] -= amount
+        scores[payee] += amount
+    return scores

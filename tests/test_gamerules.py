@@ -103,11 +103,13 @@ def test_the_trick_returns_to_the_last_player_after_everyone_else_passed(nplayer
 _CODES = {gr.BID_OVER: "not_bidding", gr.BID_WRONG_TURN: "wrong_turn", gr.BID_BAD: "bad_bid"}
 
 
-def _run_auction(form, mode, first, all_pass, bids):
+def _run_auction(form, mode, first, all_pass, bids, forced=()):
     """The kernels on a bid sequence: ('error', code, index) or (landlord, base / 'void' / 'unfinished')."""
     start, error, bid = FORMS[form](gr.auction_start), FORMS[form](gr.bid_error), FORMS[form](gr.auction_bid)
     state = np.zeros(gr.AUCTION_SIZE, np.int64) if form == "kernel" else [0] * gr.AUCTION_SIZE
     start(state, gr.BIDDING_MODES[mode], first, int(all_pass == "seat0"))
+    for s in forced:
+        FORMS[form](gr.auction_must_call)(state, s)
     for i, (s, v) in enumerate(bids):
         err = error(state, s, v)
         if err != gr.BID_OK:
@@ -126,9 +128,12 @@ def test_auction_agrees_with_the_reference(form, mode):
     start, error, bid = interpreted(gr.auction_start), interpreted(gr.bid_error), interpreted(gr.auction_bid)
     for _ in range(1500):
         first, all_pass = rng.randrange(3), rng.choice(["redeal", "seat0"])
+        forced = tuple(s for s in range(3) if rng.random() < 0.15)     # must_call seats
         # Mostly legal sequences (the turn from the rule itself), with some wrong seats and values.
         state = [0] * gr.AUCTION_SIZE
         start(state, gr.BIDDING_MODES[mode], first, int(all_pass == "seat0"))
+        for s in forced:
+            interpreted(gr.auction_must_call)(state, s)
         bids = []
         for _ in range(rng.randint(0, 8)):
             turn = state[gr.A_TURN]
@@ -140,10 +145,129 @@ def test_auction_agrees_with_the_reference(form, mode):
                 break
             bid(state, s, v)
         try:
-            want = naive_auction(bids, first, mode, all_pass)
+            want = naive_auction(bids, first, mode, all_pass, forced)
         except Bad as exc:
             want = ("error",) + exc.code
-        got = _run_auction(form, mode, first, all_pass, bids)
-        assert got == want, (mode, first, all_pass, bids)
+        got = _run_auction(form, mode, first, all_pass, bids, forced)
+        assert got == want, (mode, first, all_pass, bids, forced)
         seen.add(got[0] if got[0] == "error" else got[1] if got[0] is None else "won")
     assert seen >= {"error", "won", "unfinished"}, seen
+
+
+# Stake stages (Happy Dou Dizhu) ------------------------------------------------------------
+
+from naive_gamerules import bottom_multiple, settlement_doubled, show_multiple  # noqa: E402
+
+from ddz_tools.rules import Rules  # noqa: E402
+
+
+def _stage_code(stage) -> int:
+    if stage == "before-deal":
+        return gr.SHOW_BEFORE_DEAL
+    if stage == "first-play":
+        return gr.SHOW_FIRST_PLAY
+    return stage[1]
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_show_factor_agrees_with_the_tables(form):
+    show_factor = FORMS[form](gr.show_factor)
+    stages = ["before-deal", "first-play"] + [("deal", n) for n in range(0, 19)]
+    for mode in ("off", "qq", "dianle"):
+        for split in (1, 6, 8, 12, 17):
+            flags = Rules.parse(f"happy,show={mode},show_split={split}").stage_flags
+            for stage in stages:
+                for landlord in (False, True):
+                    if stage == ("deal", 0):
+                        continue
+                    want = show_multiple(mode, split, stage, landlord)
+                    assert show_factor(flags, _stage_code(stage), landlord) == (want or 0), (mode, split, stage)
+            assert show_factor(flags, gr.SHOW_NONE, False) == 1
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_show_merge_and_double_options(form):
+    merge, ok = FORMS[form](gr.merge_show), FORMS[form](gr.double_ok)
+    mx = Rules.parse("happy").stage_flags
+    prod = Rules.parse("happy,show_merge=product").stage_flags
+    assert merge(mx, merge(mx, 1, 2), 5) == 5 and merge(mx, 5, 2) == 5
+    assert merge(prod, merge(prod, 1, 2), 5) == 10
+    assert [f for f in range(6) if ok(Rules.parse("happy").stage_flags, f)] == [1, 2, 4]
+    assert [f for f in range(6) if ok(Rules.parse("happy,super_double=off").stage_flags, f)] == [1, 2]
+    assert [f for f in range(6) if ok(Rules.parse("happy,doubling=off").stage_flags, f)] == [1]
+    assert [f for f in range(6) if ok(Rules.parse("standard").stage_flags, f)] == [1]
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_bottom_bonus_agrees_with_the_reference(form):
+    bonus = FORMS[form](gr.bottom_bonus)
+    on = Rules.parse("happy,bottom_bonus=table").stage_flags
+    off = Rules.parse("happy").stage_flags
+    rng = random.Random(44)
+    deck = list(range(54))
+    seen = set()
+    for _ in range(4000):
+        ids = rng.sample(deck, 3)
+        ranks = [i // 4 if i < 52 else 13 + i - 52 for i in ids]
+        packed = sum(1 << (4 * r) for r in ranks)
+        flush = int(all(i < 52 for i in ids) and len({i % 4 for i in ids}) == 1)
+        want = bottom_multiple(ranks, [i % 4 for i in ids] if all(i < 52 for i in ids) else None)
+        assert bonus(on, packed, flush) == want, ids
+        assert bonus(off, packed, flush) == 1
+        seen.add(want)
+    assert seen == {1, 2, 3, 4}
+    # Named cases: both jokers, trips, a straight, a flush, one joker, two 2s, nothing.
+    cases = {(13, 14, 0): 4, (5, 5, 5): 4, (9, 10, 11): 3, (10, 11, 12): 1, (12, 12, 3): 2, (13, 0, 7): 2,
+             (0, 4, 9): 1}
+    for ranks, want in cases.items():
+        assert bonus(on, sum(1 << (4 * r) for r in ranks), 0) == want, ranks
+    assert bonus(on, sum(1 << (4 * r) for r in (0, 4, 9)), 1) == 3
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_settlement_with_doubles_agrees_with_the_reference(form):
+    settle_doubled, settle = FORMS[form](gr.settle_doubled), FORMS[form](gr.settle)
+    rng = random.Random(45)
+    for _ in range(3000):
+        landlord, won, stake = rng.randrange(3), rng.random() < 0.5, rng.randint(1, 500)
+        doubles = [rng.choice([1, 2, 4]) for _ in range(3)]
+        for mode, code in gr.DOUBLING_MODES.items():
+            got = list(settle_doubled(landlord, won, stake, *doubles, code))
+            assert got == settlement_doubled(landlord, won, stake, doubles, mode)
+            assert sum(got) == 0
+        assert list(settle_doubled(landlord, won, stake, 1, 1, 1, gr.DOUBLING_PER_PAIR)) == list(
+            settle(landlord, won, stake))
+
+
+def test_the_worked_examples_of_happy_dou_dizhu():
+    """VARIANTS §2: one grab (base 2), the landlord shows at his first play (x2),
+    a bomb and the rocket (x4): P = 16; doubles landlord x2, F1 x4, F2 x1;
+    landlord (seat 0) wins.  And no show, grab or double, base 1, spring."""
+    flags = Rules.parse("happy").stage_flags
+    show = gr.show_factor(flags, gr.SHOW_FIRST_PLAY, True)
+    stake = 2 * show * gr.multiplier(2, 0, 0)
+    assert stake == 16
+    assert gr.settle_doubled(0, 1, stake, 2, 4, 1, gr.DOUBLING_PER_PAIR) == (160, -128, -32)
+    assert gr.settle_doubled(0, 1, stake, 2, 4, 1, gr.DOUBLING_GLOBAL) == (256, -128, -128)
+    assert gr.settle_doubled(0, 1, 1 * gr.multiplier(0, 1, 0), 1, 1, 1, gr.DOUBLING_PER_PAIR) == (4, -2, -2)
+
+
+def test_must_call_hands():
+    from ddz_tools.cards import parse_cards
+    jokers = Rules.parse("happy,must_call=jokers").stage_flags
+    both = Rules.parse("happy,must_call=jokers+2s").stage_flags
+    off = Rules.parse("happy").stage_flags
+    assert gr.must_call(jokers, parse_cards("3456789TJQKAXD"))
+    assert not gr.must_call(jokers, parse_cards("3456789TJQKA2X"))
+    assert not gr.must_call(both, parse_cards("3456789TJQKAXD"))
+    assert gr.must_call(both, parse_cards("34562222XD"))
+    assert not gr.must_call(off, parse_cards("34562222XD"))
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_draw_card_takes_the_index_th_card(form):
+    draw = FORMS[form](gr.draw_card)
+    from ddz_tools.cards import parse_cards
+    hand = parse_cards("3345KKD")
+    assert [draw(hand, i) for i in range(7)] == [parse_cards(c) for c in "3345KKD"]
+    assert draw(hand, 7) == 0
