@@ -108,9 +108,20 @@ from .gamerules import (
     BID_OVER,
     BID_WRONG_TURN,
     BIDDING_MODES,
+    DOUBLING_MODES,
+    SHOW_BEFORE_DEAL,
+    SHOW_FIRST_PLAY,
     auction_bid,
+    auction_must_call,
     auction_start,
     bid_error,
+    bottom_bonus,
+    double_ok,
+    draw_card,
+    merge_show,
+    must_call,
+    settle_doubled,
+    show_factor,
     stake_doublings,
     may_pass,
     multiplier,
@@ -135,10 +146,13 @@ from .rules import (
 
 __all__ = [
     "IllegalAction", "Auction", "Result", "GameState", "Game", "choose_reading", "score", "seat_scores",
-    "random_game", "BIDDING", "PLAYING", "FINISHED", "REDEAL", "ALL_PASS_OPTIONS",
+    "random_game", "BIDDING", "PLAYING", "FINISHED", "REDEAL", "DRAWING", "DOUBLING", "ALL_PASS_OPTIONS",
+    "show_stage_code", "show_stage_text",
 ]
 
 BIDDING = "bidding"
+DRAWING = "drawing"     # landlord_draw: the landlord draws a card from each farmer
+DOUBLING = "doubling"   # each seat doubles x1, x2 or x4
 PLAYING = "playing"
 FINISHED = "finished"
 REDEAL = "redeal"
@@ -158,6 +172,9 @@ E_BAD_CARDS = "bad_cards"
 E_NOT_IN_HAND = "not_in_hand"
 E_NOT_A_COMBINATION = "not_a_combination"
 E_DOES_NOT_BEAT = "does_not_beat"
+E_BAD_SHOW = "bad_show"
+E_BAD_DOUBLE = "bad_double"
+E_BAD_DRAW = "bad_draw"
 
 
 # The rules of ddz_tools.gamerules, run by Python (see its module doc).
@@ -171,7 +188,41 @@ _stake_doublings = interpreted(stake_doublings)
 _spring_doubles = interpreted(spring_doubles)
 _multiplier = interpreted(multiplier)
 _settle = interpreted(settle)
+_settle_doubled = interpreted(settle_doubled)
 _contains = interpreted(packed_contains)
+_auction_must_call = interpreted(auction_must_call)
+_must_call = interpreted(must_call)
+_show_factor = interpreted(show_factor)
+_merge_show = interpreted(merge_show)
+_double_ok = interpreted(double_ok)
+_bottom_bonus = interpreted(bottom_bonus)
+_draw_card = interpreted(draw_card)
+
+
+def show_stage_code(stage) -> int:
+    """A show stage as text (``before-deal``, ``deal:N``, ``first-play``) to
+    the kernels' code (:data:`~ddz_tools.gamerules.SHOW_BEFORE_DEAL`, ``N``,
+    :data:`~ddz_tools.gamerules.SHOW_FIRST_PLAY`); -1 for text that is none of them."""
+    if not isinstance(stage, str):
+        return -1
+    t = stage.strip().lower()
+    if t == "before-deal":
+        return SHOW_BEFORE_DEAL
+    if t == "first-play":
+        return SHOW_FIRST_PLAY
+    if t.startswith("deal:") and t[5:].isdigit():
+        n = int(t[5:])
+        return n if 1 <= n < SHOW_FIRST_PLAY else -1
+    return -1
+
+
+def show_stage_text(code: int) -> str:
+    """The text of a show stage code (see :func:`show_stage_code`)."""
+    if code == SHOW_BEFORE_DEAL:
+        return "before-deal"
+    if code == SHOW_FIRST_PLAY:
+        return "first-play"
+    return f"deal:{code}"
 
 
 def _check_seat(seat) -> int:
@@ -196,7 +247,8 @@ class Auction:
     (0, 4, 2)
     """
 
-    def __init__(self, first_bidder: int = 0, bidding: str = "single-round", all_pass: str = "redeal"):
+    def __init__(self, first_bidder: int = 0, bidding: str = "single-round", all_pass: str = "redeal",
+                 must_call: Sequence = ()):
         if bidding not in BIDDING_MODES:
             raise GameError(f"unknown bidding option {bidding!r}")
         if all_pass not in ALL_PASS_OPTIONS:
@@ -205,9 +257,13 @@ class Auction:
         self.bidding = bidding
         self.all_pass = all_pass
         self.bids: list[tuple[int, int]] = []
+        #: Seats that may not pass while nobody has called (the ``must_call`` option).
+        self.must_call = tuple(sorted(set(must_call)))
         # The state of the auction rule of ddz_tools.gamerules (A_* fields).
         self._state = [0] * AUCTION_SIZE
         _auction_start(self._state, BIDDING_MODES[bidding], self.first_bidder, int(all_pass == "seat0"))
+        for seat in self.must_call:
+            _auction_must_call(self._state, _check_seat(seat))
 
     @property
     def turn(self) -> "int | None":
@@ -276,8 +332,13 @@ class Auction:
             raise IllegalAction(E_WRONG_TURN, f"seat {seat} bid {value!r} but it is seat {self.turn}'s turn")
         if not is_int:
             raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value!r}: a bid is an integer")
+        if value == 0 and seat in self.must_call:
+            raise IllegalAction(E_BAD_BID, f"seat {seat} passed but must call (must_call: its hand holds "
+                                           f"the cards that force a call)")
         if self.bidding == "call-grab":
             raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value}: call-grab bids are 1 (call or grab) or 0 (pass)")
+        if self.bidding == "first-call":
+            raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value}: first-call bids are 1 (call) or 0 (pass)")
         low = self.high + 1
         allowed = "0 (pass)" if low > 3 else f"0 (pass) or {low}..3"
         raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value}: it must be {allowed}")
@@ -297,8 +358,10 @@ class Result:
     """The outcome of a finished hand.
 
     ``bombs`` counts every bomb and the rocket (each doubles the stake);
-    ``multiplier`` is ``2 ** (bombs + spring + anti_spring)`` and excludes the
-    base; ``scores`` are per seat (0, 1, 2) and sum to zero.
+    ``multiplier`` is the public multiple, ``2 ** (bombs + spring +
+    anti_spring)`` times the show multiple and the bottom bonus (both 1 in
+    classic games), and excludes the base; ``doubles`` are the seats'
+    factors (1, 2 or 4); ``scores`` are per seat (0, 1, 2) and sum to zero.
     """
 
     winner: str          # "landlord" or "farmers"
@@ -310,22 +373,37 @@ class Result:
     spring: bool
     anti_spring: bool
     scores: tuple
+    show_multiple: int = 1
+    bottom_bonus: int = 1
+    doubles: tuple = (1, 1, 1)
+    #: The rules have stake stages (shows, doubles, a bottom bonus): the
+    #: record's result names the show multiple and the bottom bonus.
+    staged: bool = False
 
     def to_dict(self) -> dict:
         """The ``result`` object of a ``ddz-record/1`` line."""
-        return {"winner": self.winner, "base": self.base, "multiplier": self.multiplier,
-                "bombs": self.bombs, "spring": self.spring, "anti_spring": self.anti_spring,
-                "scores": list(self.scores)}
+        d = {"winner": self.winner, "base": self.base, "multiplier": self.multiplier,
+             "bombs": self.bombs, "spring": self.spring, "anti_spring": self.anti_spring,
+             "scores": list(self.scores)}
+        if self.staged:
+            d["show_multiple"] = self.show_multiple
+            d["bottom_bonus"] = self.bottom_bonus
+        return d
 
 
 def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays: int,
-          farmer_plays: Sequence[int], spring_rule: str = "landlord", doublings: "int | None" = None) -> Result:
+          farmer_plays: Sequence[int], spring_rule: str = "landlord", doublings: "int | None" = None,
+          show: int = 1, bonus: int = 1, doubles: Sequence[int] = (1, 1, 1), doubling: str = "off",
+          staged: bool = False) -> Result:
     """Score a finished hand from its counts.
 
     ``landlord_plays`` is the number of (non-pass) plays of the landlord,
     ``farmer_plays`` those of the two farmers; ``doublings`` what the bombs
     double the stake by, as a power of 2 (default: ``bombs``; see
-    :func:`~ddz_tools.gamerules.stake_doublings`).  Example from docs/rules.md: bid 3,
+    :func:`~ddz_tools.gamerules.stake_doublings`).  Stake stages (Happy Dou
+    Dizhu): ``show`` the show multiple, ``bonus`` the bottom bonus, ``doubles``
+    the seats' factors settled per the ``doubling`` option
+    (:func:`~ddz_tools.gamerules.settle_doubled`).  Example from docs/rules.md: bid 3,
     two bombs, the landlord wins:
 
     >>> score(0, 0, 3, 2, 9, [4, 3]).scores
@@ -337,9 +415,10 @@ def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays
     landlord_wins = winner_seat == landlord
     f1, f2 = farmer_plays
     spring, anti = _spring_doubles(landlord_wins, landlord_plays, f1, f2, spring_rule == "any-player")
-    mult = _multiplier(bombs if doublings is None else doublings, spring, anti)
+    mult = show * bonus * _multiplier(bombs if doublings is None else doublings, spring, anti)
+    scores = _settle_doubled(landlord, landlord_wins, base * mult, *doubles, DOUBLING_MODES[doubling])
     return Result("landlord" if landlord_wins else "farmers", winner_seat, landlord, base, mult,
-                  bombs, spring == 1, anti == 1, seat_scores(landlord, landlord_wins, base * mult))
+                  bombs, spring == 1, anti == 1, tuple(scores), show, bonus, tuple(doubles), staged)
 
 
 def seat_scores(landlord: int, landlord_wins: bool, stake: int) -> tuple:
@@ -417,6 +496,8 @@ class GameState:
     passes: int
     bombs: int
     rules: Rules
+    shows: tuple = ()          # ((seat, stage text), ...) in the order shown
+    doubles: tuple = ()        # ((seat, factor), ...) in the order doubled
 
 
 class Game:
@@ -466,6 +547,9 @@ class Game:
             if bottom is not None:
                 raise GameError("give both hands and bottom, or neither (for a seeded deal)")
             self._deal_random()
+        elif bottom is None and self.base_rules.bottom_cards == 0:
+            self._set_deal(hands, "")
+            self._draw_wild()
         else:
             self._set_deal(hands, bottom)
             self._draw_wild()
@@ -487,7 +571,8 @@ class Game:
     def _deal_random(self) -> None:
         ids = list(range(54))
         self.rng.shuffle(ids)
-        self._set_deal([sorted(ids[0:17]), sorted(ids[17:34]), sorted(ids[34:51])], sorted(ids[51:54]))
+        n = self.base_rules.hand_cards
+        self._set_deal([sorted(ids[0:n]), sorted(ids[n:2 * n]), sorted(ids[2 * n:3 * n])], sorted(ids[3 * n:]))
         self._draw_wild()
 
     def _draw_wild(self) -> None:
@@ -522,11 +607,13 @@ class Game:
             else:
                 raise TypeError(f"a hand must be card text, a packed int or card ids, not {type(h).__name__}")
             packed.append(p)
+        n, nb = self.base_rules.hand_cards, self.base_rules.bottom_cards
         for i in range(3):
-            if card_count(packed[i]) != 17:
-                raise CardError(f"hand {i} has {card_count(packed[i])} cards, not 17")
-        if card_count(packed[3]) != 3:
-            raise CardError(f"the bottom has {card_count(packed[3])} cards, not 3")
+            if card_count(packed[i]) != n:
+                raise CardError(f"hand {i} has {card_count(packed[i])} cards, not {n}")
+        if card_count(packed[3]) != nb:
+            raise CardError(f"the bottom has {card_count(packed[3])} cards, not {nb}"
+                            + (" (no bottom under these rules)" if nb == 0 else ""))
         total = sum(packed)
         if total != FULL_DECK:
             raise CardError(f"the deal is not one deck: hands and bottom hold {format_cards(total) if total < (1 << 60) else '?'}")
@@ -537,10 +624,30 @@ class Game:
             self.bottom_ids = sorted(bottom)
         self.dealt = tuple(packed[:3])
         self.bottom = packed[3]
+        # The bottom's suits matter only to the bottom bonus (a flush): known from card ids.
+        self._flush = None
+        if self.bottom_ids is not None:
+            self._flush = int(all(c < 52 for c in self.bottom_ids) and len({c % 4 for c in self.bottom_ids}) == 1)
+        elif self.base_rules.bottom_bonus == "table" and self.bottom:
+            rules_flags = self.base_rules.stage_flags
+            distinct = self.bottom < (1 << 52) and all((self.bottom >> (4 * r)) & 15 <= 1 for r in range(13))
+            if distinct and _bottom_bonus(rules_flags, self.bottom, 0) < 3:
+                raise GameError(f"bottom_bonus=table: whether the bottom {format_cards(self.bottom)} is a flush "
+                                f"depends on its suits: give the deal as card ids", param="bottom")
+            self._flush = 0
 
     def _start(self, first_bidder: int) -> None:
         self.first_bidder = first_bidder
-        self.auction = Auction(first_bidder, self.rules.bidding, self.all_pass)
+        stage_flags = self.base_rules.stage_flags
+        forced = [s for s in range(3) if _must_call(stage_flags, self.dealt[s])]
+        self.auction = Auction(first_bidder, self.rules.bidding, self.all_pass, forced)
+        #: Shows so far: ``(seat, stage code)`` in order (see :meth:`show`).
+        self.shows: list[tuple[int, int]] = []
+        #: Each seat's doubling factor, None until it doubled (see :meth:`double`).
+        self.doubles: list = [None, None, None]
+        self._double_order: list[int] = []
+        #: The landlord's draws under ``landlord_draw``: ``(farmer seat, packed card)``.
+        self.draws: list[tuple[int, int]] = []
         self.hands = list(self.dealt)
         self.landlord: "int | None" = None
         self.base = 0
@@ -582,7 +689,113 @@ class Game:
         """An immutable snapshot of the game."""
         return GameState(self.phase, self.turn, tuple(self.hands), self.bottom, self.landlord, self.base,
                          tuple(self.auction.bids), tuple(self.plays), self.last_play, self.last_seat,
-                         self.passes, self.bombs, self.rules)
+                         self.passes, self.bombs, self.rules,
+                         tuple((s, show_stage_text(c)) for s, c in self.shows),
+                         tuple((s, self.doubles[s]) for s in self._double_order))
+
+    @property
+    def shown(self) -> set:
+        """The seats whose hands are public (they showed)."""
+        return {s for s, _ in self.shows}
+
+    @property
+    def show_multiple(self) -> int:
+        """The show multiple so far: 1, or the shows merged by ``show_merge``."""
+        m = 1
+        for seat, code in self.shows:
+            m = _merge_show(self.base_rules.stage_flags, m,
+                            _show_factor(self.base_rules.stage_flags, code, seat == self.landlord))
+        return m
+
+    def legal_doubles(self) -> list[int]:
+        """The factors the seat to double may choose (phase ``doubling``)."""
+        if self.phase != DOUBLING:
+            return []
+        return [f for f in (1, 2, 4) if _double_ok(self.base_rules.stage_flags, f)]
+
+    def show(self, stage, seat: int) -> None:
+        """``seat`` shows its hand at ``stage``: ``before-deal`` or ``deal:N``
+        (N cards dealt so far) before the first bid, or ``first-play`` (the
+        landlord, before his first play).  Raises :class:`IllegalAction` when
+        the rules allow no show there or the seat already showed."""
+        seat = _check_seat(seat)
+        code = show_stage_code(stage)
+        where = f"seat {seat} showed at {stage!r}"
+        if code < 0:
+            raise IllegalAction(E_BAD_SHOW, f"{where}: a stage is before-deal, deal:N or first-play")
+        if seat in self.shown:
+            raise IllegalAction(E_BAD_SHOW, f"{where}, but its hand is already shown")
+        flags = self.base_rules.stage_flags
+        if code == SHOW_FIRST_PLAY:
+            if self.phase != PLAYING or seat != self.landlord or self.played[seat] or self.turn != seat:
+                raise IllegalAction(E_BAD_SHOW, f"{where}: only the landlord shows at his first play, "
+                                                f"before he plays")
+        else:
+            if self.phase != BIDDING or self.auction.bids:
+                raise IllegalAction(E_BAD_SHOW, f"{where}: the deal is over (shows before or during the "
+                                                f"deal come before the first bid)")
+            if code > self.base_rules.hand_cards:
+                raise IllegalAction(E_BAD_SHOW, f"{where}: a seat is dealt {self.base_rules.hand_cards} cards")
+            if self.shows and self.shows[-1][1] != SHOW_FIRST_PLAY and code < self.shows[-1][1]:
+                raise IllegalAction(E_BAD_SHOW, f"{where}, after a show at "
+                                                f"{show_stage_text(self.shows[-1][1])}: shows come in deal order")
+        if _show_factor(flags, code, seat == self.landlord) == 0:
+            raise IllegalAction(E_BAD_SHOW, f"{where}: no show there under show={self.base_rules.show}")
+        self.shows.append((seat, code))
+
+    def draw(self, card=None, seat: "int | None" = None) -> int:
+        """The landlord draws one card from the farmer to draw from (phase
+        ``drawing``, :attr:`turn`; ``landlord_draw=on``): ``card`` (text of one
+        card, or packed), or None for a card at random from the game's
+        generator.  Returns the packed card."""
+        if self.phase != DRAWING:
+            raise IllegalAction(E_BAD_DRAW, f"a draw in the {self.phase} phase")
+        farmer = self.turn
+        if seat is not None and _check_seat(seat) != farmer:
+            raise IllegalAction(E_WRONG_TURN, f"a draw from seat {seat}, but the landlord draws from seat {farmer}")
+        hand = self.hands[farmer]
+        if card is None:
+            c = _draw_card(hand, self.rng.randrange(card_count(hand)))
+        else:
+            try:
+                c = to_packed(card)
+            except (CardError, TypeError, ValueError):
+                raise IllegalAction(E_BAD_DRAW, f"the landlord drew {card!r} from seat {farmer}: not a card") from None
+            if card_count(c) != 1 or not _contains(hand, c):
+                raise IllegalAction(E_BAD_DRAW, f"the landlord drew {format_cards(c) if is_valid_packed(c) else card!r} "
+                                                f"from seat {farmer}, who holds {self.hand(farmer)}")
+        self.hands[farmer] -= c
+        self.hands[self.landlord] += c
+        self.draws.append((farmer, c))
+        if len(self.draws) < 2:
+            self.turn = _next_seat(farmer, 3)
+        else:
+            self._after_auction()
+        return c
+
+    def double(self, factor: int, seat: "int | None" = None) -> None:
+        """Double by ``factor`` (1, 2 or with ``super_double`` 4) for the seat to
+        move (phase ``doubling``: the farmers from the landlord's left, then
+        the landlord)."""
+        if self.phase != DOUBLING:
+            raise IllegalAction(E_BAD_DOUBLE, f"a double of {factor!r} in the {self.phase} phase")
+        seat = self._check_turn(seat, factor)
+        if isinstance(factor, bool) or not isinstance(factor, int) or not _double_ok(self.base_rules.stage_flags, factor):
+            allowed = ", ".join(str(f) for f in self.legal_doubles())
+            raise IllegalAction(E_BAD_DOUBLE, f"seat {seat} doubled by {factor!r}: it must be {allowed}")
+        self.doubles[seat] = factor
+        self._double_order.append(seat)
+        if len(self._double_order) == 3:
+            self.phase, self.turn = PLAYING, self.landlord
+        else:
+            self.turn = self.landlord if len(self._double_order) == 2 else _next_seat(seat, 3)
+
+    def _after_auction(self) -> None:
+        """After the auction (and the draws): the doubling, then the play."""
+        if self.base_rules.doubling != "off":
+            self.phase, self.turn = DOUBLING, _next_seat(self.landlord, 3)
+        else:
+            self.phase, self.turn = PLAYING, self.landlord
 
     def legal_bids(self) -> list[int]:
         return self.auction.legal_bids() if self.phase == BIDDING else []
@@ -600,7 +813,8 @@ class Game:
         if seat is None or seat == self.turn:
             return self.turn
         seat = _check_seat(seat)
-        what = f"bid {action!r}" if self.phase == BIDDING else f"played {_text(action)}"
+        what = (f"bid {action!r}" if self.phase == BIDDING else f"doubled by {action!r}" if self.phase == DOUBLING
+                else f"played {_text(action)}")
         raise IllegalAction(E_WRONG_TURN, f"seat {seat} {what} but it is seat {self.turn}'s turn")
 
     def bid(self, value: int, seat: "int | None" = None) -> None:
@@ -618,8 +832,11 @@ class Game:
         else:
             self.landlord, self.base = state[A_LANDLORD], state[A_BASE]
             self.hands[self.landlord] += self.bottom
-            self.phase, self.turn = PLAYING, self.landlord
             self._show_wild(True)
+            if self.base_rules.landlord_draw and self.base_rules.bottom_cards == 0:
+                self.phase, self.turn = DRAWING, _next_seat(self.landlord, 3)
+            else:
+                self._after_auction()
 
     def _resolve(self, play, seat: int) -> Play:
         """Turn the argument of :meth:`play` into a Play legal here (or raise)."""
@@ -715,10 +932,20 @@ class Game:
         """Pass for the seat to move."""
         self.play(Play.pass_(), seat)
 
+    def bottom_bonus_now(self) -> int:
+        """The bottom bonus (``bottom_bonus=table``; 1 when off or without a bottom)."""
+        if not self.bottom:
+            return 1
+        return _bottom_bonus(self.base_rules.stage_flags, self.bottom, self._flush or 0)
+
     def _finish(self, winner: int) -> None:
         farmers = [s for s in range(3) if s != self.landlord]
+        r = self.base_rules
+        bonus = self.bottom_bonus_now()
         self.result = score(self.landlord, winner, self.base, self.bombs, self.played[self.landlord],
-                            [self.played[s] for s in farmers], self.rules.spring, self.doublings)
+                            [self.played[s] for s in farmers], self.rules.spring, self.doublings,
+                            self.show_multiple, bonus, tuple(d or 1 for d in self.doubles), r.doubling,
+                            r.has_stages)
         self.phase, self.turn = FINISHED, None
 
     def __repr__(self) -> str:
@@ -737,20 +964,31 @@ def _text(play, flags: int = 0) -> str:
 def random_game(seed: int, rules: "Rules | str | None" = None, first_bidder: "int | None" = None,
                 all_pass: str = "redeal", pass_prob: float = 0.3) -> Game:
     """Play one whole hand with uniformly random legal actions (for tests and
-    benchmarks): random bids (redealing while everyone passes), then a random
-    legal play, or a pass with probability ``pass_prob`` when answering.
+    benchmarks): random bids (redealing while everyone passes), random draws
+    and doubles where the rules have them, the landlord showing at his first
+    play one time in two where shows are played, then a random legal play, or
+    a pass with probability ``pass_prob`` when answering.
 
     >>> g = random_game(5)
     >>> g.phase, sum(g.result.scores)
     ('finished', 0)
+    >>> g = random_game(5, "happy")
+    >>> g.phase, sum(g.result.scores), len(g.state().doubles)
+    ('finished', 0, 3)
     """
     rng = random.Random(seed)
     g = Game(rules=rules, first_bidder=first_bidder, all_pass=all_pass, rng=rng)
     while g.phase != PLAYING:
         if g.phase == REDEAL:
             g.redeal()
-            continue
-        g.bid(rng.choice(g.legal_bids()))
+        elif g.phase == DRAWING:
+            g.draw()
+        elif g.phase == DOUBLING:
+            g.double(rng.choice(g.legal_doubles()))
+        else:
+            g.bid(rng.choice(g.legal_bids()))
+    if g.base_rules.show != "off" and rng.random() < 0.5:
+        g.show("first-play", g.landlord)
     while g.phase == PLAYING:
         options = g.legal_plays()
         if g.last_play is not None and (len(options) == 1 or rng.random() < pass_prob):

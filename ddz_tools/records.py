@@ -67,6 +67,14 @@ from .errors import CardError, DdzError, PlayError, RecordError, RulesError
 from .game import (
     ALL_PASS_OPTIONS,
     BIDDING,
+    DOUBLING,
+    DRAWING,
+    E_BAD_DOUBLE,
+    E_BAD_DRAW,
+    E_BAD_SHOW,
+    PLAYING,
+    show_stage_code,
+    show_stage_text,
     E_BAD_BID,
     E_BAD_CARDS,
     E_DOES_NOT_BEAT,
@@ -94,6 +102,7 @@ from .gamerules import (
     BID_OVER,
     BID_WRONG_TURN,
     BIDDING_MODES,
+    DOUBLING_MODES,
     auction_bid,
     auction_start,
     bid_error,
@@ -101,7 +110,7 @@ from .gamerules import (
     may_pass,
     multiplier,
     next_seat,
-    settle,
+    settle_doubled,
     spring_doubles,
     trick_after,
 )
@@ -116,7 +125,8 @@ __all__ = [
 ]
 
 SCHEMA = "ddz-record/1"
-RESULT_FIELDS = ("winner", "base", "multiplier", "bombs", "spring", "anti_spring", "scores")
+RESULT_FIELDS = ("winner", "base", "multiplier", "bombs", "spring", "anti_spring", "scores", "show_multiple",
+                 "bottom_bonus")
 
 
 # The record ------------------------------------------------------------------------------
@@ -146,6 +156,12 @@ class Record:
     play_ids: "list | None" = None        # per play: list of ids or None
     all_pass: str = "redeal"
     extra: dict = dataclasses.field(default_factory=dict)
+    #: Happy Dou Dizhu: ``(seat, stage text)`` shows in order, the seats'
+    #: doubles by seat (None when not recorded), the landlord's draws
+    #: ``(farmer seat, packed card)`` under ``landlord_draw``.
+    shows: list = dataclasses.field(default_factory=list)
+    doubles: "list | None" = None
+    draws: list = dataclasses.field(default_factory=list)
 
 
 def _seat(value, where: str) -> int:
@@ -180,7 +196,7 @@ def _rules_of(spec) -> Rules:
 
 
 _KNOWN = {"schema", "id", "rules", "players", "deal", "first_bidder", "bids", "landlord", "plays",
-          "result", "all_pass"}
+          "result", "all_pass", "show", "doubles", "draws"}
 
 
 def parse_record(obj) -> Record:
@@ -218,11 +234,13 @@ def parse_record(obj) -> Record:
         bottom = parse_cards(deal["bottom"])
     except CardError as exc:
         raise RecordError(f"deal: {exc}") from None
+    n, nb = rules.hand_cards, rules.bottom_cards
     for i, h in enumerate(hands):
-        if card_count(h) != 17:
-            raise RecordError(f"deal.hands[{i}] has {card_count(h)} cards, not 17")
-    if card_count(bottom) != 3:
-        raise RecordError(f"deal.bottom has {card_count(bottom)} cards, not 3")
+        if card_count(h) != n:
+            raise RecordError(f"deal.hands[{i}] has {card_count(h)} cards, not {n}")
+    if card_count(bottom) != nb:
+        raise RecordError(f"deal.bottom has {card_count(bottom)} cards, not {nb}"
+                          + (f" (no bottom under rules {rules.preset})" if nb == 0 else ""))
     if sum(hands) + bottom != FULL_DECK:
         raise RecordError("deal: the hands and the bottom are not one 54-card deck")
     wild = deal.get("wild")
@@ -238,9 +256,9 @@ def parse_record(obj) -> Record:
     hand_ids = bottom_ids = None
     if deal.get("hand_ids") is not None or deal.get("bottom_ids") is not None:
         if not isinstance(deal.get("hand_ids"), list) or len(deal["hand_ids"]) != 3:
-            raise RecordError("deal.hand_ids must be 3 lists of 17 card ids (or null)")
-        hand_ids = [_ids(h, 17, f"deal.hand_ids[{i}]") for i, h in enumerate(deal["hand_ids"])]
-        bottom_ids = _ids(deal.get("bottom_ids"), 3, "deal.bottom_ids")
+            raise RecordError(f"deal.hand_ids must be 3 lists of {n} card ids (or null)")
+        hand_ids = [_ids(h, n, f"deal.hand_ids[{i}]") for i, h in enumerate(deal["hand_ids"])]
+        bottom_ids = _ids(deal.get("bottom_ids") if nb else (deal.get("bottom_ids") or []), nb, "deal.bottom_ids")
         try:
             pack_card_ids([c for h in hand_ids for c in h] + bottom_ids)
         except CardError as exc:
@@ -292,8 +310,47 @@ def parse_record(obj) -> Record:
         raise RecordError("players must be a list of 3 names")
     rid = obj.get("id")
     extra = {k: v for k, v in obj.items() if k not in _KNOWN}
+    shows, doubles, draws = _parse_stages(obj)
     return Record(hands, bottom, rules, first_bidder, bids, plays, landlord, result, rid, players,
-                  hand_ids, bottom_ids, play_ids, all_pass, extra)
+                  hand_ids, bottom_ids, play_ids, all_pass, extra, shows, doubles, draws)
+
+
+def _parse_stages(obj: dict) -> tuple:
+    """The structure of the ``show``, ``doubles`` and ``draws`` fields (their
+    legality is the replay's)."""
+    shows = []
+    raw = obj.get("show")
+    if raw is not None:
+        if not isinstance(raw, list):
+            raise RecordError("show must be a list of {seat, stage} objects")
+        for i, x in enumerate(raw):
+            if not isinstance(x, dict) or not isinstance(x.get("stage"), str):
+                raise RecordError(f"show[{i}] must be an object with seat and stage")
+            if show_stage_code(x["stage"]) < 0:
+                raise RecordError(f"show[{i}].stage {x['stage']!r} is not before-deal, deal:N or first-play")
+            shows.append((_seat(x.get("seat"), f"show[{i}].seat"), x["stage"].strip().lower()))
+    doubles = obj.get("doubles")
+    if doubles is not None:
+        if (not isinstance(doubles, list) or len(doubles) != 3
+                or any(isinstance(d, bool) or not isinstance(d, int) for d in doubles)):
+            raise RecordError(f"doubles must be a list of 3 factors by seat (1, 2 or 4), not {doubles!r}")
+        doubles = list(doubles)
+    draws = []
+    raw = obj.get("draws")
+    if raw is not None:
+        if not isinstance(raw, list):
+            raise RecordError("draws must be a list of {from, card} objects")
+        for i, x in enumerate(raw):
+            if not isinstance(x, dict) or not isinstance(x.get("card"), str):
+                raise RecordError(f"draws[{i}] must be an object with from (a seat) and card (one card)")
+            try:
+                card = parse_cards(x["card"])
+            except CardError as exc:
+                raise RecordError(f"draws[{i}].card: {exc}") from None
+            if card_count(card) != 1:
+                raise RecordError(f"draws[{i}].card must be one card, not {x['card']!r}")
+            draws.append((_seat(x.get("from"), f"draws[{i}].from"), card))
+    return shows, doubles, draws
 
 
 def play_text(play: Play, rules: "Rules | int") -> str:
@@ -350,6 +407,12 @@ def record_to_dict(rec: Record) -> dict:
             p["ids"] = rec.play_ids[i]
         plays.append(p)
     d["plays"] = plays
+    if rec.rules.show != "off" or rec.shows:
+        d["show"] = [{"seat": seat, "stage": stage} for seat, stage in rec.shows]
+    if rec.doubles is not None:
+        d["doubles"] = list(rec.doubles)
+    if rec.rules.landlord_draw or rec.draws:
+        d["draws"] = [{"from": seat, "card": format_cards(c)} for seat, c in rec.draws]
     d["result"] = rec.result
     d.update(rec.extra)
     return d
@@ -364,8 +427,11 @@ def record_from_game(game: Game, id=None, players=None, play_ids=None) -> Record
         landlord=game.landlord, result=game.result.to_dict() if game.result else None, id=id,
         players=list(players) if players is not None else None,
         hand_ids=[list(h) for h in game.hand_ids] if game.hand_ids else None,
-        bottom_ids=list(game.bottom_ids) if game.bottom_ids else None,
-        play_ids=play_ids, all_pass=game.all_pass)
+        bottom_ids=list(game.bottom_ids) if game.bottom_ids is not None else None,
+        play_ids=play_ids, all_pass=game.all_pass,
+        shows=[(seat, show_stage_text(code)) for seat, code in game.shows],
+        doubles=list(game.doubles) if all(d is not None for d in game.doubles) else None,
+        draws=list(game.draws))
 
 
 def write_record(out: "str | os.PathLike | IO[str]", record: "Record | Game | dict") -> None:
@@ -427,19 +493,17 @@ def replay_record(record: "Record | dict | str") -> ReplayResult:
     """
     rec = record if isinstance(record, Record) else parse_record(record)
     desc = rec.rules.describe()
-    g = Game(hands=list(rec.hands), bottom=rec.bottom, rules=rec.rules, first_bidder=rec.first_bidder,
-             all_pass=rec.all_pass)
     out = ReplayResult(rec.id, "ok", desc, stored=rec.result, n_plays=len(rec.plays))
-    for i, (seat, bid) in enumerate(rec.bids):
-        try:
-            g.bid(bid, seat)
-        except IllegalAction as exc:
-            out.status, out.code, out.phase, out.index = "invalid", exc.code, "bid", i
-            out.reason = f"bids[{i}]: {exc}"
-            return out
+    try:
+        g = game_before_play(rec)
+    except StageError as exc:
+        out.status, out.code, out.phase, out.index = exc.status, exc.code, exc.phase, exc.index
+        out.reason = str(exc)
+        out.landlord, out.base = exc.game.landlord, exc.game.base
+        return out
     out.landlord, out.base = g.landlord, g.base
     remaining = None
-    if rec.hand_ids is not None:
+    if rec.hand_ids is not None and not rec.draws:     # a draw names a rank, not a card id
         remaining = [set(h) for h in rec.hand_ids]
         if g.landlord is not None:
             remaining[g.landlord] |= set(rec.bottom_ids)
@@ -475,11 +539,88 @@ def replay_record(record: "Record | dict | str") -> ReplayResult:
             # Only the fields a stored result has are compared (an import may
             # carry just the scores); the schema requires all of them in a record.
             stored.update({k: rec.result[k] for k in RESULT_FIELDS if k in rec.result})
-        bad = [k for k in stored if stored[k] != mine[k]]
+        bad = [k for k in stored if stored[k] != mine.get(k)]
         if bad:
             out.status, out.disagreements = "mismatch", tuple(bad)
-            out.reason = "; ".join(f"stored {k} {stored[k]!r}, replayed {mine[k]!r}" for k in bad)
+            out.reason = "; ".join(f"stored {k} {stored[k]!r}, replayed {mine.get(k)!r}" for k in bad)
     return out
+
+
+class StageError(RecordError):
+    """A record's stages before the play do not replay: ``status`` (``invalid``
+    or ``incomplete``), ``phase`` (``show``, ``bid``, ``draw`` or ``double``),
+    ``index`` into that field, the error ``code``, and the game so far."""
+
+    def __init__(self, message: str, status: str, phase: str, index: "int | None", code: "str | None", game):
+        super().__init__(message)
+        self.status, self.phase, self.index, self.code, self.game = status, phase, index, code, game
+
+
+def game_before_play(rec: Record) -> Game:
+    """The :class:`~ddz_tools.game.Game` of a record with every stage before
+    the first play replayed: the shows before the deal's end, the bids, the
+    landlord's draws, the doubles (farmers from the landlord's left, then the
+    landlord) and the landlord's show at his first play.  Raises
+    :class:`StageError` at the first stage that does not replay."""
+    ids = rec.hand_ids is not None
+    g = Game(hands=list(rec.hand_ids if ids else rec.hands), bottom=rec.bottom_ids if ids else rec.bottom,
+             rules=rec.rules, first_bidder=rec.first_bidder, all_pass=rec.all_pass)
+
+    fields = {"show": "show", "bid": "bids", "draw": "draws", "double": "doubles"}
+
+    def fail(phase, i, exc):
+        field = fields[phase]
+        raise StageError(f"{field}[{i}]: {exc}" if i is not None else f"{field}: {exc}", "invalid", phase, i,
+                         getattr(exc, "code", None), g) from None
+
+    late = []
+    for i, (seat, stage) in enumerate(rec.shows):
+        if stage == "first-play":
+            late.append(i)
+            continue
+        try:
+            g.show(stage, seat)
+        except IllegalAction as exc:
+            fail("show", i, exc)
+    for i, (seat, bid) in enumerate(rec.bids):
+        try:
+            g.bid(bid, seat)
+        except IllegalAction as exc:
+            fail("bid", i, exc)
+    if rec.draws and g.phase != DRAWING:
+        fail("draw", 0, IllegalAction(E_BAD_DRAW, f"a draw in the {g.phase} phase (draws come under "
+                                                   f"landlord_draw=on, after the auction)"))
+    for i, (farmer, card) in enumerate(rec.draws):
+        try:
+            g.draw(card, farmer)
+        except IllegalAction as exc:
+            fail("draw", i, exc)
+    if g.phase == DRAWING:
+        raise StageError("the landlord's draws are missing (landlord_draw=on)", "incomplete", "draw", None,
+                         None, g)
+    if rec.doubles is not None and g.phase != DOUBLING and any(d != 1 for d in rec.doubles):
+        if g.base_rules.doubling == "off":
+            fail("double", None, IllegalAction(E_BAD_DOUBLE, f"{rec.doubles} under doubling=off"))
+    if g.phase == DOUBLING:
+        if rec.doubles is None:
+            fail("double", None, IllegalAction(E_BAD_DOUBLE, f"missing: the rules have doubling="
+                                                              f"{g.base_rules.doubling}"))
+        while g.phase == DOUBLING:
+            seat = g.turn
+            try:
+                g.double(rec.doubles[seat], seat)
+            except IllegalAction as exc:
+                fail("double", seat, exc)
+    for i in late:
+        seat = rec.shows[i][0]
+        if g.phase != PLAYING:
+            fail("show", i, IllegalAction(E_BAD_SHOW, f"seat {seat} showed at first-play, but no play "
+                                                      f"phase was reached"))
+        try:
+            g.show("first-play", seat)
+        except IllegalAction as exc:
+            fail("show", i, exc)
+    return g
 
 
 def _invalid_ids(out: ReplayResult, i: int, why: str) -> ReplayResult:
@@ -537,9 +678,14 @@ def read_records(path: "str | os.PathLike | IO[str]", replay: bool = True) -> It
 
 #: Status codes of the kernel, by index (the same names as the Game's error codes).
 STATUS_NAMES = ("ok", "incomplete", E_WRONG_TURN, E_PASS_ON_LEAD, E_NOT_IN_HAND, E_NOT_A_COMBINATION,
-                E_DOES_NOT_BEAT, E_FINISHED, E_BAD_CARDS, E_BAD_BID, E_NOT_BIDDING, E_NOT_PLAYING)
+                E_DOES_NOT_BEAT, E_FINISHED, E_BAD_CARDS, E_BAD_BID, E_NOT_BIDDING, E_NOT_PLAYING,
+                E_BAD_SHOW, E_BAD_DRAW, E_BAD_DOUBLE)
 S_OK, S_INCOMPLETE, S_WRONG_TURN, S_PASS_ON_LEAD, S_NOT_IN_HAND, S_NOT_A_COMBINATION, S_DOES_NOT_BEAT, \
-    S_FINISHED, S_BAD_CARDS, S_BAD_BID, S_NOT_BIDDING, S_NOT_PLAYING = range(len(STATUS_NAMES))
+    S_FINISHED, S_BAD_CARDS, S_BAD_BID, S_NOT_BIDDING, S_NOT_PLAYING, S_BAD_SHOW, S_BAD_DRAW, \
+    S_BAD_DOUBLE = range(len(STATUS_NAMES))
+#: Where a game stopped before its play phase (``GameBatch.phase_bid``).
+PHASE_PLAY, PHASE_BID, PHASE_SHOW, PHASE_DRAW, PHASE_DOUBLE = range(5)
+_PHASE_NAMES = ("play", "bid", "show", "draw", "double")
 _STATUS_OF = {name: i for i, name in enumerate(STATUS_NAMES)}
 _BID_STATUS = {BID_OVER: S_NOT_BIDDING, BID_WRONG_TURN: S_WRONG_TURN, BID_BAD: S_BAD_BID}
 _auction_start = interpreted(auction_start)
@@ -610,8 +756,10 @@ def _reading(cards, fixed, prev_kind, flags, buf_cards, buf_kinds, self_kinds):
 
 @kernel
 def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, kinds, lo, hi,
-                  pre_status, pre_index, buf_cards, buf_kinds, out):
-    """Validate and score the plays ``lo..hi-1`` of one game into ``out`` (one row)."""
+                  pre_status, pre_index, buf_cards, buf_kinds, out, stages):
+    """Validate and score the plays ``lo..hi-1`` of one game into ``out`` (one row);
+    ``stages``: the public multiple of the stages before the play (shows and
+    bottom bonus), the three seats' doubles and the ``doubling`` code."""
     self_kinds = np.empty(8, np.int64)
     hands = np.empty(3, np.int64)
     hands[0] = h0
@@ -680,8 +828,8 @@ def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, k
     won = 1 if winner == landlord else 0
     spring, anti = spring_doubles(won, played[landlord], played[(landlord + 1) % 3], played[(landlord + 2) % 3],
                                   spring_any)
-    mult = multiplier(doublings, spring, anti)
-    s0, s1, s2 = settle(landlord, won, base * mult)
+    mult = stages[0] * multiplier(doublings, spring, anti)
+    s0, s1, s2 = settle_doubled(landlord, won, base * mult, stages[1], stages[2], stages[3], stages[4])
     out[OUT_S0] = s0
     out[OUT_S0 + 1] = s1
     out[OUT_S0 + 2] = s2
@@ -695,7 +843,7 @@ def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, k
 
 @kernel
 def _validate_games(hands, landlord, base, flags, spring_any, start, seats, cards, kinds,
-                    pre_status, pre_index, skip, out):
+                    pre_status, pre_index, skip, out, stages):
     """Validate every game of a batch (see :func:`validate_batch`)."""
     buf_cards = np.empty(_CAPACITY, np.int64)
     buf_kinds = np.empty(_CAPACITY, np.int64)
@@ -704,7 +852,7 @@ def _validate_games(hands, landlord, base, flags, spring_any, start, seats, card
             continue
         _validate_one(hands[g, 0], hands[g, 1], hands[g, 2], landlord[g], base[g], flags[g], spring_any[g],
                       seats, cards, kinds, start[g], start[g + 1], pre_status[g], pre_index[g],
-                      buf_cards, buf_kinds, out[g])
+                      buf_cards, buf_kinds, out[g], stages[g])
 
 
 @dataclasses.dataclass
@@ -734,9 +882,15 @@ class GameBatch:
     pre_index: np.ndarray
     skip: np.ndarray
     out: np.ndarray          # preset rows for skipped games
-    phase_bid: np.ndarray    # 1 when a skipped game failed in its bidding
-    stored: np.ndarray       # has, landlord, winner(1 landlord/0 farmers), base, mult, bombs, spring, anti, s0, s1, s2
+    phase_bid: np.ndarray    # where a skipped game failed before the play: PHASE_BID, PHASE_SHOW, ...
+    stored: np.ndarray       # has, landlord, winner(1 landlord/0 farmers), base, mult, bombs, spring, anti, s0, s1, s2,
+                             # show multiple, bottom bonus
     ids: list
+    #: Per game: the stages' public multiple (shows times bottom bonus), the
+    #: three seats' doubles and the ``doubling`` code (1, 1, 1, 1, 0 classic).
+    stages: "np.ndarray | None" = None
+    #: Per game: (show multiple, bottom bonus, staged) for the results.
+    stage_parts: "list | None" = None
 
     def __len__(self) -> int:
         return self.hands.shape[0]
@@ -797,31 +951,63 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
     out = np.zeros((n, _OUT_COLS), np.int64)
     out[:, OUT_WINNER] = -1
     phase_bid = np.zeros(n, np.int64)
-    stored = np.zeros((n, 11), np.int64)
+    stored = np.zeros((n, 13), np.int64)
+    stages = np.zeros((n, 5), np.int64)
+    stages[:, :4] = 1
+    parts = [(1, 1, False)] * n
     pos = 0
     auction = [0] * AUCTION_SIZE
     for g, rec in enumerate(recs):
         start[g] = pos
-        # The auction rule itself on a state list (what Game.bid runs, without its messages).
-        _auction_start(auction, BIDDING_MODES[rec.rules.bidding], rec.first_bidder, int(rec.all_pass == "seat0"))
-        for i, (s, b) in enumerate(rec.bids):
-            err = _bid_error(auction, s, b if type(b) is int else -1)
-            if err != BID_OK:
-                skip[g], phase_bid[g] = 1, 1
-                out[g, OUT_STATUS], out[g, OUT_INDEX] = _BID_STATUS[err], i
-                break
-            _auction_bid(auction, s, b)
-        if not skip[g] and auction[A_OUTCOME] != AUCTION_WON:
-            skip[g] = 1
-            if rec.plays:
-                out[g, OUT_STATUS], out[g, OUT_INDEX] = S_NOT_PLAYING, 0
-            else:
-                out[g, OUT_STATUS], out[g, OUT_INDEX] = S_INCOMPLETE, -1
+        r = rec.rules
+        if r.has_stages or r.landlord_draw or r.must_call != "off" or rec.shows or rec.doubles or rec.draws:
+            # Stages before the play: replayed by the Game (a handful of actions).
+            try:
+                game = game_before_play(rec)
+            except StageError as exc:
+                skip[g] = 1
+                game = exc.game
+                if exc.status == "incomplete":
+                    out[g, OUT_STATUS], out[g, OUT_INDEX] = S_INCOMPLETE, -1
+                else:
+                    phase_bid[g] = _PHASE_NAMES.index(exc.phase)
+                    out[g, OUT_STATUS] = _STATUS_OF.get(exc.code, S_BAD_BID)
+                    out[g, OUT_INDEX] = -1 if exc.index is None else exc.index
+            if not skip[g] and game.phase != PLAYING:
+                skip[g] = 1
+                if rec.plays:
+                    out[g, OUT_STATUS], out[g, OUT_INDEX] = S_NOT_PLAYING, 0
+                else:
+                    out[g, OUT_STATUS], out[g, OUT_INDEX] = S_INCOMPLETE, -1
+            if not skip[g]:
+                landlord[g], base[g] = game.landlord, game.base
+                hands[g] = game.hands
+                bonus = game.bottom_bonus_now()
+                stages[g] = (game.show_multiple * bonus, *(d or 1 for d in game.doubles),
+                             DOUBLING_MODES[r.doubling])
+                parts[g] = (game.show_multiple, bonus, r.has_stages)
+        else:
+            # The auction rule itself on a state list (what Game.bid runs, without its messages).
+            _auction_start(auction, BIDDING_MODES[rec.rules.bidding], rec.first_bidder, int(rec.all_pass == "seat0"))
+            for i, (s, b) in enumerate(rec.bids):
+                err = _bid_error(auction, s, b if type(b) is int else -1)
+                if err != BID_OK:
+                    skip[g], phase_bid[g] = 1, PHASE_BID
+                    out[g, OUT_STATUS], out[g, OUT_INDEX] = _BID_STATUS[err], i
+                    break
+                _auction_bid(auction, s, b)
+            if not skip[g] and auction[A_OUTCOME] != AUCTION_WON:
+                skip[g] = 1
+                if rec.plays:
+                    out[g, OUT_STATUS], out[g, OUT_INDEX] = S_NOT_PLAYING, 0
+                else:
+                    out[g, OUT_STATUS], out[g, OUT_INDEX] = S_INCOMPLETE, -1
+            if not skip[g]:
+                ll = auction[A_LANDLORD]
+                landlord[g], base[g] = ll, auction[A_BASE]
+                for s in range(3):
+                    hands[g, s] = rec.hands[s] + (rec.bottom if s == ll else 0)
         if not skip[g]:
-            ll = auction[A_LANDLORD]
-            landlord[g], base[g] = ll, auction[A_BASE]
-            for s in range(3):
-                hands[g, s] = rec.hands[s] + (rec.bottom if s == ll else 0)
             fl = rec.rules.flags
             flags[g] = fl
             spring_any[g] = rec.rules.spring == "any-player"
@@ -840,7 +1026,8 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
                 stored[g] = (1, _NOCMP if rec.landlord is None else rec.landlord,
                              _NOCMP if winner == _NOCMP else {"landlord": 1, "farmers": 0}.get(winner, -1),
                              res.get("base", _NOCMP), res.get("multiplier", _NOCMP), res.get("bombs", _NOCMP),
-                             int(res.get("spring", _NOCMP)), int(res.get("anti_spring", _NOCMP)), *sc)
+                             int(res.get("spring", _NOCMP)), int(res.get("anti_spring", _NOCMP)), *sc,
+                             res.get("show_multiple", _NOCMP), res.get("bottom_bonus", _NOCMP))
             except (TypeError, ValueError):
                 stored[g, 0] = 2      # unreadable stored result: always a mismatch
         else:
@@ -849,7 +1036,7 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
                 stored[g, 0], stored[g, 1] = 1, rec.landlord
     start[n] = pos
     return GameBatch(hands, landlord, base, flags, spring_any, start, seats[:pos], cards[:pos], kinds[:pos],
-                     pre_status, pre_index, skip, out, phase_bid, stored, [r.id for r in recs])
+                     pre_status, pre_index, skip, out, phase_bid, stored, [r.id for r in recs], stages, parts)
 
 
 @dataclasses.dataclass
@@ -877,6 +1064,9 @@ class BatchResult:
     scores: np.ndarray
     mismatch: np.ndarray
     ids: list
+    #: Per game: (show multiple, bottom bonus, staged) and the seats' doubles.
+    stage_parts: "list | None" = None
+    doubles: "np.ndarray | None" = None
 
     def __len__(self) -> int:
         return self.status.shape[0]
@@ -898,8 +1088,11 @@ class BatchResult:
         status, landlord, winner = self.status.tolist(), self.landlord.tolist(), self.winner.tolist()
         base, mult, bombs = self.base.tolist(), self.multiplier.tolist(), self.bombs.tolist()
         spring, anti, scores = self.spring.tolist(), self.anti_spring.tolist(), self.scores.tolist()
+        parts = self.stage_parts or [(1, 1, False)] * len(status)
+        doubles = self.doubles.tolist() if self.doubles is not None else [[1, 1, 1]] * len(status)
         return [Result("landlord" if winner[g] == landlord[g] else "farmers", winner[g], landlord[g], base[g],
-                       mult[g], bombs[g], spring[g] == 1, anti[g] == 1, tuple(scores[g]))
+                       mult[g], bombs[g], spring[g] == 1, anti[g] == 1, tuple(scores[g]), parts[g][0], parts[g][1],
+                       tuple(doubles[g]), parts[g][2])
                 if status[g] == S_OK else None for g in range(len(status))]
 
     def replay_result(self, g: int, record: Record, result: "Result | None" = None) -> ReplayResult:
@@ -912,9 +1105,12 @@ class BatchResult:
                            landlord=landlord if landlord >= 0 else None, base=int(self.base[g]),
                            stored=record.result)
         if code is not None:
-            rep.phase = "bid" if self.phase_bid[g] else "play"
+            rep.phase = _PHASE_NAMES[int(self.phase_bid[g])]
             rep.index = int(self.index[g])
-            rep.reason = f"{rep.phase}s[{rep.index}]: {code.replace('_', ' ')}"
+            field = {"show": "show", "double": "doubles"}.get(rep.phase, rep.phase + "s")
+            rep.reason = (f"{field}[{rep.index}]: " if rep.index >= 0 else f"{field}: ") + code.replace('_', ' ')
+            if rep.index < 0:
+                rep.index = None
         elif status == "incomplete":
             rep.reason = "nobody went out" if self.base[g] else "no landlord (bidding unfinished or void)"
         else:
@@ -927,8 +1123,13 @@ class BatchResult:
 def run_batch(batch: GameBatch) -> np.ndarray:
     """Run the kernel on a packed batch; returns the raw (n, 10) output rows."""
     out = batch.out.copy()
+    stages = batch.stages
+    if stages is None:
+        stages = np.zeros((len(batch), 5), np.int64)
+        stages[:, :4] = 1
     _validate_games(batch.hands, batch.landlord, batch.base, batch.flags, batch.spring_any, batch.start,
-                    batch.seats, batch.cards, batch.kinds, batch.pre_status, batch.pre_index, batch.skip, out)
+                    batch.seats, batch.cards, batch.kinds, batch.pre_status, batch.pre_index, batch.skip, out,
+                    stages)
     return out
 
 
@@ -950,12 +1151,15 @@ def validate_batch(games: "GameBatch | Iterable[Record | dict | str]") -> BatchR
     fin = out[:, OUT_STATUS] == S_OK
     ll_win = (out[:, OUT_WINNER] == batch.landlord).astype(np.int64)
     has = st[:, 0] == 1
+    parts = np.array([p[:2] for p in batch.stage_parts] if batch.stage_parts else np.ones((len(batch), 2)),
+                     np.int64).reshape(len(batch), 2)
     mine = np.column_stack([batch.landlord, ll_win, batch.base, out[:, OUT_MULT], out[:, OUT_BOMBS],
-                            out[:, OUT_SPRING], out[:, OUT_ANTI], out[:, OUT_S0:OUT_S0 + 3]])
+                            out[:, OUT_SPRING], out[:, OUT_ANTI], out[:, OUT_S0:OUT_S0 + 3], parts])
     theirs = st[:, 1:]
     differ = np.any((theirs != _NOCMP) & (theirs != mine), axis=1)
     mismatch = (fin & ((has & differ) | (st[:, 0] == 2))).astype(np.int64)
     return BatchResult(out[:, OUT_STATUS].copy(), out[:, OUT_INDEX].copy(), batch.phase_bid, batch.landlord,
                        batch.base, out[:, OUT_WINNER].copy(), out[:, OUT_BOMBS].copy(), out[:, OUT_SPRING].copy(),
                        out[:, OUT_ANTI].copy(), out[:, OUT_MULT].copy(), out[:, OUT_S0:OUT_S0 + 3].copy(),
-                       mismatch, batch.ids)
+                       mismatch, batch.ids, batch.stage_parts,
+                       batch.stages[:, 1:4].copy() if batch.stages is not None else None)
