@@ -315,20 +315,28 @@ def parse_record(obj) -> Record:
                   hand_ids, bottom_ids, play_ids, all_pass, extra, shows, doubles, draws)
 
 
+def _objects(obj: dict, field: str, key: str, what: str) -> list:
+    """``(index, object)`` of a record's list-of-objects field (none when
+    absent), each object checked to hold the string ``key``."""
+    raw = obj.get(field)
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise RecordError(f"{field} must be a list of {{{what}}} objects")
+    for i, x in enumerate(raw):
+        if not isinstance(x, dict) or not isinstance(x.get(key), str):
+            raise RecordError(f"{field}[{i}] must be an object with {what}")
+    return list(enumerate(raw))
+
+
 def _parse_stages(obj: dict) -> tuple:
     """The structure of the ``show``, ``doubles`` and ``draws`` fields (their
     legality is the replay's)."""
     shows = []
-    raw = obj.get("show")
-    if raw is not None:
-        if not isinstance(raw, list):
-            raise RecordError("show must be a list of {seat, stage} objects")
-        for i, x in enumerate(raw):
-            if not isinstance(x, dict) or not isinstance(x.get("stage"), str):
-                raise RecordError(f"show[{i}] must be an object with seat and stage")
-            if show_stage_code(x["stage"]) < 0:
-                raise RecordError(f"show[{i}].stage {x['stage']!r} is not before-deal, deal:N or first-play")
-            shows.append((_seat(x.get("seat"), f"show[{i}].seat"), x["stage"].strip().lower()))
+    for i, x in _objects(obj, "show", "stage", "seat, stage"):
+        if show_stage_code(x["stage"]) < 0:
+            raise RecordError(f"show[{i}].stage {x['stage']!r} is not before-deal, deal:N or first-play")
+        shows.append((_seat(x.get("seat"), f"show[{i}].seat"), x["stage"].strip().lower()))
     doubles = obj.get("doubles")
     if doubles is not None:
         if (not isinstance(doubles, list) or len(doubles) != 3
@@ -336,20 +344,14 @@ def _parse_stages(obj: dict) -> tuple:
             raise RecordError(f"doubles must be a list of 3 factors by seat (1, 2 or 4), not {doubles!r}")
         doubles = list(doubles)
     draws = []
-    raw = obj.get("draws")
-    if raw is not None:
-        if not isinstance(raw, list):
-            raise RecordError("draws must be a list of {from, card} objects")
-        for i, x in enumerate(raw):
-            if not isinstance(x, dict) or not isinstance(x.get("card"), str):
-                raise RecordError(f"draws[{i}] must be an object with from (a seat) and card (one card)")
-            try:
-                card = parse_cards(x["card"])
-            except CardError as exc:
-                raise RecordError(f"draws[{i}].card: {exc}") from None
-            if card_count(card) != 1:
-                raise RecordError(f"draws[{i}].card must be one card, not {x['card']!r}")
-            draws.append((_seat(x.get("from"), f"draws[{i}].from"), card))
+    for i, x in _objects(obj, "draws", "card", "from, card"):
+        try:
+            card = parse_cards(x["card"])
+        except CardError as exc:
+            raise RecordError(f"draws[{i}].card: {exc}") from None
+        if card_count(card) != 1:
+            raise RecordError(f"draws[{i}].card must be one card, not {x['card']!r}")
+        draws.append((_seat(x.get("from"), f"draws[{i}].from"), card))
     return shows, doubles, draws
 
 
