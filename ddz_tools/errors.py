@@ -64,6 +64,17 @@ class RecordError(DdzError):
     """A malformed or inconsistent game record (``ddz-record/1``, Botzone, DouZero)."""
 
 
+class StageError(RecordError):
+    """A record's stages before the play do not replay: ``status``
+    (``invalid`` or ``incomplete``), ``phase`` (``show``, ``bid``, ``draw``
+    or ``double``), ``index`` into that field, the error ``code``, and the
+    game so far (``game``)."""
+
+    def __init__(self, message: str, status: str, phase: str, index, code, game):
+        super().__init__(message)
+        self.status, self.phase, self.index, self.code, self.game = status, phase, index, code, game
+
+
 class GameError(DdzError):
     """An action that is illegal in the current state of a game, or a game set up wrongly."""
 
@@ -73,7 +84,8 @@ class IllegalAction(GameError):
 
     Codes: ``game_over``, ``wrong_turn``, ``bad_bid``, ``not_bidding``,
     ``not_playing``, ``pass_on_lead``, ``bad_cards``, ``not_in_hand``,
-    ``not_a_combination``, ``does_not_beat``.
+    ``not_a_combination``, ``does_not_beat``, ``bad_show``, ``bad_draw``,
+    ``bad_double``.
     """
 
     def __init__(self, code: str, message: str):

@@ -63,7 +63,7 @@ from .cards import (
     parse_cards,
     rank_of_card_id,
 )
-from .errors import CardError, DdzError, PlayError, RecordError, RulesError
+from .errors import CardError, DdzError, PlayError, RecordError, RulesError, StageError
 from .game import (
     ALL_PASS_OPTIONS,
     BIDDING,
@@ -546,16 +546,6 @@ def replay_record(record: "Record | dict | str") -> ReplayResult:
             out.status, out.disagreements = "mismatch", tuple(bad)
             out.reason = "; ".join(f"stored {k} {stored[k]!r}, replayed {mine.get(k)!r}" for k in bad)
     return out
-
-
-class StageError(RecordError):
-    """A record's stages before the play do not replay: ``status`` (``invalid``
-    or ``incomplete``), ``phase`` (``show``, ``bid``, ``draw`` or ``double``),
-    ``index`` into that field, the error ``code``, and the game so far."""
-
-    def __init__(self, message: str, status: str, phase: str, index: "int | None", code: "str | None", game):
-        super().__init__(message)
-        self.status, self.phase, self.index, self.code, self.game = status, phase, index, code, game
 
 
 def game_before_play(rec: Record) -> Game:
