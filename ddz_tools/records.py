@@ -480,6 +480,8 @@ class ReplayResult:
              "base": self.base, "plays": self.n_plays,
              "result": self.result.to_dict() if self.result else None,
              "disagreements": list(self.disagreements)}
+        if self.result is not None and self.result.staged:
+            d["doubles"] = list(self.result.doubles)
         return d
 
 

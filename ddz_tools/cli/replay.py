@@ -7,7 +7,7 @@ import click
 from ..replay import ReplaySummary, replay_files
 from .options import emit_json, format_option, print_table
 
-_HEADERS = ["file:line", "id", "status", "rules", "landlord", "base", "winner", "mult", "scores", "note"]
+_HEADERS = ["file:line", "id", "status", "rules", "landlord", "base", "winner", "mult", "doubles", "scores", "note"]
 
 
 def _row(where: str, rep) -> list:
@@ -15,6 +15,7 @@ def _row(where: str, rep) -> list:
     return [where, "" if rep.id is None else rep.id, rep.status, rep.rules,
             "" if rep.landlord is None else rep.landlord, rep.base or "",
             res.winner if res else "", res.multiplier if res else "",
+            " ".join(str(x) for x in res.doubles) if res and res.staged else "",
             " ".join(str(x) for x in res.scores) if res else "", rep.reason or ""]
 
 
@@ -60,6 +61,8 @@ def replay(files, fast, errors_only, fmt):
         else:
             rows.append(_row(where, rep))
     if fmt != "json":
-        print_table(rows, _HEADERS)
+        # The doubles column only where some game has stake stages (Happy Dou Dizhu).
+        keep = [i for i, h in enumerate(_HEADERS) if h != "doubles" or any(r[i] for r in rows)]
+        print_table([[r[i] for i in keep] for r in rows], [_HEADERS[i] for i in keep])
     click.echo(summary.describe(), err=True)
     return 1 if summary.failed else 0
