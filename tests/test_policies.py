@@ -23,6 +23,10 @@ from ddz_tools.policies import (
     BID_T2,
     BID_T3,
     BUFFER,
+    DOUBLE_FARMER_T2,
+    DOUBLE_LANDLORD_T2,
+    DOUBLE_LANDLORD_T4,
+    SHOW_T,
     POLICY_HEURISTIC,
     POLICY_RANDOM,
     _best_split,
@@ -30,8 +34,10 @@ from ddz_tools.policies import (
     _controls,
     _strength,
     new_table,
+    policy_double,
     policy_number,
     policy_play,
+    policy_show,
     seed_rng,
 )
 from ddz_tools.errors import DdzError
@@ -368,3 +374,76 @@ def test_tops_an_opponent_about_to_go_out():
 def test_spends_a_control_card_on_a_high_play():
     # Early, against a K: the 2 of its split goes (against a 5 it was kept, see above).
     assert choose(["3456789TJQKA2", "5", "2334455"], 2, 0, prev="K", prev_seat=0) == "2"
+
+
+# Stake stages: doubles and shows (Happy Dou Dizhu) -------------------------------------------------
+
+HAPPY = Rules.parse("happy")
+
+
+def test_random_doubles_are_legal_and_uniform():
+    seed_rng(4)
+    h = parse_cards("33456789TJQKA22XD")
+    table = new_table()
+    for spec, legal in (("happy", [1, 2, 4]), ("happy,super_double=off", [1, 2]), ("standard", [1]),
+                        ("happy,doubling=off", [1])):
+        sf = Rules.parse(spec).stage_flags
+        for landlord in (0, 1):
+            got = [int(policy_double(h, POLICY_RANDOM, 5, sf, landlord, table)) for _ in range(1500)]
+            assert set(got) == set(legal), spec
+            for v in legal:
+                assert abs(got.count(v) - 1500 / len(legal)) < 5 * (1500 / len(legal)) ** 0.5
+
+
+def test_heuristic_doubles_follow_strength():
+    """The landlord x2 from DOUBLE_LANDLORD_T2, x4 from DOUBLE_LANDLORD_T4 (x2
+    without super_double); a farmer x2 from DOUBLE_FARMER_T2, never x4."""
+    table = new_table()
+    sf = HAPPY.stage_flags
+    no_super = Rules.parse("happy,super_double=off").stage_flags
+    seen = set()
+    for size, landlord in ((20, 1), (17, 0)):
+        for h in random_hands(300, size, seed=11) + [parse_cards("2222AAAAKKKKXDQQQQ"[:size])]:
+            s = strength_ref(h)
+            if landlord:
+                want = 4 if s >= DOUBLE_LANDLORD_T4 else 2 if s >= DOUBLE_LANDLORD_T2 else 1
+            else:
+                want = 2 if s >= DOUBLE_FARMER_T2 else 1
+            assert policy_double(h, POLICY_HEURISTIC, 5, sf, landlord, table) == want
+            assert policy_double(h, POLICY_HEURISTIC, 5, no_super, landlord, table) == min(want, 2)
+            assert policy_double(h, POLICY_HEURISTIC, 5, STANDARD.stage_flags, landlord, table) == 1
+            seen.add((landlord, want))
+    assert seen == {(1, 1), (1, 2), (1, 4), (0, 1), (0, 2)}
+
+
+def test_shows_only_at_the_landlords_first_play():
+    """Neither policy shows before the auction (nor draws from the generator
+    there); at his first play the random landlord shows half of the time, the
+    heuristic one from strength SHOW_T; never a farmer, never under show=off."""
+    from ddz_tools.gamerules import SHOW_FIRST_PLAY
+
+    table = new_table()
+    sf = HAPPY.stage_flags
+    h = parse_cards("33456789TJQKA22XD")
+    for policy in (POLICY_RANDOM, POLICY_HEURISTIC):
+        for stage in range(18):
+            seed_rng(1)
+            assert policy_show(h, policy, 5, sf, stage, 0, table) == 0
+            assert policy_show(h, policy, 5, sf, stage, 1, table) == 0
+            assert policy_double(h, POLICY_RANDOM, 5, sf, 0, table) == _first_random_double(1, sf)
+        assert policy_show(h, policy, 5, sf, SHOW_FIRST_PLAY, 0, table) == 0
+        assert policy_show(h, policy, 5, STANDARD.stage_flags, SHOW_FIRST_PLAY, 1, table) == 0
+    seed_rng(2)
+    got = [int(policy_show(h, POLICY_RANDOM, 5, sf, SHOW_FIRST_PLAY, 1, table)) for _ in range(2000)]
+    assert set(got) == {0, 1} and abs(sum(got) - 1000) < 5 * 500 ** 0.5
+    shown = set()
+    for hand in random_hands(200, 20, seed=12) + [parse_cards("2222AAAAKKKKXDQQQQ3")]:
+        want = int(strength_ref(hand) >= SHOW_T)
+        assert policy_show(hand, POLICY_HEURISTIC, 5, sf, SHOW_FIRST_PLAY, 1, table) == want
+        shown.add(want)
+    assert shown == {0, 1}
+
+
+def _first_random_double(seed, stage_flags):
+    seed_rng(seed)
+    return int(policy_double(parse_cards("3"), POLICY_RANDOM, 5, stage_flags, 0, new_table(4)))

@@ -55,7 +55,10 @@ def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, far
 
     Each game is dealt, bid and played to the end inside a Numba kernel by
     the chosen policy in every seat (or one policy per seat), and scored
-    (base bid, x2 per bomb or rocket, spring, anti-spring).  Game i uses a
+    (base bid, x2 per bomb or rocket, spring, anti-spring; under --rules
+    happy also the shows, the doubles and the bottom bonus, and the summary
+    adds the share of games with a double or a show, the mean public
+    multiplier and the stakes per farmer pair by bucket).  Game i uses a
     seed derived from --seed and i, so the same --seed always gives the same
     games, whatever --workers (threads that run the game kernel on chunks of
     games; records stay in game order).  A progress bar goes to stderr; the summary to stdout (to stderr
@@ -66,6 +69,7 @@ def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, far
       $ ddz simulate --games 1000 --policy heuristic --seed 7 --out games.jsonl
       $ ddz simulate --games 200 --policy heuristic,random,random --format json
       $ ddz simulate --games 100 --rules douzero,bidding=call-grab --out - | ddz replay -
+      $ ddz simulate --games 10000 --rules happy --seed 1 --format json
       $ ddz simulate --games 20 --landlord-policy advisor --farmer-policy heuristic --out adv.jsonl
 
     With --landlord-policy or --farmer-policy the games are played in Python
@@ -116,6 +120,11 @@ def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, far
             ("moves per game", f"{summary['moves_per_game']:.1f}" if n else "-"),
             ("landlord mean score", f"{summary['landlord_mean_score']:+.3f}" if n else "-"),
             ("score per seat", " ".join(f"{x:+d}" for x in tally.seat_scores))]
+    if rules.has_stages and n:
+        rows += [("games with a double", f"{summary['double_rate']:.3f} ({tally.doubled_games})"),
+                 ("games with a show", f"{tally.show_games / n:.3f} ({tally.show_games})"),
+                 ("mean public multiplier", f"{summary['mean_multiplier']:.2f}"),
+                 ("stakes per farmer pair", " ".join(f"{k}:{v}" for k, v in summary["stakes"].items()))]
     if out not in (None, "-"):
         rows.append(("records", out))
     click.echo(tabulate(rows, tablefmt="plain"), err=to_err)
