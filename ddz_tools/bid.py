@@ -113,12 +113,18 @@ from .gamerules import (
     auction_bid,
     auction_start,
     bid_error,
+    S_DOUBLING,
+    SHOW_FIRST_PLAY,
+    bottom_bonus,
+    double_ok,
     draw_wild_given,
     multiplier,
     play_flags,
     settle,
+    settle_doubled,
+    show_factor,
 )
-from .policies import BUFFER, new_table, policy_bid
+from .policies import BUFFER, new_table, policy_bid, policy_double, policy_show
 from .selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 
 
@@ -674,6 +680,8 @@ def _seat_index(seat) -> int:
 _auction_start = interpreted(auction_start)
 _auction_bid = interpreted(auction_bid)
 _bid_error = interpreted(bid_error)
+_double_ok = interpreted(double_ok)
+_bottom_bonus = interpreted(bottom_bonus)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -900,3 +908,414 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
         rejected=drawn - n_acc, failed=failed, stopped_early=stopped,
         win_prob=wins / n_acc, win_prob_ci=wilson_interval(wins, n_acc, confidence),
         choices=choices, recommendation=best, margin=margin, margin_ci=(mlo, mhi))
+
+
+# Doubling (Happy Dou Dizhu) -----------------------------------------------------------
+
+#: The doubling factors, in the order of the choice columns.
+FACTORS = (1, 2, 4)
+#: Names of the doubling choices.
+DOUBLE_CHOICES = ("x1", "x2", "x4")
+#: Seats by their place in the doubling order: the farmer on the landlord's
+#: left doubles first, the other farmer second, the landlord last.
+DOUBLE_SEATS = ("first", "second", "third")
+#: Relative position (0 the landlord, 1 the farmer on his left, 2 the other) of
+#: each place in the doubling order.
+_DOUBLE_ORDER = (1, 2, 0)
+# Columns of a doubling row.
+DCOL_ATTEMPTS = 0   # deals drawn for this sample index
+DCOL_ACCEPTED = 1   # 1 if a deal consistent with the earlier doubles was found
+DCOL_WON = 2        # the landlord won (0/1)
+DCOL_MULT = 3       # the public multiple (show, bottom bonus, bombs, spring)
+DCOL_SHOW = 4       # the landlord's first-play show multiple (1: no show)
+DCOL_DOUBLES = 5    # the three seats' factors by relative position (this seat's: 0)
+DCOL_SCORE = 8      # then this seat's score per factor x1, x2, x4 (0 when illegal)
+DCOLS = 11
+
+
+@kernel
+def _double_of(hand, policy, flags, stage_flags, is_landlord, key, rel, table):
+    """The policy's double for one seat, with numba's RNG seeded per (sample, seat)."""
+    np.random.seed(_mix2(key, 0x4000 + rel))
+    return policy_double(hand, policy, flags, stage_flags, is_landlord, table)
+
+
+@kernel
+def _double_chunk(unseen, me, me17, bottom, before, nbefore, legal, policy, flags, stage_flags, base, flush,
+                  spring_any, won_at, key0, start, count, max_attempts, out, table, bufc, bufk):
+    """Evaluate the doubling choices of sample indices ``start .. start + count - 1``
+    into ``out`` rows (the ``DCOL_*`` columns).
+
+    Seats by relative position: 0 the landlord, 1 the farmer on his left, 2
+    the other farmer; ``me`` is this seat's.  ``me17``: its 17 dealt cards (the
+    landlord's hand less the bottom); ``bottom``: the shown bottom;
+    ``before[:nbefore]``: the factors of the seats that doubled before this
+    one, in doubling order (1, 2, then 0), each judged by the policy's rule on
+    the sampled hands (rejection sampling), and when ``won_at >= 0`` (this
+    seat a farmer) the landlord's 17 dealt cards must be ones the policy's
+    bid rule would bid on above ``won_at`` (0: he would call); the later seats double by that
+    rule, the landlord shows at his first play by the policy's rule, and the
+    deal is played out by the policy: one playout a sample, since a factor
+    does not change the play.  ``legal[c]``: factor ``FACTORS[c]`` allowed.
+    """
+    hands = np.empty(3, np.int64)
+    play = np.empty(3, np.int64)
+    pols = np.empty(3, np.int64)
+    pols[:] = policy
+    scratch = np.empty(64, np.int64)
+    d = np.empty(3, np.int64)
+    spring_col = R_SPRING_ANY if spring_any else R_SPRING
+    doubling = (stage_flags >> S_DOUBLING) & 3
+    for s in range(count):
+        idx = start + s
+        row = out[s]
+        for c in range(DCOLS):
+            row[c] = 0
+        key = 0
+        accepted = False
+        attempt = 0
+        while attempt < max_attempts and not accepted:
+            key = _sample_key(key0, idx, attempt)
+            attempt += 1
+            _deal(unseen, key, me, me17, bottom, hands, scratch)
+            accepted = True
+            if won_at >= 0 and policy_bid(hands[0], policy, flags, won_at, table) == 0:
+                accepted = False
+                continue
+            hands[0] += bottom
+            for i in range(nbefore):
+                p = (i + 1) % 3
+                if _double_of(hands[p], policy, flags, stage_flags, 1 if p == 0 else 0, key, p, table) != before[i]:
+                    accepted = False
+                    break
+        row[DCOL_ATTEMPTS] = attempt
+        if not accepted:
+            continue
+        row[DCOL_ACCEPTED] = 1
+        for i in range(3):
+            p = (i + 1) % 3
+            if i < nbefore:
+                d[p] = before[i]
+            elif p == me:
+                d[p] = 0
+            else:
+                d[p] = _double_of(hands[p], policy, flags, stage_flags, 1 if p == 0 else 0, key, p, table)
+        np.random.seed(_mix2(key, 0x5000))
+        show = 1
+        if policy_show(hands[0], policy, flags, stage_flags, SHOW_FIRST_PLAY, 1, table) != 0:
+            show = show_factor(stage_flags, SHOW_FIRST_PLAY, 1)
+        for p in range(3):
+            play[p] = hands[p]
+        res = playout(play, 0, pols, flags, _mix2(key, 0x1000), table, bufc, bufk)
+        won = res[R_LANDLORD_WON]
+        mult = show * bottom_bonus(stage_flags, bottom, flush) * multiplier(res[R_DOUBLINGS], res[spring_col],
+                                                                           res[R_ANTI_SPRING])
+        row[DCOL_WON] = won
+        row[DCOL_MULT] = mult
+        row[DCOL_SHOW] = show
+        for p in range(3):
+            row[DCOL_DOUBLES + p] = d[p]
+        for c in range(3):
+            if legal[c] == 0:
+                continue
+            d[me] = FACTORS[c]
+            row[DCOL_SCORE + c] = settle_doubled(0, won, base * mult, d[0], d[1], d[2], doubling)[me]
+    return count
+
+
+@dataclasses.dataclass(frozen=True)
+class DoubleChoice:
+    """The outcome of one doubling factor over the accepted samples."""
+
+    choice: str
+    legal: bool
+    expected_score: float = 0.0
+    score_ci: tuple = (0.0, 0.0)
+
+    def to_dict(self) -> dict:
+        if not self.legal:
+            return {"legal": False}
+        return {"legal": True, "expected_score": self.expected_score, "score_ci": list(self.score_ci)}
+
+
+@dataclasses.dataclass(frozen=True)
+class DoubleEvaluation:
+    """The verdict of :func:`evaluate_double`."""
+
+    hand: str
+    bottom: str
+    seat: str             # place in the doubling order: first, second, third (the landlord)
+    role: str             # landlord, or farmer1 (the landlord's left) / farmer2
+    base: int
+    before: tuple         # the earlier seats' factors, in doubling order
+    rules: Rules
+    policy: str
+    seed: int
+    confidence: float
+    samples: int
+    samples_max: int
+    indices: int
+    drawn: int
+    rejected: int
+    failed: int
+    stopped_early: bool
+    win_prob: float       # this seat's side wins
+    win_prob_ci: tuple
+    landlord_show_prob: float   # the landlord shows at his first play (the policy's rule)
+    others_double: dict   # for each other seat (landlord / farmer1 / farmer2): share doubling x1, x2, x4
+    choices: dict         # x1 / x2 / x4 -> DoubleChoice
+    recommendation: str
+    margin: float
+    margin_ci: tuple
+
+    @property
+    def expected_score(self) -> dict:
+        return {c: (r.expected_score if r.legal else None) for c, r in self.choices.items()}
+
+    def to_dict(self) -> dict:
+        return {
+            "decision": "double", "hand": self.hand, "bottom": self.bottom, "seat": self.seat, "role": self.role,
+            "base": self.base, "before": [f"x{b}" for b in self.before], "rules": self.rules.describe(),
+            "policy": self.policy, "seed": self.seed, "confidence": self.confidence,
+            "samples": self.samples, "samples_max": self.samples_max, "indices": self.indices,
+            "drawn": self.drawn, "rejected": self.rejected, "failed": self.failed,
+            "stopped_early": self.stopped_early, "win_prob": self.win_prob, "win_prob_ci": list(self.win_prob_ci),
+            "landlord_show_prob": self.landlord_show_prob, "others_double": self.others_double,
+            "expected_score": self.expected_score,
+            "choices": {c: r.to_dict() for c, r in self.choices.items()},
+            "recommendation": self.recommendation, "margin": self.margin, "margin_ci": list(self.margin_ci),
+        }
+
+
+_ROLES = ("landlord", "farmer1", "farmer2")
+
+
+def parse_factors(before: "str | Iterable | None") -> tuple:
+    """Earlier doubles as factors: ``"2,1"``, ``"x2,x1"`` or ``(2, 1)``.
+
+    >>> parse_factors("x2, 1")
+    (2, 1)
+    """
+    if before is None or (isinstance(before, str) and not before.strip()):
+        return ()
+    items = before.split(",") if isinstance(before, str) else list(before)
+    out = []
+    for x in items:
+        t = str(x).strip().lower().lstrip("x")
+        if t not in ("1", "2", "4"):
+            raise BidError(f"earlier double {x!r} is not x1, x2 or x4")
+        out.append(int(t))
+    return tuple(out)
+
+
+@dataclasses.dataclass(frozen=True)
+class DoubleProblem:
+    """A validated doubling situation, ready for the kernel (see :func:`evaluate_double`)."""
+
+    hand: int
+    bottom: int
+    place: int            # 0, 1, 2: first, second, third to double
+    me: int               # relative position: 0 the landlord, 1 the farmer on his left, 2 the other
+    me17: int             # the 17 cards this seat was dealt
+    before: tuple         # the earlier seats' factors, in doubling order
+    base: int
+    legal: tuple          # 0/1 per factor x1, x2, x4
+    unseen: np.ndarray    # rank indices of the cards this seat cannot see
+    rules: Rules
+    flush: int            # the bottom is a flush (bottom_bonus=table)
+
+
+def double_problem(hand, bottom, seat: "int | str" = "first", before=(), base: int = 1,
+                   rules: "Rules | str | None" = "happy", flush: "bool | None" = None) -> DoubleProblem:
+    """Validate a doubling situation (see :func:`evaluate_double` for the arguments).
+
+    >>> p = double_problem("3345566789TJQKA2D", "22X", seat="second", before="x2")
+    >>> p.me, p.legal, len(p.unseen)
+    (2, (1, 1, 1), 34)
+    """
+    rules = Rules.parse(rules)
+    if rules.doubling == "off":
+        raise RulesError(f"there is no double to decide under rules {rules.describe()} (doubling=off): "
+                         f"use rules happy", param="rules")
+    if rules.bottom_cards != 3:
+        raise RulesError(f"rules {rules.describe()} have no bottom: the doubling evaluator needs one",
+                         param="rules")
+    if rules.is_laizi:
+        rules.require_wild()
+    if isinstance(base, bool) or not isinstance(base, int) or base < 1:
+        raise ArgumentError(f"base must be a positive whole number, not {base!r}", param="base")
+    place = _seat_index(seat)
+    me = _DOUBLE_ORDER[place]
+    factors = parse_factors(before)
+    if len(factors) != place:
+        raise BidError(f"the {DOUBLE_SEATS[place]} seat doubles after {place} seat(s), but {len(factors)} "
+                       f"earlier double(s) were given", param="before")
+    sf = rules.stage_flags
+    for f in factors:
+        if not _double_ok(sf, f):
+            raise BidError(f"earlier double x{f} is not allowed under {rules.describe()}", param="before")
+    packed = to_packed(hand, "hand")
+    if bottom is None:
+        raise BidError("give the bottom (--bottom): it is shown to every seat before the doubling",
+                       param="bottom")
+    bot = to_packed(bottom, "bottom")
+    if card_count(bot) != 3:
+        raise BidError(f"bottom {format_cards(bot)!r} has {card_count(bot)} cards, not 3", param="bottom")
+    n = card_count(packed)
+    if me == 0:
+        if n != 20 or not contains(packed, bot):
+            raise BidError(f"the landlord (the third seat to double) holds 20 cards, the bottom "
+                           f"{format_cards(bot)} included; {format_cards(packed)!r} has {n}", param="hand")
+        me17 = packed - bot
+    else:
+        if n != 17:
+            raise BidError(f"a farmer holds 17 cards; {format_cards(packed)!r} has {n}", param="hand")
+        if not contains(FULL_DECK - packed, bot):
+            raise BidError(f"bottom {format_cards(bot)} and hand {format_cards(packed)} are more cards than "
+                           f"one deck holds", param="bottom")
+        me17 = packed
+    seen = packed if me == 0 else packed + bot
+    unseen = np.array([r for r, c in enumerate(counts_of(FULL_DECK - seen)) for _ in range(c)], dtype=np.int64)
+    flush_bit = 0
+    if rules.bottom_bonus == "table":
+        distinct = bot < (1 << 52) and all((bot >> (4 * r)) & 15 <= 1 for r in range(13))
+        if distinct and _bottom_bonus(sf, bot, 0) < 3:
+            if flush is None:
+                raise BidError(f"bottom_bonus=table: say whether the bottom {format_cards(bot)} is a flush "
+                               f"(--flush or --no-flush)", param="flush")
+            flush_bit = int(bool(flush))
+    legal = tuple(1 if _double_ok(sf, f) else 0 for f in FACTORS)
+    return DoubleProblem(packed, bot, place, me, me17, factors, base, legal, unseen, rules, flush_bit)
+
+
+def run_double_rows(problem: DoubleProblem, policy: int, seed: int, start: int, count: int,
+                    max_attempts: int = MAX_ATTEMPTS) -> np.ndarray:
+    """Per-sample rows (the ``DCOL_*`` columns) of sample indices ``start ..``."""
+    out = np.zeros((count, DCOLS), np.int64)
+    before = np.zeros(3, np.int64)
+    before[:len(problem.before)] = problem.before
+    won_at = 0 if problem.me != 0 and policy == POLICIES["heuristic"] else -1
+    rules = problem.rules
+    w = _take_work()
+    try:
+        _double_chunk(problem.unseen, problem.me, problem.me17, problem.bottom, before, len(problem.before),
+                      np.array(problem.legal, np.int64), policy, rules.flags, rules.stage_flags, problem.base,
+                      problem.flush, SPRING_MODES[rules.spring], won_at, seed_key(seed), start, count,
+                      max_attempts, out, *w)
+    finally:
+        _give_work(w)
+    return out
+
+
+def evaluate_double(hand, bottom, seat: "int | str" = "first", before=(), base: int = 1,
+                    samples: int = 2000, seed: int = 0, workers: "int | None" = None,
+                    policy: str = "heuristic", confidence: float = 0.95, rules: "Rules | str | None" = "happy",
+                    progress: "Callable[[int, int], None] | None" = None, early_stop: bool = True,
+                    max_attempts: int = MAX_ATTEMPTS, flush: "bool | None" = None) -> DoubleEvaluation:
+    """Monte Carlo verdict on doubling x1, x2 or x4 (Happy Dou Dizhu's 加倍).
+
+    After the auction and the shown bottom, the seats double in order: the
+    farmer on the landlord's left (``seat="first"``), the other farmer
+    (``"second"``), the landlord (``"third"``).  ``hand``: a farmer's 17
+    cards, or the landlord's 20 (``bottom`` included); ``bottom``: the 3
+    bottom cards (shown to all); ``base``: the stake the auction set (2 to the
+    number of grabs under call-grab); ``before``: the factors of the seats
+    that doubled before this one.  The unseen cards are dealt at random,
+    consistent with ``before`` as the policy's own doubling rule judges it; the
+    later seats double by that rule, the landlord shows at his first play by
+    it, and each deal is played out by the policy.  For a farmer, the
+    landlord's 17 dealt cards are also ones the heuristic's bid rule would
+    call with (the grabs that set the base are not conditioned on: the
+    heuristic grabs too rarely for rejection sampling to find such deals).
+    Each factor is scored for this seat with the rules' settlement
+    (``doubling=per-pair`` or ``global``; shows, bottom bonus, bombs,
+    spring): expected score and interval, the recommendation and its paired
+    margin over the next best, with early stopping as :func:`evaluate_bid`.
+    ``flush``: under ``bottom_bonus=table``, whether the bottom's three cards
+    share a suit (needed only when that could change the bonus).
+
+    >>> ev = evaluate_double("3345566789TJQKA2D", "22X", seat="first", samples=300, seed=1, workers=1)
+    >>> ev.recommendation in ev.choices, ev.role
+    (True, 'farmer1')
+    """
+    problem = double_problem(hand, bottom, seat, before, base, rules, flush)
+    rules = problem.rules
+    if policy not in POLICIES:
+        raise ArgumentError(f"policy {policy!r} is not one of {', '.join(POLICIES)}", param="policy")
+    if not isinstance(samples, int) or samples < 1:
+        raise ArgumentError(f"samples must be a positive number, not {samples!r}", param="samples")
+    if not 0.5 <= confidence < 1:
+        raise ArgumentError(f"confidence must be in [0.5, 1), not {confidence!r}", param="confidence")
+    pol = POLICIES[policy]
+    legal = problem.legal
+    workers = workers or os.cpu_count() or 1
+    n_chunks = -(-samples // CHUNK)
+    n_alt = max(1, sum(legal) - 1)
+    looks = max(1, n_chunks - (MIN_SAMPLES - 1) // CHUNK)
+    z_stop = stop_z(confidence, n_alt, looks)
+
+    def work(k: int) -> np.ndarray:
+        start = k * CHUNK
+        return run_double_rows(problem, pol, seed, start, min(CHUNK, samples - start), max_attempts)
+
+    parts: list = []
+    order_cols = [DCOL_SCORE + c for c in range(3) if legal[c]]
+
+    def ranked(acc: np.ndarray) -> list:
+        return [c for _, c in sorted((-int(acc[:, c].sum()), c) for c in order_cols)]
+
+    def take(rows: np.ndarray) -> bool:
+        parts.append(rows)
+        done = sum(len(p) for p in parts)
+        if progress is not None:
+            progress(done, samples)
+        if not any(p[:, DCOL_ACCEPTED].any() for p in parts):
+            return True
+        if early_stop and done >= MIN_SAMPLES and done < samples:
+            acc = np.concatenate(parts)
+            acc = acc[acc[:, DCOL_ACCEPTED] == 1]
+            return settled(np.stack([acc[:, c] for c in ranked(acc)], axis=1), z_stop)
+        return False
+
+    stopped = run_chunks(n_chunks, work, take, workers)
+    rows = np.concatenate(parts)
+    acc = rows[rows[:, DCOL_ACCEPTED] == 1]
+    n_acc = len(acc)
+    drawn = int(rows[:, DCOL_ATTEMPTS].sum())
+    me = problem.me
+    if n_acc == 0:
+        what = [f"the earlier doubles {','.join(f'x{f}' for f in problem.before)}"] if problem.before else []
+        if me != 0 and policy == "heuristic":
+            what.insert(0, "a landlord whose hand the policy would call with")
+        raise BidError(f"no deal consistent with {' and '.join(what)} was found in {drawn} draws: the "
+                       f"{policy} policy (almost) never plays the other seats that way with these cards")
+    ll_won = acc[:, DCOL_WON]
+    wins = int(ll_won.sum()) if me == 0 else int((ll_won == 0).sum())
+    choices = {}
+    for c, name in enumerate(DOUBLE_CHOICES):
+        if not legal[c]:
+            choices[name] = DoubleChoice(name, False)
+            continue
+        mean, lo, hi = mean_interval(acc[:, DCOL_SCORE + c], confidence)
+        choices[name] = DoubleChoice(name, True, mean, (lo, hi))
+    order = ranked(acc)
+    best = DOUBLE_CHOICES[order[0] - DCOL_SCORE]
+    if len(order) > 1:
+        margin, mlo, mhi = mean_interval(acc[:, order[0]] - acc[:, order[1]], confidence)
+    else:
+        margin, mlo, mhi = 0.0, 0.0, 0.0
+    others = {}
+    for p in range(3):
+        if p == me:
+            continue
+        col = acc[:, DCOL_DOUBLES + p]
+        others[_ROLES[p]] = {f"x{f}": float((col == f).sum()) / n_acc for f in FACTORS}
+    return DoubleEvaluation(
+        hand=format_cards(problem.hand), bottom=format_cards(problem.bottom), seat=DOUBLE_SEATS[problem.place],
+        role=_ROLES[me], base=problem.base, before=problem.before, rules=rules, policy=policy, seed=seed,
+        confidence=confidence, samples=n_acc, samples_max=samples, indices=len(rows), drawn=drawn,
+        rejected=drawn - n_acc, failed=len(rows) - n_acc, stopped_early=stopped, win_prob=wins / n_acc,
+        win_prob_ci=wilson_interval(wins, n_acc, confidence),
+        landlord_show_prob=float((acc[:, DCOL_SHOW] > 1).sum()) / n_acc, others_double=others,
+        choices=choices, recommendation=best, margin=margin, margin_ci=(mlo, mhi))
+

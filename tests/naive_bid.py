@@ -261,3 +261,64 @@ def naive_wilson(k: int, n: int, z: float) -> tuple[float, float]:
     c = ph * ph
     disc = math.sqrt(max(b * b - 4 * a * c, 0.0))
     return ((-b - disc) / (2 * a), (-b + disc) / (2 * a))
+
+
+def naive_double_rows(problem, policy: int, seed: int, start: int, count: int, max_attempts: int) -> list:
+    """One dict per sample index of the doubling evaluator, from the
+    definitions of ``evaluate_double``: the deal, the landlord's call and the
+    earlier doubles judged by the policy (rejection), the later doubles and
+    the landlord's first-play show by the policy, one playout, and this seat's
+    score for each factor settled in plain Python (``naive_gamerules``)."""
+    from naive_gamerules import bottom_multiple, settlement_doubled, show_multiple
+
+    from ddz_tools.policies import policy_bid, policy_double, policy_show
+    from ddz_tools.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout, work_arrays
+
+    rules = problem.rules
+    flags, sf = rules.flags, rules.stage_flags
+    table, bufc, bufk = work_arrays(16)
+    unseen = [int(x) for x in problem.unseen]
+    me = problem.me
+    order = [1, 2, 0]            # the doubling order by relative position: 0 is the landlord
+    legal_factors = [f for f, ok in zip((1, 2, 4), problem.legal) if ok]
+
+    def doubles_of(hand, p, key):
+        _seed_numba(mix2(key, 0x4000 + p))
+        return int(policy_double(hand, policy, flags, sf, 1 if p == 0 else 0, table))
+
+    rows = []
+    for index in range(start, start + count):
+        row = {"attempts": 0, "accepted": False}
+        for attempt in range(max_attempts):
+            key = sample_key(seed, index, attempt)
+            hands, _ = naive_deal(unseen, key, me, problem.me17, problem.bottom)
+            row["attempts"] += 1
+            if me != 0 and policy == 1 and policy_bid(hands[0], policy, flags, 0, table) == 0:
+                continue           # a landlord the policy would not have called with
+            hands[0] += problem.bottom
+            if all(doubles_of(hands[p], p, key) == problem.before[i] for i, p in enumerate(order[:len(problem.before)])):
+                row["accepted"] = True
+                break
+        rows.append(row)
+        if not row["accepted"]:
+            continue
+        d = {}
+        for i, p in enumerate(order):
+            d[p] = problem.before[i] if i < len(problem.before) else (None if p == me else doubles_of(hands[p], p, key))
+        _seed_numba(mix2(key, 0x5000))
+        shows = policy_show(hands[0], policy, flags, sf, 100, 1, table)
+        show = show_multiple(rules.show, rules.show_split, "first-play", True) if shows else 1
+        res = playout(np.array(hands, dtype=np.int64), 0, np.full(3, policy, np.int64), flags, mix2(key, 0x1000),
+                      table, bufc, bufk)
+        won = int(res[R_LANDLORD_WON])
+        bonus = 1
+        if rules.bottom_bonus == "table":
+            ranks = [r for r in range(15) for _ in range((problem.bottom >> (4 * r)) & 15)]
+            bonus = bottom_multiple(ranks, [0, 0, 0] if problem.flush else [0, 1, 2])
+        mult = show * bonus * 2 ** int(res[R_DOUBLINGS] + res[R_SPRING] + res[R_ANTI_SPRING])
+        row.update(won=won, mult=mult, show=show, doubles=[d[0], d[1], d[2]])
+        row["scores"] = {}
+        for f in legal_factors:
+            dd = [f if p == me else d[p] for p in range(3)]
+            row["scores"][f] = settlement_doubled(0, bool(won), problem.base * mult, dd, rules.doubling)[me]
+    return rows

@@ -485,3 +485,116 @@ def test_spring_any_player_only_adds_springs():
     ev = evaluate_bid(_hand17(21), samples=250, seed=4, workers=1, early_stop=False,
                       rules="standard,spring=any-player")
     assert ev.to_dict()["rules"] == "standard,spring=any-player"
+
+
+# Doubling (Happy Dou Dizhu) ------------------------------------------------------------------
+
+from ddz_tools.bid import (  # noqa: E402
+    DCOL_ACCEPTED,
+    DCOL_ATTEMPTS,
+    DCOL_DOUBLES,
+    DCOL_MULT,
+    DCOL_SCORE,
+    DCOL_SHOW,
+    DCOL_WON,
+    double_problem,
+    evaluate_double,
+    run_double_rows,
+)
+
+
+def _double_rows_as_naive(rows, problem) -> list:
+    out = []
+    for r in rows.tolist():
+        d = {"attempts": r[DCOL_ATTEMPTS], "accepted": bool(r[DCOL_ACCEPTED])}
+        if d["accepted"]:
+            doubles = r[DCOL_DOUBLES:DCOL_DOUBLES + 3]
+            doubles[problem.me] = None
+            d.update(won=r[DCOL_WON], mult=r[DCOL_MULT], show=r[DCOL_SHOW], doubles=doubles,
+                     scores={f: r[DCOL_SCORE + c] for c, f in enumerate((1, 2, 4)) if problem.legal[c]})
+        out.append(d)
+    return out
+
+
+def _double_case(rng, place, spec):
+    """A seat's hand and a bottom from a random deal: the landlord's 20 or a farmer's 17."""
+    hands, bottom = random_deal(rng)
+    hand = hands[0] + bottom if place == 2 else hands[0]
+    return format_cards(hand), format_cards(bottom)
+
+
+@pytest.mark.parametrize("place, before, policy, spec", [
+    (0, "", 1, "happy"),
+    (1, "1", 1, "happy"),
+    (2, "1,1", 1, "happy"),
+    (0, "", 0, "happy"),
+    (2, "2,4", 0, "happy,doubling=global"),
+    (1, "2", 0, "happy,super_double=off,bottom_bonus=table"),
+])
+def test_double_rows_equal_python_loop(place, before, policy, spec):
+    rng = random.Random(f"double-{place}-{before}-{spec}")
+    hand, bottom = _double_case(rng, place, spec)
+    problem = double_problem(hand, bottom, place, before, base=2, rules=spec, flush=True)
+    rows = run_double_rows(problem, policy, 5, 3, 10, max_attempts=400)
+    expected = naive_bid.naive_double_rows(problem, policy, 5, 3, 10, max_attempts=400)
+    assert _double_rows_as_naive(rows, problem) == expected
+    assert any(r["accepted"] for r in expected)
+
+
+def test_a_double_scales_this_seats_score():
+    """The policies do not react to a factor, so each sample's score is
+    linear in this seat's factor, per pair and globally."""
+    for spec, place in (("happy", 0), ("happy,doubling=global", 2), ("happy", 1)):
+        hand, bottom = _double_case(random.Random(spec + str(place)), place, spec)
+        problem = double_problem(hand, bottom, place, ("1,1" if place == 2 else "1" if place == 1 else ""),
+                                 rules=spec)
+        rows = run_double_rows(problem, 0, 9, 0, 40, max_attempts=400)
+        acc = rows[rows[:, DCOL_ACCEPTED] == 1]
+        assert len(acc)
+        assert (acc[:, DCOL_SCORE + 1] == 2 * acc[:, DCOL_SCORE]).all()
+        assert (acc[:, DCOL_SCORE + 2] == 4 * acc[:, DCOL_SCORE]).all()
+
+
+def test_evaluate_double_recommends_by_the_sign_of_the_expected_score():
+    ev = evaluate_double("33344455567TJQKA22XD", "2XD", seat="third", before="1,1", samples=500, seed=2,
+                         workers=1)
+    assert ev.role == "landlord" and ev.win_prob > 0.9
+    assert ev.recommendation == "x4" and ev.margin > 0
+    ev = evaluate_double("3345566789TJQKA2D", "22X", seat="first", samples=500, seed=2, workers=1)
+    best = max(ev.expected_score.items(), key=lambda kv: kv[1])[0]
+    assert ev.recommendation == best
+    assert ev.to_dict()["decision"] == "double" and set(ev.others_double) == {"landlord", "farmer2"}
+    one = evaluate_double("3345566789TJQKA2D", "22X", seat="first", samples=500, seed=2, workers=1)
+    two = evaluate_double("3345566789TJQKA2D", "22X", seat="first", samples=500, seed=2, workers=2)
+    assert one.to_dict() == two.to_dict()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(rules="standard"), "no double to decide"),
+    (dict(rules="notalon,doubling=per-pair"), "no bottom"),
+    (dict(seat="second"), r"after 1 seat\(s\), but 0 earlier"),
+    (dict(seat="second", before="x3"), "not x1, x2 or x4"),
+    (dict(seat="second", before="4", rules="happy,super_double=off"), "not allowed"),
+    (dict(hand="3345566789TJQKA2"), "17 cards"),
+    (dict(bottom=None), "give the bottom"),
+    (dict(rules="happy,bottom_bonus=table", bottom="89Q"), "flush"),
+    (dict(base=0), "base must be"),
+])
+def test_double_bad_input_is_one_line(kwargs, message):
+    args = dict(hand="3345566789TJQKA2D", bottom="22X", seat="first", before="", rules="happy")
+    args.update(kwargs)
+    with pytest.raises(DdzError, match=message):
+        evaluate_double(args.pop("hand"), args.pop("bottom"), samples=10, workers=1, **args)
+
+
+def test_cli_double():
+    out = _ddz("bid", "3345566789TJQKA2D", "--rules", "happy", "--decide", "double", "--bottom", "22X",
+               "--base", "2", "--samples", "500", "--seed", "1", "--workers", "1", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["decision"] == "double" and d["role"] == "farmer1" and set(d["expected_score"]) == {"x1", "x2", "x4"}
+    table = _ddz("bid", "33344455567TJQKA22XD", "--rules", "happy", "--decide", "double", "--bottom", "2XD",
+                 "--seat", "third", "--before", "x1,x1", "--samples", "500", "--workers", "1")
+    assert table.returncode == 0 and "recommendation: x4" in table.stdout
+    bad = _ddz("bid", "3345566789TJQKA2D", "--decide", "double", "--bottom", "22X")
+    assert bad.returncode == 2 and bad.stderr.startswith("error: ") and "doubling=off" in bad.stderr

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 from tabulate import tabulate
 
-from ..bid import CHOICES, SEAT_NAMES, BidEvaluation, evaluate_bid, parse_bid_line
+from ..bid import (CHOICES, DOUBLE_CHOICES, SEAT_NAMES, BidEvaluation, DoubleEvaluation, evaluate_bid,
+                   evaluate_double, parse_bid_line)
 from .options import (default_workers, file_inputs, file_option, format_option, rules_option, run_inputs,
                       seed_option, workers_option)
 
@@ -45,12 +46,52 @@ def print_evaluation(ev: BidEvaluation) -> None:
                f"{_ci(ev.margin_ci, lambda x: f'{x:+.3f}')} over the next best)")
 
 
+def print_double(ev: DoubleEvaluation) -> None:
+    """The human-readable report of one doubling evaluation."""
+    where = f"{ev.seat} to double ({ev.role})" + (f" after {','.join(f'x{b}' for b in ev.before)}"
+                                                   if ev.before else "")
+    stop = ", stopped early: recommendation settled" if ev.stopped_early else ""
+    click.echo(f"hand {ev.hand}, bottom {ev.bottom}, base {ev.base}, {where}, rules {ev.rules.describe()}, "
+               f"{ev.policy} policy, seed {ev.seed}")
+    click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}; {ev.rejected} drawn deals rejected by "
+               f"the auction and the earlier doubles" + (f", {ev.failed} sample(s) given up" if ev.failed else ""))
+    level = f"{100 * ev.confidence:g}%"
+    side = "the landlord" if ev.role == "landlord" else "the farmers"
+    click.echo(f"{side} win: {_pct(ev.win_prob)} {_ci(ev.win_prob_ci, _pct)}; the landlord shows at his first "
+               f"play: {_pct(ev.landlord_show_prob)}")
+    others = "; ".join(f"{who} " + ", ".join(f"{k} {_pct(v)}" for k, v in shares.items() if v)
+                       for who, shares in ev.others_double.items())
+    click.echo(f"the others double: {others}")
+    rows = []
+    for name in DOUBLE_CHOICES:
+        r = ev.choices[name]
+        rows.append((name, "illegal", "") if not r.legal else
+                    (name, f"{r.expected_score:+.3f}", _ci(r.score_ci, lambda x: f"{x:+.3f}")))
+    click.echo(tabulate(rows, headers=["double", "E[score]", f"[{level}]"], tablefmt="simple",
+                        disable_numparse=True))
+    click.echo(f"recommendation: {ev.recommendation} (margin {ev.margin:+.3f} "
+               f"{_ci(ev.margin_ci, lambda x: f'{x:+.3f}')} over the next best)")
+
+
+def _print(ev) -> None:
+    (print_double if isinstance(ev, DoubleEvaluation) else print_evaluation)(ev)
+
+
 @click.command()
 @click.argument("hand", required=False)
-@click.option("--bottom", default=None, help="The 3 bottom cards, when HAND is the landlord's 20 cards.")
+@click.option("--decide", type=click.Choice(["bid", "double"]), default="bid", show_default=True,
+              help="The decision: the bid, or (Happy Dou Dizhu) the double after the auction.")
+@click.option("--bottom", default=None, help="The 3 bottom cards, when HAND is the landlord's 20 cards "
+                                             "(--decide double: always, the bottom is shown to all).")
 @click.option("--seat", type=click.Choice(SEAT_NAMES), default="first", show_default=True,
-              help="This seat's place in the bidding.")
-@click.option("--before", default="", help="Bids of the earlier seats, e.g. pass,1.")
+              help="This seat's place in the round decided: the bidding, or the doubling (first: the farmer "
+                   "on the landlord's left, second: the other farmer, third: the landlord).")
+@click.option("--before", default="", help="What the earlier seats of that round did: bids (pass,1) or "
+                                           "doubles (x2,x1).")
+@click.option("--base", type=click.IntRange(min=1), default=1, show_default=True,
+              help="--decide double: the base the auction set (2 per grab under call-grab).")
+@click.option("--flush/--no-flush", default=None,
+              help="--decide double under bottom_bonus=table: the bottom's three cards share a suit.")
 @click.option("--samples", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Maximum number of samples (stops earlier once the recommendation is settled).")
 @click.option("--confidence", type=click.FloatRange(0.5, 1, max_open=True), default=0.95, show_default=True,
@@ -63,8 +104,9 @@ def print_evaluation(ev: BidEvaluation) -> None:
 @rules_option
 @format_option()
 @file_option
-def bid(hand, bottom, seat, before, samples, confidence, policy, no_early_stop, seed, workers, rules, fmt, file):
-    """Should HAND bid? Win probability and expected score for pass, 1, 2, 3.
+def bid(hand, decide, bottom, seat, before, base, flush, samples, confidence, policy, no_early_stop, seed, workers,
+        rules, fmt, file):
+    """Should HAND bid (or double)? Win probability and expected score per choice.
 
     The unseen cards are dealt at random (consistent with --before, judged by
     the policy's own bid rule), each deal is played out by the policy, and
@@ -73,12 +115,17 @@ def bid(hand, bottom, seat, before, samples, confidence, policy, no_early_stop, 
     spring, anti-spring).  --file takes one hand per line, optionally with
     bottom=, seat= and before= keys.
 
+    --decide double (Happy Dou Dizhu, --rules happy): after the auction and
+    the shown bottom, x1, x2 or x4 for this seat, given the base and the
+    doubles before it; each factor is scored with the rules' settlement.
+
     \b
     Examples:
       $ ddz bid 3445567789TJQKA2D
       $ ddz bid 33456789TTJQKA22X --seat third --before pass,1 --samples 5000
       $ ddz bid 3345678899TJQKKA22XD --bottom 8KX --format json
       $ ddz bid --file hands.txt --seed 7 --format json
+      $ ddz bid 3345566789TJQKA2D --rules happy --decide double --bottom 22X --base 2
     """
     if (hand is None) == (file is None):
         raise click.UsageError("give a HAND or --file (one hand per line), not both")
@@ -86,11 +133,13 @@ def bid(hand, bottom, seat, before, samples, confidence, policy, no_early_stop, 
     common = dict(samples=samples, seed=seed, workers=default_workers(workers), policy=policy,
                   confidence=confidence, rules=rules, early_stop=not no_early_stop)
 
-    def run(args: dict, progress) -> BidEvaluation:
+    def run(args: dict, progress):
+        if decide == "double":
+            return evaluate_double(**args, **common, base=base, flush=flush, progress=progress)
         return evaluate_bid(**args, **common, progress=progress)
 
     if file is None:
-        return run_inputs("bid", run, print_evaluation, fmt, one={"hand": hand, **defaults})
-    return run_inputs("bid", run, print_evaluation, fmt, inputs=file_inputs(file),
+        return run_inputs("bid", run, _print, fmt, one={"hand": hand, **defaults})
+    return run_inputs("bid", run, _print, fmt, inputs=file_inputs(file),
                       parse=lambda text: parse_bid_line(text, defaults),
                       summary="{done} hand(s) evaluated, {failed} skipped")
