@@ -37,7 +37,10 @@ Decomposer (:mod:`ddz_tools.decompose`)
 Policies (:mod:`ddz_tools.policies`)
     ``policy_play(hands, seat, landlord, prev_kind, prev_seat, policy, flags,
     table, bufc, bufk) -> (cards, kind)`` and ``policy_bid(hand17, policy,
-    flags, highest, table)``; work arrays from :func:`new_table` and
+    flags, highest, table)``; the stake stages of Happy Dou Dizhu:
+    ``policy_double(hand, policy, flags, stage_flags, is_landlord, table) ->
+    1|2|4`` and ``policy_show(hand, policy, flags, stage_flags, stage,
+    is_landlord, table) -> 0|1``; work arrays from :func:`new_table` and
     :data:`BUFFER`; ``seed_rng(seed)`` seeds the generator the random
     policy draws from.
 Self-play (:mod:`ddz_tools.selfplay`)
@@ -51,8 +54,12 @@ Solver (:mod:`ddz_tools.solver`)
 Game rules (:mod:`ddz_tools.gamerules`)
     ``next_seat``, ``may_pass``, ``trick_after`` (turn and trick);
     ``stake_doublings``, ``spring_doubles``, ``multiplier``, ``settle`` (stake
-    and settlement); ``auction_start``, ``bid_error``, ``auction_bid`` (the
-    auction, on an int64 state of ``AUCTION_SIZE`` fields ``A_*``).
+    and settlement); ``auction_start``, ``bid_error``, ``auction_bid``,
+    ``auction_must_call`` (the auction, on an int64 state of
+    ``AUCTION_SIZE`` fields ``A_*``); the stake stages and the deal without
+    a bottom, on the ``stage_flags`` of :attr:`Rules.stage_flags`:
+    ``show_factor``, ``merge_show``, ``double_ok``, ``bottom_bonus``,
+    ``must_call``, ``draw_card``, ``settle_doubled``.
 """
 
 from ._jit import interpreted
@@ -82,18 +89,26 @@ from .gamerules import (
     BIDDING_MODES,
     SPRING_MODES,
     auction_bid,
+    auction_must_call,
     auction_start,
     bid_error,
+    bottom_bonus,
+    double_ok,
+    draw_card,
     may_pass,
+    merge_show,
     multiplier,
+    must_call,
     next_seat,
     settle,
+    settle_doubled,
+    show_factor,
     spring_doubles,
     stake_doublings,
     trick_after,
 )
 from .movegen import GEN_SCRATCH, gen_all, gen_batch, gen_into, gen_into_scratch
-from .policies import BUFFER, POLICIES, new_table, policy_bid, policy_play, seed_rng
+from .policies import BUFFER, POLICIES, new_table, policy_bid, policy_double, policy_play, policy_show, seed_rng
 from .selfplay import (
     R_ANTI_SPRING,
     R_BOMBS,
@@ -118,7 +133,7 @@ __all__ = [
     # decompose
     "min_plays_memo", "min_plays_memo_in", "min_plays_prefetch", "SEARCH_WORK", "min_plays_fresh", "new_memo_table",
     # policies
-    "policy_play", "policy_bid", "new_table", "BUFFER", "POLICIES", "seed_rng",
+    "policy_play", "policy_bid", "policy_double", "policy_show", "new_table", "BUFFER", "POLICIES", "seed_rng",
     # selfplay
     "playout", "work_arrays", "RESULT_SIZE", "R_LANDLORD_WON", "R_BOMBS", "R_SPRING", "R_ANTI_SPRING",
     "R_N_MOVES", "R_SPRING_ANY", "R_DOUBLINGS",
@@ -129,5 +144,6 @@ __all__ = [
     "auction_start", "bid_error", "auction_bid", "AUCTION_SIZE", "A_FIRST", "A_TURN", "A_BIDS", "A_HIGH",
     "A_HIGH_SEAT", "A_PASSED", "A_CALLER", "A_GRABS", "A_OUTCOME", "A_LANDLORD", "A_BASE", "AUCTION_OPEN",
     "AUCTION_WON", "AUCTION_VOID", "BID_OK", "BID_OVER", "BID_WRONG_TURN", "BID_BAD", "BIDDING_MODES",
-    "SPRING_MODES",
+    "SPRING_MODES", "auction_must_call", "show_factor", "merge_show", "double_ok", "bottom_bonus", "must_call",
+    "draw_card", "settle_doubled",
 ]
