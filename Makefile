@@ -49,7 +49,7 @@ test-slow: $(STAMP)
 # The report's pages rendered in headless Chromium (Debian's package).
 test-browser: $(STAMP)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
-	$(PY) -m pytest -m browser tests/test_report.py
+	$(PY) -m pytest -m browser tests/test_report.py tests/test_docs_charts.py
 
 peers: $(STAMP)
 	$(PY) -m pip install -q --no-deps douzero rlcard doudizhu-resolver termcolor
@@ -67,6 +67,7 @@ bench: peers
 	$(PY) benchmarks/review.py
 	$(PY) benchmarks/laizi.py
 	$(PY) benchmarks/solve.py --sets p2-10,p3-6 --count 30 --rules laizi --time-limit 30
+	$(PY) benchmarks/double_validation.py --deals 1000 --samples 300 --seed 1 --timed 40
 	# The advisor's strength runs (strength, rlcard) take about 25 minutes each: see docs/benchmarks.md.
 	$(PY) benchmarks/advise.py speed --views 30
 

@@ -119,9 +119,32 @@ def seat_score(hands, bottom, me, bids_before, my_bid, rules, outcome) -> int:
     return _settle(landlord, won, state[A_BASE] * mult)[me]
 
 
-def draw_calibration(path, bins, n, brier, brier_base, args) -> None:
+def calibration_table(preds: np.ndarray, outs: np.ndarray) -> list:
+    """Print the calibration table (bins of 0.1 of the predicted probability)
+    and return its bins ``(lo, hi, deals, mean predicted, observed, ci lo, ci hi)``."""
+    print("| predicted | deals | mean predicted | observed win rate | 95% CI |")
+    print("|---|---|---|---|---|")
+    edges = np.linspace(0, 1, 11)
+    bins = []
+    for i in range(10):
+        lo, hi = edges[i], edges[i + 1]
+        m = (preds >= lo) & ((preds < hi) if i < 9 else (preds <= hi))
+        k = int(m.sum())
+        if k == 0:
+            print(f"| {lo:.1f}-{hi:.1f} | 0 | | | |")
+            continue
+        w = int(outs[m].sum())
+        clo, chi = wilson_interval(w, k)
+        bins.append((lo, hi, k, float(preds[m].mean()), w / k, clo, chi))
+        print(f"| {lo:.1f}-{hi:.1f} | {k} | {preds[m].mean():.3f} | {w / k:.3f} | [{clo:.3f}, {chi:.3f}] |")
+    return bins
+
+
+def draw_calibration(path, bins, n, brier, brier_base, args, tool: str = "ddz bid",
+                     won: str = "landlord won", who: str = "this seat as landlord") -> None:
     """The calibration bins as an SVG chart: observed win rate against mean
-    predicted probability with 95% Wilson intervals, deals per bin below."""
+    predicted probability with 95% Wilson intervals, deals per bin below
+    (``tool``, ``won`` and ``who`` name the evaluator and the outcome)."""
     from ddz_tools.report import pyplot
 
     plt = pyplot()
@@ -135,14 +158,14 @@ def draw_calibration(path, bins, n, brier, brier_base, args) -> None:
                 label="observed win rate, 95% interval")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
-    ax.set_ylabel("landlord won (share of deals)")
-    ax.set_title(f"ddz bid: predicted win probability vs outcome\n{n} self-play deals, seed {args.seed}, "
+    ax.set_ylabel(f"{won} (share of deals)")
+    ax.set_title(f"{tool}: predicted win probability vs outcome\n{n} self-play deals, seed {args.seed}, "
                  f"up to {args.samples} samples; Brier {brier:.3f} (base rate {brier_base:.3f})", fontsize=9)
     ax.legend(loc="upper left", frameon=False, fontsize=8)
     ax.grid(color="#eeeeee", lw=0.6)
     hx.bar([(b[0] + b[1]) / 2 for b in bins], [b[2] for b in bins], width=0.09, color="#2471a3")
     hx.set_ylabel("deals")
-    hx.set_xlabel("predicted win probability (this seat as landlord), by bin of 0.1")
+    hx.set_xlabel(f"predicted win probability ({who}), by bin of 0.1")
     fig.tight_layout()
     fig.savefig(path, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
     plt.close(fig)
@@ -227,21 +250,7 @@ def main() -> None:
     print()
     print("## Calibration of win_prob (this seat as landlord) against the real deal played out")
     print()
-    print("| predicted | deals | mean predicted | observed win rate | 95% CI |")
-    print("|---|---|---|---|---|")
-    edges = np.linspace(0, 1, 11)
-    bins = []
-    for i in range(10):
-        lo, hi = edges[i], edges[i + 1]
-        m = (preds_a >= lo) & ((preds_a < hi) if i < 9 else (preds_a <= hi))
-        k = int(m.sum())
-        if k == 0:
-            print(f"| {lo:.1f}-{hi:.1f} | 0 | | | |")
-            continue
-        w = int(out_a[m].sum())
-        clo, chi = wilson_interval(w, k)
-        bins.append((lo, hi, k, float(preds_a[m].mean()), w / k, clo, chi))
-        print(f"| {lo:.1f}-{hi:.1f} | {k} | {preds_a[m].mean():.3f} | {w / k:.3f} | [{clo:.3f}, {chi:.3f}] |")
+    bins = calibration_table(preds_a, out_a)
     brier = float(((preds_a - out_a) ** 2).mean())
     base = out_a.mean()
     brier_base = float(((base - out_a) ** 2).mean())
