@@ -89,7 +89,7 @@ from .bid import run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wil
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, pack_counts, parse_cards
 from .errors import ArgumentError, DdzError, PlayError, PositionError, ViewError
 from .game import Auction, Game, IllegalAction
-from .gamerules import multiplier, settle
+from .gamerules import DOUBLING_MODES, double_ok, multiplier, settle, settle_doubled
 from .movegen import generate
 from .kernels import BUFFER, new_table, next_seat, policy_bid, policy_play, trick_after
 from .policies import POLICY_HEURISTIC
@@ -129,6 +129,8 @@ EXACT_NODES = 2_000_000
 # The stake and settlement rules, called from Python (see gamerules).
 _multiplier = interpreted(multiplier)
 _settle = interpreted(settle)
+_settle_doubled = interpreted(settle_doubled)
+_double_ok = interpreted(double_ok)
 
 _DECK = counts_of(FULL_DECK)
 
@@ -166,6 +168,13 @@ class View:
     bombs: int = 0
     id: "str | None" = None
     bids: tuple = ()
+    #: Happy Dou Dizhu: the public multiple of the stages before the play
+    #: (the shows and the bottom bonus), the seats' doubles in turn order
+    #: (landlord, farmer1, farmer2; empty when nobody doubled) and the seats
+    #: whose hands are shown (public: the view knows them exactly).
+    stage: int = 1
+    doubles: tuple = ()
+    shown: tuple = ()
 
     # Access ---------------------------------------------------------------------
 
@@ -187,8 +196,15 @@ class View:
 
     @property
     def stake(self) -> int:
-        """What one farmer settles with the landlord if the game ended now."""
-        return self.base * _multiplier(self.bombs, 0, 0)
+        """The public stake if the game ended now: what one farmer settles
+        with the landlord before the doubles."""
+        return self.base * self.stage * _multiplier(self.bombs, 0, 0)
+
+    def win_score(self) -> int:
+        """This seat's score if its side won now (it loses as much otherwise):
+        the stake settled with the doubles as the rules' ``doubling`` says."""
+        doubles = self.doubles or (1, 1, 1)
+        return _settle_doubled(0, self.me == 0, self.stake, *doubles, DOUBLING_MODES[self.rules.doubling])[self.me]
 
     def candidates(self) -> list:
         """Every legal play of this hand here (the pass first when answering)."""
@@ -216,6 +232,12 @@ class View:
             d["played"] = [f"{s}:{p.notation(self.rules) if not p.is_pass else 'pass'}" for s, p in self.played]
             if self.bids:
                 d["bids"] = [f"{s}:{b or 'pass'}" for s, b in self.bids]
+            if self.shown:
+                d["shown"] = {s: format_cards(self.must[THREE_SEATS.index(s)]) for s in self.shown}
+            if self.doubles:
+                d["doubles"] = list(self.doubles)
+            if self.stage != 1:
+                d["stage_multiple"] = self.stage
         else:
             d.update(counts=list(self.counts), after=_text(self.last_play), by=self.last_by,
                      unseen=format_cards(self.pool) if self.pool_exact else None, bombs=self.bombs)
@@ -234,7 +256,7 @@ class View:
         if d.get("schema") != SCHEMA:
             raise ViewError(f"schema must be {SCHEMA!r}, not {d.get('schema')!r}")
         known = {"schema", "id", "rules", "seat", "hand", "bottom", "played", "counts", "after", "by",
-                 "unseen", "base", "bombs", "bids"}
+                 "unseen", "base", "bombs", "bids", "shown", "doubles", "stage_multiple"}
         unknown = sorted(set(d) - known)
         if unknown:
             raise ViewError(f"unknown key {unknown[0]!r} (keys: {', '.join(sorted(known))})")
@@ -259,9 +281,11 @@ class View:
                 if d.get(key) is not None:
                     raise ViewError(f"a view with 'played' takes no {key!r}: it follows from the plays")
             return history_view(d["hand"], d["seat"], d["played"], d.get("bottom"), rules=rules,
-                                base=d.get("base"), id=vid, bids=d.get("bids"))
-        if d.get("bids") is not None:
-            raise ViewError("'bids' go with 'played' (the history form), not with 'counts'")
+                                base=d.get("base"), id=vid, bids=d.get("bids"), shown=d.get("shown"),
+                                doubles=d.get("doubles"), stage_multiple=d.get("stage_multiple", 1))
+        for key in ("bids", "shown", "doubles", "stage_multiple"):
+            if d.get(key) is not None:
+                raise ViewError(f"{key!r} goes with 'played' (the history form), not with 'counts'")
         return counts_view(d["hand"], d["seat"], d["counts"], d.get("after"), d.get("by"), d.get("unseen"),
                            d.get("bottom"), rules=rules, base=d.get("base", 1), bombs=d.get("bombs", 0), id=vid)
 
@@ -416,7 +440,7 @@ def _replay_bids(bids: list, rules: Rules) -> Auction:
 
 
 def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None" = None,
-                 id: "str | None" = None, bids=None) -> View:
+                 id: "str | None" = None, bids=None, shown=None, doubles=None, stage_multiple=1) -> View:
     """The view of ``seat`` after the plays ``played`` (see :func:`parse_played`).
 
     ``hand`` is the seat's cards now, or before its first play (17 cards; the
@@ -425,6 +449,10 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
     so is a history after which it is not ``seat``'s turn.  ``bids`` (see
     :func:`parse_bids`), if known, is the auction: it must make the landlord
     seat the landlord, and its winning bid is the base (1 without bids).
+    Happy Dou Dizhu: ``shown`` maps the seats whose hands are public to the
+    cards they hold now (the view knows them exactly), ``doubles`` gives the
+    seats' factors in turn order (landlord, farmer1, farmer2) and
+    ``stage_multiple`` the shows' multiple times the bottom bonus.
 
     >>> v = history_view("3456789TJQKA2XD", "farmer1", "landlord:33,farmer1:55,farmer2:pass,landlord:pass")
     >>> v.is_lead, v.counts, format_cards(v.hand)
@@ -492,8 +520,8 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
     # Without a bottom, any three of the landlord's cards serve for the replay.
     game_bottom = bot if bot is not None else sum(1 << (4 * r) for r in _ranks(full[0])[:3])
     # Three passes make seat 0 the landlord under every bidding option (Botzone's all-pass rule).
-    g = Game(hands=[full[0] - game_bottom, full[1], full[2]], bottom=game_bottom, rules=rules, first_bidder=0,
-             all_pass="seat0")
+    g = Game(hands=[full[0] - game_bottom, full[1], full[2]], bottom=game_bottom, rules=rules.play_only(),
+             first_bidder=0, all_pass="seat0")
     for _ in range(3):
         g.bid(0)
     for i, (s, text) in enumerate(history):
@@ -515,10 +543,37 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
     must = [0, 0, 0]
     if me != 0 and bot is not None:
         must[0] = _sub(bot, played_by[0])
+    shown_seats = []
+    for name, cards in (shown or {}).items():
+        s = THREE_SEATS.index(_seat_name(name))
+        if s == me:
+            continue
+        c = _cards(cards, f"shown {name}")
+        if card_count(c) != counts[s] or not _contains(pool, c):
+            raise ViewError(f"shown {name}: {format_cards(c)} is not {counts[s]} cards of the unseen ones")
+        if not _contains(c, must[s]):
+            raise ViewError(f"shown {name}: {format_cards(c)} lacks the bottom cards the landlord still holds")
+        must[s] = c
+        shown_seats.append(THREE_SEATS[s])
+    dbl = _doubles(doubles, rules)
+    stage = _base(stage_multiple) if stage_multiple != 1 else 1
     plays = tuple((THREE_SEATS[s], p) for s, p in g.plays)
     last_by = None if g.last_play is None else THREE_SEATS[g.last_seat]
     return View("history", rules, seat, g.hands[me], counts, pool, True, tuple(must), g.last_play, last_by,
-                bot, plays, base, g.bombs, id, tuple(auction))
+                bot, plays, base, g.bombs, id, tuple(auction), stage, dbl, tuple(shown_seats))
+
+
+def _doubles(doubles, rules: Rules) -> tuple:
+    """The seats' doubles (landlord, farmer1, farmer2), checked against the rules; () for none."""
+    if doubles is None or doubles == () or doubles == []:
+        return ()
+    if not isinstance(doubles, (list, tuple)) or len(doubles) != 3:
+        raise ViewError(f"doubles must be three factors (landlord, farmer1, farmer2), not {doubles!r}")
+    allowed = [f for f in (1, 2, 4) if _double_ok(rules.stage_flags, f)]
+    for f in doubles:
+        if isinstance(f, bool) or f not in allowed:
+            raise ViewError(f"doubles: {f!r} is not one of {', '.join(map(str, allowed))} under {rules.describe()}")
+    return tuple(int(f) for f in doubles)
 
 
 def _relabel(message: str) -> str:
@@ -702,8 +757,13 @@ def view_from_record(record, move: int = 1) -> View:
         raise ViewError(str(exc)) from None
     if (move or 1) > len(rec.plays):     # a game still in play past its last recorded move: nothing to advise on
         raise ViewError(f"move {move}: the record has moves 1..{len(rec.plays)}")
-    return history_view(t.hands[t.to_move], t.to_move, t.plays, rec.bottom, rules=rec.rules, base=t.game.base,
-                        id=None if rec.id is None else f"{rec.id}@{move}", bids=t.bids)
+    g = t.game
+    # Happy Dou Dizhu: the shown hands are public, the doubles and the stages' multiple are known.
+    shown = {t.roles[s]: format_cards(g.hands[s]) for s in g.shown if t.roles[s] != t.to_move}
+    doubles = [g.doubles[t.roles.index(r)] for r in THREE_SEATS] if all(d is not None for d in g.doubles) else None
+    return history_view(t.hands[t.to_move], t.to_move, t.plays, rec.bottom, rules=rec.rules, base=g.base,
+                        id=None if rec.id is None else f"{rec.id}@{move}", bids=t.bids, shown=shown or None,
+                        doubles=doubles, stage_multiple=g.show_multiple * g.bottom_bonus_now())
 
 
 # Sampling -------------------------------------------------------------------------------
@@ -1120,7 +1180,7 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
                 break
     order = _order(wins, prefer, np.concatenate([p[4] for p in parts]))
     if view.players == 3:   # this seat's score if its side wins (it loses as much otherwise)
-        win_score = _settle(0, view.me == 0, view.stake)[view.me]
+        win_score = view.win_score()
     else:
         win_score = 1
     n_solved = int(solved.sum())

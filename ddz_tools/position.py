@@ -42,7 +42,7 @@ import json
 from typing import Any
 
 from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, counts_of, format_cards, parse_cards
-from .errors import DdzError, PlayError, PositionError, RecordError
+from .errors import DdzError, PlayError, PositionError, RecordError, StageError
 from ._jit import interpreted
 from .gamerules import next_seat, trick_after
 from .movegen import generate
@@ -445,7 +445,9 @@ def from_record(record, move: "int | None" = None) -> Position:
 def game_before_move(record, move: "int | None" = None):
     """The :class:`~ddz_tools.game.Game` of ``record`` just before its move ``move``.
 
-    The record's bids and its plays before ``move`` are replayed through
+    The record's stages before the play (the shows, the bids, the landlord's
+    draws, the doubles: :func:`ddz_tools.records.game_before_play`) and its
+    plays before ``move`` are replayed through
     :class:`~ddz_tools.game.Game`, so an illegal action is an error, never
     trusted.  Moves are numbered from 1, passes included, as ``ddz analyze``
     numbers them; None or 1 is the game just after the auction.  The game
@@ -465,7 +467,7 @@ def game_before_move(record, move: "int | None" = None):
     >>> h.turn == (h.landlord + 1) % 3, h.last_play.notation()
     (True, '3')
     """
-    from .game import FINISHED, PLAYING, Game, IllegalAction
+    from .game import FINISHED, PLAYING, IllegalAction
 
     move = 1 if move is None else move
     if not isinstance(move, int) or isinstance(move, bool) or move < 1:
@@ -473,11 +475,14 @@ def game_before_move(record, move: "int | None" = None):
     if move > len(record.plays) + 1:
         raise PositionError(f"record {record.id}: move {move} is past its last play "
                             f"(it has {len(record.plays)} plays, numbered from 1)")
-    g = Game(hands=list(record.hands), bottom=record.bottom, rules=record.rules,
-             first_bidder=record.first_bidder, all_pass=record.all_pass)
+    from .records import game_before_play
+
     try:
-        for seat, bid in record.bids:
-            g.bid(bid, seat)
+        # The shows, bids, draws and doubles (Happy Dou Dizhu) before the first play.
+        g = game_before_play(record)
+    except StageError as exc:
+        raise PositionError(f"record {record.id}: {exc}") from None
+    try:
         if g.phase != PLAYING:
             raise PositionError(f"record {record.id}: the auction does not end with a landlord")
         for i, (seat, text) in enumerate(record.plays[:move - 1]):

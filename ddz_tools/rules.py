@@ -285,6 +285,20 @@ class Rules:
         doubles or a bottom bonus."""
         return self.show != "off" or self.doubling != "off" or self.bottom_bonus != "off"
 
+    def play_only(self) -> "Rules":
+        """These rules for the play of a hand alone, as a tool replays plays
+        from a hand already settled: no shows, doubles, bottom bonus,
+        must-call or draws (the combinations, the auction and the spring
+        are kept).
+
+        >>> Rules.parse("happy").play_only().has_stages
+        False
+        """
+        if not (self.has_stages or self.must_call != "off" or self.landlord_draw):
+            return self
+        return dataclasses.replace(self, show="off", doubling="off", bottom_bonus="off", must_call="off",
+                                   landlord_draw=False)
+
     @property
     def is_laizi(self) -> bool:
         """True for the Laizi presets (a deal draws wild ranks)."""

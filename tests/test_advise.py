@@ -18,6 +18,7 @@ from ddz_tools.advise import (
     view_from_record,
 )
 from ddz_tools.cards import FULL_DECK, card_count, counts_of, format_cards, parse_cards
+from ddz_tools.errors import DdzError
 from ddz_tools.cli import main
 from ddz_tools.game import random_game
 from ddz_tools.policies import choose
@@ -563,3 +564,57 @@ def test_simulate_with_the_advisor(tmp_path, capsys):
     # The heuristic in every seat through the same driver: the same deal and landlord.
     base = adv.play_game(0, 3)
     assert base["deal"] == json.loads(out.read_text().splitlines()[0])["deal"]
+
+
+# Happy Dou Dizhu: shown hands, doubles and the whole stake ---------------------------------
+
+
+def _happy_record_with_a_show(seed0: int = 0) -> dict:
+    """A random happy game in which the landlord showed at his first play."""
+    for seed in range(seed0, seed0 + 200):
+        g = random_game(seed, "happy")
+        if g.shown and len(g.plays) >= 4:
+            return record_to_dict(record_from_game(g, id=f"h{seed}"))
+    raise AssertionError("no game with a show")
+
+
+def test_a_view_from_a_happy_record_knows_the_shown_hand_and_the_stake():
+    from ddz_tools.advise import view_from_record
+    from ddz_tools.gamerules import settle_doubled, DOUBLING_MODES
+
+    rec = _happy_record_with_a_show()
+    view = view_from_record(rec, 3)           # move 3: a farmer, or the landlord after two answers
+    roles = ("landlord", "farmer1", "farmer2")
+    if view.seat != "landlord":
+        # The landlord showed: his cards are known exactly, whatever the view's own seat.
+        assert view.shown == ("landlord",)
+        assert card_count(view.must[0]) == view.counts[0]
+        assert adv.distinct_deals(view) == 1 or card_count(view.must[3 - view.me]) < view.counts[3 - view.me]
+    assert view.stage == 2 * 1                # the first-play show; no bottom bonus under happy
+    landlord = rec["landlord"]
+    doubles = tuple(rec["doubles"][(landlord + i) % 3] for i in range(3))
+    assert view.doubles == doubles
+    won_stake = rec["result"]["base"] * 2
+    assert view.win_score() == settle_doubled(0, view.me == 0, won_stake, *doubles,
+                                              DOUBLING_MODES["per-pair"])[roles.index(view.seat)]
+    again = View.from_dict(json.loads(json.dumps(view.to_dict())))
+    assert again.to_dict() == view.to_dict() and again.shown == view.shown and again.doubles == view.doubles
+
+
+def test_happy_views_are_advised_with_the_whole_stake():
+    rec = _happy_record_with_a_show(50)
+    from ddz_tools.advise import view_from_record
+    view = view_from_record(rec, 3)
+    res = advise(view, samples=16, seed=1, workers=1)
+    best = res.candidates[0]
+    assert best.expected_score == pytest.approx(view.win_score() * (2 * best.win_prob - 1))
+
+
+def test_bad_stage_fields_of_a_view_are_named():
+    d = {"schema": "ddz-view/1", "rules": "happy", "seat": "landlord", "hand": "3456789TJQKA2XD33344",
+         "played": [], "doubles": [1, 3, 1]}
+    with pytest.raises(DdzError, match="doubles: 3"):
+        View.from_dict(d)
+    with pytest.raises(DdzError, match="goes with 'played'"):
+        View.from_dict({"schema": "ddz-view/1", "seat": "farmer1", "hand": "3456789TJQKA2XD33", "counts": [20, 17, 17],
+                        "doubles": [1, 1, 1]})
