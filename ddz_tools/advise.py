@@ -340,9 +340,11 @@ def _contains(big: int, small: int) -> bool:
 
 
 def _rules(rules) -> Rules:
-    if isinstance(rules, dict):
-        return Rules.from_dict(rules)
-    return Rules.parse(rules)
+    r = Rules.from_dict(rules) if isinstance(rules, dict) else Rules.parse(rules)
+    if r.bottom_cards == 0:
+        raise ViewError(f"the advisor does not model deals without a bottom yet (rules {r.describe()}: "
+                        f"18 cards a seat, or the landlord's draws)", param="rules")
+    return r
 
 
 def _base(base) -> int:
