@@ -126,6 +126,8 @@ class GameAnalysis:
     positions_solved: int = 0
     positions_unchecked: int = 0
     bid_review: "list | None" = None
+    #: Happy Dou Dizhu, with ``--bids``: each seat's double against the doubling evaluator.
+    double_review: "list | None" = None
     review: "dict | None" = None
     deal: "dict | None" = None
     notes: list = dataclasses.field(default_factory=list)
@@ -178,6 +180,9 @@ class GameAnalysis:
         for b in self.bid_review or []:
             if not b["agrees"]:
                 parts.append(f"seat {b['seat']} bid {b['bid']}, best {b['best']}")
+        for b in self.double_review or []:
+            if not b["agrees"]:
+                parts.append(f"seat {b['seat']} doubled {b['double']}, best {b['best']}")
         parts.extend(self.notes)
         return "; ".join(parts)
 
@@ -359,6 +364,45 @@ def review_bids(rec, opts: AnalyzeOptions) -> "tuple[list | None, str | None]":
     return out, None
 
 
+def review_doubles(rec, opts: "AnalyzeOptions") -> tuple["list | None", "str | None"]:
+    """Each seat's double of a Happy Dou Dizhu game against
+    :func:`~ddz_tools.bid.evaluate_double`, from what the seat knew then (its
+    cards, the bottom, the base and the doubles before it): ``(rows, None)``,
+    or ``(None, why)`` when the game has no doubles to review.  A row:
+    ``seat``, ``role``, ``double`` (as made, ``x2``), ``best``, ``agrees``,
+    ``expected`` (both choices' expected scores) and ``cost``."""
+    from .bid import DOUBLE_SEATS, evaluate_double
+    from .records import game_before_play
+
+    if rec.rules.doubling == "off":
+        return None, None
+    g = game_before_play(rec)
+    if g.landlord is None or any(d is None for d in g.doubles):
+        return None, "double review: the game did not reach the doubling"
+    flush = None
+    if rec.bottom_ids is not None:
+        flush = all(c < 52 for c in rec.bottom_ids) and len({c % 4 for c in rec.bottom_ids}) == 1
+    out = []
+    notes = []
+    for place, rel in enumerate((1, 2, 0)):
+        seat = (g.landlord + rel) % 3
+        hand = rec.hands[seat] + (rec.bottom if rel == 0 else 0)
+        before = [g.doubles[(g.landlord + r) % 3] for r in (1, 2, 0)[:place]]
+        try:
+            ev = evaluate_double(hand, rec.bottom, DOUBLE_SEATS[place], before, g.base, samples=opts.bid_samples,
+                                 seed=opts.seed, workers=1, rules=rec.rules, flush=flush)
+        except DdzError as exc:
+            notes.append(f"double review of seat {seat}: {exc}")
+            continue
+        made = f"x{g.doubles[seat]}"
+        exp = ev.expected_score
+        out.append({"seat": seat, "role": ev.role, "player": rec.players[seat] if rec.players else None,
+                    "double": made, "best": ev.recommendation, "agrees": made == ev.recommendation,
+                    "expected": {made: round(exp[made], 4), ev.recommendation: round(exp[ev.recommendation], 4)},
+                    "cost": round(exp[ev.recommendation] - exp[made], 4), "samples": ev.samples})
+    return out, "; ".join(notes) or None
+
+
 def _deep(g: GameAnalysis, rec, opts: AnalyzeOptions) -> None:
     """Mistake search and bid review of a valid game, in place."""
     if opts.solve_below > 0 and _reaches(rec, g.landlord, opts.solve_below):
@@ -379,6 +423,13 @@ def _deep(g: GameAnalysis, rec, opts: AnalyzeOptions) -> None:
             g.notes.append(why)
         elif rec.all_pass != "redeal":
             g.notes.append("bid review assumes a redeal when all pass (Botzone makes seat 0 landlord)")
+        if rec.rules.doubling != "off":
+            try:
+                g.double_review, why = review_doubles(rec, opts)
+            except DdzError as exc:
+                g.double_review, why = None, f"double review failed: {exc}"
+            if why:
+                g.notes.append(why)
     if opts.review:
         from .review import review_record
 
@@ -834,7 +885,8 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
         "mean_multiplier": None, "bombs": 0, "springs": 0, "anti_springs": 0,
         "mistakes": 0, "games_with_mistakes": 0, "mistakes_by_role": {r: 0 for r in ROLES},
         "positions_solved": 0, "positions_unchecked": 0, "bids_reviewed": 0, "bids_agreeing": 0,
-        "bid_cost": 0.0, "review": new_totals(), "rules": {}, "players": {},
+        "bid_cost": 0.0, "doubles_reviewed": 0, "doubles_agreeing": 0, "double_cost": 0.0,
+        "review": new_totals(), "rules": {}, "players": {},
     }
     files = set()
     mult_sum = 0
@@ -868,6 +920,10 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
             for seat, n in enumerate(names or ()):
                 add_to_totals(players.setdefault(n, _new_player()).setdefault("review", new_totals()),
                               g.review, (seat,))
+        for b in g.double_review or []:
+            s["doubles_reviewed"] += 1
+            s["doubles_agreeing"] += bool(b.get("agrees"))
+            s["double_cost"] += b.get("cost") or 0.0
         for b in g.bid_review or []:
             s["bids_reviewed"] += 1
             s["bids_agreeing"] += bool(b.get("agrees"))
@@ -909,6 +965,7 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
     for p in players.values():
         p["win_rate"] = round(p["wins"] / p["games"], 4) if p["games"] else None
     s["bid_cost"] = round(s["bid_cost"], 4)
+    s["double_cost"] = round(s["double_cost"], 4)
     s["players"] = dict(sorted(players.items()))
     s["files"] = len(files)
     return s
@@ -925,14 +982,15 @@ def _new_player() -> dict:
 CSV_COLUMNS = ("file", "line", "format", "id", "status", "rules", "phase", "move", "reason", "players",
                "landlord", "winner", "base", "multiplier", "bombs", "spring", "anti_spring",
                "scores", "result_disagrees", "mistakes", "mistake_moves", "positions_solved",
-               "positions_unchecked", "bid_review", "notes")
+               "positions_unchecked", "bid_review", "double_review", "notes")
 
 
 def flat_row(g: GameAnalysis) -> dict:
     """One CSV row: scalars only, lists joined with ``|``.
 
     ``mistake_moves`` holds ``move:seat:role:played>win1/win2`` per mistake and
-    ``bid_review`` ``seat:bid>best@cost`` per reviewed bid; :func:`from_flat_row`
+    ``bid_review`` ``seat:bid>best@cost`` per reviewed bid (``double_review``
+    ``seat:x2>x1@cost`` per reviewed double); :func:`from_flat_row`
     reads a row back (for ``--resume`` on a CSV file).
     """
     r = g.result or {}
@@ -952,6 +1010,8 @@ def flat_row(g: GameAnalysis) -> dict:
         "mistake_moves": j(f"{m.move}:{m.seat}:{m.role}:{m.played}>{'/'.join(m.winning)}" for m in g.mistakes),
         "positions_solved": g.positions_solved, "positions_unchecked": g.positions_unchecked,
         "bid_review": j(f"{b['seat']}:{b['bid']}>{b['best']}@{b.get('cost', 0)}" for b in (g.bid_review or [])),
+        "double_review": j(f"{b['seat']}:{b['double']}>{b['best']}@{b.get('cost', 0)}"
+                           for b in (g.double_review or [])),
         "notes": j(g.notes),
     }
 
@@ -979,15 +1039,20 @@ def from_flat_row(row: dict) -> GameAnalysis:
         players = row["players"].split("|") if row.get("players") else None
         for m in mistakes:
             m.player = players[m.seat] if players else None
-        reviews = None
-        if row.get("bid_review"):
-            reviews = []
-            for tok in row["bid_review"].split("|"):
+        def review_rows(text, key):
+            if not text:
+                return None
+            out = []
+            for tok in text.split("|"):
                 seat, _, rest = tok.partition(":")
-                bid, _, rest = rest.partition(">")
+                made, _, rest = rest.partition(">")
                 best, _, cost = rest.partition("@")
-                reviews.append({"seat": int(seat), "bid": bid, "best": best, "agrees": bid == best,
-                                "cost": float(cost) if cost else 0.0})
+                out.append({"seat": int(seat), key: made, "best": best, "agrees": made == best,
+                            "cost": float(cost) if cost else 0.0})
+            return out
+
+        reviews = review_rows(row.get("bid_review"), "bid")
+        doubles = review_rows(row.get("double_review"), "double")
         return GameAnalysis(
             row["file"], int(row["line"]), row["format"], row["status"], id=row.get("id") or None,
             rules=row.get("rules") or None, reason=row.get("reason") or None, phase=row.get("phase") or None,
@@ -995,7 +1060,7 @@ def from_flat_row(row: dict) -> GameAnalysis:
             result=result, result_disagrees=row["result_disagrees"].split("|") if row.get("result_disagrees") else [],
             mistakes=mistakes, positions_solved=int(row.get("positions_solved") or 0),
             positions_unchecked=int(row.get("positions_unchecked") or 0), bid_review=reviews,
-            notes=row["notes"].split("|") if row.get("notes") else [])
+            double_review=doubles, notes=row["notes"].split("|") if row.get("notes") else [])
     except (KeyError, ValueError, TypeError, AttributeError) as exc:
         raise RecordError(f"not an analysis row ({type(exc).__name__}: {exc})") from None
 

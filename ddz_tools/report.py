@@ -320,6 +320,19 @@ def game_model(g: GameAnalysis) -> dict:
         })
     res = g.result or {}
     bid_review = {b["seat"]: b for b in g.bid_review or []}
+    double_review = {b["seat"]: b for b in g.double_review or []}
+    landlord = r["landlord"]
+    stake = None
+    if r.get("shows") or r.get("doubles") or r.get("draws") or "show_multiple" in res:
+        order = [(landlord + k) % 3 for k in (1, 2, 0)]       # the doubling order
+        stake = {
+            "shows": [{"who": seats[s], "stage": stage} for s, stage in r.get("shows") or []],
+            "doubles": [{"who": seats[s], "factor": r["doubles"][s], "review": double_review.get(s)}
+                        for s in order] if r.get("doubles") else [],
+            "draws": [{"from": seats[s], "card": card_faces(c, wild)} for s, c in r.get("draws") or []],
+            "show_multiple": res.get("show_multiple", 1), "bottom_bonus": res.get("bottom_bonus", 1),
+            "reviewed": bool(double_review),
+        }
     return {
         "title": g.id or f"{os.path.basename(g.file)}:{g.line}",
         "where": f"{g.file}:{g.line}" if g.line else g.file,
@@ -327,7 +340,7 @@ def game_model(g: GameAnalysis) -> dict:
         "deal": [{"who": seats[s], "cards": card_faces(r["hands"][s], wild), "count": len(r["hands"][s])}
                  for s in range(3)],
         "bottom": card_faces(r["bottom"], wild), "landlord_start": card_faces(start[r["landlord"]], wild),
-        "bids": bids, "bid_review": bid_review, "moves": moves,
+        "bids": bids, "bid_review": bid_review, "moves": moves, "stake": stake,
         "flagged": [m for m in moves if m["flag"]],
         "timeline": timeline_svg(r),
         "result": res, "winner": res.get("winner"),

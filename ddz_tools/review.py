@@ -153,6 +153,13 @@ class GameReview:
     unknown: int = 0      # of which unknown
     seconds: float = 0.0
     wild: str = ""        # the deal's wild ranks under Laizi rules ("9", "5,9"), "" for none
+    #: Happy Dou Dizhu: the shows ``[[seat, stage], ...]``, the seats' doubles
+    #: (by seat; empty when the rules have none), the landlord's draws
+    #: ``[[farmer seat, card], ...]`` and the base the auction set.
+    shows: list = dataclasses.field(default_factory=list)
+    doubles: list = dataclasses.field(default_factory=list)
+    draws: list = dataclasses.field(default_factory=list)
+    base: int = 0
 
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
@@ -283,15 +290,26 @@ def _seat_stats(moves: Sequence[MoveReview], mode: str) -> list:
 # Public entry ---------------------------------------------------------------------------
 
 
+def stage_fields(rec) -> dict:
+    """The stages of a record before its play, as :class:`GameReview` keeps
+    them (``shows``, ``doubles``, ``draws``, ``base``)."""
+    from .game import show_stage_text
+    from .records import game_before_play
+
+    g = game_before_play(rec)
+    return {"shows": [[s, show_stage_text(c)] for s, c in g.shows],
+            "doubles": list(g.doubles) if all(d is not None for d in g.doubles) else [],
+            "draws": [[s, format_cards(c)] for s, c in g.draws], "base": g.base}
+
+
 def replay_states(rec):
     """Replay a valid record with the game engine: (the engine's state before each
-    move, the state at the end, the moves as ``(seat, Play)``)."""
-    from .game import Game
+    move, the state at the end, the moves as ``(seat, Play)``).  The stages
+    before the play (shows, bids, draws, doubles) are replayed first
+    (:func:`ddz_tools.records.game_before_play`)."""
+    from .records import game_before_play
 
-    game = Game(hands=list(rec.hands), bottom=rec.bottom, rules=rec.rules, first_bidder=rec.first_bidder,
-                all_pass=rec.all_pass)
-    for seat, bid in rec.bids:
-        game.bid(bid, seat)
+    game = game_before_play(rec)
     states = []
     for seat, text in rec.plays:
         states.append(game.state())
@@ -328,7 +346,7 @@ def review_record(rec, mode: str = "open", *, node_limit: "int | None" = REVIEW_
                                 player=players[seat] if players else None))
     review = GameReview(mode, [format_cards(h) for h in rec.hands], format_cards(rec.bottom), rec.first_bidder,
                         [[s, b] for s, b in rec.bids], landlord, moves, [], node_limit=node_limit,
-                        time_limit=time_limit, wild=rec.rules.wild_text())
+                        time_limit=time_limit, wild=rec.rules.wild_text(), **stage_fields(rec))
     if mode in ("open", "both"):
         review.positions, review.unknown = _review_open(states, end, moves, landlord, rec.rules, node_limit,
                                                         time_limit)

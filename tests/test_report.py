@@ -223,6 +223,27 @@ def test_laizi_games_draw_their_laizi_apart(tmp_path, spec):
     assert [c["wild"] for c in card_faces("5599X", "5,9")] == [True, True, True, True, False]
 
 
+def test_happy_games_show_their_stake(tmp_path):
+    """A Happy Dou Dizhu game page draws the stake: the base, the public
+    multiple, the shows and every seat's double (in doubling order), with
+    the doubling evaluator's verdict when the bids are reviewed."""
+    recs = list(simulate(2, "heuristic", seed=6, rules="happy"))
+    games = write_jsonl(tmp_path / "h.jsonl", recs)
+    out = tmp_path / "out"
+    write_report([games], str(out), review_nodes=NODES, solve_below=0, bids=True, bid_samples=100)
+    pages = sorted((out / "games").glob("*.html"))
+    assert len(pages) == len(recs)
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        stake = text[text.index('id="stake"'):text.index('id="timeline"')]
+        rec = next(r for r in recs if r["id"] in text)
+        factors = re.findall(r"<b>×(\d)</b>", stake)
+        order = [(rec["landlord"] + k) % 3 for k in (1, 2, 0)]
+        assert factors == [str(rec["doubles"][s]) for s in order]
+        assert f"public multiple {rec['result']['multiplier']}" in stake
+        assert stake.count("agrees") + stake.count("best: ") == 3
+
+
 def _cli(args, capsys):
     with pytest.raises(SystemExit) as exc:
         main(list(args))

@@ -55,6 +55,8 @@ def _print_summary_tables(s: dict, analyses: "list | None") -> None:
             ("positions solved", s["positions_solved"]), ("moves unchecked (solver limit)", s["positions_unchecked"]),
             ("bids reviewed / agreeing with the evaluator", f"{s['bids_reviewed']} / {s['bids_agreeing']}"),
             ("expected points lost in bidding", s["bid_cost"]),
+            *([("doubles reviewed / agreeing with the evaluator", f"{s['doubles_reviewed']} / {s['doubles_agreeing']}"),
+               ("expected points lost in doubling", s["double_cost"])] if s["doubles_reviewed"] else []),
             ("rules", ", ".join(f"{k} ({v})" for k, v in s["rules"].items()))]
     rv = s["review"]
     if rv["games"]:
