@@ -24,9 +24,10 @@ run: $(STAMP)
 	$(DDZ) solve --file data/puzzles.jsonl --all
 	$(DDZ) solve --landlord 4889D --farmer1 59QK --farmer2 3467A --to-move landlord --after 7 --by farmer2
 	$(DDZ) simulate --games 2000 --policy heuristic --seed 1 --out out/selfplay.jsonl
-	$(DDZ) replay data/sample_games.jsonl data/botzone_sample_log.json
+	$(DDZ) replay data/sample_games.jsonl data/botzone_sample_log.json data/happy_games.jsonl
 	$(DDZ) bid 34456789TJQKA22XD --seat first --seed 1
 	$(DDZ) bid 3455789TJQKKA222D --seat third --before pass,1 --seed 1
+	$(DDZ) bid 3345566789TJQKA2D --rules happy --decide double --bottom 22X --base 2 --seed 1
 	$(DDZ) advise --hand 33JJQK2 --unseen 4455A
 	$(DDZ) advise --record data/sample_games.jsonl --move 3 --seed 1
 	# The corpus holds deliberately broken records: analyze reports them and exits 1.
@@ -34,8 +35,8 @@ run: $(STAMP)
 		data/analysis_corpus/botzone_game.json out/selfplay.jsonl --out out/analysis.jsonl || [ $$? -eq 1 ]
 	# A report of the bundled games (bad_games.jsonl holds broken records: exit 1); open
 	# out/report/index.html in a browser.  A smaller solver budget than the default keeps it quick.
-	$(DDZ) report data/sample_games.jsonl data/botzone_sample_log.json data/bad_games.jsonl \
-		--out out/report --force --review-nodes 20000 || [ $$? -eq 1 ]
+	$(DDZ) report data/sample_games.jsonl data/botzone_sample_log.json data/happy_games.jsonl \
+		data/bad_games.jsonl --out out/report --force --review-nodes 20000 || [ $$? -eq 1 ]
 
 # The kernels are compiled first in two processes at once (a fresh machine compiles for minutes;
 # the tests then load them from the cache).
