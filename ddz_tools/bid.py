@@ -92,12 +92,14 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from ._jit import interpreted, kernel
-from .cards import FULL_DECK, card_count, contains, counts_of, format_cards, to_packed
+from .cards import FULL_DECK, card_count, contains, counts_of, format_cards, packed_count, to_packed
 from .errors import ArgumentError, BidError, RulesError
 from .kinds import WILD_MASK, wild_flags
 from .rules import Rules
 from .gamerules import (
     A_BASE,
+    A_CALLER,
+    A_GRABS,
     A_HIGH,
     A_HIGH_SEAT,
     A_LANDLORD,
@@ -105,14 +107,22 @@ from .gamerules import (
     A_TURN,
     AUCTION_OPEN,
     AUCTION_SIZE,
+    AUCTION_VOID,
+    BID_BAD,
     BID_OK,
     BID_OVER,
+    CALL_GRAB,
+    FIRST_CALL,
+    S_DRAW,
     SINGLE_ROUND,
     BIDDING_MODES as _ALL_BIDDING_MODES,
     SPRING_MODES,
     auction_bid,
+    auction_must_call,
     auction_start,
     bid_error,
+    draw_card,
+    must_call,
     S_DOUBLING,
     SHOW_FIRST_PLAY,
     bottom_bonus,
@@ -124,7 +134,7 @@ from .gamerules import (
     settle_doubled,
     show_factor,
 )
-from .policies import BUFFER, new_table, policy_bid, policy_double, policy_show
+from .policies import BUFFER, new_table, policy_bid, policy_call, policy_double, policy_show
 from .selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 
 
@@ -1319,3 +1329,390 @@ def evaluate_double(hand, bottom, seat: "int | str" = "first", before=(), base: 
         landlord_show_prob=float((acc[:, DCOL_SHOW] > 1).sum()) / n_acc, others_double=others,
         choices=choices, recommendation=best, margin=margin, margin_ci=(mlo, mhi))
 
+
+
+# Calling and grabbing (call-grab and first-call auctions) -------------------------------
+
+#: Columns of a call row: then per choice (pass, call-or-grab) CCOL_CHOICE columns:
+#: landlord (-2 illegal, -1 redeal, 0 this seat, 1/2 the next seats), base, landlord won,
+#: public multiple, this seat's score.
+CCOL_ATTEMPTS = 0
+CCOL_ACCEPTED = 1
+CCOL_CHOICE = 2
+NCCOL_CHOICE = 5
+CCOLS = CCOL_CHOICE + 2 * NCCOL_CHOICE
+
+
+@kernel
+def _deal_n(unseen, key, me, mine, n, hands, scratch):
+    """Deal ``unseen`` for one sample: ``hands[me] = mine``, ``n`` cards to
+    each of the next two positions, the rest (3 cards or none) is returned."""
+    m = unseen.shape[0]
+    for i in range(m):
+        scratch[i] = unseen[i]
+    _shuffle(scratch[:m], key)
+    hands[me] = mine
+    a = 0
+    for i in range(n):
+        a += 1 << (4 * scratch[i])
+    hands[(me + 1) % 3] = a
+    b = 0
+    for i in range(n, 2 * n):
+        b += 1 << (4 * scratch[i])
+    hands[(me + 2) % 3] = b
+    c = 0
+    for i in range(2 * n, m):
+        c += 1 << (4 * scratch[i])
+    return c
+
+
+@kernel
+def _call_of(hand, policy, flags, state, key, i, table):
+    """The policy's call-grab action at the auction's ``i``-th action, numba's
+    RNG seeded per (sample, action); a seat that must call calls."""
+    np.random.seed(_mix2(key, 0x7000 + i))
+    level = 0 if state[A_CALLER] < 0 else 1 + state[A_GRABS]
+    b = policy_call(hand, policy, flags, level, table)
+    if b == 0 and bid_error(state, state[A_TURN], 0) == BID_BAD:
+        b = 1
+    return b
+
+
+@kernel
+def _call_chunk(unseen, me, mine, n, before, nbefore, policy, flags, stage_flags, mode, spring_any, key0,
+                start, count, max_attempts, out, table, bufc, bufk):
+    """Evaluate the call-grab (or first-call) choice of sample indices
+    ``start .. start + count - 1`` into ``out`` rows (``CCOL_*``).
+
+    Positions in the auction from the first bidder: 0, 1, 2; ``me`` is this
+    seat's, ``mine`` its ``n`` dealt cards (17, or 18 with no bottom).
+    ``before[:nbefore]``: the auction so far (0 pass, 1 call or grab), this
+    seat's own earlier actions included; the other seats' actions are judged
+    by the policy's call-grab rule on the sampled hands (rejection).  Each
+    choice (0 pass, 1 call or grab) is followed by the rest of the auction by
+    that rule (this seat's later actions too), the landlord's draws
+    (``landlord_draw``), the doubles (farmers from the landlord's left, then
+    the landlord) and the landlord's first-play show by the policy, then one
+    playout per landlord; this seat's score settles the whole stake (0 on a
+    redeal).  A sampled bottom's suits are not drawn: a flush never counts
+    in its bonus.
+    """
+    hands = np.empty(3, np.int64)
+    play = np.empty(3, np.int64)
+    pols = np.empty(3, np.int64)
+    pols[:] = policy
+    scratch = np.empty(64, np.int64)
+    st = np.empty(AUCTION_SIZE, np.int64)
+    st2 = np.empty(AUCTION_SIZE, np.int64)
+    d = np.empty(3, np.int64)
+    cache_won = np.empty(3, np.int64)
+    cache_mult = np.empty(3, np.int64)
+    cache_doubles = np.empty((3, 3), np.int64)
+    spring_col = R_SPRING_ANY if spring_any else R_SPRING
+    doubling = (stage_flags >> S_DOUBLING) & 3
+    for s in range(count):
+        idx = start + s
+        row = out[s]
+        for c in range(CCOLS):
+            row[c] = 0
+        key = 0
+        bottom = 0
+        accepted = False
+        attempt = 0
+        while attempt < max_attempts and not accepted:
+            key = _sample_key(key0, idx, attempt)
+            attempt += 1
+            bottom = _deal_n(unseen, key, me, mine, n, hands, scratch)
+            auction_start(st, mode, 0, 0)
+            for p in range(3):
+                if must_call(stage_flags, hands[p]):
+                    auction_must_call(st, p)
+            accepted = True
+            for i in range(nbefore):
+                p = st[A_TURN]
+                if p != me and _call_of(hands[p], policy, flags, st, key, i, table) != before[i]:
+                    accepted = False
+                    break
+                auction_bid(st, p, before[i])
+        row[CCOL_ATTEMPTS] = attempt
+        if not accepted:
+            continue
+        row[CCOL_ACCEPTED] = 1
+        for L in range(3):
+            cache_won[L] = -1
+        for choice in range(2):
+            base_col = CCOL_CHOICE + NCCOL_CHOICE * choice
+            if bid_error(st, me, choice) != BID_OK:
+                row[base_col] = -2
+                continue
+            st2[:] = st
+            auction_bid(st2, me, choice)
+            i = nbefore + 1
+            while st2[A_OUTCOME] == AUCTION_OPEN:
+                p = st2[A_TURN]
+                auction_bid(st2, p, _call_of(hands[p], policy, flags, st2, key, i, table))
+                i += 1
+            if st2[A_OUTCOME] == AUCTION_VOID:
+                row[base_col] = -1
+                continue
+            lead = st2[A_LANDLORD]
+            top = st2[A_BASE]
+            rel = (lead - me) % 3
+            if cache_won[rel] < 0:
+                for p in range(3):
+                    play[p] = hands[p]
+                play[lead] += bottom
+                if (stage_flags & S_DRAW) != 0 and bottom == 0:
+                    np.random.seed(_mix2(key, 0x6000 + rel))
+                    for k in range(1, 3):
+                        f = (lead + k) % 3
+                        card = draw_card(play[f], np.random.randint(0, packed_count(play[f])))
+                        play[f] -= card
+                        play[lead] += card
+                for k in range(3):
+                    p = (lead + 1 + k) % 3
+                    d[p] = _double_of(play[p], policy, flags, stage_flags, 1 if p == lead else 0, key,
+                                      (p - lead) % 3, table)
+                np.random.seed(_mix2(key, 0x5000 + rel))
+                show = 1
+                if policy_show(play[lead], policy, flags, stage_flags, SHOW_FIRST_PLAY, 1, table) != 0:
+                    show = show_factor(stage_flags, SHOW_FIRST_PLAY, 1)
+                for p in range(3):
+                    cache_doubles[rel, p] = d[p]
+                res = playout(play, lead, pols, flags, _mix2(key, 0x1000 + rel), table, bufc, bufk)
+                cache_won[rel] = res[R_LANDLORD_WON]
+                bonus = bottom_bonus(stage_flags, bottom, 0) if bottom != 0 else 1
+                cache_mult[rel] = show * bonus * multiplier(res[R_DOUBLINGS], res[spring_col], res[R_ANTI_SPRING])
+            won = cache_won[rel]
+            mult = cache_mult[rel]
+            row[base_col] = rel
+            row[base_col + 1] = top
+            row[base_col + 2] = won
+            row[base_col + 3] = mult
+            row[base_col + 4] = settle_doubled(lead, won, top * mult, cache_doubles[rel, 0], cache_doubles[rel, 1],
+                                               cache_doubles[rel, 2], doubling)[me]
+    return count
+
+
+@dataclasses.dataclass(frozen=True)
+class CallProblem:
+    """A validated call-grab (or first-call) situation, ready for the kernel."""
+
+    hand: int
+    seat: int             # position in the auction from the first bidder
+    before: tuple         # the auction so far: 0 pass, 1 call or grab
+    legal: tuple          # 0/1 for pass, call-or-grab
+    what: str             # "call" or "grab": what a 1 means now
+    unseen: np.ndarray
+    rules: Rules
+
+
+def call_problem(hand, seat: "int | str" = 0, before=(), rules: "Rules | str | None" = "happy") -> CallProblem:
+    """Validate a call-grab or first-call situation (see :func:`evaluate_call`).
+
+    >>> p = call_problem("3345566789TJQKA2D", "second", "call")
+    >>> p.what, p.legal
+    ('grab', (1, 1))
+    """
+    rules = Rules.parse(rules)
+    if rules.bidding not in ("call-grab", "first-call"):
+        raise RulesError(f"--decide call is for bidding=call-grab or first-call (rules {rules.describe()} "
+                         f"bid {rules.bidding}: use --decide bid)", param="rules")
+    if rules.is_laizi:
+        raise RulesError("--decide call does not draw the wild ranks yet: use it without Laizi rules",
+                         param="rules")
+    packed = to_packed(hand, "hand")
+    n = rules.hand_cards
+    if card_count(packed) != n:
+        raise BidError(f"hand {format_cards(packed)!r} has {card_count(packed)} cards; a hand before the "
+                       f"auction has {n} under {rules.describe()}", param="hand")
+    me = _seat_index(seat)
+    acts = _parse_calls(before)
+    mode = BIDDING_MODES_CALL[rules.bidding]
+    state = [0] * AUCTION_SIZE
+    _auction_start(state, mode, 0, 0)
+    for i, a in enumerate(acts):
+        if state[A_OUTCOME] != AUCTION_OPEN:
+            raise BidError(f"the auction is over after {i} action(s); {len(acts)} were given", param="before")
+        _auction_bid(state, state[A_TURN], a)
+    if state[A_OUTCOME] != AUCTION_OPEN:
+        raise BidError("the auction is over after these actions: there is nothing to decide", param="before")
+    if state[A_TURN] != me:
+        raise BidError(f"after {','.join(_CALL_NAMES[a] for a in acts) or 'no action'} it is the "
+                       f"{SEAT_NAMES[state[A_TURN]]} seat's turn, not the {SEAT_NAMES[me]} seat's", param="seat")
+    what = "call" if state[A_CALLER] < 0 else "grab"
+    legal = (1, 1)
+    unseen = np.array([r for r, c in enumerate(counts_of(FULL_DECK - packed)) for _ in range(c)], dtype=np.int64)
+    return CallProblem(packed, me, acts, legal, what, unseen, rules)
+
+
+_CALL_NAMES = ("pass", "call")
+#: The bidding options the call evaluator models.
+BIDDING_MODES_CALL = {"call-grab": CALL_GRAB, "first-call": FIRST_CALL}
+
+
+def _parse_calls(before) -> tuple:
+    """The auction so far as 0/1: ``"pass,call,grab"`` (``1`` or ``0`` too)."""
+    if before is None or (isinstance(before, str) and not before.strip()):
+        return ()
+    items = before.split(",") if isinstance(before, str) else list(before)
+    out = []
+    for x in items:
+        t = str(x).strip().lower()
+        if t in ("pass", "p", "0", "-"):
+            out.append(0)
+        elif t in ("call", "grab", "1"):
+            out.append(1)
+        else:
+            raise BidError(f"earlier action {x!r} is not pass, call or grab", param="before")
+    return tuple(out)
+
+
+def run_call_rows(problem: CallProblem, policy: int, seed: int, start: int, count: int,
+                  max_attempts: int = MAX_ATTEMPTS) -> np.ndarray:
+    """Per-sample rows (the ``CCOL_*`` columns) of sample indices ``start ..``."""
+    out = np.zeros((count, CCOLS), np.int64)
+    before = np.zeros(max(1, len(problem.before)), np.int64)
+    before[:len(problem.before)] = problem.before
+    rules = problem.rules
+    w = _take_work()
+    try:
+        _call_chunk(problem.unseen, problem.seat, problem.hand, rules.hand_cards, before, len(problem.before), policy,
+                    rules.flags, rules.stage_flags, BIDDING_MODES_CALL[rules.bidding], SPRING_MODES[rules.spring],
+                    seed_key(seed), start, count, max_attempts, out, *w)
+    finally:
+        _give_work(w)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class CallEvaluation:
+    """The verdict of :func:`evaluate_call`: ``choices`` are ``pass`` and
+    ``call`` (or ``grab``), each a :class:`ChoiceResult`."""
+
+    hand: str
+    seat: str
+    before: tuple
+    what: str
+    rules: Rules
+    policy: str
+    seed: int
+    confidence: float
+    samples: int
+    samples_max: int
+    indices: int
+    drawn: int
+    rejected: int
+    failed: int
+    stopped_early: bool
+    choices: dict
+    recommendation: str
+    margin: float
+    margin_ci: tuple
+
+    @property
+    def expected_score(self) -> dict:
+        return {c: (r.expected_score if r.legal else None) for c, r in self.choices.items()}
+
+    def to_dict(self) -> dict:
+        return {
+            "decision": self.what, "hand": self.hand, "seat": self.seat,
+            "before": [_CALL_NAMES[a] for a in self.before], "rules": self.rules.describe(), "policy": self.policy,
+            "seed": self.seed, "confidence": self.confidence, "samples": self.samples,
+            "samples_max": self.samples_max, "indices": self.indices, "drawn": self.drawn,
+            "rejected": self.rejected, "failed": self.failed, "stopped_early": self.stopped_early,
+            "expected_score": self.expected_score, "choices": {c: r.to_dict() for c, r in self.choices.items()},
+            "recommendation": self.recommendation, "margin": self.margin, "margin_ci": list(self.margin_ci),
+        }
+
+
+def evaluate_call(hand, seat: "int | str" = 0, before=(), samples: int = 2000, seed: int = 0,
+                  workers: "int | None" = None, policy: str = "heuristic", confidence: float = 0.95,
+                  rules: "Rules | str | None" = "happy", progress: "Callable[[int, int], None] | None" = None,
+                  early_stop: bool = True, max_attempts: int = MAX_ATTEMPTS) -> CallEvaluation:
+    """Monte Carlo verdict on calling (or grabbing) or passing, under
+    ``bidding=call-grab`` (Happy Dou Dizhu) or ``first-call`` (``notalon``).
+
+    ``hand``: this seat's dealt cards (17, or 18 with no bottom); ``seat``:
+    its place in the auction from the first bidder; ``before``: the auction
+    so far (``"pass,call,grab"``), this seat's own earlier call included when
+    it decides whether to grab back.  The unseen cards are dealt at random,
+    consistent with the other seats' actions as the policy's call-grab rule
+    judges them; each choice is followed by the rest of the auction by that
+    rule, the landlord's draws, the doubles, the landlord's first-play show
+    and a playout, and scored for this seat with the whole stake (0 when
+    all pass and the deal is void).  Figures and early stopping as
+    :func:`evaluate_bid`.
+
+    >>> ev = evaluate_call("3345566789TJQKA2D", "first", samples=300, seed=1, workers=1)
+    >>> sorted(ev.choices), ev.recommendation in ev.choices
+    (['call', 'pass'], True)
+    """
+    problem = call_problem(hand, seat, before, rules)
+    rules = problem.rules
+    if policy not in POLICIES:
+        raise ArgumentError(f"policy {policy!r} is not one of {', '.join(POLICIES)}", param="policy")
+    if not isinstance(samples, int) or samples < 1:
+        raise ArgumentError(f"samples must be a positive number, not {samples!r}", param="samples")
+    if not 0.5 <= confidence < 1:
+        raise ArgumentError(f"confidence must be in [0.5, 1), not {confidence!r}", param="confidence")
+    pol = POLICIES[policy]
+    names = ("pass", problem.what)
+    workers = workers or os.cpu_count() or 1
+    n_chunks = -(-samples // CHUNK)
+    looks = max(1, n_chunks - (MIN_SAMPLES - 1) // CHUNK)
+    z_stop = stop_z(confidence, 1, looks)
+    score_cols = [CCOL_CHOICE + NCCOL_CHOICE * c + 4 for c in range(2)]
+
+    def work(k: int) -> np.ndarray:
+        start = k * CHUNK
+        return run_call_rows(problem, pol, seed, start, min(CHUNK, samples - start), max_attempts)
+
+    parts: list = []
+
+    def ranked(acc: np.ndarray) -> list:
+        return [c for _, c in sorted((-int(acc[:, score_cols[c]].sum()), c) for c in range(2))]
+
+    def take(rows: np.ndarray) -> bool:
+        parts.append(rows)
+        done = sum(len(p) for p in parts)
+        if progress is not None:
+            progress(done, samples)
+        if not any(p[:, CCOL_ACCEPTED].any() for p in parts):
+            return True
+        if early_stop and done >= MIN_SAMPLES and done < samples:
+            acc = np.concatenate(parts)
+            acc = acc[acc[:, CCOL_ACCEPTED] == 1]
+            return settled(np.stack([acc[:, score_cols[c]] for c in ranked(acc)], axis=1), z_stop)
+        return False
+
+    stopped = run_chunks(n_chunks, work, take, workers)
+    rows = np.concatenate(parts)
+    acc = rows[rows[:, CCOL_ACCEPTED] == 1]
+    n = len(acc)
+    drawn = int(rows[:, CCOL_ATTEMPTS].sum())
+    if n == 0:
+        raise BidError(f"no deal consistent with the auction {','.join(_CALL_NAMES[a] for a in problem.before)} "
+                       f"was found in {drawn} draws: the {policy} policy (almost) never acts that way")
+    choices = {}
+    for c, name in enumerate(names):
+        base = CCOL_CHOICE + NCCOL_CHOICE * c
+        ll, won = acc[:, base], acc[:, base + 2]
+        has = ll >= 0
+        n_ll = int(has.sum())
+        ll_wins = int((won[has] == 1).sum())
+        me_wins = int(((ll == 0) & (won == 1)).sum() + ((ll > 0) & (won == 0)).sum())
+        mean, lo, hi = mean_interval(acc[:, base + 4], confidence)
+        choices[name] = ChoiceResult(
+            name, True, landlord_prob=float((ll == 0).sum()) / n, redeal_prob=float((ll == -1).sum()) / n,
+            landlord_win_prob=ll_wins / n_ll if n_ll else 0.0,
+            landlord_win_ci=wilson_interval(ll_wins, n_ll, confidence),
+            win_prob=me_wins / n, win_ci=wilson_interval(me_wins, n, confidence),
+            expected_score=mean, score_ci=(lo, hi))
+    order = ranked(acc)
+    margin, mlo, mhi = mean_interval(acc[:, score_cols[order[0]]] - acc[:, score_cols[order[1]]], confidence)
+    return CallEvaluation(
+        hand=format_cards(problem.hand), seat=SEAT_NAMES[problem.seat], before=problem.before, what=problem.what,
+        rules=rules, policy=policy, seed=seed, confidence=confidence, samples=n, samples_max=samples,
+        indices=len(rows), drawn=drawn, rejected=drawn - n, failed=len(rows) - n, stopped_early=stopped,
+        choices=choices, recommendation=names[order[0]], margin=margin, margin_ci=(mlo, mhi))

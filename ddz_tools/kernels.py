@@ -37,7 +37,8 @@ Decomposer (:mod:`ddz_tools.decompose`)
 Policies (:mod:`ddz_tools.policies`)
     ``policy_play(hands, seat, landlord, prev_kind, prev_seat, policy, flags,
     table, bufc, bufk) -> (cards, kind)`` and ``policy_bid(hand17, policy,
-    flags, highest, table)``; the stake stages of Happy Dou Dizhu:
+    flags, highest, table)``; ``policy_call(hand, policy, flags, level,
+    table)`` (call-grab and first-call); the stake stages of Happy Dou Dizhu:
     ``policy_double(hand, policy, flags, stage_flags, is_landlord, table) ->
     1|2|4`` and ``policy_show(hand, policy, flags, stage_flags, stage,
     is_landlord, table) -> 0|1``; work arrays from :func:`new_table` and
@@ -108,7 +109,8 @@ from .gamerules import (
     trick_after,
 )
 from .movegen import GEN_SCRATCH, gen_all, gen_batch, gen_into, gen_into_scratch
-from .policies import BUFFER, POLICIES, new_table, policy_bid, policy_double, policy_play, policy_show, seed_rng
+from .policies import (BUFFER, POLICIES, new_table, policy_bid, policy_call, policy_double, policy_play, policy_show,
+                       seed_rng)
 from .selfplay import (
     R_ANTI_SPRING,
     R_BOMBS,
@@ -133,7 +135,8 @@ __all__ = [
     # decompose
     "min_plays_memo", "min_plays_memo_in", "min_plays_prefetch", "SEARCH_WORK", "min_plays_fresh", "new_memo_table",
     # policies
-    "policy_play", "policy_bid", "policy_double", "policy_show", "new_table", "BUFFER", "POLICIES", "seed_rng",
+    "policy_play", "policy_bid", "policy_call", "policy_double", "policy_show", "new_table", "BUFFER", "POLICIES",
+    "seed_rng",
     # selfplay
     "playout", "work_arrays", "RESULT_SIZE", "R_LANDLORD_WON", "R_BOMBS", "R_SPRING", "R_ANTI_SPRING",
     "R_N_MOVES", "R_SPRING_ANY", "R_DOUBLINGS",

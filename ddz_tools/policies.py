@@ -48,6 +48,8 @@ Kernel entry points (also named in :mod:`ddz_tools.kernels`):
   :data:`BUFFER` entries.
 * ``policy_bid(hand17, policy, flags, highest, table) -> int``: 0 = pass,
   else a bid 1..3 higher than ``highest``.
+* ``policy_call(hand, policy, flags, level, table) -> 0|1``: the call-grab
+  (and first-call) decision: ``level`` 0 the call, 1 + grabs so far a grab.
 * ``policy_double(hand, policy, flags, stage_flags, is_landlord, table) ->
   int`` (not named in :mod:`ddz_tools.kernels`): the factor a seat doubles by (1, 2 or 4; Happy Dou Dizhu's
   ``doubling``), after the auction, the bottom and any draws.
@@ -533,6 +535,18 @@ def _bid_rule(hand17, policy, flags, highest_bid_so_far):
     """The policy's bid for a 17-card hand: 0 = pass, else higher than the highest so far."""
     table = np.zeros(2 + 2 * (1 << 10), np.int64)
     return policy_bid(hand17, policy, flags, highest_bid_so_far, table)
+
+
+@kernel
+def policy_call(hand, policy, flags, level, table):
+    """The call-grab decision (1 = call or grab, 0 = pass); also the first-call
+    decision (``level`` 0).  ``level`` 0 asks for the call; 1, 2, ... for a
+    grab after that many calls and grabs.  The random policy calls or grabs
+    with probability 1/2; the heuristic one when its bid rule would bid
+    above ``min(level, 2)``."""
+    if policy == POLICY_RANDOM:
+        return np.random.randint(0, 2)
+    return 1 if policy_bid(hand, policy, flags, min(level, 2), table) > 0 else 0
 
 
 # Stake stages (Happy Dou Dizhu) ----------------------------------------------------------

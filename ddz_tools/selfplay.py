@@ -24,7 +24,7 @@ A game
    until two players have passed or someone bids 3) or ``bidding=call-grab``
    (a first call in turn order, then each later seat of the round may grab
    once and, if anyone grabbed, the caller once more; base 2 ** grabs; the
-   last to call or grab is landlord; see :func:`_grab_rule`) or
+   last to call or grab is landlord; see :func:`~ddz_tools.policies.policy_call`) or
    ``bidding=first-call`` (one round of pass or call, the first call ends it
    at base 1; a seat calls when its bid rule would bid).  Under ``must_call``
    a seat whose hand forces a call calls where its policy would pass.  The
@@ -140,8 +140,8 @@ from .gamerules import (
     trick_after,
 )
 from .kinds import WILD_SHIFT, wild_of_flags
-from .policies import (BUFFER, POLICIES, POLICY_RANDOM, TABLE_BITS, new_table, policy_bid, policy_double,
-                       policy_number, policy_play, policy_show)
+from .policies import (BUFFER, POLICIES, POLICY_RANDOM, TABLE_BITS, new_table, policy_bid, policy_call,
+                       policy_double, policy_number, policy_play, policy_show)
 from .records import play_text, rules_field as records_rules_field
 from .rules import Play, Rules, format_wild
 
@@ -401,7 +401,7 @@ def _playout(hands, landlord, policy, flags, seed):
 def _bidding(hands, first, pols, flags, stage_flags, mode, table, bids):
     """One auction over ``hands`` (int64[3] or more, the dealt hands first),
     each seat bidding by its policy (call-grab and first-call:
-    :func:`_grab_rule`).
+    :func:`~ddz_tools.policies.policy_call`).
 
     Under ``must_call`` (``stage_flags``) a seat whose hand forces a call
     (:func:`~ddz_tools.gamerules.must_call`) is marked before the first bid,
@@ -419,9 +419,9 @@ def _bidding(hands, first, pols, flags, stage_flags, mode, table, bids):
     while st[A_OUTCOME] == AUCTION_OPEN:
         s = st[A_TURN]
         if mode == CALL_GRAB:
-            b = _grab_rule(hands[s], pols[s], flags, 0 if st[A_CALLER] < 0 else 1 + st[A_GRABS], table)
+            b = policy_call(hands[s], pols[s], flags, 0 if st[A_CALLER] < 0 else 1 + st[A_GRABS], table)
         elif mode == FIRST_CALL:
-            b = _grab_rule(hands[s], pols[s], flags, 0, table)
+            b = policy_call(hands[s], pols[s], flags, 0, table)
         else:
             b = policy_bid(hands[s], pols[s], flags, st[A_HIGH], table)
         if b == 0 and st[A_MUST] != 0 and bid_error(st, s, 0) == BID_BAD:
@@ -433,18 +433,6 @@ def _bidding(hands, first, pols, flags, stage_flags, mode, table, bids):
     if st[A_OUTCOME] == AUCTION_VOID:
         return -1, 0, nb
     return st[A_LANDLORD], st[A_BASE], nb
-
-
-@kernel
-def _grab_rule(hand, policy, flags, level, table):
-    """Call-grab decision (1 = call or grab, 0 = pass); also the first-call
-    decision (``level`` 0).  ``level`` 0 asks for the call; 1, 2, ... for a
-    grab after that many calls and grabs.  The random policy calls or grabs
-    with probability 1/2; the heuristic one when its bid rule would bid
-    above ``min(level, 2)``."""
-    if policy == POLICY_RANDOM:
-        return np.random.randint(0, 2)
-    return 1 if policy_bid(hand, policy, flags, min(level, 2), table) > 0 else 0
 
 
 @kernel

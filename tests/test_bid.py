@@ -598,3 +598,75 @@ def test_cli_double():
     assert table.returncode == 0 and "recommendation: x4" in table.stdout
     bad = _ddz("bid", "3345566789TJQKA2D", "--decide", "double", "--bottom", "22X")
     assert bad.returncode == 2 and bad.stderr.startswith("error: ") and "doubling=off" in bad.stderr
+
+
+# Calling and grabbing ---------------------------------------------------------------------------
+
+from ddz_tools.bid import CCOL_ACCEPTED, CCOL_ATTEMPTS, CCOL_CHOICE, call_problem, evaluate_call, run_call_rows  # noqa: E402,E501
+
+
+def _call_rows_as_naive(rows) -> list:
+    out = []
+    for r in rows.tolist():
+        d = {"attempts": r[CCOL_ATTEMPTS], "accepted": bool(r[CCOL_ACCEPTED])}
+        if d["accepted"]:
+            d["choices"] = []
+            for c in range(2):
+                b = CCOL_CHOICE + 5 * c
+                d["choices"].append({"landlord": -1} if r[b] == -1 else
+                                    {"landlord": r[b], "base": r[b + 1], "won": r[b + 2], "mult": r[b + 3],
+                                     "score": r[b + 4]})
+        out.append(d)
+    return out
+
+
+@pytest.mark.parametrize("seat, before, policy, spec", [
+    (0, "", 1, "happy"),
+    (1, "call", 1, "happy"),
+    (2, "pass,call", 0, "happy"),
+    (0, "call,grab,pass", 0, "happy,doubling=global"),      # the caller's last word
+    (1, "call", 0, "happy,must_call=jokers"),
+    (2, "pass,pass", 1, "notalon"),
+    (0, "", 0, "notalon,landlord_draw=on"),
+])
+def test_call_rows_equal_python_loop(seat, before, policy, spec):
+    rng = random.Random(f"call-{seat}-{before}-{spec}")
+    n = Rules.parse(spec).hand_cards
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    rng.shuffle(deck)
+    hand = sum(1 << (4 * r) for r in deck[:n])
+    problem = call_problem(format_cards(hand), seat, before, spec)
+    rows = run_call_rows(problem, policy, 7, 2, 8, max_attempts=300)
+    expected = naive_bid.naive_call_rows(problem, policy, 7, 2, 8, max_attempts=300)
+    assert _call_rows_as_naive(rows) == expected
+    assert any(r["accepted"] for r in expected)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(rules="standard"), "call-grab or first-call"),
+    (dict(seat="second"), "first seat's turn"),
+    (dict(seat="second", before="call,call,call,call"), "auction is over"),
+    (dict(before="raise"), "not pass, call or grab"),
+    (dict(hand="3345566789TJQKA2"), "17"),
+    (dict(rules="notalon"), "18"),
+])
+def test_call_bad_input_is_one_line(kwargs, message):
+    args = dict(hand="3345566789TJQKA2D", seat="first", before="", rules="happy")
+    args.update(kwargs)
+    with pytest.raises(DdzError, match=message):
+        evaluate_call(args.pop("hand"), samples=10, workers=1, **args)
+
+
+def test_call_evaluation_and_cli():
+    ev = evaluate_call("3456789TJQKA2222X", "second", "call", samples=500, seed=1, workers=1)
+    assert ev.what == "grab" and ev.recommendation == "grab" and ev.choices["grab"].landlord_prob > 0.5
+    assert ev.to_dict() == evaluate_call("3456789TJQKA2222X", "second", "call", samples=500, seed=1,
+                                         workers=2).to_dict()
+    out = _ddz("bid", "3456789TJQKA2222X", "--rules", "happy", "--decide", "call", "--seat", "second",
+               "--before", "call", "--samples", "500", "--seed", "1", "--workers", "1", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["decision"] == "grab" and set(d["expected_score"]) == {"pass", "grab"}
+    table = _ddz("bid", "33445566778899TJQK", "--rules", "notalon", "--decide", "call", "--seat", "third",
+                 "--before", "pass,pass", "--samples", "300", "--workers", "1")
+    assert table.returncode == 0 and "recommendation: call" in table.stdout

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 from tabulate import tabulate
 
-from ..bid import (CHOICES, DOUBLE_CHOICES, SEAT_NAMES, BidEvaluation, DoubleEvaluation, evaluate_bid,
-                   evaluate_double, parse_bid_line)
+from ..bid import (CHOICES, DOUBLE_CHOICES, SEAT_NAMES, BidEvaluation, CallEvaluation, DoubleEvaluation,
+                   evaluate_bid, evaluate_call, evaluate_double, parse_bid_line)
 from .options import (default_workers, file_inputs, file_option, format_option, rules_option, run_inputs,
                       seed_option, workers_option)
 
@@ -73,21 +73,46 @@ def print_double(ev: DoubleEvaluation) -> None:
                f"{_ci(ev.margin_ci, lambda x: f'{x:+.3f}')} over the next best)")
 
 
+def print_call(ev: CallEvaluation) -> None:
+    """The human-readable report of one call-grab evaluation."""
+    where = f"{ev.seat} seat" + (f" after {','.join(('pass', 'call')[a] for a in ev.before)}" if ev.before else "")
+    stop = ", stopped early: recommendation settled" if ev.stopped_early else ""
+    click.echo(f"hand {ev.hand}, {where}, to {ev.what} or pass, rules {ev.rules.describe()}, {ev.policy} policy, "
+               f"seed {ev.seed}")
+    click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}; {ev.rejected} drawn deals rejected by the "
+               f"earlier actions" + (f", {ev.failed} sample(s) given up" if ev.failed else ""))
+    level = f"{100 * ev.confidence:g}%"
+    rows = []
+    for name, r in ev.choices.items():
+        rows.append((name, _pct(r.landlord_prob), f"{_pct(r.landlord_win_prob)} {_ci(r.landlord_win_ci, _pct)}",
+                     _pct(r.win_prob), f"{r.expected_score:+.3f}", _ci(r.score_ci, lambda x: f"{x:+.3f}")))
+    headers = ["choice", "P(landlord)", f"landlord wins [{level}]", "this seat wins", "E[score]", f"[{level}]"]
+    click.echo(tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True))
+    click.echo(f"recommendation: {ev.recommendation} (margin {ev.margin:+.3f} "
+               f"{_ci(ev.margin_ci, lambda x: f'{x:+.3f}')} over the next best)")
+
+
 def _print(ev) -> None:
-    (print_double if isinstance(ev, DoubleEvaluation) else print_evaluation)(ev)
+    if isinstance(ev, DoubleEvaluation):
+        print_double(ev)
+    elif isinstance(ev, CallEvaluation):
+        print_call(ev)
+    else:
+        print_evaluation(ev)
 
 
 @click.command()
 @click.argument("hand", required=False)
-@click.option("--decide", type=click.Choice(["bid", "double"]), default="bid", show_default=True,
-              help="The decision: the bid, or (Happy Dou Dizhu) the double after the auction.")
+@click.option("--decide", type=click.Choice(["bid", "call", "double"]), default="bid", show_default=True,
+              help="The decision: the bid; under call-grab or first-call bidding the call (or grab); "
+                   "(Happy Dou Dizhu) the double after the auction.")
 @click.option("--bottom", default=None, help="The 3 bottom cards, when HAND is the landlord's 20 cards "
                                              "(--decide double: always, the bottom is shown to all).")
 @click.option("--seat", type=click.Choice(SEAT_NAMES), default="first", show_default=True,
               help="This seat's place in the round decided: the bidding, or the doubling (first: the farmer "
                    "on the landlord's left, second: the other farmer, third: the landlord).")
-@click.option("--before", default="", help="What the earlier seats of that round did: bids (pass,1) or "
-                                           "doubles (x2,x1).")
+@click.option("--before", default="", help="What the earlier seats of that round did: bids (pass,1), "
+                                           "calls (pass,call,grab) or doubles (x2,x1).")
 @click.option("--base", type=click.IntRange(min=1), default=1, show_default=True,
               help="--decide double: the base the auction set (2 per grab under call-grab).")
 @click.option("--flush/--no-flush", default=None,
@@ -115,9 +140,11 @@ def bid(hand, decide, bottom, seat, before, base, flush, samples, confidence, po
     spring, anti-spring).  --file takes one hand per line, optionally with
     bottom=, seat= and before= keys.
 
-    --decide double (Happy Dou Dizhu, --rules happy): after the auction and
-    the shown bottom, x1, x2 or x4 for this seat, given the base and the
-    doubles before it; each factor is scored with the rules' settlement.
+    --decide call (bidding=call-grab or first-call, e.g. --rules happy or
+    notalon): call (or grab) or pass, given the auction so far.  --decide
+    double (Happy Dou Dizhu): after the auction and the shown bottom, x1, x2
+    or x4 for this seat, given the base and the doubles before it.  Each
+    choice is scored with the rules' whole stake.
 
     \b
     Examples:
@@ -125,6 +152,7 @@ def bid(hand, decide, bottom, seat, before, base, flush, samples, confidence, po
       $ ddz bid 33456789TTJQKA22X --seat third --before pass,1 --samples 5000
       $ ddz bid 3345678899TJQKKA22XD --bottom 8KX --format json
       $ ddz bid --file hands.txt --seed 7 --format json
+      $ ddz bid 3345566789TJQKA2D --rules happy --decide call --seat second --before call
       $ ddz bid 3345566789TJQKA2D --rules happy --decide double --bottom 22X --base 2
     """
     if (hand is None) == (file is None):
@@ -136,6 +164,11 @@ def bid(hand, decide, bottom, seat, before, base, flush, samples, confidence, po
     def run(args: dict, progress):
         if decide == "double":
             return evaluate_double(**args, **common, base=base, flush=flush, progress=progress)
+        if decide == "call":
+            if args.get("bottom"):
+                raise click.UsageError("--decide call is before the auction: no --bottom")
+            args = {k: v for k, v in args.items() if k != "bottom"}
+            return evaluate_call(**args, **common, progress=progress)
         return evaluate_bid(**args, **common, progress=progress)
 
     if file is None:
