@@ -341,12 +341,17 @@ def review_bids(rec, opts: AnalyzeOptions) -> "tuple[list | None, str | None]":
     Each entry: ``seat``, ``order`` (0 = first to bid), ``player``, ``bid``
     (``pass``/``1``/``2``/``3``), ``best`` (the evaluator's recommendation),
     ``agrees``, ``expected`` (expected score of the bid made and of the best),
-    ``cost`` (best minus made, in expected points) and ``samples``.
+    ``cost`` (best minus made, in expected points) and ``samples``.  Under
+    ``call-grab`` and ``first-call`` every action of the auction is reviewed
+    by :func:`~ddz_tools.bid.evaluate_call` (``bid`` and ``best`` are
+    ``pass``, ``call`` or ``grab``).
     """
     from .bid import CHOICES, evaluate_bid
 
     # The bidders knew only the wild ranks turned up before the bidding.
     rules = rec.rules.at_bidding()
+    if rules.bidding in ("call-grab", "first-call"):
+        return _review_calls(rec, opts, rules)
     if rules.bidding not in ("single-round", "until-two-pass"):
         return None, f"bid review needs bidding=single-round or until-two-pass (this game: {rules.describe()})"
     out = []
@@ -362,6 +367,31 @@ def review_bids(rec, opts: AnalyzeOptions) -> "tuple[list | None, str | None]":
                     "cost": round(exp[ev.recommendation] - exp[made], 4), "samples": ev.samples})
         before.append(bid)
     return out, None
+
+
+def _review_calls(rec, opts: "AnalyzeOptions", rules) -> "tuple[list | None, str | None]":
+    """:func:`review_bids` for a call-grab or first-call auction: each action
+    against :func:`~ddz_tools.bid.evaluate_call` from what the seat knew."""
+    from .bid import evaluate_call
+
+    if rules.is_laizi:
+        return None, "bid review of a call-grab auction under Laizi rules is not available"
+    out, notes = [], []
+    for k, (seat, act) in enumerate(rec.bids):
+        before = [a for _, a in rec.bids[:k]]
+        try:
+            ev = evaluate_call(rec.hands[seat], (seat - rec.first_bidder) % 3, before, samples=opts.bid_samples,
+                               seed=opts.seed, workers=1, rules=rules)
+        except DdzError as exc:
+            notes.append(f"bid review of bids[{k}]: {exc}")
+            continue
+        made = ev.what if act else "pass"
+        exp = ev.expected_score
+        out.append({"seat": seat, "order": k, "player": rec.players[seat] if rec.players else None,
+                    "bid": made, "best": ev.recommendation, "agrees": made == ev.recommendation,
+                    "expected": {made: round(exp[made], 4), ev.recommendation: round(exp[ev.recommendation], 4)},
+                    "cost": round(exp[ev.recommendation] - exp[made], 4), "samples": ev.samples})
+    return out, "; ".join(notes) or None
 
 
 def review_doubles(rec, opts: "AnalyzeOptions") -> tuple["list | None", "str | None"]:

@@ -1166,7 +1166,7 @@ def double_problem(hand, bottom, seat: "int | str" = "first", before=(), base: i
             raise BidError(f"earlier double x{f} is not allowed under {rules.describe()}", param="before")
     packed = to_packed(hand, "hand")
     if bottom is None:
-        raise BidError("give the bottom (--bottom): it is shown to every seat before the doubling",
+        raise BidError("give the bottom: it is shown to every seat before the doubling",
                        param="bottom")
     bot = to_packed(bottom, "bottom")
     if card_count(bot) != 3:
@@ -1192,7 +1192,7 @@ def double_problem(hand, bottom, seat: "int | str" = "first", before=(), base: i
         if distinct and _bottom_bonus(sf, bot, 0) < 3:
             if flush is None:
                 raise BidError(f"bottom_bonus=table: say whether the bottom {format_cards(bot)} is a flush "
-                               f"(--flush or --no-flush)", param="flush")
+                               f"(its three cards of one suit)", param="flush")
             flush_bit = int(bool(flush))
     legal = tuple(1 if _double_ok(sf, f) else 0 for f in FACTORS)
     return DoubleProblem(packed, bot, place, me, me17, factors, base, legal, unseen, rules, flush_bit)
@@ -1516,10 +1516,10 @@ def call_problem(hand, seat: "int | str" = 0, before=(), rules: "Rules | str | N
     """
     rules = Rules.parse(rules)
     if rules.bidding not in ("call-grab", "first-call"):
-        raise RulesError(f"--decide call is for bidding=call-grab or first-call (rules {rules.describe()} "
-                         f"bid {rules.bidding}: use --decide bid)", param="rules")
+        raise RulesError(f"the call decision is for bidding=call-grab or first-call (rules {rules.describe()} "
+                         f"bid {rules.bidding}: evaluate the bid instead)", param="rules")
     if rules.is_laizi:
-        raise RulesError("--decide call does not draw the wild ranks yet: use it without Laizi rules",
+        raise RulesError("the call decision does not draw the wild ranks yet: use it without Laizi rules",
                          param="rules")
     packed = to_packed(hand, "hand")
     n = rules.hand_cards

@@ -319,7 +319,7 @@ def game_model(g: GameAnalysis) -> dict:
             "flag": m.get("flag"), "better": m.get("better") or [], "advised": m.get("advised"),
         })
     res = g.result or {}
-    bid_review = {b["seat"]: b for b in g.bid_review or []}
+    bid_review = {b.get("order", k): b for k, b in enumerate(g.bid_review or [])}   # by place in the auction
     double_review = {b["seat"]: b for b in g.double_review or []}
     landlord = r["landlord"]
     stake = None

@@ -485,9 +485,16 @@ def test_bid_review_matches_the_evaluator():
         assert (e["seat"], e["best"], e["samples"]) == (seat, ev.recommendation, ev.samples)
         assert e["agrees"] == (e["bid"] == e["best"]) and e["cost"] >= 0
         before.append(bid)
-    other = parse_record(dict(record_to_dict(rec), rules={"preset": "standard", "bidding": "call-grab"}))
-    entries, why = review_bids(other, AnalyzeOptions())
-    assert entries is None and "single-round" in why
+    # A call-grab auction: every action against the call evaluator, from what the seat knew.
+    from ddz_tools.bid import evaluate_call
+
+    happy = parse_record(next(simulate(1, "heuristic", seed=12, rules="happy")))
+    entries, why = review_bids(happy, AnalyzeOptions(bids=True, bid_samples=60, seed=3))
+    assert why is None and len(entries) == len(happy.bids)
+    for k, (e, (seat, act)) in enumerate(zip(entries, happy.bids)):
+        ev = evaluate_call(happy.hands[seat], (seat - happy.first_bidder) % 3, [a for _, a in happy.bids[:k]],
+                           samples=60, seed=3, workers=1, rules=happy.rules)
+        assert (e["seat"], e["bid"], e["best"]) == (seat, ev.what if act else "pass", ev.recommendation)
 
 
 def test_bid_reviews_in_the_summary_and_csv():
