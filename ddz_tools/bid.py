@@ -1217,6 +1217,55 @@ def run_double_rows(problem: DoubleProblem, policy: int, seed: int, start: int, 
     return out
 
 
+def _check_common(policy: str, samples, confidence) -> None:
+    if policy not in POLICIES:
+        raise ArgumentError(f"policy {policy!r} is not one of {', '.join(POLICIES)}", param="policy")
+    if not isinstance(samples, int) or samples < 1:
+        raise ArgumentError(f"samples must be a positive number, not {samples!r}", param="samples")
+    if not 0.5 <= confidence < 1:
+        raise ArgumentError(f"confidence must be in [0.5, 1), not {confidence!r}", param="confidence")
+
+
+def _sampled(rows_of: Callable[[int, int], np.ndarray], samples: int, workers: "int | None", score_cols: list,
+             accepted_col: int, confidence: float, early_stop: bool,
+             progress: "Callable[[int, int], None] | None") -> tuple:
+    """Run a decision's sample rows chunk by chunk (``rows_of(start, count)``)
+    with the early-stopping rule of :func:`evaluate_bid` over the choices'
+    score columns ``score_cols``: ``(rows, accepted rows, stopped early,
+    the score columns best first)``."""
+    workers = workers or os.cpu_count() or 1
+    n_chunks = -(-samples // CHUNK)
+    looks = max(1, n_chunks - (MIN_SAMPLES - 1) // CHUNK)
+    z_stop = stop_z(confidence, max(1, len(score_cols) - 1), looks)
+
+    def ranked(acc: np.ndarray) -> list:
+        return [c for _, c in sorted((-int(acc[:, c].sum()), c) for c in score_cols)]
+
+    def work(k: int) -> np.ndarray:
+        start = k * CHUNK
+        return rows_of(start, min(CHUNK, samples - start))
+
+    parts: list = []
+
+    def take(rows: np.ndarray) -> bool:
+        parts.append(rows)
+        done = sum(len(p) for p in parts)
+        if progress is not None:
+            progress(done, samples)
+        if not any(p[:, accepted_col].any() for p in parts):
+            return True
+        if early_stop and done >= MIN_SAMPLES and done < samples:
+            acc = np.concatenate(parts)
+            acc = acc[acc[:, accepted_col] == 1]
+            return settled(np.stack([acc[:, c] for c in ranked(acc)], axis=1), z_stop)
+        return False
+
+    stopped = run_chunks(n_chunks, work, take, workers)
+    rows = np.concatenate(parts)
+    acc = rows[rows[:, accepted_col] == 1]
+    return rows, acc, stopped, ranked(acc)
+
+
 def evaluate_double(hand, bottom, seat: "int | str" = "first", before=(), base: int = 1,
                     samples: int = 2000, seed: int = 0, workers: "int | None" = None,
                     policy: str = "heuristic", confidence: float = 0.95, rules: "Rules | str | None" = "happy",
@@ -1250,46 +1299,12 @@ def evaluate_double(hand, bottom, seat: "int | str" = "first", before=(), base: 
     """
     problem = double_problem(hand, bottom, seat, before, base, rules, flush)
     rules = problem.rules
-    if policy not in POLICIES:
-        raise ArgumentError(f"policy {policy!r} is not one of {', '.join(POLICIES)}", param="policy")
-    if not isinstance(samples, int) or samples < 1:
-        raise ArgumentError(f"samples must be a positive number, not {samples!r}", param="samples")
-    if not 0.5 <= confidence < 1:
-        raise ArgumentError(f"confidence must be in [0.5, 1), not {confidence!r}", param="confidence")
+    _check_common(policy, samples, confidence)
     pol = POLICIES[policy]
     legal = problem.legal
-    workers = workers or os.cpu_count() or 1
-    n_chunks = -(-samples // CHUNK)
-    n_alt = max(1, sum(legal) - 1)
-    looks = max(1, n_chunks - (MIN_SAMPLES - 1) // CHUNK)
-    z_stop = stop_z(confidence, n_alt, looks)
-
-    def work(k: int) -> np.ndarray:
-        start = k * CHUNK
-        return run_double_rows(problem, pol, seed, start, min(CHUNK, samples - start), max_attempts)
-
-    parts: list = []
-    order_cols = [DCOL_SCORE + c for c in range(3) if legal[c]]
-
-    def ranked(acc: np.ndarray) -> list:
-        return [c for _, c in sorted((-int(acc[:, c].sum()), c) for c in order_cols)]
-
-    def take(rows: np.ndarray) -> bool:
-        parts.append(rows)
-        done = sum(len(p) for p in parts)
-        if progress is not None:
-            progress(done, samples)
-        if not any(p[:, DCOL_ACCEPTED].any() for p in parts):
-            return True
-        if early_stop and done >= MIN_SAMPLES and done < samples:
-            acc = np.concatenate(parts)
-            acc = acc[acc[:, DCOL_ACCEPTED] == 1]
-            return settled(np.stack([acc[:, c] for c in ranked(acc)], axis=1), z_stop)
-        return False
-
-    stopped = run_chunks(n_chunks, work, take, workers)
-    rows = np.concatenate(parts)
-    acc = rows[rows[:, DCOL_ACCEPTED] == 1]
+    rows, acc, stopped, order = _sampled(
+        lambda start, count: run_double_rows(problem, pol, seed, start, count, max_attempts), samples, workers,
+        [DCOL_SCORE + c for c in range(3) if legal[c]], DCOL_ACCEPTED, confidence, early_stop, progress)
     n_acc = len(acc)
     drawn = int(rows[:, DCOL_ATTEMPTS].sum())
     me = problem.me
@@ -1308,7 +1323,6 @@ def evaluate_double(hand, bottom, seat: "int | str" = "first", before=(), base: 
             continue
         mean, lo, hi = mean_interval(acc[:, DCOL_SCORE + c], confidence)
         choices[name] = DoubleChoice(name, True, mean, (lo, hi))
-    order = ranked(acc)
     best = DOUBLE_CHOICES[order[0] - DCOL_SCORE]
     if len(order) > 1:
         margin, mlo, mhi = mean_interval(acc[:, order[0]] - acc[:, order[1]], confidence)
@@ -1650,45 +1664,13 @@ def evaluate_call(hand, seat: "int | str" = 0, before=(), samples: int = 2000, s
     """
     problem = call_problem(hand, seat, before, rules)
     rules = problem.rules
-    if policy not in POLICIES:
-        raise ArgumentError(f"policy {policy!r} is not one of {', '.join(POLICIES)}", param="policy")
-    if not isinstance(samples, int) or samples < 1:
-        raise ArgumentError(f"samples must be a positive number, not {samples!r}", param="samples")
-    if not 0.5 <= confidence < 1:
-        raise ArgumentError(f"confidence must be in [0.5, 1), not {confidence!r}", param="confidence")
+    _check_common(policy, samples, confidence)
     pol = POLICIES[policy]
     names = ("pass", problem.what)
-    workers = workers or os.cpu_count() or 1
-    n_chunks = -(-samples // CHUNK)
-    looks = max(1, n_chunks - (MIN_SAMPLES - 1) // CHUNK)
-    z_stop = stop_z(confidence, 1, looks)
     score_cols = [CCOL_CHOICE + NCCOL_CHOICE * c + 4 for c in range(2)]
-
-    def work(k: int) -> np.ndarray:
-        start = k * CHUNK
-        return run_call_rows(problem, pol, seed, start, min(CHUNK, samples - start), max_attempts)
-
-    parts: list = []
-
-    def ranked(acc: np.ndarray) -> list:
-        return [c for _, c in sorted((-int(acc[:, score_cols[c]].sum()), c) for c in range(2))]
-
-    def take(rows: np.ndarray) -> bool:
-        parts.append(rows)
-        done = sum(len(p) for p in parts)
-        if progress is not None:
-            progress(done, samples)
-        if not any(p[:, CCOL_ACCEPTED].any() for p in parts):
-            return True
-        if early_stop and done >= MIN_SAMPLES and done < samples:
-            acc = np.concatenate(parts)
-            acc = acc[acc[:, CCOL_ACCEPTED] == 1]
-            return settled(np.stack([acc[:, score_cols[c]] for c in ranked(acc)], axis=1), z_stop)
-        return False
-
-    stopped = run_chunks(n_chunks, work, take, workers)
-    rows = np.concatenate(parts)
-    acc = rows[rows[:, CCOL_ACCEPTED] == 1]
+    rows, acc, stopped, order = _sampled(
+        lambda start, count: run_call_rows(problem, pol, seed, start, count, max_attempts), samples, workers,
+        score_cols, CCOL_ACCEPTED, confidence, early_stop, progress)
     n = len(acc)
     drawn = int(rows[:, CCOL_ATTEMPTS].sum())
     if n == 0:
@@ -1709,10 +1691,9 @@ def evaluate_call(hand, seat: "int | str" = 0, before=(), samples: int = 2000, s
             landlord_win_ci=wilson_interval(ll_wins, n_ll, confidence),
             win_prob=me_wins / n, win_ci=wilson_interval(me_wins, n, confidence),
             expected_score=mean, score_ci=(lo, hi))
-    order = ranked(acc)
-    margin, mlo, mhi = mean_interval(acc[:, score_cols[order[0]]] - acc[:, score_cols[order[1]]], confidence)
+    margin, mlo, mhi = mean_interval(acc[:, order[0]] - acc[:, order[1]], confidence)
     return CallEvaluation(
         hand=format_cards(problem.hand), seat=SEAT_NAMES[problem.seat], before=problem.before, what=problem.what,
         rules=rules, policy=policy, seed=seed, confidence=confidence, samples=n, samples_max=samples,
         indices=len(rows), drawn=drawn, rejected=drawn - n, failed=len(rows) - n, stopped_early=stopped,
-        choices=choices, recommendation=names[order[0]], margin=margin, margin_ci=(mlo, mhi))
+        choices=choices, recommendation=names[score_cols.index(order[0])], margin=margin, margin_ci=(mlo, mhi))

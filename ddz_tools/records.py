@@ -924,6 +924,12 @@ def _parse_play_text(text: str, rules: Rules, flags: int):
     return res
 
 
+def _no_landlord(row: np.ndarray, has_plays: bool) -> None:
+    """The output row of a game whose auction made no landlord: its plays come
+    outside a play phase (an error at play 0), or it is unfinished."""
+    row[OUT_STATUS], row[OUT_INDEX] = (S_NOT_PLAYING, 0) if has_plays else (S_INCOMPLETE, -1)
+
+
 def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
     """Pack records into a :class:`GameBatch`: bidding is replayed here (in
     Python, it is a handful of actions), plays are converted to ints."""
@@ -969,10 +975,7 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
                     out[g, OUT_INDEX] = -1 if exc.index is None else exc.index
             if not skip[g] and game.phase != PLAYING:
                 skip[g] = 1
-                if rec.plays:
-                    out[g, OUT_STATUS], out[g, OUT_INDEX] = S_NOT_PLAYING, 0
-                else:
-                    out[g, OUT_STATUS], out[g, OUT_INDEX] = S_INCOMPLETE, -1
+                _no_landlord(out[g], bool(rec.plays))
             if not skip[g]:
                 landlord[g], base[g] = game.landlord, game.base
                 hands[g] = game.hands
@@ -992,10 +995,7 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
                 _auction_bid(auction, s, b)
             if not skip[g] and auction[A_OUTCOME] != AUCTION_WON:
                 skip[g] = 1
-                if rec.plays:
-                    out[g, OUT_STATUS], out[g, OUT_INDEX] = S_NOT_PLAYING, 0
-                else:
-                    out[g, OUT_STATUS], out[g, OUT_INDEX] = S_INCOMPLETE, -1
+                _no_landlord(out[g], bool(rec.plays))
             if not skip[g]:
                 ll = auction[A_LANDLORD]
                 landlord[g], base[g] = ll, auction[A_BASE]
