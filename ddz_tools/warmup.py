@@ -31,7 +31,8 @@ def warm_up(part: "str | None" = None) -> list[str]:
     """Run each tool once on a small input so that every kernel is compiled
     and cached; the names of the kernels still not cached afterwards.
     ``part`` (one of :data:`PARTS`) runs one part of the work only: ``core``
-    the move generator, the decomposer and the solver; ``play`` the
+    the move generator, the decomposer, the solver and the call and doubling
+    evaluators; ``play`` the
     policies, self-play, records and the bid evaluator; ``rest`` the advisor,
     batch analysis and the public kernels no tool calls from Python."""
     from ._jit import uncached
@@ -48,7 +49,7 @@ def warm_up(part: "str | None" = None) -> list[str]:
 
 
 def _core() -> None:
-    """The move generator, the decomposer and the solver."""
+    """The move generator, the decomposer, the solver and the stake evaluators."""
     import numpy as np
 
     from .cards import parse_cards
@@ -67,6 +68,12 @@ def _core() -> None:
     solve(Position.three_player("3KK", "44", "A2", to_move="landlord"), all_plays=True)
     # A few thousand positions: more than half of the first table, which then doubles.
     Solver(tt_mb=1).solve(Position.three_player("3579JKA", "468TQK2", "3579JQA", to_move="landlord"))
+    # The call and doubling evaluators (Happy Dou Dizhu) compile here, beside the solver, so
+    # that the two processes of --jobs 2 take about as long.
+    from .bid import evaluate_call, evaluate_double
+
+    evaluate_call("3345566789TJQKA2D", "first", samples=20, seed=1, workers=1, early_stop=False, rules="happy")
+    evaluate_double("3345566789TJQKA2D", "22X", samples=20, seed=1, workers=1, early_stop=False, rules="happy")
 
 
 def _games() -> list:
