@@ -556,16 +556,16 @@ def test_a_double_scales_this_seats_score():
 
 
 def test_evaluate_double_recommends_by_the_sign_of_the_expected_score():
-    ev = evaluate_double("33344455567TJQKA22XD", "2XD", seat="third", before="1,1", samples=500, seed=2,
+    ev = evaluate_double("33344455567TJQKA22XD", "2XD", seat="third", before="1,1", samples=250, seed=2,
                          workers=1)
     assert ev.role == "landlord" and ev.win_prob > 0.9
     assert ev.recommendation == "x4" and ev.margin > 0
-    ev = evaluate_double("3345566789TJQKA2D", "22X", seat="first", samples=500, seed=2, workers=1)
+    ev = evaluate_double("3345566789TJQKA2D", "22X", seat="first", samples=250, seed=2, workers=1)
     best = max(ev.expected_score.items(), key=lambda kv: kv[1])[0]
     assert ev.recommendation == best
     assert ev.to_dict()["decision"] == "double" and set(ev.others_double) == {"landlord", "farmer2"}
-    one = evaluate_double("3345566789TJQKA2D", "22X", seat="first", samples=500, seed=2, workers=1)
-    two = evaluate_double("3345566789TJQKA2D", "22X", seat="first", samples=500, seed=2, workers=2)
+    one = evaluate_double("3345566789TJQKA2D", "22X", seat="first", samples=600, seed=2, workers=1)
+    two = evaluate_double("3345566789TJQKA2D", "22X", seat="first", samples=600, seed=2, workers=2)
     assert one.to_dict() == two.to_dict()
 
 
@@ -589,12 +589,12 @@ def test_double_bad_input_is_one_line(kwargs, message):
 
 def test_cli_double():
     out = _ddz("bid", "3345566789TJQKA2D", "--rules", "happy", "--decide", "double", "--bottom", "22X",
-               "--base", "2", "--samples", "500", "--seed", "1", "--workers", "1", "--format", "json")
+               "--base", "2", "--samples", "200", "--seed", "1", "--workers", "1", "--format", "json")
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert d["decision"] == "double" and d["role"] == "farmer1" and set(d["expected_score"]) == {"x1", "x2", "x4"}
     table = _ddz("bid", "33344455567TJQKA22XD", "--rules", "happy", "--decide", "double", "--bottom", "2XD",
-                 "--seat", "third", "--before", "x1,x1", "--samples", "500", "--workers", "1")
+                 "--seat", "third", "--before", "x1,x1", "--samples", "100", "--workers", "1")
     assert table.returncode == 0 and "recommendation: x4" in table.stdout
     bad = _ddz("bid", "3345566789TJQKA2D", "--decide", "double", "--bottom", "22X")
     assert bad.returncode == 2 and bad.stderr.startswith("error: ") and "doubling=off" in bad.stderr
@@ -658,15 +658,15 @@ def test_call_bad_input_is_one_line(kwargs, message):
 
 
 def test_call_evaluation_and_cli():
-    ev = evaluate_call("3456789TJQKA2222X", "second", "call", samples=500, seed=1, workers=1)
+    ev = evaluate_call("3456789TJQKA2222X", "second", "call", samples=300, seed=1, workers=1)
     assert ev.what == "grab" and ev.recommendation == "grab" and ev.choices["grab"].landlord_prob > 0.5
-    assert ev.to_dict() == evaluate_call("3456789TJQKA2222X", "second", "call", samples=500, seed=1,
+    assert ev.to_dict() == evaluate_call("3456789TJQKA2222X", "second", "call", samples=300, seed=1,
                                          workers=2).to_dict()
     out = _ddz("bid", "3456789TJQKA2222X", "--rules", "happy", "--decide", "call", "--seat", "second",
-               "--before", "call", "--samples", "500", "--seed", "1", "--workers", "1", "--format", "json")
+               "--before", "call", "--samples", "200", "--seed", "1", "--workers", "1", "--format", "json")
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert d["decision"] == "grab" and set(d["expected_score"]) == {"pass", "grab"}
     table = _ddz("bid", "33445566778899TJQK", "--rules", "notalon", "--decide", "call", "--seat", "third",
-                 "--before", "pass,pass", "--samples", "300", "--workers", "1")
+                 "--before", "pass,pass", "--samples", "100", "--workers", "1")
     assert table.returncode == 0 and "recommendation: call" in table.stdout

@@ -462,8 +462,8 @@ def test_kernels_agree_with_their_python_execution():
     import subprocess
     import sys
 
-    runs = (("heuristic", 4, "happy,bottom_bonus=table,must_call=jokers"), ("random", 6, "happy,show=dianle"),
-            ("random", 6, "notalon,landlord_draw=on,doubling=global"))
+    runs = (("heuristic", 2, "happy,bottom_bonus=table,must_call=jokers"), ("random", 4, "happy,show=dianle"),
+            ("random", 4, "notalon,landlord_draw=on,doubling=global"))
     script = ("import json\nfrom ddz_tools.selfplay import simulate\n"
               f"print(json.dumps([list(simulate(n, p, seed=3, rules=r)) for p, n, r in {runs!r}]))\n")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
