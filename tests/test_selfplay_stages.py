@@ -14,6 +14,8 @@ import json
 
 import pytest
 
+from naive_gamerules import bottom_multiple, settlement_doubled, show_multiple
+
 from ddz_tools.cards import format_cards
 from ddz_tools.records import replay_record
 from ddz_tools.rules import Rules
@@ -54,27 +56,11 @@ def counts(text: str) -> list[int]:
 
 
 def ref_show_factor(rules: Rules, stage: str, is_landlord: bool) -> int:
-    """What a show at ``stage`` multiplies by; 0 where the rules allow none.
-
-    qq: before the deal x5; during the deal x4, from ``show_split`` cards
-    dealt x3; the landlord at his first play x2.  dianle: x5 before the 7th
-    card, x4 before the 13th, x3 before the 17th; first play x2."""
-    if rules.show == "off":
-        return 0
-    if stage == "first-play":
-        return 2 if is_landlord else 0
-    if stage == "before-deal":
-        return 5
-    assert stage.startswith("deal:"), stage
-    dealt = int(stage[5:])
-    if rules.show == "qq":
-        if not 1 <= dealt <= 17:
-            return 0
-        return 4 if dealt < rules.show_split else 3
-    if not 1 <= dealt <= 16:
-        return 0
-    next_card = dealt + 1
-    return 5 if next_card <= 7 else (4 if next_card <= 13 else 3)
+    """What a show at ``stage`` multiplies by; 0 where the rules allow none
+    (the tables of ``naive_gamerules.show_multiple``)."""
+    if stage.startswith("deal:"):
+        stage = ("deal", int(stage[5:]))
+    return show_multiple(rules.show, rules.show_split, stage, is_landlord) or 0
 
 
 def ref_show_multiple(rules: Rules, shows: list, landlord: int) -> int:
@@ -90,42 +76,17 @@ def ref_show_multiple(rules: Rules, shows: list, landlord: int) -> int:
 
 
 def ref_bottom_bonus(rules: Rules, bottom: str, bottom_ids) -> int:
-    """bottom_bonus=table: one joker x2, a pair of 2s x2, a flush or a straight
-    x3, trips or both jokers x4; the highest applies (1 when off)."""
+    """bottom_bonus=table: the bottom's multiple (``naive_gamerules.bottom_multiple``;
+    the suits from the card ids); 1 when off or with no bottom."""
     if rules.bottom_bonus == "off" or not bottom:
         return 1
-    c = counts(bottom)
-    best = 1
-    jokers = c[13] + c[14]
-    if jokers == 1 or c[12] == 2:
-        best = max(best, 2)
-    ranks = sorted(RANKS.index(ch) for ch in bottom)
-    if jokers == 0 and ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1 and ranks[2] <= RANKS.index("A"):
-        best = max(best, 3)
-    if jokers == 0 and len({i % 4 for i in bottom_ids}) == 1:
-        best = max(best, 3)      # a flush: three cards of one suit (id % 4)
-    if jokers == 2 or 3 in c:
-        best = max(best, 4)
-    return best
+    ranks = [RANKS.index(ch) for ch in bottom]
+    suits = None if max(ranks) >= 13 else [i % 4 for i in bottom_ids]
+    return bottom_multiple(ranks, suits)
 
 
-def ref_settle(landlord: int, landlord_won: bool, stake: int, doubles, doubling: str) -> list:
-    """Per-pair: farmer f settles stake x d_landlord x d_f with the landlord;
-    global: each farmer settles stake x d0 x d1 x d2; off: the stake."""
-    scores = [0, 0, 0]
-    for f in range(3):
-        if f == landlord:
-            continue
-        if doubling == "per-pair":
-            s = stake * doubles[landlord] * doubles[f]
-        elif doubling == "global":
-            s = stake * doubles[0] * doubles[1] * doubles[2]
-        else:
-            s = stake
-        payer, payee = (f, landlord) if landlord_won else (landlord, f)
-        scores[payer] -= s
-        scores[payee] += s
-    return scores
+#: Settlement with the doubles, one transfer per farmer (plain Python).
+ref_settle = settlement_doubled
 
 
 def ref_auction(rules: Rules, bids: list, first: int) -> tuple:
