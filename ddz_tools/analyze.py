@@ -433,6 +433,15 @@ def review_doubles(rec, opts: "AnalyzeOptions") -> tuple["list | None", "str | N
     return out, "; ".join(notes) or None
 
 
+def _guarded(review, rec, opts: AnalyzeOptions, what: str) -> tuple:
+    """``review(rec, opts)``, its error as ``(None, "WHAT failed: ...")``: one
+    game's review never loses the batch."""
+    try:
+        return review(rec, opts)
+    except DdzError as exc:
+        return None, f"{what} failed: {exc}"
+
+
 def _deep(g: GameAnalysis, rec, opts: AnalyzeOptions) -> None:
     """Mistake search and bid review of a valid game, in place."""
     if opts.solve_below > 0 and _reaches(rec, g.landlord, opts.solve_below):
@@ -445,19 +454,13 @@ def _deep(g: GameAnalysis, rec, opts: AnalyzeOptions) -> None:
         else:
             g.mistakes, g.positions_solved, g.positions_unchecked = ms.mistakes, ms.solved, ms.unchecked
     if opts.bids:
-        try:
-            g.bid_review, why = review_bids(rec, opts)
-        except DdzError as exc:
-            g.bid_review, why = None, f"bid review failed: {exc}"
+        g.bid_review, why = _guarded(review_bids, rec, opts, "bid review")
         if why:
             g.notes.append(why)
         elif rec.all_pass != "redeal":
             g.notes.append("bid review assumes a redeal when all pass (Botzone makes seat 0 landlord)")
         if rec.rules.doubling != "off":
-            try:
-                g.double_review, why = review_doubles(rec, opts)
-            except DdzError as exc:
-                g.double_review, why = None, f"double review failed: {exc}"
+            g.double_review, why = _guarded(review_doubles, rec, opts, "double review")
             if why:
                 g.notes.append(why)
     if opts.review:
