@@ -21,7 +21,9 @@ playing cards is ``hand - play`` (for ``play`` contained in ``hand``), and the
 integer is its own exact hash key.  ``card_count`` is a sum of nibbles.  A
 packed value is legal when every nibble of ranks 0..12 is at most 4 and the two
 joker nibbles are at most 1 (:func:`is_valid_packed`, O(1) with the nibble
-trick below).
+trick below); with two decks (four-player Dou Dizhu, ``decks=2``) at most 8
+and 2.  Every function that checks cards takes ``decks``; the rules say how
+many (:attr:`ddz_tools.rules.Rules.decks`).
 
 Card ids
 --------
@@ -50,11 +52,25 @@ ONES = sum(1 << (4 * r) for r in range(NUM_RANKS))
 #: The full 54-card deck, packed.
 FULL_DECK = 4 * sum(1 << (4 * r) for r in range(13)) + (1 << (4 * RANK_X)) + (1 << (4 * RANK_D))
 _THREES = 3 * ONES
+_SEVENS = 7 * ONES
 _EIGHTS = 8 * ONES
+#: Even nibbles each in a byte, and bit 6 of every byte (the borrow guard of :func:`packed_contains`).
+_BYTE_NIBBLES = 0x0F0F0F0F0F0F0F0F
+_BYTE_GUARD = 0x4040404040404040
 _LIMIT = 1 << (4 * NUM_RANKS)
 
 _ALIASES = {"B": "X", "R": "D"}
 _RANK_OF_CHAR = {c: i for i, c in enumerate(RANKS)}
+
+
+def full_deck(decks: int = 1) -> int:
+    """The packed full deck of ``decks`` decks (54 or 108 cards)."""
+    return decks * FULL_DECK
+
+
+def rank_limit(rank: int, decks: int = 1) -> int:
+    """How many cards of ``rank`` the deck holds: 4 a deck, 1 a deck of each joker."""
+    return decks if rank >= RANK_X else 4 * decks
 
 
 def count_of(packed: int, rank: int) -> int:
@@ -97,10 +113,13 @@ def packed_count(h):
 @kernel
 def packed_contains(hand, cards):
     """True when ``cards`` is a sub-multiset of ``hand``, both legal packed
-    hands (kernel).  Every nibble of ``hand`` with its bit 3 set, minus the
-    card nibble, does not borrow and keeps bit 3 exactly when the hand holds
-    enough cards of that rank."""
-    return ((hand | _EIGHTS) - cards) & _EIGHTS == _EIGHTS
+    hands of one or two decks (kernel).  The even and the odd nibbles are
+    spread one to a byte; every byte of ``hand`` with its bit 6 set, minus
+    the card byte, does not borrow and keeps bit 6 exactly when the hand
+    holds enough cards of that rank (a nibble is at most 15)."""
+    even = ((hand & _BYTE_NIBBLES) | _BYTE_GUARD) - (cards & _BYTE_NIBBLES)
+    odd = (((hand >> 4) & _BYTE_NIBBLES) | _BYTE_GUARD) - ((cards >> 4) & _BYTE_NIBBLES)
+    return (even & odd & _BYTE_GUARD) == _BYTE_GUARD
 
 
 @kernel
@@ -119,9 +138,25 @@ def packed_valid(h):
     return (h >> (4 * RANK_X)) & NIBBLE <= 1 and (h >> (4 * RANK_D)) & NIBBLE <= 1
 
 
+@kernel
+def packed_valid_decks(h, decks):
+    """:func:`packed_valid` for ``decks`` decks (1 or 2; kernel).  Two decks:
+    at most 8 of a rank and 2 of each joker.  A nibble is above 8 exactly
+    when its bit 3 is set and one of its low three bits is: adding 7 to the
+    low three bits carries into bit 3 exactly when one of them is set."""
+    if decks == 1:
+        return packed_valid(h)
+    if h < 0 or h >= _LIMIT:
+        return False
+    if h & _EIGHTS & ((h & _SEVENS) + _SEVENS):
+        return False
+    return (h >> (4 * RANK_X)) & NIBBLE <= 2 and (h >> (4 * RANK_D)) & NIBBLE <= 2
+
+
 _count_py = interpreted(packed_count)
 _contains_py = interpreted(packed_contains)
 _valid_py = interpreted(packed_valid)
+_valid_decks_py = interpreted(packed_valid_decks)
 
 
 def card_count(packed: int) -> int:
@@ -135,19 +170,23 @@ def contains(hand: int, cards: int) -> bool:
     return _contains_py(hand, cards)
 
 
-def is_valid_packed(packed: int) -> bool:
-    """True when ``packed`` is a legal card multiset (<= 4 per rank, <= 1 per
-    joker, :func:`packed_valid`); False for anything but an int."""
-    return isinstance(packed, int) and _valid_py(packed)
+def is_valid_packed(packed: int, decks: int = 1) -> bool:
+    """True when ``packed`` is a legal card multiset of ``decks`` decks (<= 4
+    per rank and <= 1 per joker a deck, :func:`packed_valid_decks`); False
+    for anything but an int."""
+    if decks == 1:
+        return isinstance(packed, int) and _valid_py(packed)
+    return isinstance(packed, int) and _valid_decks_py(packed, decks)
 
 
-def _check_packed(packed: int, what: str) -> None:
+def _check_packed(packed: int, what: str, decks: int = 1) -> None:
     for r in range(NUM_RANKS):
         c = count_of(packed, r)
-        limit = 1 if r >= RANK_X else 4
+        limit = rank_limit(r, decks)
         if c > limit:
             name = {RANK_X: "small jokers", RANK_D: "big jokers"}.get(r, f"{RANKS[r]}s")
-            raise CardError(f"{what} has {c} {name}; at most {limit} exist")
+            where = "" if decks == 1 else f" in {decks} decks"
+            raise CardError(f"{what} has {c} {name}; at most {limit} exist{where}")
 
 
 #: Packed value of one card per character (both cases and the joker aliases);
@@ -163,8 +202,9 @@ _LANES = 0x0001000100010001
 _JOKER_EXTRA = 0xE << (4 * RANK_X) | 0xE << (4 * RANK_D)
 
 
-def parse_cards(text: str) -> int:
-    """Parse card text into a packed hand.
+def parse_cards(text: str, decks: int = 1) -> int:
+    """Parse card text into a packed hand of ``decks`` decks (1, or 2 for
+    four-player Dou Dizhu: up to 8 of a rank and 2 of each joker).
 
     >>> format_cards(parse_cards("10 j q k a, 2 b r"))
     'TJQKA2XD'
@@ -175,6 +215,8 @@ def parse_cards(text: str) -> int:
     """
     if not isinstance(text, str):
         raise CardError(f"cards must be text, not {type(text).__name__}")
+    if decks != 1:
+        return _parse_cards_loop(text, decks)
     # Fast path: the sum of one packed card per character, then one check of
     # every nibble at once.  Text with "10" or an unknown character, or too
     # many of one rank, takes the loop below, which names the problem.
@@ -196,7 +238,7 @@ def parse_cards(text: str) -> int:
     return _parse_cards_loop(text)
 
 
-def _parse_cards_loop(text: str) -> int:
+def _parse_cards_loop(text: str, decks: int = 1) -> int:
     packed = 0
     i = 0
     n = len(text)
@@ -214,8 +256,8 @@ def _parse_cards_loop(text: str) -> int:
         if rank is None:
             raise CardError(f"{text!r}: unknown card character {text[i]!r} (use 3456789TJQKA2XD)")
         packed += 1 << (4 * rank)
-        if (packed >> (4 * rank)) & NIBBLE > (1 if rank >= RANK_X else 4):
-            _check_packed(packed, repr(text))
+        if (packed >> (4 * rank)) & NIBBLE > rank_limit(rank, decks):
+            _check_packed(packed, repr(text), decks)
         i += 1
     return packed
 
@@ -225,26 +267,26 @@ def format_cards(packed: int) -> str:
     return "".join(RANKS[r] * ((packed >> (4 * r)) & NIBBLE) for r in range(NUM_RANKS))
 
 
-def to_packed(hand, what: str = "a hand") -> int:
+def to_packed(hand, what: str = "a hand", decks: int = 1) -> int:
     """The packed int of a hand given as a :class:`Hand`, card text or a packed
-    int (checked with :func:`is_valid_packed`); raises :class:`CardError` for
-    bad cards and ``TypeError`` for anything else.
+    int (checked with :func:`is_valid_packed` for ``decks`` decks); raises
+    :class:`CardError` for bad cards and ``TypeError`` for anything else.
 
     >>> to_packed("33X") == to_packed(Hand("33X")) == parse_cards("33X")
     True
     """
     if type(hand) is str:  # the common text path first
-        return parse_cards(hand)
+        return parse_cards(hand, decks)
     if isinstance(hand, int) and not isinstance(hand, bool):
-        if not is_valid_packed(hand):
+        if not is_valid_packed(hand, decks):
             raise CardError(f"{hand:#x} is not a legal packed hand")
         return hand
     if isinstance(hand, str):
-        return parse_cards(hand)
+        return parse_cards(hand, decks)
     if isinstance(hand, Hand):
         return hand.packed
     if hasattr(hand, "__index__") and not isinstance(hand, bool):  # a NumPy integer
-        return to_packed(int(hand), what)
+        return to_packed(int(hand), what, decks)
     raise TypeError(f"{what} must be a Hand, card text or a packed int, not {type(hand).__name__}")
 
 
@@ -311,31 +353,33 @@ class Hand:
     Hand('3456')
     """
 
-    __slots__ = ("_packed",)
+    __slots__ = ("_packed", "_decks")
 
-    def __init__(self, cards: "Hand | int | str | Iterable[str]" = 0):
+    def __init__(self, cards: "Hand | int | str | Iterable[str]" = 0, decks: int = 1):
         if isinstance(cards, Hand):
             packed = cards._packed
+            decks = max(decks, cards._decks)
         elif isinstance(cards, int) and not isinstance(cards, bool):
-            if not is_valid_packed(cards):
+            if not is_valid_packed(cards, decks):
                 detail = ""
                 if 0 <= cards < _LIMIT:
                     try:
-                        _check_packed(cards, "it")
+                        _check_packed(cards, "it", decks)
                     except CardError as exc:
                         detail = f": {exc}"
                 raise CardError(f"{cards:#x} is not a legal packed hand{detail}")
             packed = cards
         elif isinstance(cards, str):
-            packed = parse_cards(cards)
+            packed = parse_cards(cards, decks)
         else:
-            packed = parse_cards("".join(cards))
+            packed = parse_cards("".join(cards), decks)
         self._packed = packed
+        self._decks = decks
 
     @classmethod
-    def parse(cls, text: str) -> "Hand":
+    def parse(cls, text: str, decks: int = 1) -> "Hand":
         """Parse card text (see :func:`parse_cards`)."""
-        return cls(parse_cards(text))
+        return cls(parse_cards(text, decks), decks)
 
     @classmethod
     def from_card_ids(cls, ids: Iterable[int]) -> "Hand":
@@ -371,7 +415,7 @@ class Hand:
             return item <= self
         if isinstance(item, str):
             try:
-                return Hand.parse(item) <= self
+                return Hand.parse(item, self._decks) <= self
             except CardError:
                 return False
         return False
@@ -383,9 +427,9 @@ class Hand:
     # (min), + the sum, - the difference (clipped at zero).
     def _combine(self, other: object, op) -> "Hand":
         if not isinstance(other, Hand):
-            other = Hand(other)  # type: ignore[arg-type]
+            other = Hand(other, self._decks)  # type: ignore[arg-type]
         a, b = counts_of(self._packed), counts_of(other._packed)
-        return Hand(pack_counts(op(x, y) for x, y in zip(a, b)))
+        return Hand(pack_counts(op(x, y) for x, y in zip(a, b)), max(self._decks, other._decks))
 
     def __or__(self, other):
         return self._combine(other, max)
@@ -401,12 +445,12 @@ class Hand:
 
     def __le__(self, other) -> bool:
         if not isinstance(other, Hand):
-            other = Hand(other)
+            other = Hand(other, self._decks)
         return all(x <= y for x, y in zip(counts_of(self._packed), counts_of(other._packed)))
 
     def __ge__(self, other) -> bool:
         if not isinstance(other, Hand):
-            other = Hand(other)
+            other = Hand(other, self._decks)
         return other <= self
 
     def __eq__(self, other: object) -> bool:

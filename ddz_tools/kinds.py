@@ -34,6 +34,13 @@ Order
 -----
 A play answers the same type and length with a higher main face; a bomb
 beats every other play and the lower bombs; the rocket beats everything.
+Four-player rules (``F_FOUR``): ``XX`` and ``DD`` are pairs of main 13 and
+14, the four jokers ``XXDD`` are the rocket (above an 8-card bomb too, unless
+``top_bomb=bomb8``), bombs are 4 to 8 natural cards (length = cards - 3).
+Under ``chains=shanghai`` a chain's main is its top place where A and 2 may
+run low (places -2 = low A, -1 = low 2, 0 = ``3`` .. 11 = ``A``): ``A2345``
+has main 2 (``5``) like ``34567`` has 4; ``AAA222``, the one chain topped by
+a low card, stores main 15 and compares as -1 (:func:`chain_place`).
 Bombs order by :func:`bomb_rank`: size first, then tier (under
 ``bomb_order=tiered``: soft < hard < mixed pure < pure; ``pure_bomb=soft``
 ranks pure bombs with the soft ones), then face.
@@ -125,6 +132,22 @@ F_NO_MIXED_PURE = 2048
 #: by its tier (soft x2; hard, pure and the rocket x4), not x2 each.  A game
 #: rule, not a play rule; it rides in the flags so the game kernels see it.
 F_STAKE_TIERS = 4096
+#: Four-player Dou Dizhu (preset ``four``, two decks): ``XX`` and ``DD`` are
+#: pairs, ``XXDD`` (the four jokers) is the top play, a bomb is 4 to 8 cards
+#: of a rank, and there is no trio + solo, no airplane with solo wings and no
+#: four + kickers.
+F_FOUR = 1 << 13
+#: ``chains=shanghai``: A and 2 may run low in chains (``A2345``, ``AA2233``).
+F_SHANGHAI = 1 << 14
+#: ``wing_pairs_consecutive=on``: an airplane's pair wings are consecutive ranks.
+F_WING_CONSECUTIVE = 1 << 15
+#: ``top_bomb=bomb8``: an 8-card bomb beats the four jokers.
+F_TOP_BOMB8 = 1 << 27
+#: ``bomb_doubles=six-plus``: only bombs of 6+ cards and the four jokers double
+#: the stake (a game rule in the flags, like ``F_STAKE_TIERS``).
+F_BOMBS_SIX_PLUS = 1 << 28
+#: ``bomb_doubles=ladder``: 6-7 cards x2, 8 cards and the four jokers x3.
+F_BOMBS_LADDER = 1 << 29
 #: Flags bits 16-19: the first wild rank + 1 (0: none); bits 20-23: the second.
 WILD_SHIFT = 16
 WILD_MASK = 0xFF << WILD_SHIFT
@@ -219,19 +242,30 @@ def bomb_rank(kind, flags):
 
 
 @kernel
+def chain_place(main):
+    """A chain's top place from its stored main: 15 stands for -1 (the low
+    2 of ``AAA222`` under ``chains=shanghai``; kernel)."""
+    return -1 if main == 15 else main
+
+
+@kernel
 def play_beats(kind, prev_kind, flags):
     """True when a play of ``kind`` may answer a play of ``prev_kind``
     under the rule ``flags`` (kernel)."""
     t = kind & 31
     pt = prev_kind & 31
-    if t == T_PASS or pt == T_PASS or pt == T_ROCKET:
+    if t == T_PASS or pt == T_PASS:
         return False
+    if pt == T_ROCKET:
+        # Only an 8-card bomb under top_bomb=bomb8 beats the four jokers.
+        return t == T_BOMB and (flags & F_TOP_BOMB8) != 0 and ((kind >> 9) & 15) == 5
     if t == T_ROCKET:
-        return True
+        return not (pt == T_BOMB and (flags & F_TOP_BOMB8) != 0 and ((prev_kind >> 9) & 15) == 5)
     if t == T_BOMB:
         return pt != T_BOMB or bomb_rank(kind, flags) > bomb_rank(prev_kind, flags)
-    return (t == pt and ((kind >> 9) & 15) == ((prev_kind >> 9) & 15)
-            and ((kind >> 5) & 15) > ((prev_kind >> 5) & 15))
+    if t != pt or ((kind >> 9) & 15) != ((prev_kind >> 9) & 15):
+        return False
+    return chain_place((kind >> 5) & 15) > chain_place((prev_kind >> 5) & 15)
 
 
 _beats_py = interpreted(play_beats)
@@ -269,6 +303,8 @@ def classic_readings(cards: int, flags: int) -> list[tuple[int, int]]:
 
     Sorted by kind.  Empty when the cards form no legal play.
     """
+    if flags & F_FOUR:
+        return _four_readings(cards, flags)
     c = counts_of(cards)
     n = sum(c)
     out: list[int] = []
@@ -328,4 +364,80 @@ def classic_readings(cards: int, flags: int) -> list[tuple[int, int]]:
                     if _kickers_ok(rest, k, wing_pairs, flags, False):
                         t = T_AIRPLANE_PAIR if wing_pairs else T_AIRPLANE_SOLO
                         out.append(make_kind(t, low + k - 1, k))
+    return [(cards, kind) for kind in sorted(set(out))]
+
+
+# Readings under the four-player rules (two decks) ---------------------------------------
+
+
+def place_rank(place: int) -> int:
+    """The rank at a chain place: places 0..11 are ``3``..``A``; under
+    ``chains=shanghai`` place -2 is a low ``A`` and -1 a low ``2``."""
+    return place + 13 if place < 0 else place
+
+
+def chain_runs(flags: int):
+    """Every run of chain places ``(low, high)`` the rules allow, low to high:
+    within ``3``..``A``, or under ``chains=shanghai`` from the low ``A``."""
+    first = -2 if flags & F_SHANGHAI else 0
+    for low in range(first, 12):
+        for high in range(low, 12):
+            yield low, high
+
+
+def _run_counts(low: int, high: int, unit: int) -> list[int]:
+    c = [0] * NUM_RANKS
+    for p in range(low, high + 1):
+        c[place_rank(p)] += unit
+    return c
+
+
+def _stored_main(high: int) -> int:
+    return 15 if high < 0 else high
+
+
+def _four_readings(cards: int, flags: int) -> list[tuple[int, int]]:
+    """:func:`classic_readings` under the four-player rules (``F_FOUR``)."""
+    c = counts_of(cards)
+    n = sum(c)
+    out: list[int] = []
+    if n == 0:
+        return []
+    ranks = [r for r in range(NUM_RANKS) if c[r]]
+    if len(ranks) == 1:
+        r, k = ranks[0], c[ranks[0]]
+        if k == 1:
+            out.append(make_kind(T_SOLO, r, 1))
+        elif k == 2:
+            out.append(make_kind(T_PAIR, r, 1))
+        elif k == 3 and r <= RANK_2:
+            out.append(make_kind(T_TRIO, r, 1))
+        elif 4 <= k <= 8 and r <= RANK_2:
+            out.append(make_kind(T_BOMB, r, k - 3))
+    if ranks == [RANK_X, RANK_D] and c[RANK_X] == 2 and c[RANK_D] == 2:
+        out.append(make_kind(T_ROCKET, RANK_D, 1))
+    for unit, t, shortest in ((1, T_CHAIN, 5), (2, T_PAIR_CHAIN, 3), (3, T_AIRPLANE, 2)):
+        if n % unit or not shortest <= n // unit <= 15:
+            continue
+        for low, high in chain_runs(flags):
+            if high - low + 1 == n // unit and _run_counts(low, high, unit) == c:
+                out.append(make_kind(t, _stored_main(high), n // unit))
+    # Trio + pair and airplanes with pair wings: k trios, k pairs of other ranks.
+    if n % 5 == 0:
+        k = n // 5
+        bodies = [(r, r) for r in range(RANK_2 + 1)] if k == 1 else \
+            [(lo, hi) for lo, hi in chain_runs(flags) if hi - lo + 1 == k]
+        for low, high in bodies:
+            body = _run_counts(low, high, 3)
+            if any(body[r] and c[r] != body[r] for r in range(NUM_RANKS)) or any(c[r] < body[r] for r in range(NUM_RANKS)):
+                continue
+            rest = [c[r] - body[r] for r in range(NUM_RANKS)]
+            wings = [r for r in range(NUM_RANKS) if rest[r]]
+            if len(wings) != k or any(rest[r] != 2 or r > RANK_2 for r in wings):
+                continue
+            if k > 1 and flags & F_WING_CONSECUTIVE and not any(
+                    _run_counts(lo, hi, 2) == rest for lo, hi in chain_runs(flags) if hi - lo + 1 == k):
+                continue
+            t = T_TRIO_PAIR if k == 1 else T_AIRPLANE_PAIR
+            out.append(make_kind(t, _stored_main(high), k))
     return [(cards, kind) for kind in sorted(set(out))]

@@ -28,7 +28,7 @@ import numpy as np
 from ._jit import kernel
 from .cards import format_cards, is_valid_packed, to_packed
 from .errors import CardError, PlayError
-from .kinds import WILD_MASK
+from .kinds import F_FOUR, F_SHANGHAI, F_WING_CONSECUTIVE, WILD_MASK, chain_place, play_beats
 from .movegen_laizi import LAIZI_SCRATCH, gen_laizi_linked
 from .rules import (
     F_CHAINS_WITH_TWO,
@@ -154,6 +154,8 @@ def gen_into_scratch(hand, flags, prev_kind, out_cards, out_kinds, scratch):
     name (:func:`~ddz_tools.movegen_laizi.gen_laizi_linked`)."""
     if (flags & WILD_MASK) != 0:
         return gen_laizi_linked(hand, flags, prev_kind, out_cards, out_kinds, scratch)
+    if (flags & F_FOUR) != 0:
+        return _gen_four(hand, flags, prev_kind, out_cards, out_kinds, scratch)
     n = 0
     lead = prev_kind == 0
     pt = prev_kind & 31
@@ -323,6 +325,131 @@ def gen_into_scratch(hand, flags, prev_kind, out_cards, out_kinds, scratch):
 
 
 @kernel
+def _emit(cards, kind, out_cards, out_kinds, n):
+    if n < out_cards.shape[0]:
+        out_cards[n] = cards
+        out_kinds[n] = kind
+    return n + 1
+
+
+@kernel
+def _wings(hand, body, kind, k, flags, out_cards, out_kinds, n, scratch):
+    """Emit ``body`` (a trio or a run of ``k`` trios) plus every set of ``k``
+    pair wings of ranks 3..2 held twice and not in the body; under
+    ``wing_pairs_consecutive=on`` only wings on consecutive chain places."""
+    if (flags & F_WING_CONSECUTIVE) != 0 and k > 1:
+        first = -2 if (flags & F_SHANGHAI) != 0 else 0
+        for s in range(first, 13 - k):
+            w = 0
+            ok = True
+            for p in range(s, s + k):
+                r = p + 13 if p < 0 else p
+                if (hand >> (4 * r)) & 15 < 2 or (body >> (4 * r)) & 15 != 0:
+                    ok = False
+                    break
+                w += 2 << (4 * r)
+            if ok:
+                n = _emit(body + w, kind, out_cards, out_kinds, n)
+        return n
+    cand = scratch[0:16]
+    m = 0
+    for r in range(13):
+        if (hand >> (4 * r)) & 15 >= 2 and (body >> (4 * r)) & 15 == 0:
+            cand[m] = r
+            m += 1
+    if m < k:
+        return n
+    # Every k-subset of the m candidate ranks, in lexicographic order.
+    idx = scratch[16:32]
+    for i in range(k):
+        idx[i] = i
+    while True:
+        w = 0
+        for i in range(k):
+            w += 2 << (4 * cand[idx[i]])
+        n = _emit(body + w, kind, out_cards, out_kinds, n)
+        i = k - 1
+        while i >= 0 and idx[i] == m - k + i:
+            i -= 1
+        if i < 0:
+            break
+        idx[i] += 1
+        for j in range(i + 1, k):
+            idx[j] = idx[j - 1] + 1
+    return n
+
+
+@kernel
+def _gen_four(hand, flags, prev_kind, out_cards, out_kinds, scratch):
+    """:func:`gen_into_scratch` under the four-player rules (two decks;
+    ``F_FOUR``): solos and pairs (``XX``, ``DD`` too), trios, trio + pair,
+    chains of solos, pairs and trios over the chain places (A and 2 low too
+    under ``chains=shanghai``), airplanes with pair wings, bombs of 4 to 8
+    cards and the four jokers."""
+    n = 0
+    lead = prev_kind == 0
+    pt = prev_kind & 31
+    pm = (prev_kind >> 5) & 15
+    pl = (prev_kind >> 9) & 15
+    lo = 0 if lead else pm + 1
+    if lead or pt == T_SOLO:
+        for r in range(lo, 15):
+            if (hand >> (4 * r)) & 15 >= 1:
+                n = _emit(1 << (4 * r), T_SOLO | (r << 5) | (1 << 9), out_cards, out_kinds, n)
+    if lead or pt == T_PAIR:
+        for r in range(lo, 15):
+            if (hand >> (4 * r)) & 15 >= 2:
+                n = _emit(2 << (4 * r), T_PAIR | (r << 5) | (1 << 9), out_cards, out_kinds, n)
+    if lead or pt == T_TRIO or pt == T_TRIO_PAIR:
+        for r in range(lo, 13):
+            if (hand >> (4 * r)) & 15 >= 3:
+                body = 3 << (4 * r)
+                if lead or pt == T_TRIO:
+                    n = _emit(body, T_TRIO | (r << 5) | (1 << 9), out_cards, out_kinds, n)
+                if lead or pt == T_TRIO_PAIR:
+                    n = _wings(hand, body, T_TRIO_PAIR | (r << 5) | (1 << 9), 1, flags, out_cards, out_kinds,
+                               n, scratch)
+    # Chains of solos (5+), pairs (3+) and trios (2+) over the chain places.
+    first = -2 if (flags & F_SHANGHAI) != 0 else 0
+    for unit in range(1, 4):
+        t = T_CHAIN if unit == 1 else (T_PAIR_CHAIN if unit == 2 else T_AIRPLANE)
+        shortest = 5 if unit == 1 else (3 if unit == 2 else 2)
+        wings = unit == 3 and (lead or pt == T_AIRPLANE_PAIR)
+        if not (lead or pt == t or wings):
+            continue
+        for s in range(first, 12):
+            cards = 0
+            for e in range(s, 12):
+                r = e + 13 if e < 0 else e
+                cards += unit << (4 * r)
+                if (cards >> (4 * r)) & 15 > (hand >> (4 * r)) & 15:
+                    break
+                ln = e - s + 1
+                if ln < shortest:
+                    continue
+                if not lead and (ln != pl or e <= chain_place(pm)):
+                    continue
+                main = e if e >= 0 else 15
+                if lead or pt == t:
+                    n = _emit(cards, t | (main << 5) | (ln << 9), out_cards, out_kinds, n)
+                if wings:
+                    n = _wings(hand, cards, T_AIRPLANE_PAIR | (main << 5) | (ln << 9), ln, flags, out_cards,
+                               out_kinds, n, scratch)
+    # Bombs of 4 to 8 cards and the four jokers.
+    for r in range(13):
+        c = (hand >> (4 * r)) & 15
+        for size in range(4, c + 1):
+            kind = T_BOMB | (r << 5) | ((size - 3) << 9)
+            if lead or play_beats(kind, prev_kind, flags):
+                n = _emit(size << (4 * r), kind, out_cards, out_kinds, n)
+    if (hand >> 52) & 15 == 2 and (hand >> 56) & 15 == 2:
+        kind = T_ROCKET | (14 << 5) | (1 << 9)
+        if lead or play_beats(kind, prev_kind, flags):
+            n = _emit((2 << 52) | (2 << 56), kind, out_cards, out_kinds, n)
+    return n
+
+
+@kernel
 def gen_all(hand, flags, prev_kind, bufc, bufk):
     """Every play, whatever the buffers hold: ``(n, cards, kinds)``.
 
@@ -424,7 +551,8 @@ def generate(hand, after=None, rules=None) -> Moves:
     >>> [str(p) for p in generate("3456789", after="34567")]
     ['45678', '56789']
     """
-    out = _gen(to_packed(hand), _flags(rules), _prev_kind(after, rules), CALL_CAPACITY)
+    decks = 1 if rules is None else Rules.parse(rules).decks
+    out = _gen(to_packed(hand, decks=decks), _flags(rules), _prev_kind(after, rules), CALL_CAPACITY)
     return Moves(out[0], out[1])
 
 
@@ -444,7 +572,7 @@ def moves_report(hand, after=None, rules=None) -> dict:
     ('3345', '4', 1, ['5'])
     """
     rules = Rules.parse(rules).require_wild()
-    packed = to_packed(hand)
+    packed = to_packed(hand, decks=rules.decks)
     moves = generate(packed, after, rules)
     if isinstance(after, str):
         after = Play.parse(after, rules)
@@ -470,8 +598,9 @@ def count_batch(hands: np.ndarray, rules=None, prev_kinds: "np.ndarray | None" =
     prev_kinds = np.ascontiguousarray(prev_kinds, dtype=np.int64)
     if prev_kinds.shape != hands.shape:
         raise ValueError("hands and prev_kinds must have the same length")
+    decks = 1 if rules is None else Rules.parse(rules).decks
     for h in hands.tolist():
-        if not is_valid_packed(h):
+        if not is_valid_packed(h, decks):
             raise CardError(f"{h:#x} is not a legal packed hand")
     counts = np.zeros(hands.shape[0], np.int64)
     gen_batch(hands, _flags(rules), prev_kinds, counts)

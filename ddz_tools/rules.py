@@ -69,7 +69,10 @@ from .faces import play_faces, play_notation, readings_of_faces, reads_as_itself
 from .kinds import (  # noqa: F401  (the encoding, re-exported: every tool names it from here)
     BODY_COUNT,
     F_BOMB_ORDER_RANK,
+    F_BOMBS_LADDER,
+    F_BOMBS_SIX_PLUS,
     F_CHAINS_WITH_TWO,
+    F_FOUR,
     F_FOUR_WITH_ONE,
     F_JOKERS_AS_KICKERS,
     F_JOKERS_IN_FOUR_TWO,
@@ -80,7 +83,10 @@ from .kinds import (  # noqa: F401  (the encoding, re-exported: every tool names
     F_NATURAL_FIRST,
     F_NO_MIXED_PURE,
     F_PURE_BOMB_SOFT,
+    F_SHANGHAI,
     F_STAKE_TIERS,
+    F_TOP_BOMB8,
+    F_WING_CONSECUTIVE,
     KICKERS,
     KIND_PASS,
     NUM_TYPES,
@@ -112,6 +118,7 @@ from .kinds import (  # noqa: F401  (the encoding, re-exported: every tool names
     kind_tier,
     kind_type,
     make_kind,
+    place_rank,
     wild_flags,
     wild_of_flags,
 )
@@ -127,6 +134,7 @@ _PLAY_OPTIONS = {
     "chains_with_two": F_CHAINS_WITH_TWO,
     "natural_first": F_NATURAL_FIRST,
     "long_bombs": F_LONG_BOMBS,
+    "wing_pairs_consecutive": F_WING_CONSECUTIVE,
 }
 #: On/off play options (Laizi) whose flag bit is set when the option is off,
 #: so that the default leaves the flags as they were.
@@ -139,6 +147,9 @@ _PLAY_OPTIONS_OFF = {
 _PLAY_CHOICES = {
     "bomb_order": {"tiered": 0, "rank": F_BOMB_ORDER_RANK},
     "pure_bomb": {"top": 0, "soft": F_PURE_BOMB_SOFT},
+    "chains": {"classic": 0, "shanghai": F_SHANGHAI},
+    "top_bomb": {"jokers": 0, "bomb8": F_TOP_BOMB8},
+    "bomb_doubles": {"all": 0, "six-plus": F_BOMBS_SIX_PLUS, "ladder": F_BOMBS_LADDER},
 }
 _GAME_OPTIONS = {
     "bidding": ("single-round", "until-two-pass", "call-grab", "first-call"),
@@ -168,6 +179,13 @@ STAGE_OPTIONS = ("show", "show_split", "show_merge", "doubling", "super_double",
                  "landlord_draw")
 #: The presets that play the stake stages or deal without a bottom.
 STAGE_PRESETS = ("happy", "notalon")
+#: Options of four-player Dou Dizhu (two decks), left out of the description
+#: of a three-player rule set; every one but the deal's is refused there.
+FOUR_OPTIONS = ("chains", "wing_pairs_consecutive", "top_bomb", "bomb_doubles")
+#: Options that do not apply to the four-player plays (no solo kickers, no
+#: four + kickers, no chain through the 2 but under ``chains=shanghai``).
+NOT_FOUR_OPTIONS = ("kickers_distinct", "jokers_as_kickers", "jokers_in_four_two", "four_with_one",
+                    "chains_with_two")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -217,9 +235,17 @@ class Rules:
     bottom_bonus: str = "off"
     must_call: str = "off"
     landlord_draw: bool = False
+    chains: str = "classic"
+    wing_pairs_consecutive: bool = False
+    top_bomb: str = "jokers"
+    bomb_doubles: str = "all"
+    #: Decks dealt: 1, or 2 (108 cards) for four-player Dou Dizhu.
+    decks: int = 1
+    #: Seats at the table: 3, or 4 (``four``: the landlord against three farmers).
+    seats: int = 3
     #: How many wild ranks a deal draws: 0 (classic), 1 (``laizi``), 2 (``tiandi``).
     wild_ranks: int = 0
-    #: Cards in the bottom: 3, or 0 under ``notalon`` (18 cards a seat).
+    #: Cards in the bottom: 3, 0 under ``notalon`` (18 cards a seat), 8 under ``four``.
     bottom_cards: int = 3
     preset: str = "standard"
     #: The deal's wild ranks (rank indices; under ``tiandi`` 天 then 地), none before they are drawn.
@@ -240,6 +266,8 @@ class Rules:
             f |= values[getattr(self, name)]
         if self.is_laizi and self.laizi_multipliers == "hlddz":
             f |= F_STAKE_TIERS
+        if self.seats == 4:
+            f |= F_FOUR
         return f | wild_flags(self.wild)
 
     @functools.cached_property
@@ -276,8 +304,23 @@ class Rules:
 
     @property
     def hand_cards(self) -> int:
-        """Cards dealt to each seat: 17, or 18 with no bottom."""
-        return (54 - self.bottom_cards) // 3
+        """Cards dealt to each seat: 17, 18 with no bottom, 25 with four players."""
+        return (54 * self.decks - self.bottom_cards) // self.seats
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck: 54, or 108 with two decks."""
+        return 54 * self.decks
+
+    @property
+    def landlord_cards(self) -> int:
+        """Cards the landlord holds after taking the bottom (20, 18 or 33)."""
+        return self.hand_cards + self.bottom_cards
+
+    @property
+    def is_four(self) -> bool:
+        """True for four-player Dou Dizhu (two decks, three farmers)."""
+        return self.seats == 4
 
     @property
     def has_stages(self) -> bool:
@@ -360,7 +403,9 @@ class Rules:
             else:
                 known = ", ".join(list(_BOOL_OPTIONS) + list(_PLAY_CHOICES) + list(_GAME_OPTIONS) + list(_GAME_INTS))
                 raise RulesError(f"unknown rules option {key!r} (known: {known})")
-        return dataclasses.replace(base, **changes)
+        rules = dataclasses.replace(base, **changes)
+        _check_seats(rules, changes)
+        return rules
 
     @classmethod
     def from_dict(cls, d: "dict | str | None") -> "Rules":
@@ -376,7 +421,7 @@ class Rules:
         spec = [str(items.pop("preset", "standard"))]
         base = PRESETS.get(spec[0].lower())
         for k, v in items.items():
-            if k in ("wild_ranks", "bottom_cards") and base is not None and v == getattr(base, k):
+            if k in ("wild_ranks", "bottom_cards", "decks", "seats") and base is not None and v == getattr(base, k):
                 continue
             if isinstance(v, bool):
                 v = "on" if v else "off"
@@ -471,12 +516,37 @@ class Rules:
                     d.pop(k)
         else:
             d["wild"] = self.wild_text()
-        if self.preset not in STAGE_PRESETS:
+        if self.preset not in STAGE_PRESETS and not self.is_four:
             for k in STAGE_OPTIONS + ("bottom_cards",):
                 if k not in changed:
                     d.pop(k)
+        if self.is_four:
+            for k in STAGE_OPTIONS + NOT_FOUR_OPTIONS + ("bidding",) + ("laizi_multipliers", "laizi_reveal"):
+                d.pop(k, None)
+            d["bottom_cards"] = self.bottom_cards
+        else:
+            for k in FOUR_OPTIONS + ("decks", "seats"):
+                d.pop(k)
         d["spec"] = self.describe()
         return d
+
+
+def _check_seats(rules: Rules, changes: dict) -> None:
+    """Refuse options that do not apply to the number of seats: the four-player
+    options at a three-player table, and the three-player ones at four."""
+    if rules.seats == 4:
+        for k in NOT_FOUR_OPTIONS:
+            if k in changes:
+                raise RulesError(f"rules option {k} does not apply to four-player rules (no solo kickers, no four + "
+                                 f"kickers, chains through A and 2 only with chains=shanghai)")
+        for k in STAGE_OPTIONS + ("bidding",):
+            if k in changes and changes[k] != getattr(PRESETS["four"], k):
+                raise RulesError(f"rules option {k} is not played with four players (single-round bidding, "
+                                 f"no shows or doubles)")
+    else:
+        for k in FOUR_OPTIONS:
+            if k in changes and changes[k] != getattr(PRESETS["standard"], k):
+                raise RulesError(f"rules option {k} is a four-player option: use it with rules four")
 
 
 def parse_wild(wild) -> tuple:
@@ -537,6 +607,7 @@ PRESETS = {
     "tiandi": Rules(wild_ranks=2, long_bombs=True, preset="tiandi"),
     "happy": Rules(bidding="call-grab", show="qq", doubling="per-pair", super_double=True, preset="happy"),
     "notalon": Rules(bidding="first-call", bottom_cards=0, preset="notalon"),
+    "four": Rules(decks=2, seats=4, bottom_cards=8, bomb_doubles="six-plus", preset="four"),
 }
 STANDARD = PRESETS["standard"]
 
@@ -564,10 +635,11 @@ def body_of(cards: int, kind: int, flags: int = 0) -> int:
     t = kind & 31
     if t == T_PASS:
         return 0
-    if t == T_ROCKET:
+    if t == T_ROCKET or t == T_BOMB:
         return cards
     main, length, per = kind_main(kind), kind_length(kind), BODY_COUNT[t]
-    return sum(per << (4 * r) for r in range(main - length + 1, main + 1))
+    top = -1 if main == 15 else main   # AAA222 under chains=shanghai (kinds.chain_place)
+    return sum(per << (4 * place_rank(p)) for p in range(top - length + 1, top + 1))
 
 
 class Play:
@@ -629,13 +701,14 @@ class Play:
             if not flags & WILD_MASK:
                 raise PlayError(f"{text!r}: '=FACES' is for wild cards, and {rules.describe()} rules have none"
                                 + (" given (--wild)" if rules.is_laizi else ""))
+        decks = rules.decks
         if "-" in t:
             body_text, _, kick_text = t.partition("-")
-            body, kick = parse_cards(body_text), parse_cards(kick_text)
-            cards = _checked_sum(body, kick, text)
+            body, kick = parse_cards(body_text, decks), parse_cards(kick_text, decks)
+            cards = _checked_sum(body, kick, text, decks)
             found = [rk for rk in readings(cards, flags, hand) if body_of(*rk, flags) == body]
         else:
-            cards = parse_cards(t)
+            cards = parse_cards(t, decks)
             found = readings(cards, flags, hand)
         if faces_text is not None:
             fb, _, fk = faces_text.strip().partition("-")
@@ -682,7 +755,8 @@ class Play:
 
     @property
     def main_rank(self) -> str:
-        return RANKS[kind_main(self.kind)] if self.kind else ""
+        main = kind_main(self.kind)
+        return RANKS[RANK_2 if main == 15 else main] if self.kind else ""
 
     @property
     def length(self) -> int:
@@ -879,7 +953,7 @@ def play_on_table(after: "str | Play | None", by: "str | None", to_move: str, se
     return play, by
 
 
-def play_text_cards(text: str) -> int:
+def play_text_cards(text: str, decks: int = 1) -> int:
     """The packed cards of play text in any notation (``333444-56``,
     ``3333-55:four_two_solo``, ``34569=34567``, bare cards), without
     choosing a reading.
@@ -890,8 +964,8 @@ def play_text_cards(text: str) -> int:
     core = text.partition(":")[0].partition("=")[0]
     if "-" in core:
         body, _, kick = core.partition("-")
-        return _checked_sum(parse_cards(body), parse_cards(kick), text)
-    return parse_cards(core)
+        return _checked_sum(parse_cards(body, decks), parse_cards(kick, decks), text, decks)
+    return parse_cards(core, decks)
 
 
 def has_fixed_reading(text: str) -> bool:
@@ -908,10 +982,10 @@ def _needs_type_suffix(cards: int, kind: int, flags: int) -> bool:
     return max(counts_of(kick)) == 2
 
 
-def _checked_sum(a: int, b: int, text: str) -> int:
+def _checked_sum(a: int, b: int, text: str, decks: int = 1) -> int:
     total = pack_counts(x + y for x, y in zip(counts_of(a), counts_of(b)))
     for r, x in enumerate(counts_of(total)):
-        if x > (1 if r >= RANK_X else 4):
+        if x > (decks if r >= RANK_X else 4 * decks):
             raise PlayError(f"{text!r} holds {x} cards of rank {RANKS[r]}")
     return total
 
@@ -927,7 +1001,7 @@ def classify_report(text: str, rules: "Rules | str | None" = None) -> dict:
     ('3334', ['trio_solo'])
     """
     rules = Rules.parse(rules).require_wild()
-    cards = play_text_cards(text)
+    cards = play_text_cards(text, rules.decks)
     out = {"cards": format_cards(cards), "rules": rules.describe()}
     if rules.is_laizi:
         out["wild"] = rules.wild_text()
@@ -944,6 +1018,6 @@ def classify(text_or_cards: "str | int", rules: "Rules | str | None" = None) -> 
     ['333444555-666', '444555666-333', '333444555666']
     """
     rules = Rules.parse(rules)
-    cards = parse_cards(text_or_cards) if isinstance(text_or_cards, str) else text_or_cards
+    cards = parse_cards(text_or_cards, rules.decks) if isinstance(text_or_cards, str) else text_or_cards
     return [Play(c, k) for c, k in readings(cards, rules.flags)]
 

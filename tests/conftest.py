@@ -92,6 +92,8 @@ def rules_with_flips() -> list[Rules]:
     """
     out, seen = [], set()
     for preset in PRESETS.values():
+        if preset.is_four:   # the two-deck plays have their own reference (naive_four)
+            continue
         variants = [preset] + [
             dataclasses.replace(preset, **{opt: not getattr(preset, opt)}) for opt in PLAY_OPTIONS
         ]

@@ -28,7 +28,7 @@ SEATS2 = ("me", "opponent")
 SEATS3 = ("landlord", "farmer1", "farmer2")
 #: The classic presets: the Laizi ones need a deal's wild ranks, and are
 #: tested with them in tests/test_solver_laizi.py.
-PRESETS = {name: r for name, r in ALL_PRESETS.items() if not r.is_laizi}
+PRESETS = {name: r for name, r in ALL_PRESETS.items() if not r.is_laizi and not r.is_four}
 
 
 def _deck_list(packed: int) -> list[int]:
