@@ -59,11 +59,12 @@ import threading
 import numpy as np
 
 from ._jit import kernel, prefetch
-from .cards import FULL_DECK, RANK_2, RANK_D, RANK_X, card_count, count_of, format_cards, to_packed
+from .cards import RANK_2, RANK_D, RANK_X, card_count, count_of, format_cards, full_deck, to_packed
 from .errors import ArgumentError, CardError
 from .movegen import GEN_SCRATCH, gen_all, gen_into_scratch
 from .kinds import (
     F_CHAINS_WITH_TWO,
+    F_FOUR,
     F_FOUR_WITH_ONE,
     F_JOKERS_AS_KICKERS,
     F_JOKERS_IN_FOUR_TWO,
@@ -263,6 +264,8 @@ def _signature_f(hand, flags):
     a laizi stands for any face, and laizi alone read as themselves make the
     same rank-free plays whichever wild rank they have).  Without laizi in
     the hand this is :func:`_signature`."""
+    if (flags & F_FOUR) != 0:
+        return _signature_four(hand)
     if (flags & WILD_MASK) == 0:
         return _signature(hand)
     w1 = _wild1(flags)
@@ -307,11 +310,64 @@ def _representative(sig):
     return hand
 
 
+#: Marks a signature of the four-player rules (:func:`_signature_four`).
+_SIG_FOUR = 1 << 40
+
+
+@kernel
+def _signature_four(hand):
+    """The rank-count signature of a two-deck hand (four-player rules):
+    nibble ``c - 1`` = number of ranks 3..2 held exactly ``c`` times (1..8),
+    bits 32-33 the small jokers, 34-35 the big ones (``XD`` is no play, so
+    the two are kept apart), and :data:`_SIG_FOUR`."""
+    s = _SIG_FOUR
+    for r in range(13):
+        c = (hand >> (4 * r)) & 15
+        if c:
+            s += 1 << (4 * (c - 1))
+    return s | (((hand >> 52) & 3) << 32) | (((hand >> 56) & 3) << 34)
+
+
+@kernel
+def _representative_four(sig):
+    """A hand with the four-player signature ``sig``: the biggest counts first
+    on the ranks of :data:`_SPREAD`, then the jokers."""
+    hand = 0
+    i = 0
+    for c in range(8, 0, -1):
+        for _ in range((sig >> (4 * (c - 1))) & 15):
+            hand |= c << (4 * _SPREAD[i])
+            i += 1
+    return hand | (((sig >> 32) & 3) << 52) | (((sig >> 34) & 3) << 56)
+
+
+@kernel
+def _four_free_plays(sig):
+    """The fewest rank-free plays of a four-player signature, exactly: every
+    rank held is one play (a solo, pair, trio or bomb of up to 8 cards; the
+    jokers ``X``, ``XX``, ``D``, ``DD``), but a trio takes a rank held twice
+    along as its pair (one play fewer each: no other split of a rank saves
+    a play), and the four jokers are one play."""
+    m = 0
+    for c in range(8):
+        m += (sig >> (4 * c)) & 15
+    n2 = (sig >> 4) & 15
+    n3 = (sig >> 8) & 15
+    x = (sig >> 32) & 3
+    d = (sig >> 34) & 3
+    j = (1 if x > 0 else 0) + (1 if d > 0 else 0)
+    if x == 2 and d == 2:
+        j = 1
+    return m - (n2 if n2 < n3 else n3) + j
+
+
 @kernel
 def _representative_f(sig, flags):
     """:func:`_representative` under ``flags``: with laizi in the signature
     the natural ranks skip the wild ones, and the laizi sit at the wild ranks
-    (the larger count at the first)."""
+    (the larger count at the first); a four-player signature its own way."""
+    if (sig & _SIG_FOUR) != 0:
+        return _representative_four(sig)
     if (sig >> 20) == 0:
         return _representative(sig)
     w1 = _wild1(flags)
@@ -338,6 +394,11 @@ def _representative_f(sig, flags):
 @kernel
 def _sig_cards(sig):
     """Number of cards of a signature."""
+    if (sig & _SIG_FOUR) != 0:
+        n = ((sig >> 32) & 3) + ((sig >> 34) & 3)
+        for c in range(8):
+            n += (c + 1) * ((sig >> (4 * c)) & 15)
+        return n
     return ((sig & 15) + 2 * ((sig >> 4) & 15) + 3 * ((sig >> 8) & 15)
             + 4 * ((sig >> 12) & 15) + ((sig >> 16) & 15) + ((sig >> 20) & 15) + ((sig >> 24) & 15))
 
@@ -356,7 +417,11 @@ def _sig_bound(sig):
     four (one slot more) or a pair a trio; a single needs two laizi to
     become a trio (one slot) and three to become a four (two); a body of
     laizi alone holds no natural rank and adds a play for its slots.
+
+    A four-player signature: its exact value (:func:`_four_free_plays`).
     """
+    if (sig & _SIG_FOUR) != 0:
+        return _four_free_plays(sig)
     n1 = sig & 15
     n2 = (sig >> 4) & 15
     n3 = (sig >> 8) & 15
@@ -1479,17 +1544,20 @@ def new_memo_table(bits: int = 16) -> np.ndarray:
 _tables = threading.local()
 STANDARD_FLAGS = Rules().flags
 
-#: Most cards the public functions take: a landlord's hand.  The search is
-#: exact for any hand, but its time grows quickly past 20 cards (about 6 ms
-#: median at 30 cards, 35 ms at 34, far longer for a whole deck).
+#: Most cards the public functions take: a landlord's hand (20; under the
+#: four-player rules 33, :attr:`Rules.landlord_cards`).  The search is exact
+#: for any hand, but its time grows quickly past 20 cards of one deck (about
+#: 6 ms median at 30 cards, 35 ms at 34, far longer for a whole deck).
 MAX_CARDS = 20
 
 
-def _checked_hand(hand) -> int:
-    h = to_packed(hand)
+def _checked_hand(hand, rules: "Rules | None" = None) -> int:
+    decks = 1 if rules is None else rules.decks
+    most = MAX_CARDS if rules is None else max(MAX_CARDS, rules.landlord_cards)
+    h = to_packed(hand, decks=decks)
     n = card_count(h)
-    if n > MAX_CARDS:
-        raise CardError(f"{format_cards(h)!r} has {n} cards; a hand to decompose has at most {MAX_CARDS}")
+    if n > most:
+        raise CardError(f"{format_cards(h)!r} has {n} cards; a hand to decompose has at most {most}")
     return h
 
 
@@ -1553,7 +1621,8 @@ def min_plays(hand, rules=None) -> int:
     0
     """
     flags = _rules_flags(rules)
-    return int(min_plays_memo(_checked_hand(hand), flags, _shared_table(flags)))
+    h = _checked_hand(hand) if flags & F_FOUR == 0 else _checked_hand(hand, Rules.parse(rules))
+    return int(min_plays_memo(h, flags, _shared_table(flags)))
 
 
 @kernel
@@ -1653,7 +1722,7 @@ class _Search:
         self.hand = hand
         self.rules = rules
         self.flags = rules.flags
-        self.outside = FULL_DECK - hand
+        self.outside = full_deck(rules.decks) - hand
         self.table = _shared_table(self.flags)
         self._opt: dict = {}
         self._cost: dict = {}
@@ -1843,17 +1912,19 @@ def lead_order(plays: list, uncontrolled: "set | list") -> list:
 
     unc.sort(key=key)
     ctrl.sort(key=key)
-    bombs.sort(key=lambda p: (p.type == T_ROCKET, p.main))
+    bombs.sort(key=lambda p: (p.type == T_ROCKET, p.length, p.main))
     if len(unc) <= 1:
         return ctrl + bombs + unc
     return unc + ctrl + bombs
 
 
-def _controls(hand: int) -> tuple:
+def _controls(hand: int, rules: Rules) -> tuple:
+    """2s and jokers held, the bombs (each rank held 4 times or more, whole)
+    and whether the rocket is held (both jokers; with two decks all four)."""
     twos = count_of(hand, RANK_2)
     jokers = count_of(hand, RANK_X) + count_of(hand, RANK_D)
-    bombs = [4 << (4 * r) for r in range(13) if count_of(hand, r) == 4]
-    rocket = count_of(hand, RANK_X) == 1 and count_of(hand, RANK_D) == 1
+    bombs = [count_of(hand, r) << (4 * r) for r in range(13) if count_of(hand, r) >= 4]
+    rocket = count_of(hand, RANK_X) == rules.decks and count_of(hand, RANK_D) == rules.decks
     return twos, jokers, bombs, rocket
 
 
@@ -1871,11 +1942,11 @@ def decompose(hand, rules=None, all_splits: bool = False, limit: int = DEFAULT_S
     >>> decompose("789TJ5AA").min_plays
     3
     """
-    h = _checked_hand(hand)
     rules = Rules.parse(rules)
+    h = _checked_hand(hand, rules)
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         raise ArgumentError(f"limit must be a positive int, not {limit!r}", param="limit")
-    twos, jokers, bombs, rocket = _controls(h)
+    twos, jokers, bombs, rocket = _controls(h, rules)
     if h == 0:
         return Decomposition(format_cards(h), rules, 0, [], 0, 0, [], twos, jokers, bombs, rocket, 1,
                              [[]] if all_splits else None)

@@ -154,3 +154,18 @@ def naive_beats(kind: int, prev_kind: int, rules: Rules) -> bool:
 
 def naive_answers(hand: int, prev_kind: int, rules: Rules) -> set:
     return {(c, k) for c, k in naive_leads(hand, rules) if naive_beats(k, prev_kind, rules)}
+
+
+@functools.lru_cache(maxsize=None)
+def naive_min_plays(hand: int, rules: Rules) -> int:
+    """The fewest plays that empty ``hand``: every split covers the lowest
+    rank held, so try each lead holding a card of it (cached)."""
+    if hand == 0:
+        return 0
+    counts = unpack(hand)
+    low = next(r for r in range(15) if counts[r])
+    best = sum(counts)   # a solo a card
+    for cards, _ in naive_leads(hand, rules):
+        if (cards >> (4 * low)) & 15:
+            best = min(best, 1 + naive_min_plays(hand - cards, rules))
+    return best

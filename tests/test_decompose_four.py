@@ -1,0 +1,56 @@
+"""The decomposer under the four-player rules (two decks): the fewest plays
+against the plain-Python reference, and whole 25- and 33-card hands."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ddz_tools.cards import card_count, format_cards, pack_counts
+from ddz_tools.errors import CardError
+from ddz_tools.decompose import decompose, min_plays
+from ddz_tools.rules import Rules, readings
+from naive_four import naive_min_plays
+from test_movegen_four import VARIANTS, two_deck_hands
+
+
+@pytest.mark.parametrize("spec", VARIANTS[:4])
+def test_min_plays_equals_the_reference(spec):
+    rules = Rules.parse(spec)
+    for hand in two_deck_hands(200 + VARIANTS.index(spec), 12, limit=3000):
+        assert min_plays(hand, rules) == naive_min_plays(hand, rules), format_cards(hand)
+
+
+def _deal(rng, size):
+    deck = [r for r in range(13) for _ in range(8)] + [13, 13, 14, 14]
+    counts = [0] * 15
+    for r in rng.sample(deck, size):
+        counts[r] += 1
+    return pack_counts(counts)
+
+
+def test_whole_hands_split_into_legal_plays():
+    rng = random.Random(3)
+    for spec in VARIANTS[:4]:
+        rules = Rules.parse(spec)
+        for size in (25, 33):
+            hand = _deal(rng, size)
+            d = decompose(hand, rules, all_splits=True, limit=5)
+            assert d.min_plays == min_plays(hand, rules) == len(d.plays)
+            for split in d.splits:
+                assert sum(p.cards for p in split) == hand
+                for p in split:
+                    assert (p.cards, p.kind) in readings(p.cards, rules.flags)
+
+
+def test_worked_split_and_controls():
+    d = decompose("33344455566677788XXDD", "four")
+    assert d.min_plays == 3 and sorted(p.type_name for p in d.plays) == ["airplane", "rocket", "trio_pair"]
+    assert d.rocket and d.jokers == 4
+    d = decompose("55555555666622", "four")
+    assert d.bomb_texts() == ["55555555", "6666"] and d.min_plays == 3
+    with pytest.raises(CardError, match="at most 33"):
+        decompose("3333444455556666777788889999TTTTJJ", "four")
+    with pytest.raises(CardError, match="at most 8 exist in 2 decks"):
+        decompose("555555555", "four")
