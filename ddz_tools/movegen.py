@@ -325,19 +325,21 @@ def gen_into_scratch(hand, flags, prev_kind, out_cards, out_kinds, scratch):
 
 
 @kernel
-def _emit(cards, kind, out_cards, out_kinds, n):
-    if n < out_cards.shape[0]:
-        out_cards[n] = cards
-        out_kinds[n] = kind
-    return n + 1
-
-
-@kernel
-def _wings(hand, body, kind, k, flags, out_cards, out_kinds, n, scratch):
+def _wings(hand, body, kind, k, flags, pairs, np2, out_cards, out_kinds, n, scratch):
     """Emit ``body`` (a trio or a run of ``k`` trios) plus every set of ``k``
-    pair wings of ranks 3..2 held twice and not in the body; under
-    ``wing_pairs_consecutive=on`` only wings on consecutive chain places."""
-    if (flags & F_WING_CONSECUTIVE) != 0 and k > 1:
+    pair wings: ranks of ``pairs[:np2]`` (3..2, held twice or more) not in
+    the body; under ``wing_pairs_consecutive=on`` only wings on consecutive
+    chain places."""
+    if k == 1:
+        for i in range(np2):
+            r = pairs[i]
+            if (body >> (4 * r)) & 15 == 0:
+                if n < out_cards.shape[0]:
+                    out_cards[n] = body + (2 << (4 * r))
+                    out_kinds[n] = kind
+                n += 1
+        return n
+    if (flags & F_WING_CONSECUTIVE) != 0:
         first = -2 if (flags & F_SHANGHAI) != 0 else 0
         for s in range(first, 13 - k):
             w = 0
@@ -349,33 +351,43 @@ def _wings(hand, body, kind, k, flags, out_cards, out_kinds, n, scratch):
                     break
                 w += 2 << (4 * r)
             if ok:
-                n = _emit(body + w, kind, out_cards, out_kinds, n)
+                if n < out_cards.shape[0]:
+                    out_cards[n] = body + w
+                    out_kinds[n] = kind
+                n += 1
         return n
     cand = scratch[0:16]
     m = 0
-    for r in range(13):
-        if (hand >> (4 * r)) & 15 >= 2 and (body >> (4 * r)) & 15 == 0:
-            cand[m] = r
+    for i in range(np2):
+        r = pairs[i]
+        if (body >> (4 * r)) & 15 == 0:
+            cand[m] = 2 << (4 * r)
             m += 1
     if m < k:
         return n
-    # Every k-subset of the m candidate ranks, in lexicographic order.
-    idx = scratch[16:32]
+    # Every k-subset of the m candidate pairs, in lexicographic order; part[i]
+    # is the sum of the first i chosen.
+    idx = scratch[16:24]
+    part = scratch[24:32]
+    part[0] = body
     for i in range(k):
         idx[i] = i
+        part[i + 1] = part[i] + cand[i]
     while True:
-        w = 0
-        for i in range(k):
-            w += 2 << (4 * cand[idx[i]])
-        n = _emit(body + w, kind, out_cards, out_kinds, n)
+        if n < out_cards.shape[0]:
+            out_cards[n] = part[k]
+            out_kinds[n] = kind
+        n += 1
         i = k - 1
         while i >= 0 and idx[i] == m - k + i:
             i -= 1
         if i < 0:
             break
         idx[i] += 1
+        part[i + 1] = part[i] + cand[idx[i]]
         for j in range(i + 1, k):
             idx[j] = idx[j - 1] + 1
+            part[j + 1] = part[j] + cand[idx[j]]
     return n
 
 
@@ -392,23 +404,38 @@ def _gen_four(hand, flags, prev_kind, out_cards, out_kinds, scratch):
     pm = (prev_kind >> 5) & 15
     pl = (prev_kind >> 9) & 15
     lo = 0 if lead else pm + 1
+    pairs = scratch[32:48]
+    np2 = 0
+    for r in range(13):
+        if (hand >> (4 * r)) & 15 >= 2:
+            pairs[np2] = r
+            np2 += 1
     if lead or pt == T_SOLO:
         for r in range(lo, 15):
             if (hand >> (4 * r)) & 15 >= 1:
-                n = _emit(1 << (4 * r), T_SOLO | (r << 5) | (1 << 9), out_cards, out_kinds, n)
+                if n < out_cards.shape[0]:
+                    out_cards[n] = 1 << (4 * r)
+                    out_kinds[n] = T_SOLO | (r << 5) | (1 << 9)
+                n += 1
     if lead or pt == T_PAIR:
         for r in range(lo, 15):
             if (hand >> (4 * r)) & 15 >= 2:
-                n = _emit(2 << (4 * r), T_PAIR | (r << 5) | (1 << 9), out_cards, out_kinds, n)
+                if n < out_cards.shape[0]:
+                    out_cards[n] = 2 << (4 * r)
+                    out_kinds[n] = T_PAIR | (r << 5) | (1 << 9)
+                n += 1
     if lead or pt == T_TRIO or pt == T_TRIO_PAIR:
         for r in range(lo, 13):
             if (hand >> (4 * r)) & 15 >= 3:
                 body = 3 << (4 * r)
                 if lead or pt == T_TRIO:
-                    n = _emit(body, T_TRIO | (r << 5) | (1 << 9), out_cards, out_kinds, n)
+                    if n < out_cards.shape[0]:
+                        out_cards[n] = body
+                        out_kinds[n] = T_TRIO | (r << 5) | (1 << 9)
+                    n += 1
                 if lead or pt == T_TRIO_PAIR:
-                    n = _wings(hand, body, T_TRIO_PAIR | (r << 5) | (1 << 9), 1, flags, out_cards, out_kinds,
-                               n, scratch)
+                    n = _wings(hand, body, T_TRIO_PAIR | (r << 5) | (1 << 9), 1, flags, pairs, np2, out_cards,
+                               out_kinds, n, scratch)
     # Chains of solos (5+), pairs (3+) and trios (2+) over the chain places.
     first = -2 if (flags & F_SHANGHAI) != 0 else 0
     for unit in range(1, 4):
@@ -431,21 +458,30 @@ def _gen_four(hand, flags, prev_kind, out_cards, out_kinds, scratch):
                     continue
                 main = e if e >= 0 else 15
                 if lead or pt == t:
-                    n = _emit(cards, t | (main << 5) | (ln << 9), out_cards, out_kinds, n)
+                    if n < out_cards.shape[0]:
+                        out_cards[n] = cards
+                        out_kinds[n] = t | (main << 5) | (ln << 9)
+                    n += 1
                 if wings:
-                    n = _wings(hand, cards, T_AIRPLANE_PAIR | (main << 5) | (ln << 9), ln, flags, out_cards,
-                               out_kinds, n, scratch)
+                    n = _wings(hand, cards, T_AIRPLANE_PAIR | (main << 5) | (ln << 9), ln, flags, pairs, np2,
+                               out_cards, out_kinds, n, scratch)
     # Bombs of 4 to 8 cards and the four jokers.
     for r in range(13):
         c = (hand >> (4 * r)) & 15
         for size in range(4, c + 1):
             kind = T_BOMB | (r << 5) | ((size - 3) << 9)
             if lead or play_beats(kind, prev_kind, flags):
-                n = _emit(size << (4 * r), kind, out_cards, out_kinds, n)
+                if n < out_cards.shape[0]:
+                    out_cards[n] = size << (4 * r)
+                    out_kinds[n] = kind
+                n += 1
     if (hand >> 52) & 15 == 2 and (hand >> 56) & 15 == 2:
         kind = T_ROCKET | (14 << 5) | (1 << 9)
         if lead or play_beats(kind, prev_kind, flags):
-            n = _emit((2 << 52) | (2 << 56), kind, out_cards, out_kinds, n)
+            if n < out_cards.shape[0]:
+                out_cards[n] = (2 << 52) | (2 << 56)
+                out_kinds[n] = kind
+            n += 1
     return n
 
 

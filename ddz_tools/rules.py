@@ -819,7 +819,9 @@ class Play:
     def to_dict(self, rules: "Rules | str | None" = None) -> dict:
         """The play for JSON: ``cards``, ``notation``, ``type``, ``main``,
         ``length``; under Laizi rules with wild ranks also ``faces`` (what the
-        cards stand for) and, for a bomb, ``tier`` and ``size``."""
+        cards stand for) and, for a bomb, ``tier`` and ``size``; under the
+        four-player rules a bomb's ``size`` (its cards; its length is the
+        size less 3)."""
         d = {"cards": str(self), "notation": self.notation(rules), "type": self.type_name,
              "main": self.main_rank, "length": self.length}
         flags = _flags_of(rules)
@@ -828,6 +830,8 @@ class Play:
             if self.type == T_BOMB:
                 d["tier"] = TIER_NAMES[self.tier]
                 d["size"] = self.length + 3
+        elif flags & F_FOUR and self.type == T_BOMB:
+            d["size"] = self.length + 3
         return d
 
     def __str__(self) -> str:

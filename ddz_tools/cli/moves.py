@@ -90,8 +90,9 @@ def classify(play, rules, fmt):
                         ["play", "faces", "type", "main rank", "length", "bomb tier"],
                         title=f"{res['cards']} under {_rules_text(res)} rules:")
         else:
-            print_table([(p["notation"], p["type"], p["main"], p["length"]) for p in res["readings"]],
-                        ["play", "type", "main rank", "length"],
+            print_table([(p["notation"], p["type"], p["main"], p.get("size", p["length"]))
+                         for p in res["readings"]],
+                        ["play", "type", "main rank", "cards" if "size" in found[0] else "length"],
                         title=f"{res['cards']} under {res['rules']} rules:")
     if not found:
         return 1
