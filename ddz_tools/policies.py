@@ -173,15 +173,11 @@ def _random_bid(highest):
 @kernel
 def _strength(hand, flags, table):
     """Hand-strength score used by the heuristic bid rule."""
-    pts = 0
-    if (hand >> 56) & 15:
-        pts += 4
-    if (hand >> 52) & 15:
-        pts += 3
-    pts += 2 * ((hand >> 48) & 15)
+    pts = 4 * ((hand >> 56) & 15) + 3 * ((hand >> 52) & 15) + 2 * ((hand >> 48) & 15)
     for r in range(13):
-        if (hand >> (4 * r)) & 15 == 4:
-            pts += 5
+        c = (hand >> (4 * r)) & 15
+        if c >= 4:
+            pts += 5 + 2 * (c - 4)   # two decks: a bomb of more cards is worth more
     return pts - min_plays_memo(hand, flags, table)
 
 
@@ -307,21 +303,36 @@ def _lead_score(hand, c, k, opp_min):
 
 
 @kernel
+def _table_view(hands, seat, landlord):
+    """What ``seat`` sees of the others (any number of seats): the cards it
+    does not hold, together; the fewest cards an opponent holds (for a
+    farmer, the landlord's); and the fewest cards a partner holds (0 for the
+    landlord, who has none; a partner who went out does not count)."""
+    others = 0
+    opp_min = 1 << 30
+    partner_min = 1 << 30
+    for s in range(hands.shape[0]):
+        if s == seat:
+            continue
+        others += hands[s]
+        c = packed_count(hands[s])
+        if seat == landlord or s == landlord:
+            if c < opp_min:
+                opp_min = c
+        elif 0 < c < partner_min:
+            partner_min = c
+    return others, opp_min, (0 if partner_min == 1 << 30 else partner_min)
+
+
+@kernel
 def _heuristic_lead(hands, seat, landlord, flags, table, bufc, bufk, sc, sk):
     hand = hands[seat]
     kind = _single_reading(hand, flags, bufc, bufk)
     if kind != 0:
         return hand, kind  # go out at once
-    others = hands[(seat + 1) % 3] + hands[(seat + 2) % 3]
-    if seat == landlord:
-        opp_min = min(packed_count(hands[(seat + 1) % 3]), packed_count(hands[(seat + 2) % 3]))
-        partner = -1
-    else:
-        opp_min = packed_count(hands[landlord])
-        partner = 3 - seat - landlord
+    others, opp_min, pn = _table_view(hands, seat, landlord)
     # Feed a partner who is about to go out (not when the landlord is too).
-    if partner >= 0 and opp_min > 2:
-        pn = packed_count(hands[partner])
+    if seat != landlord and opp_min > 2:
         if pn == 1 or pn == 2:
             want = T_SOLO if pn == 1 else T_PAIR
             n, gc, gk = gen_all(hand, flags, 0, bufc, bufk)
@@ -374,14 +385,9 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table,
         if gc[i] == hand:
             return gc[i], gk[i]
     n_me = packed_count(hand)
-    is_ll = seat == landlord
-    partner = -1 if is_ll else 3 - seat - landlord
-    if is_ll:
-        opp_min = min(packed_count(hands[(seat + 1) % 3]), packed_count(hands[(seat + 2) % 3]))
-    else:
-        opp_min = packed_count(hands[landlord])
+    partner_holds = seat != landlord and prev_seat != landlord   # a partner made the play to answer
+    others, opp_min, _ = _table_view(hands, seat, landlord)
     prev_n = packed_count(hands[prev_seat])
-    others = hands[(seat + 1) % 3] + hands[(seat + 2) % 3]
     mp0 = min_plays_memo(hand, flags, table)
 
     # The cheapest answer that is a play of the best split.
@@ -398,9 +404,9 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table,
                     best = i
                 break
 
-    if partner >= 0 and prev_seat == partner:
+    if partner_holds:
         # The partner holds the trick.  Overtake only cheaply, never near his end.
-        if best < 0 or packed_count(hands[partner]) <= 2 or opp_min <= 2:
+        if best < 0 or prev_n <= 2 or opp_min <= 2:
             return 0, 0
         if _controls(gc[best]) == 0 and ((gk[best] >> 5) & 15) <= 8:
             return gc[best], gk[best]
