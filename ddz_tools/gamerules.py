@@ -12,18 +12,21 @@ The rules in plain English
 *Turn and trick.*  Seats move in order (seat ``s`` is followed by ``s + 1``,
 wrapping round).  A play must be answered by the next seat, with a higher
 play or a pass.  A play stands until the turn comes back to the seat that made
-it: with three players after two passes in a row, with two players (an
-endgame puzzle) after one pass; that seat then leads anything.  A seat may
+it: with three players after two passes in a row, with four players
+after three, with two players (an endgame puzzle) after one pass; that seat
+then leads anything.  A seat may
 pass only when it has a play to answer.
 
-*Auction* (the ``bidding`` option; seats bid in turn from the first bidder):
+*Auction* (the ``bidding`` option; seats bid in turn from the first bidder,
+round a table of three seats, or of four under four-player rules, which bid
+``single-round`` only; the state's ``A_SEATS`` field holds the number):
 
 * ``single-round``: each seat once passes (0) or bids 1-3, higher than every
   earlier bid; a bid of 3 ends the auction at once; the highest bidder is the
   landlord and the winning bid the base stake.
 * ``until-two-pass``: the same bids round the table; a seat that passed is
-  out; the auction ends at a bid of 3, or when two seats passed and the third
-  holds a bid.
+  out; the auction ends at a bid of 3, or when every seat but one passed
+  and that one holds a bid.
 * ``call-grab``: bids are 1 (call, then grab) and 0 (pass).  The first seat
   to call is landlord-to-be at base 1; each later seat of the round may grab
   once (it becomes landlord-to-be, the base doubles); if anyone grabbed, the
@@ -50,21 +53,26 @@ bottom's cards multiply the stake too (:func:`bottom_bonus`).  Under
 from each farmer (:func:`draw_card`).
 
 *Stake.*  ``stake = base * multiplier`` with ``multiplier = 2 ** (doublings +
-spring + anti_spring)``: each bomb and the rocket doubles it (Laizi rules
-with ``laizi_multipliers=hlddz``: a soft bomb doubles it, a hard or pure bomb
-or the rocket multiplies it by 4); a spring (the
-landlord wins and neither farmer played a card; with ``spring=any-player``
-at least one farmer played no card) doubles it; an anti-spring (the farmers
-win and the landlord played only his opening lead) doubles it.
+spring + anti_spring) * 3 ** triplings``: each bomb and the rocket doubles it
+(Laizi rules with ``laizi_multipliers=hlddz``: a soft bomb doubles it, a hard
+or pure bomb or the rocket multiplies it by 4; four players by
+``bomb_doubles``: ``all`` every bomb and the four jokers x2, ``six-plus``
+only bombs of 6 or more cards and the four jokers x2, ``ladder`` bombs of 6
+or 7 cards x2 and 8-card bombs and the four jokers x3, the only triplings);
+a spring (the landlord wins and no farmer played a card; with
+``spring=any-player`` at least one farmer played no card) doubles it; an
+anti-spring (the farmers win and the landlord played only his opening lead)
+doubles it.
 
 The public multiple also holds the show multiple and the bottom bonus
 (both 1 in classic games).
 
 *Settlement.*  Each farmer settles the stake with the landlord: ``+2s / -s /
--s`` when the landlord wins, the reverse when the farmers win.  With doubles
+-s`` when the landlord wins, the reverse when the farmers win; with four
+players ``+3s / -s / -s / -s`` (:func:`seat_score`).  With doubles
 (:func:`settle_doubled`), ``doubling=per-pair``: farmer ``f`` settles
 ``s * d_landlord * d_f``, and the landlord the sum; ``global``: each farmer
-settles ``s * d_0 * d_1 * d_2``.  The three scores sum to zero.
+settles ``s * d_0 * d_1 * d_2``.  The scores always sum to zero.
 
 Calling convention
 ------------------
@@ -81,7 +89,17 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .kinds import F_STAKE_TIERS, T_BOMB, T_ROCKET, TIER_SHIFT, TIER_SOFT, WILD_MASK, WILD_SHIFT
+from .kinds import (
+    F_BOMBS_LADDER,
+    F_BOMBS_SIX_PLUS,
+    F_STAKE_TIERS,
+    T_BOMB,
+    T_ROCKET,
+    TIER_SHIFT,
+    TIER_SOFT,
+    WILD_MASK,
+    WILD_SHIFT,
+)
 
 # Turn and trick ------------------------------------------------------------------------
 
@@ -195,25 +213,47 @@ def play_flags(game_flags, wild_bits):
 # Stake and settlement ------------------------------------------------------------------
 
 
+#: :func:`stake_doublings` counts triplings (x3) from this bit up, doublings below it.
+TRIPLE_SHIFT = 8
+DOUBLINGS_MASK = (1 << TRIPLE_SHIFT) - 1
+
+
 @kernel
 def stake_doublings(kind, flags):
-    """How many times a play doubles the stake: 0, or for a bomb or the rocket
-    1; under ``laizi_multipliers=hlddz`` (the flag bit ``F_STAKE_TIERS``) a
-    soft bomb 1 (x2) and a hard or pure bomb or the rocket 2 (x4)."""
+    """What a play multiplies the stake by, as ``doublings + (triplings <<
+    TRIPLE_SHIFT)``: 0 for a play that is no bomb or rocket; classic rules a
+    bomb or the rocket 1 (x2); under ``laizi_multipliers=hlddz`` (the flag
+    bit ``F_STAKE_TIERS``) a soft bomb 1 (x2) and a hard or pure bomb or the
+    rocket 2 (x4).  Four players (``bomb_doubles``): ``all`` every bomb and
+    the four jokers 1 (x2); ``six-plus`` (``F_BOMBS_SIX_PLUS``) bombs of 6 or
+    more cards and the four jokers 1 (x2), smaller bombs 0; ``ladder``
+    (``F_BOMBS_LADDER``) bombs of 6 or 7 cards 1 (x2), 8-card bombs and the
+    four jokers ``1 << TRIPLE_SHIFT`` (x3).  Callers sum the values over the
+    plays and hand the sum to :func:`multiplier`; a play counts as a bomb of
+    the stake when its value is not 0."""
     t = kind & 31
     if t != T_BOMB and t != T_ROCKET:
         return 0
+    if (flags & (F_BOMBS_SIX_PLUS | F_BOMBS_LADDER)) != 0:
+        cards = ((kind >> 9) & 15) + 3 if t == T_BOMB else 4
+        if t == T_BOMB and cards < 6:
+            return 0
+        if (flags & F_BOMBS_LADDER) != 0 and (t == T_ROCKET or cards >= 8):
+            return 1 << TRIPLE_SHIFT
+        return 1
     if (flags & F_STAKE_TIERS) == 0 or (t == T_BOMB and ((kind >> TIER_SHIFT) & 3) == TIER_SOFT):
         return 1
     return 2
 
 
 @kernel
-def spring_doubles(landlord_won, landlord_plays, farmer1_plays, farmer2_plays, any_player):
-    """``(spring, anti_spring)`` of a finished hand, each 0 or 1.
+def spring_silent(landlord_won, landlord_plays, silent_farmers, farmers, any_player):
+    """``(spring, anti_spring)`` of a finished hand, each 0 or 1, for any
+    number of farmers.
 
-    Counts are the plays (passes excluded) each side made.  Spring: the
-    landlord won and neither farmer played (``any_player`` 1, for
+    ``silent_farmers`` is how many of the ``farmers`` made no play (passes do
+    not count), ``landlord_plays`` how many plays the landlord made.  Spring:
+    the landlord won and no farmer played (``any_player`` 1, for
     ``spring=any-player``: at least one farmer did not play).  Anti-spring:
     the farmers won and the landlord made only his opening lead.
     """
@@ -221,9 +261,9 @@ def spring_doubles(landlord_won, landlord_plays, farmer1_plays, farmer2_plays, a
     anti = 0
     if landlord_won:
         if any_player:
-            if farmer1_plays == 0 or farmer2_plays == 0:
+            if silent_farmers > 0:
                 spring = 1
-        elif farmer1_plays == 0 and farmer2_plays == 0:
+        elif silent_farmers == farmers:
             spring = 1
     elif landlord_plays == 1:
         anti = 1
@@ -231,17 +271,43 @@ def spring_doubles(landlord_won, landlord_plays, farmer1_plays, farmer2_plays, a
 
 
 @kernel
+def spring_doubles(landlord_won, landlord_plays, farmer1_plays, farmer2_plays, any_player):
+    """:func:`spring_silent` of a three-player hand from the plays (passes
+    excluded) each side made."""
+    silent = (1 if farmer1_plays == 0 else 0) + (1 if farmer2_plays == 0 else 0)
+    return spring_silent(landlord_won, landlord_plays, silent, 2, any_player)
+
+
+@kernel
 def multiplier(doublings, spring, anti_spring):
-    """``2 ** (doublings + spring + anti_spring)``: ``doublings`` sums
-    :func:`stake_doublings` over the plays (classic: the bombs and the rocket)."""
-    return 1 << (doublings + spring + anti_spring)
+    """``2 ** (d + spring + anti_spring) * 3 ** t``, where ``doublings``
+    sums :func:`stake_doublings` over the plays, ``d`` its doublings (the
+    bits below ``TRIPLE_SHIFT``; classic: the bombs and the rocket) and
+    ``t`` its triplings (above them; only four-player
+    ``bomb_doubles=ladder`` has any)."""
+    m = 1 << ((doublings & DOUBLINGS_MASK) + spring + anti_spring)
+    for _ in range(doublings >> TRIPLE_SHIFT):
+        m *= 3
+    return m
+
+
+@kernel
+def seat_score(seat, landlord, landlord_won, stake, nseats):
+    """The score of ``seat`` at a table of ``nseats``: each farmer settles
+    ``stake`` with the landlord, who wins or loses ``(nseats - 1) * stake``
+    (three players ``+2s / -s / -s`` when the landlord wins, four ``+3s / -s
+    / -s / -s``; the reverse when the farmers win)."""
+    sign = 1 if landlord_won else -1
+    if seat == landlord:
+        return sign * stake * (nseats - 1)
+    return -sign * stake
 
 
 @kernel
 def settle(landlord, landlord_won, stake):
-    """Scores of seats 0, 1, 2: each farmer settles ``stake`` with the landlord
-    (``+2s / -s / -s`` when the landlord wins, the reverse otherwise)."""
-    return settle_doubled(landlord, landlord_won, stake, 1, 1, 1, DOUBLING_OFF)
+    """Scores of seats 0, 1, 2 of a three-player hand (:func:`seat_score`)."""
+    return (seat_score(0, landlord, landlord_won, stake, 3), seat_score(1, landlord, landlord_won, stake, 3),
+            seat_score(2, landlord, landlord_won, stake, 3))
 
 
 @kernel
@@ -253,7 +319,8 @@ def settle_doubled(landlord, landlord_won, stake, d0, d1, d2, doubling):
     ``doubling`` :data:`DOUBLING_PER_PAIR`: each farmer settles ``stake`` times
     the landlord's and his own factor with the landlord; :data:`DOUBLING_GLOBAL`:
     every factor multiplies one shared stake that each farmer settles;
-    :data:`DOUBLING_OFF`: the factors are ignored.  The scores sum to zero."""
+    :data:`DOUBLING_OFF`: the factors are ignored (:func:`settle`).  The
+    scores sum to zero."""
     dl = d0 if landlord == 0 else (d1 if landlord == 1 else d2)
     sign = 1 if landlord_won else -1
     if doubling == DOUBLING_OFF:
@@ -452,7 +519,8 @@ A_OUTCOME = 11     # one of the AUCTION_* codes below
 A_LANDLORD = 12    # the landlord, -1 until decided
 A_BASE = 13        # the base stake, 0 until decided
 A_MUST = 14        # bit s set when seat s must call (``must_call``; :func:`auction_must_call`)
-AUCTION_SIZE = 15
+A_SEATS = 15       # seats at the table (3, or 4 for four-player rules)
+AUCTION_SIZE = 16
 
 AUCTION_OPEN = 0   # bids still to come
 AUCTION_WON = 1    # a landlord and a base are decided
@@ -467,7 +535,8 @@ BID_BAD = 3        # a value the bidding option does not allow here
 
 @kernel
 def auction_start(state, mode, first_bidder, all_pass_seat0):
-    """Set ``state`` (:data:`AUCTION_SIZE` fields) to a new auction."""
+    """Set ``state`` (:data:`AUCTION_SIZE` fields) to a new auction of three
+    seats (:func:`auction_seats` changes the number)."""
     for i in range(AUCTION_SIZE):
         state[i] = 0
     state[A_MODE] = mode
@@ -477,6 +546,14 @@ def auction_start(state, mode, first_bidder, all_pass_seat0):
     state[A_HIGH_SEAT] = -1
     state[A_CALLER] = -1
     state[A_LANDLORD] = -1
+    state[A_SEATS] = 3
+
+
+@kernel
+def auction_seats(state, nseats):
+    """Seat ``nseats`` bidders (3, or 4 under four-player rules) at a new
+    auction (call it right after :func:`auction_start`)."""
+    state[A_SEATS] = nseats
 
 
 @kernel
@@ -513,6 +590,7 @@ def auction_bid(state, seat, value):
     n = state[A_BIDS] + 1
     state[A_BIDS] = n
     mode = state[A_MODE]
+    nseats = state[A_SEATS]
     landlord = -1
     base = 0
     if mode == FIRST_CALL:
@@ -522,15 +600,15 @@ def auction_bid(state, seat, value):
             state[A_HIGH] = 1
             landlord = seat
             base = 1
-        elif n < 3:
-            state[A_TURN] = (seat + 1) % 3
+        elif n < nseats:
+            state[A_TURN] = (seat + 1) % nseats
             return AUCTION_OPEN
     elif mode == CALL_GRAB:
         caller = state[A_CALLER]
         if caller < 0:
             if value == 0:
-                if n < 3:
-                    state[A_TURN] = (seat + 1) % 3
+                if n < nseats:
+                    state[A_TURN] = (seat + 1) % nseats
                     return AUCTION_OPEN
             else:
                 caller = seat
@@ -541,8 +619,8 @@ def auction_bid(state, seat, value):
             state[A_GRABS] += 1
             state[A_HIGH_SEAT] = seat
         if caller >= 0:
-            if n < 3:
-                state[A_TURN] = (seat + 1) % 3      # the rest of the round may grab
+            if n < nseats:
+                state[A_TURN] = (seat + 1) % nseats     # the rest of the round may grab
                 return AUCTION_OPEN
             if state[A_GRABS] > 0 and state[A_LAST_WORD] == 0:
                 state[A_TURN] = caller              # the caller may grab back once
@@ -563,15 +641,17 @@ def auction_bid(state, seat, value):
         if value == 3:
             over = True
         elif mode == SINGLE_ROUND:
-            over = n == 3
+            over = n == nseats
         else:
-            npass = (passed & 1) + ((passed >> 1) & 1) + ((passed >> 2) & 1)
-            over = npass == 3 or (npass == 2 and high_seat >= 0)
+            npass = 0
+            for s in range(nseats):
+                npass += (passed >> s) & 1
+            over = npass == nseats or (npass == nseats - 1 and high_seat >= 0)
         if not over:
-            nxt = (seat + 1) % 3
+            nxt = (seat + 1) % nseats
             if mode == UNTIL_TWO_PASS:
                 while (passed >> nxt) & 1:
-                    nxt = (nxt + 1) % 3
+                    nxt = (nxt + 1) % nseats
             state[A_TURN] = nxt
             return AUCTION_OPEN
         landlord = high_seat

@@ -55,20 +55,20 @@ def body_counts(kind: int) -> list:
     return body
 
 
-def auction(bids, first: int, mode: str, all_pass: str, forced=()):
+def auction(bids, first: int, mode: str, all_pass: str, forced=(), seats: int = 3):
     """(landlord, base) or raises Bad(code, at index); None landlord = void/unfinished.
     ``forced``: the seats that must call (``must_call``): their pass is a bad
-    bid while nobody has called or bid."""
+    bid while nobody has called or bid.  ``seats``: at the table (3 or 4)."""
     for i, (s, v) in enumerate(bids):
         if v == 0 and s in forced and all(b == 0 for _, b in bids[:i]):
             # Only a bad bid if the pass is in turn and the auction still open:
             # those errors come first, so run the auction up to here.
-            auction(bids[:i], first, mode, all_pass)
-            if i < 3 and (first + i) % 3 == s:
+            auction(bids[:i], first, mode, all_pass, (), seats)
+            if i < seats and (first + i) % seats == s:
                 raise Bad(("bad_bid", i))
     if mode == "first-call":
         for i, (s, v) in enumerate(bids):
-            if s != (first + i) % 3:
+            if s != (first + i) % seats:
                 raise Bad(("wrong_turn", i))
             if v not in (0, 1):
                 raise Bad(("bad_bid", i))
@@ -76,11 +76,11 @@ def auction(bids, first: int, mode: str, all_pass: str, forced=()):
                 if i + 1 < len(bids):
                     raise Bad(("not_bidding", i + 1))
                 return s, 1
-            if i == 2:
-                return _all_pass(bids, 3, all_pass)
+            if i == seats - 1:
+                return _all_pass(bids, seats, all_pass)
         return None, "unfinished"
     if mode == "call-grab":
-        order = [(first + k) % 3 for k in range(3)]
+        order = [(first + k) % seats for k in range(seats)]
         i = 0
         caller = None
         for seat in order:                       # the call round
@@ -130,8 +130,8 @@ def auction(bids, first: int, mode: str, all_pass: str, forced=()):
     seat = first
     spoken = 0
     for i, (s, v) in enumerate(bids):
-        finished = (high == 3) or (mode == "single-round" and spoken == 3) or \
-            (mode == "until-two-pass" and (len(out) == 3 or (holder is not None and len(out) == 2)))
+        finished = (high == 3) or (mode == "single-round" and spoken == seats) or \
+            (mode == "until-two-pass" and (len(out) == seats or (holder is not None and len(out) == seats - 1)))
         if finished:
             raise Bad(("not_bidding", i))
         if s != seat:
@@ -143,12 +143,12 @@ def auction(bids, first: int, mode: str, all_pass: str, forced=()):
             high, holder = v, s
         else:
             out.add(s)
-        seat = (s + 1) % 3
+        seat = (s + 1) % seats
         if mode == "until-two-pass":
-            while seat in out and len(out) < 3:
-                seat = (seat + 1) % 3
-    done = high == 3 or (mode == "single-round" and spoken == 3) or \
-        (mode == "until-two-pass" and (len(out) == 3 or (holder is not None and len(out) == 2)))
+            while seat in out and len(out) < seats:
+                seat = (seat + 1) % seats
+    done = high == 3 or (mode == "single-round" and spoken == seats) or \
+        (mode == "until-two-pass" and (len(out) == seats or (holder is not None and len(out) == seats - 1)))
     if not done:
         return None, "unfinished"
     if holder is None:

@@ -5,7 +5,9 @@ the rules text with other algorithms than the kernels:
   how many passes came after), not by seat arithmetic;
 * the stake doubles once per doubling event in a list of events;
 * settlement moves the stake between each farmer and the landlord one
-  transfer at a time.
+  transfer at a time;
+* four-player stakes read ``bomb_doubles`` from a table by a bomb's number of
+  cards (the option as docs/game.md states it), not from the flag bits.
 
 The auction reference is ``naive_game.auction`` ("who may still speak" lists).
 """
@@ -32,24 +34,40 @@ def play_to_answer(moves, nplayers: int):
     return last if last is not None else (0, 0)
 
 
-def bomb_factor(kind: int, tiers: bool) -> int:
+#: Four players: what a bomb of n cards (the four jokers: "jokers") multiplies
+#: the stake by, per ``bomb_doubles`` (as docs/game.md states it).
+FOUR_FACTORS = {
+    "all": {4: 2, 5: 2, 6: 2, 7: 2, 8: 2, "jokers": 2},
+    "six-plus": {4: 1, 5: 1, 6: 2, 7: 2, 8: 2, "jokers": 2},
+    "ladder": {4: 1, 5: 1, 6: 2, 7: 2, 8: 3, "jokers": 3},
+}
+
+
+def bomb_factor(kind: int, tiers: bool, bomb_doubles: "str | None" = None) -> int:
     """What one play multiplies the stake by: 1 for a non-bomb; a bomb or the
     rocket 2; with the Laizi multipliers (``laizi_multipliers=hlddz``) a soft
-    bomb (tier bits 13-14 equal to 1) 2, any other bomb and the rocket 4."""
+    bomb (tier bits 13-14 equal to 1) 2, any other bomb and the rocket 4;
+    four players (``bomb_doubles`` given) by :data:`FOUR_FACTORS`, a bomb's
+    cards being its length (bits 9-12) + 3."""
     if (kind & 31) not in BOMB_TYPES:
         return 1
+    if bomb_doubles is not None:
+        size = "jokers" if (kind & 31) == 14 else ((kind >> 9) & 15) + 3
+        return FOUR_FACTORS[bomb_doubles][size]
     if tiers and not ((kind & 31) == 13 and (kind >> 13) & 3 == 1):
         return 4
     return 2
 
 
-def stake_of(base: int, plays, landlord: int, winner: int, any_player: bool, tiers: bool = False):
+def stake_of(base: int, plays, landlord: int, winner: int, any_player: bool, tiers: bool = False,
+             seats: int = 3, bomb_doubles: "str | None" = None):
     """``(spring, anti_spring, multiplier, stake)`` of a finished hand from its
     ``(seat, kind)`` plays (passes excluded) in order; ``tiers``: the Laizi
-    multipliers of bombs (see :func:`bomb_factor`)."""
+    multipliers of bombs; ``bomb_doubles``: the four-player ones (see
+    :func:`bomb_factor`)."""
     events = [k for _, k in plays if (k & 31) in BOMB_TYPES]
-    farmers = [s for s in range(3) if s != landlord]
-    made = {s: sum(1 for p, _ in plays if p == s) for s in range(3)}
+    farmers = [s for s in range(seats) if s != landlord]
+    made = {s: sum(1 for p, _ in plays if p == s) for s in range(seats)}
     landlord_won = winner == landlord
     silent = [made[f] == 0 for f in farmers]
     spring = landlord_won and (any(silent) if any_player else all(silent))
@@ -60,14 +78,14 @@ def stake_of(base: int, plays, landlord: int, winner: int, any_player: bool, tie
         events.append("anti-spring")
     mult = 1
     for e in events:
-        mult *= 2 if isinstance(e, str) else bomb_factor(e, tiers)
+        mult *= 2 if isinstance(e, str) else bomb_factor(e, tiers, bomb_doubles)
     return int(spring), int(anti), mult, base * mult
 
 
-def settlement(landlord: int, landlord_won: bool, stake: int) -> list:
+def settlement(landlord: int, landlord_won: bool, stake: int, seats: int = 3) -> list:
     """Each farmer settles the stake with the landlord, one transfer each."""
-    scores = [0, 0, 0]
-    for farmer in range(3):
+    scores = [0] * seats
+    for farmer in range(seats):
         if farmer == landlord:
             continue
         payer, payee = (farmer, landlord) if landlord_won else (landlord, farmer)

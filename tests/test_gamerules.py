@@ -28,7 +28,7 @@ def _kind(rng: random.Random) -> int:
 
 
 @pytest.mark.parametrize("form", FORMS)
-@pytest.mark.parametrize("nplayers", [2, 3])
+@pytest.mark.parametrize("nplayers", [2, 3, 4])
 def test_trick_after_agrees_with_the_history_reference(form, nplayers):
     trick_after, may_pass = FORMS[form](gr.trick_after), FORMS[form](gr.may_pass)
     next_seat = FORMS[form](gr.next_seat)
@@ -85,7 +85,7 @@ def test_settlement_sums_to_zero_and_the_landlord_takes_both_sides(landlord, won
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from([2, 3]), st.integers(0, 2), st.integers(1, 16), st.integers(0, 14), st.integers(1, 12))
+@given(st.sampled_from([2, 3, 4]), st.integers(0, 3), st.integers(1, 16), st.integers(0, 14), st.integers(1, 12))
 def test_the_trick_returns_to_the_last_player_after_everyone_else_passed(nplayers, seat, t, main, length):
     seat %= nplayers
     kind = t | (main << 5) | (length << 9)
@@ -103,11 +103,13 @@ def test_the_trick_returns_to_the_last_player_after_everyone_else_passed(nplayer
 _CODES = {gr.BID_OVER: "not_bidding", gr.BID_WRONG_TURN: "wrong_turn", gr.BID_BAD: "bad_bid"}
 
 
-def _run_auction(form, mode, first, all_pass, bids, forced=()):
+def _run_auction(form, mode, first, all_pass, bids, forced=(), seats=3):
     """The kernels on a bid sequence: ('error', code, index) or (landlord, base / 'void' / 'unfinished')."""
     start, error, bid = FORMS[form](gr.auction_start), FORMS[form](gr.bid_error), FORMS[form](gr.auction_bid)
     state = np.zeros(gr.AUCTION_SIZE, np.int64) if form == "kernel" else [0] * gr.AUCTION_SIZE
     start(state, gr.BIDDING_MODES[mode], first, int(all_pass == "seat0"))
+    if seats != 3:
+        FORMS[form](gr.auction_seats)(state, seats)
     for s in forced:
         FORMS[form](gr.auction_must_call)(state, s)
     for i, (s, v) in enumerate(bids):
@@ -122,22 +124,24 @@ def _run_auction(form, mode, first, all_pass, bids, forced=()):
 
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("mode", list(gr.BIDDING_MODES))
-def test_auction_agrees_with_the_reference(form, mode):
-    rng = random.Random(hash(mode) % 1000 + 7)
+@pytest.mark.parametrize("seats", [3, 4])
+def test_auction_agrees_with_the_reference(form, mode, seats):
+    rng = random.Random(hash(mode) % 1000 + 7 + 100 * seats)
     seen = set()
     start, error, bid = interpreted(gr.auction_start), interpreted(gr.bid_error), interpreted(gr.auction_bid)
-    for _ in range(1500):
-        first, all_pass = rng.randrange(3), rng.choice(["redeal", "seat0"])
-        forced = tuple(s for s in range(3) if rng.random() < 0.15)     # must_call seats
+    for _ in range(1500 if seats == 3 else 600):
+        first, all_pass = rng.randrange(seats), rng.choice(["redeal", "seat0"])
+        forced = tuple(s for s in range(seats) if rng.random() < 0.15)     # must_call seats
         # Mostly legal sequences (the turn from the rule itself), with some wrong seats and values.
         state = [0] * gr.AUCTION_SIZE
         start(state, gr.BIDDING_MODES[mode], first, int(all_pass == "seat0"))
+        interpreted(gr.auction_seats)(state, seats)
         for s in forced:
             interpreted(gr.auction_must_call)(state, s)
         bids = []
-        for _ in range(rng.randint(0, 8)):
+        for _ in range(rng.randint(0, 9)):
             turn = state[gr.A_TURN]
-            s = turn if turn >= 0 and rng.random() < 0.93 else rng.randrange(3)
+            s = turn if turn >= 0 and rng.random() < 0.93 else rng.randrange(seats)
             legal = [v for v in range(4) if error(state, s, v) == gr.BID_OK]
             v = rng.choice(legal) if legal and rng.random() < 0.93 else rng.randint(-1, 4)
             bids.append((s, v))
@@ -145,13 +149,104 @@ def test_auction_agrees_with_the_reference(form, mode):
                 break
             bid(state, s, v)
         try:
-            want = naive_auction(bids, first, mode, all_pass, forced)
+            want = naive_auction(bids, first, mode, all_pass, forced, seats)
         except Bad as exc:
             want = ("error",) + exc.code
-        got = _run_auction(form, mode, first, all_pass, bids, forced)
-        assert got == want, (mode, first, all_pass, bids, forced)
+        got = _run_auction(form, mode, first, all_pass, bids, forced, seats)
+        assert got == want, (mode, first, all_pass, bids, forced, seats)
         seen.add(got[0] if got[0] == "error" else got[1] if got[0] is None else "won")
     assert seen >= {"error", "won", "unfinished"}, seen
+
+
+def test_a_four_seat_single_round_auction():
+    """Four seats bid once each; a bid must top every earlier one, a 3 ends it
+    at once; all four passing voids the deal (the three-seat auction is
+    unchanged: it stops after three bids)."""
+    assert _run_auction("kernel", "single-round", 1, "redeal", [(1, 1), (2, 0), (3, 2), (0, 0)], seats=4) == (3, 2)
+    assert _run_auction("kernel", "single-round", 1, "redeal", [(1, 1), (2, 0), (3, 2)], seats=4) == (
+        None, "unfinished")
+    assert _run_auction("kernel", "single-round", 1, "redeal", [(1, 1), (2, 0), (0, 2)], seats=3) == (0, 2)
+    assert _run_auction("kernel", "single-round", 2, "redeal", [(2, 0), (3, 3)], seats=4) == (3, 3)
+    assert _run_auction("kernel", "single-round", 3, "redeal", [(3, 0), (0, 0), (1, 0), (2, 0)], seats=4) == (
+        None, "void")
+    assert _run_auction("kernel", "single-round", 0, "redeal", [(0, 2), (1, 2)], seats=4) == ("error", "bad_bid", 1)
+    assert _run_auction("kernel", "single-round", 0, "redeal", [(0, 1), (2, 2)], seats=4) == (
+        "error", "wrong_turn", 1)
+
+
+# Four players: the stake by bomb_doubles, the spring of three farmers, +3s / -s ----------------
+
+from naive_gamerules import FOUR_FACTORS  # noqa: E402
+
+from ddz_tools.kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS, F_FOUR  # noqa: E402
+
+FOUR_FLAGS = {"all": F_FOUR, "six-plus": F_FOUR | F_BOMBS_SIX_PLUS, "ladder": F_FOUR | F_BOMBS_LADDER}
+
+
+def _four_kind(rng: random.Random) -> int:
+    """A random four-player kind: often a bomb of 4 to 8 cards or the four jokers."""
+    x = rng.random()
+    if x < 0.25:
+        return 13 | (rng.randint(0, 12) << 5) | (rng.randint(1, 5) << 9)
+    if x < 0.35:
+        return 14 | (14 << 5) | (1 << 9)
+    return rng.choice([1, 2, 3, 5, 6, 7, 8, 10]) | (rng.randint(0, 14) << 5) | (rng.randint(1, 8) << 9)
+
+
+def test_the_flags_of_bomb_doubles_are_the_rules_flags():
+    for name, flags in FOUR_FLAGS.items():
+        rf = Rules.parse(f"four,bomb_doubles={name}").flags
+        assert rf & (F_FOUR | F_BOMBS_SIX_PLUS | F_BOMBS_LADDER) == flags
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("option", list(FOUR_FLAGS))
+def test_four_player_stake_and_settlement_agree_with_the_reference(form, option):
+    doublings, spring_silent = FORMS[form](gr.stake_doublings), FORMS[form](gr.spring_silent)
+    mult_of, seat_score = FORMS[form](gr.multiplier), FORMS[form](gr.seat_score)
+    flags = FOUR_FLAGS[option]
+    rng = random.Random(f"four-stake-{option}")
+    seen = set()
+    for _ in range(2000):
+        landlord, winner, base = rng.randrange(4), rng.randrange(4), rng.randint(1, 3)
+        any_player = rng.random() < 0.5
+        n = rng.choice([0, 1, 2, rng.randint(3, 40)])
+        plays = [(rng.randrange(4), _four_kind(rng)) for _ in range(n)]
+        made = [sum(1 for s, _ in plays if s == seat) for seat in range(4)]
+        won = winner == landlord
+        total = sum(doublings(k, flags) for _, k in plays)
+        silent = sum(1 for f in range(4) if f != landlord and made[f] == 0)
+        spring, anti = spring_silent(won, made[landlord], silent, 3, int(any_player))
+        mult = mult_of(total, spring, anti)
+        want = stake_of(base, plays, landlord, winner, any_player, seats=4, bomb_doubles=option)
+        assert (spring, anti, mult, base * mult) == want, (plays, landlord, winner)
+        scores = [seat_score(s, landlord, won, base * mult, 4) for s in range(4)]
+        assert scores == settlement(landlord, won, base * mult, seats=4) and sum(scores) == 0
+        seen.add(mult % 3 == 0)
+    assert seen == ({True, False} if option == "ladder" else {False})
+
+
+def test_four_player_stake_table():
+    """What each bomb size and the four jokers multiply the stake by, per option."""
+    def factor(kind, option):
+        return gr.multiplier(gr.stake_doublings(kind, FOUR_FLAGS[option]), 0, 0)
+    bombs = {n: 13 | (5 << 5) | ((n - 3) << 9) for n in range(4, 9)}
+    jokers = 14 | (14 << 5) | (1 << 9)
+    for option, table in FOUR_FACTORS.items():
+        assert {n: factor(k, option) for n, k in bombs.items()} == {n: table[n] for n in bombs}
+        assert factor(jokers, option) == table["jokers"]
+    # A play that is no bomb never counts; three-player rules are untouched (every bomb x2).
+    assert gr.stake_doublings(2 | (13 << 5) | (1 << 9), FOUR_FLAGS["ladder"]) == 0
+    assert gr.stake_doublings(bombs[4], 0) == 1 and gr.multiplier(3, 1, 0) == 16
+
+
+def test_the_worked_four_player_scores():
+    """docs/game.md: bid 2, the landlord wins; 4444, 555555 and XXDD were played."""
+    plays = [13 | (1 << 5) | (1 << 9), 13 | (2 << 5) | (3 << 9), 14 | (14 << 5) | (1 << 9)]
+    for option, mult, pays in (("six-plus", 4, 8), ("ladder", 6, 12), ("all", 8, 16)):
+        d = sum(gr.stake_doublings(k, FOUR_FLAGS[option]) for k in plays)
+        assert gr.multiplier(d, 0, 0) == mult
+        assert [gr.seat_score(s, 0, 1, 2 * mult, 4) for s in range(4)] == [3 * pays, -pays, -pays, -pays]
 
 
 # Stake stages (Happy Dou Dizhu) ------------------------------------------------------------
