@@ -24,7 +24,7 @@ run: $(STAMP)
 	$(DDZ) solve --file data/puzzles.jsonl --all
 	$(DDZ) solve --landlord 4889D --farmer1 59QK --farmer2 3467A --to-move landlord --after 7 --by farmer2
 	$(DDZ) simulate --games 2000 --policy heuristic --seed 1 --out out/selfplay.jsonl
-	$(DDZ) replay data/sample_games.jsonl data/botzone_sample_log.json data/happy_games.jsonl
+	$(DDZ) replay data/sample_games.jsonl data/botzone_sample_log.json data/happy_games.jsonl data/four_games.jsonl
 	$(DDZ) bid 34456789TJQKA22XD --seat first --seed 1
 	$(DDZ) bid 3455789TJQKKA222D --seat third --before pass,1 --seed 1
 	$(DDZ) bid 3345566789TJQKA2D --rules happy --decide double --bottom 22X --base 2 --seed 1

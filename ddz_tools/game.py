@@ -39,6 +39,22 @@ the landlord played only his opening lead).  Each farmer settles the stake
 with the landlord: ``+2s / -s / -s`` when the landlord wins, the reverse
 otherwise.
 
+Four players (preset ``four``)
+------------------------------
+Two decks (108 cards) are dealt 25 cards to each of four seats and 8 to the
+bottom.  The auction is ``single-round`` round the four seats (all four
+passing voids the deal); the landlord takes the bottom (33 cards) and plays
+alone against three farmers, who win together when any of them goes out.
+Seats are named by role in turn order from the landlord: ``landlord``,
+``farmer1``, ``farmer2``, ``farmer3`` (:func:`seat_roles`).  A play stands
+until the turn comes back to its maker, after three passes in a row.  Which
+bombs raise the stake is the ``bomb_doubles`` option (``six-plus`` by
+default: bombs of 6 or more cards and the four jokers x2; ``all``: every bomb
+x2; ``ladder``: 6 or 7 cards x2, 8 cards and the four jokers x3); spring
+(no farmer played a card) and anti-spring x2 as classic; each farmer settles
+the stake with the landlord: ``+3s / -s / -s / -s``.  A two-deck deal has
+no card ids: hands are card text or packed ints.
+
 Laizi rules (presets ``laizi`` and ``tiandi``)
 ----------------------------------------------
 The deal also draws the wild rank(s): one rank of 3..2 under ``laizi``, two
@@ -89,7 +105,22 @@ import random
 from typing import Sequence
 
 from ._jit import interpreted
-from .cards import FULL_DECK, card_count, format_cards, is_valid_packed, pack_card_ids, packed_contains, to_packed
+from .cards import (
+    NUM_RANKS,
+    RANKS,
+    RANK_D,
+    RANK_X,
+    card_count,
+    count_of,
+    format_cards,
+    full_deck,
+    is_valid_packed,
+    pack_card_ids,
+    packed_contains,
+    rank_limit,
+    rank_of_card_id,
+    to_packed,
+)
 from .errors import CardError, GameError, IllegalAction, PlayError
 from .gamerules import (
     A_BASE,
@@ -113,6 +144,7 @@ from .gamerules import (
     SHOW_FIRST_PLAY,
     auction_bid,
     auction_must_call,
+    auction_seats,
     auction_start,
     bid_error,
     bottom_bonus,
@@ -126,8 +158,8 @@ from .gamerules import (
     may_pass,
     multiplier,
     next_seat,
-    settle,
-    spring_doubles,
+    seat_score,
+    spring_silent,
     trick_after,
 )
 from .movegen import generate
@@ -147,7 +179,7 @@ from .rules import (
 __all__ = [
     "IllegalAction", "Auction", "Result", "GameState", "Game", "choose_reading", "score", "seat_scores",
     "random_game", "BIDDING", "PLAYING", "FINISHED", "REDEAL", "DRAWING", "DOUBLING", "ALL_PASS_OPTIONS",
-    "show_stage_code", "show_stage_text",
+    "show_stage_code", "show_stage_text", "ROLE_NAMES", "seat_roles", "deck_problem",
 ]
 
 BIDDING = "bidding"
@@ -179,15 +211,16 @@ E_BAD_DRAW = "bad_draw"
 
 # The rules of ddz_tools.gamerules, run by Python (see its module doc).
 _auction_start = interpreted(auction_start)
+_auction_seats = interpreted(auction_seats)
 _auction_bid = interpreted(auction_bid)
 _bid_error = interpreted(bid_error)
 _may_pass = interpreted(may_pass)
 _trick_after = interpreted(trick_after)
 _next_seat = interpreted(next_seat)
 _stake_doublings = interpreted(stake_doublings)
-_spring_doubles = interpreted(spring_doubles)
+_spring_silent = interpreted(spring_silent)
+_seat_score = interpreted(seat_score)
 _multiplier = interpreted(multiplier)
-_settle = interpreted(settle)
 _settle_doubled = interpreted(settle_doubled)
 _contains = interpreted(packed_contains)
 _auction_must_call = interpreted(auction_must_call)
@@ -225,10 +258,41 @@ def show_stage_text(code: int) -> str:
     return f"deal:{code}"
 
 
-def _check_seat(seat) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 2:
-        raise GameError(f"seat must be 0, 1 or 2, not {seat!r}")
+#: The seats by role, in turn order from the landlord: the landlord, then the
+#: farmer on his left (who moves after him), and so on round the table.
+ROLE_NAMES = ("landlord", "farmer1", "farmer2", "farmer3")
+
+
+def seat_roles(landlord: int, seats: int = 3) -> dict:
+    """Each seat's role at a table of ``seats`` (:data:`ROLE_NAMES`).
+
+    >>> seat_roles(2, 4)
+    {2: 'landlord', 3: 'farmer1', 0: 'farmer2', 1: 'farmer3'}
+    """
+    return {(landlord + i) % seats: ROLE_NAMES[i] for i in range(seats)}
+
+
+def _check_seat(seat, seats: int = 3) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+        names = "0, 1 or 2" if seats == 3 else ", ".join(str(s) for s in range(seats - 1)) + f" or {seats - 1}"
+        raise GameError(f"seat must be {names}, not {seat!r}")
     return seat
+
+
+def deck_problem(parts: Sequence[int], decks: int) -> "str | None":
+    """Why the packed ``parts`` of a deal (the hands and the bottom) are not
+    ``decks`` whole decks, or None when they are.
+
+    >>> from ddz_tools.cards import parse_cards
+    >>> deck_problem([parse_cards("3" * 8, 2)] * 2, 2)
+    'the hands and the bottom hold 16 3s, not 8'
+    """
+    for r in range(NUM_RANKS):
+        held = sum(count_of(p, r) for p in parts)
+        if held != rank_limit(r, decks):
+            name = {RANK_X: "small jokers", RANK_D: "big jokers"}.get(r, f"{RANKS[r]}s")
+            return f"the hands and the bottom hold {held} {name}, not {rank_limit(r, decks)}"
+    return None
 
 
 # Bidding -------------------------------------------------------------------------
@@ -248,12 +312,16 @@ class Auction:
     """
 
     def __init__(self, first_bidder: int = 0, bidding: str = "single-round", all_pass: str = "redeal",
-                 must_call: Sequence = ()):
+                 must_call: Sequence = (), seats: int = 3):
         if bidding not in BIDDING_MODES:
             raise GameError(f"unknown bidding option {bidding!r}")
         if all_pass not in ALL_PASS_OPTIONS:
             raise GameError(f"all_pass must be one of {', '.join(ALL_PASS_OPTIONS)}, not {all_pass!r}")
-        self.first_bidder = _check_seat(first_bidder)
+        if seats not in (3, 4):
+            raise GameError(f"an auction has 3 or 4 seats, not {seats!r}")
+        #: Seats at the table: 3, or 4 under four-player rules.
+        self.seats = seats
+        self.first_bidder = _check_seat(first_bidder, seats)
         self.bidding = bidding
         self.all_pass = all_pass
         self.bids: list[tuple[int, int]] = []
@@ -262,8 +330,9 @@ class Auction:
         # The state of the auction rule of ddz_tools.gamerules (A_* fields).
         self._state = [0] * AUCTION_SIZE
         _auction_start(self._state, BIDDING_MODES[bidding], self.first_bidder, int(all_pass == "seat0"))
+        _auction_seats(self._state, seats)
         for seat in self.must_call:
-            _auction_must_call(self._state, _check_seat(seat))
+            _auction_must_call(self._state, _check_seat(seat, seats))
 
     @property
     def turn(self) -> "int | None":
@@ -284,7 +353,7 @@ class Auction:
     @property
     def passed(self) -> set:
         """Seats that passed (until-two-pass)."""
-        return {s for s in range(3) if (self._state[A_PASSED] >> s) & 1}
+        return {s for s in range(self.seats) if (self._state[A_PASSED] >> s) & 1}
 
     @property
     def caller(self) -> "int | None":
@@ -357,11 +426,14 @@ class Auction:
 class Result:
     """The outcome of a finished hand.
 
-    ``bombs`` counts every bomb and the rocket (each doubles the stake);
-    ``multiplier`` is the public multiple, ``2 ** (bombs + spring +
-    anti_spring)`` times the show multiple and the bottom bonus (both 1 in
-    classic games), and excludes the base; ``doubles`` are the seats'
-    factors (1, 2 or 4); ``scores`` are per seat (0, 1, 2) and sum to zero.
+    ``bombs`` counts every bomb and the rocket that raised the stake (under
+    four-player ``bomb_doubles=six-plus`` the bombs of 6 or more cards and
+    the four jokers); ``multiplier`` is the public multiple, ``2 ** (bombs +
+    spring + anti_spring)`` (the bombs by ``bomb_doubles`` with four players,
+    by tier under Laizi rules) times the show multiple and the bottom bonus
+    (both 1 in classic games), and excludes the base; ``doubles`` are the
+    seats' factors (1, 2 or 4); ``scores`` are per seat (0, 1, 2, and 3 with
+    four players) and sum to zero.
     """
 
     winner: str          # "landlord" or "farmers"
@@ -393,41 +465,51 @@ class Result:
 
 def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays: int,
           farmer_plays: Sequence[int], spring_rule: str = "landlord", doublings: "int | None" = None,
-          show: int = 1, bonus: int = 1, doubles: Sequence[int] = (1, 1, 1), doubling: str = "off",
+          show: int = 1, bonus: int = 1, doubles: "Sequence[int] | None" = None, doubling: str = "off",
           staged: bool = False) -> Result:
     """Score a finished hand from its counts.
 
     ``landlord_plays`` is the number of (non-pass) plays of the landlord,
-    ``farmer_plays`` those of the two farmers; ``doublings`` what the bombs
-    double the stake by, as a power of 2 (default: ``bombs``; see
-    :func:`~ddz_tools.gamerules.stake_doublings`).  Stake stages (Happy Dou
-    Dizhu): ``show`` the show multiple, ``bonus`` the bottom bonus, ``doubles``
-    the seats' factors settled per the ``doubling`` option
-    (:func:`~ddz_tools.gamerules.settle_doubled`).  Example from docs/rules.md: bid 3,
-    two bombs, the landlord wins:
+    ``farmer_plays`` those of the farmers (two, or three with four players:
+    the table has one seat more than farmers); ``doublings`` what the bombs
+    multiply the stake by, summed :func:`~ddz_tools.gamerules.stake_doublings`
+    (default: ``bombs``, one doubling each).  Stake stages (Happy Dou Dizhu,
+    three players): ``show`` the show multiple, ``bonus`` the bottom bonus,
+    ``doubles`` the seats' factors (default all 1) settled per the
+    ``doubling`` option (:func:`~ddz_tools.gamerules.settle_doubled`).
+    Example from docs/rules.md: bid 3, two bombs, the landlord wins:
 
     >>> score(0, 0, 3, 2, 9, [4, 3]).scores
     (24, -12, -12)
     >>> r = score(1, 2, 2, 0, 1, [5, 6])   # farmers win, landlord led once
     >>> r.anti_spring, r.multiplier, r.scores
     (True, 2, (4, -8, 4))
+    >>> score(0, 0, 2, 2, 7, [1, 0, 0], doublings=2).scores   # four players: bid 2, x4
+    (24, -8, -8, -8)
     """
     landlord_wins = winner_seat == landlord
-    f1, f2 = farmer_plays
-    spring, anti = _spring_doubles(landlord_wins, landlord_plays, f1, f2, spring_rule == "any-player")
+    seats = len(farmer_plays) + 1
+    silent = sum(1 for n in farmer_plays if n == 0)
+    spring, anti = _spring_silent(landlord_wins, landlord_plays, silent, seats - 1, spring_rule == "any-player")
     mult = show * bonus * _multiplier(bombs if doublings is None else doublings, spring, anti)
-    scores = _settle_doubled(landlord, landlord_wins, base * mult, *doubles, DOUBLING_MODES[doubling])
+    doubles = (1,) * seats if doubles is None else tuple(doubles)
+    if seats == 3:
+        scores = _settle_doubled(landlord, landlord_wins, base * mult, *doubles, DOUBLING_MODES[doubling])
+    else:
+        scores = [_seat_score(s, landlord, landlord_wins, base * mult, seats) for s in range(seats)]
     return Result("landlord" if landlord_wins else "farmers", winner_seat, landlord, base, mult,
                   bombs, spring == 1, anti == 1, tuple(scores), show, bonus, tuple(doubles), staged)
 
 
-def seat_scores(landlord: int, landlord_wins: bool, stake: int) -> tuple:
+def seat_scores(landlord: int, landlord_wins: bool, stake: int, seats: int = 3) -> tuple:
     """Per-seat scores: each farmer settles ``stake`` with the landlord.
 
     >>> seat_scores(1, True, 6)
     (-6, 12, -6)
+    >>> seat_scores(1, False, 6, seats=4)
+    (6, -18, 6, 6)
     """
-    return _settle(landlord, landlord_wins, stake)
+    return tuple(_seat_score(s, landlord, landlord_wins, stake, seats) for s in range(seats))
 
 
 # Choosing the reading of a play ------------------------------------------------------
@@ -505,7 +587,9 @@ class Game:
 
     Build it from a seeded deal (``Game(seed=1)``) or from given hands
     (``Game(hands=[...], bottom=...)``: three 17-card hands and the 3-card
-    bottom, as card text, packed ints or Botzone card id lists).  Then call
+    bottom, as card text, packed ints or Botzone card id lists; under
+    four-player rules four 25-card hands and the 8-card bottom of two decks,
+    as card text or packed ints).  Then call
     :meth:`bid`, :meth:`play` and :meth:`pass_` for the seat to move
     (:attr:`turn`).  Each action may name its seat; an illegal action raises
     :class:`IllegalAction` naming it, and leaves the game unchanged.
@@ -540,7 +624,9 @@ class Game:
         self.all_pass = all_pass
         self._rng = rng
         self._seed = seed
-        self.dealer = _check_seat(dealer)
+        #: Seats at the table (:attr:`Rules.seats <ddz_tools.rules.Rules.seats>`): 3, or 4.
+        self.seats = self.base_rules.seats
+        self.dealer = _check_seat(dealer, self.seats)
         self.hand_ids: "list[list[int]] | None" = None
         self.bottom_ids: "list[int] | None" = None
         if hands is None:
@@ -555,10 +641,10 @@ class Game:
             self._draw_wild()
         if first_bidder is None:
             if self.rules.first_bidder == "random":
-                first_bidder = self.rng.randrange(3)
+                first_bidder = self.rng.randrange(self.seats)
             else:
-                first_bidder = (self.dealer + 1) % 3
-        self._start(_check_seat(first_bidder))
+                first_bidder = (self.dealer + 1) % self.seats
+        self._start(_check_seat(first_bidder, self.seats))
 
     @property
     def rng(self) -> random.Random:
@@ -569,10 +655,17 @@ class Game:
 
     # Dealing.
     def _deal_random(self) -> None:
-        ids = list(range(54))
+        r = self.base_rules
+        ids = list(range(r.deck_size))
         self.rng.shuffle(ids)
-        n = self.base_rules.hand_cards
-        self._set_deal([sorted(ids[0:n]), sorted(ids[n:2 * n]), sorted(ids[2 * n:3 * n])], sorted(ids[3 * n:]))
+        n, seats = r.hand_cards, r.seats
+        if r.decks == 1:
+            self._set_deal([sorted(ids[i * n:(i + 1) * n]) for i in range(seats)], sorted(ids[seats * n:]))
+        else:
+            # Several decks: card k is card id k % 54 of its deck; only the ranks are kept.
+            def packed(part):
+                return sum(1 << (4 * rank_of_card_id(k % 54)) for k in part)
+            self._set_deal([packed(ids[i * n:(i + 1) * n]) for i in range(seats)], packed(ids[seats * n:]))
         self._draw_wild()
 
     def _draw_wild(self) -> None:
@@ -595,35 +688,46 @@ class Game:
         self._flags = self.rules.flags
 
     def _set_deal(self, hands, bottom) -> None:
-        if len(hands) != 3:
-            raise GameError(f"a deal has 3 hands, not {len(hands)}")
+        seats, decks = self.seats, self.base_rules.decks
+        if len(hands) != seats:
+            raise GameError(f"a deal has {seats} hands, not {len(hands)}")
         packed = []
         ids_given = all(isinstance(h, (list, tuple)) for h in list(hands) + [bottom])
         for i, h in enumerate(list(hands) + [bottom]):
+            what = "the bottom" if i == seats else f"hand {i}"
             if isinstance(h, (list, tuple)):
+                if decks != 1:
+                    raise GameError(f"{what} is given as card ids, which name the cards of one deck: give a "
+                                    f"{decks}-deck deal as card text or packed ints")
                 p = pack_card_ids(h)
             elif isinstance(h, (str, int)) and not isinstance(h, bool):
-                p = to_packed(h)
+                p = to_packed(h, what, decks)
             else:
                 raise TypeError(f"a hand must be card text, a packed int or card ids, not {type(h).__name__}")
             packed.append(p)
         n, nb = self.base_rules.hand_cards, self.base_rules.bottom_cards
-        for i in range(3):
+        for i in range(seats):
             if card_count(packed[i]) != n:
                 raise CardError(f"hand {i} has {card_count(packed[i])} cards, not {n}")
-        if card_count(packed[3]) != nb:
-            raise CardError(f"the bottom has {card_count(packed[3])} cards, not {nb}"
+        if card_count(packed[seats]) != nb:
+            raise CardError(f"the bottom has {card_count(packed[seats])} cards, not {nb}"
                             + (" (no bottom under these rules)" if nb == 0 else ""))
-        total = sum(packed)
-        if total != FULL_DECK:
-            raise CardError(f"the deal is not one deck: hands and bottom hold {format_cards(total) if total < (1 << 60) else '?'}")
+        if decks == 1:
+            total = sum(packed)
+            if total != full_deck(1):
+                raise CardError(f"the deal is not one deck: hands and bottom hold "
+                                f"{format_cards(total) if total < (1 << 60) else '?'}")
+        else:
+            problem = deck_problem(packed, decks)
+            if problem:
+                raise CardError(f"the deal is not {decks} decks: {problem}")
         if ids_given:
             all_ids = [c for h in list(hands) + [bottom] for c in h]
             pack_card_ids(all_ids)  # rejects a repeated id
             self.hand_ids = [sorted(h) for h in hands]
             self.bottom_ids = sorted(bottom)
-        self.dealt = tuple(packed[:3])
-        self.bottom = packed[3]
+        self.dealt = tuple(packed[:seats])
+        self.bottom = packed[seats]
         # The bottom's suits matter only to the bottom bonus (a flush): known from card ids.
         self._flush = None
         if self.bottom_ids is not None:
@@ -639,12 +743,12 @@ class Game:
     def _start(self, first_bidder: int) -> None:
         self.first_bidder = first_bidder
         stage_flags = self.base_rules.stage_flags
-        forced = [s for s in range(3) if _must_call(stage_flags, self.dealt[s])]
-        self.auction = Auction(first_bidder, self.rules.bidding, self.all_pass, forced)
+        forced = [s for s in range(self.seats) if _must_call(stage_flags, self.dealt[s])]
+        self.auction = Auction(first_bidder, self.rules.bidding, self.all_pass, forced, self.seats)
         #: Shows so far: ``(seat, stage code)`` in order (see :meth:`show`).
         self.shows: list[tuple[int, int]] = []
         #: Each seat's doubling factor, None until it doubled (see :meth:`double`).
-        self.doubles: list = [None, None, None]
+        self.doubles: list = [None] * self.seats
         self._double_order: list[int] = []
         #: The landlord's draws under ``landlord_draw``: ``(farmer seat, packed card)``.
         self.draws: list[tuple[int, int]] = []
@@ -657,7 +761,7 @@ class Game:
         self.passes = 0
         self.bombs = 0
         self.doublings = 0
-        self.played = [0, 0, 0]
+        self.played = [0] * self.seats
         self._show_wild(False)
         self.result: "Result | None" = None
         self.phase = BIDDING
@@ -669,12 +773,19 @@ class Game:
         if self.phase != REDEAL:
             raise IllegalAction(E_NOT_BIDDING, "redeal is only possible after every seat passed")
         self._deal_random()
-        self._start((self.first_bidder + 1) % 3)
+        self._start((self.first_bidder + 1) % self.seats)
 
     # Queries.
     def hand(self, seat: int) -> str:
         """The cards a seat holds now, as text."""
-        return format_cards(self.hands[_check_seat(seat)])
+        return format_cards(self.hands[_check_seat(seat, self.seats)])
+
+    def role(self, seat: int) -> "str | None":
+        """The role of ``seat`` once the landlord is known (:data:`ROLE_NAMES`:
+        ``landlord``, then ``farmer1``, ``farmer2`` (and ``farmer3``) in turn
+        order from him), None before."""
+        seat = _check_seat(seat, self.seats)
+        return None if self.landlord is None else seat_roles(self.landlord, self.seats)[seat]
 
     @property
     def bids(self) -> list[tuple[int, int]]:
@@ -718,7 +829,7 @@ class Game:
         (N cards dealt so far) before the first bid, or ``first-play`` (the
         landlord, before his first play).  Raises :class:`IllegalAction` when
         the rules allow no show there or the seat already showed."""
-        seat = _check_seat(seat)
+        seat = _check_seat(seat, self.seats)
         code = show_stage_code(stage)
         where = f"seat {seat} showed at {stage!r}"
         if code < 0:
@@ -751,7 +862,7 @@ class Game:
         if self.phase != DRAWING:
             raise IllegalAction(E_BAD_DRAW, f"a draw in the {self.phase} phase")
         farmer = self.turn
-        if seat is not None and _check_seat(seat) != farmer:
+        if seat is not None and _check_seat(seat, self.seats) != farmer:
             raise IllegalAction(E_WRONG_TURN, f"a draw from seat {seat}, but the landlord draws from seat {farmer}")
         hand = self.hands[farmer]
         if card is None:
@@ -768,7 +879,7 @@ class Game:
         self.hands[self.landlord] += c
         self.draws.append((farmer, c))
         if len(self.draws) < 2:
-            self.turn = _next_seat(farmer, 3)
+            self.turn = _next_seat(farmer, self.seats)
         else:
             self._after_auction()
         return c
@@ -785,15 +896,15 @@ class Game:
             raise IllegalAction(E_BAD_DOUBLE, f"seat {seat} doubled by {factor!r}: it must be {allowed}")
         self.doubles[seat] = factor
         self._double_order.append(seat)
-        if len(self._double_order) == 3:
+        if len(self._double_order) == self.seats:
             self.phase, self.turn = PLAYING, self.landlord
         else:
-            self.turn = self.landlord if len(self._double_order) == 2 else _next_seat(seat, 3)
+            self.turn = self.landlord if len(self._double_order) == self.seats - 1 else _next_seat(seat, self.seats)
 
     def _after_auction(self) -> None:
         """After the auction (and the draws): the doubling, then the play."""
         if self.base_rules.doubling != "off":
-            self.phase, self.turn = DOUBLING, _next_seat(self.landlord, 3)
+            self.phase, self.turn = DOUBLING, _next_seat(self.landlord, self.seats)
         else:
             self.phase, self.turn = PLAYING, self.landlord
 
@@ -812,7 +923,7 @@ class Game:
     def _check_turn(self, seat, action) -> int:
         if seat is None or seat == self.turn:
             return self.turn
-        seat = _check_seat(seat)
+        seat = _check_seat(seat, self.seats)
         what = (f"bid {action!r}" if self.phase == BIDDING else f"doubled by {action!r}" if self.phase == DOUBLING
                 else f"played {_text(action)}")
         raise IllegalAction(E_WRONG_TURN, f"seat {seat} {what} but it is seat {self.turn}'s turn")
@@ -834,7 +945,7 @@ class Game:
             self.hands[self.landlord] += self.bottom
             self._show_wild(True)
             if self.base_rules.landlord_draw and self.base_rules.bottom_cards == 0:
-                self.phase, self.turn = DRAWING, _next_seat(self.landlord, 3)
+                self.phase, self.turn = DRAWING, _next_seat(self.landlord, self.seats)
             else:
                 self._after_auction()
 
@@ -855,7 +966,7 @@ class Game:
                 return Play.pass_()
             fixed = None
             try:
-                cards = play_text_cards(text)
+                cards = play_text_cards(text, self.base_rules.decks)
             except PlayError:
                 raise IllegalAction(E_BAD_CARDS, f"seat {seat} played {text!r}: too many cards of one rank") from None
             except CardError as exc:
@@ -868,7 +979,7 @@ class Game:
         elif isinstance(play, int) and not isinstance(play, bool):
             if play == 0:
                 return Play.pass_()
-            if not is_valid_packed(play):
+            if not is_valid_packed(play, self.base_rules.decks):
                 raise IllegalAction(E_BAD_CARDS, f"seat {seat} played {play:#x}: not a set of cards")
             cards, fixed, text = play, None, format_cards(play)
         else:
@@ -910,9 +1021,9 @@ class Game:
                 raise IllegalAction(E_PASS_ON_LEAD, f"seat {seat} passed but must lead (nothing to answer)")
             self.plays.append((seat, p))
             self.passes += 1
-            if _trick_after(0, seat, prev_kind, self.last_seat, 3)[0] == 0:
+            if _trick_after(0, seat, prev_kind, self.last_seat, self.seats)[0] == 0:
                 self.last_play, self.passes = None, 0
-            self.turn = _next_seat(seat, 3)
+            self.turn = _next_seat(seat, self.seats)
             return p
         self.plays.append((seat, p))
         self.hands[seat] -= p.cards
@@ -925,7 +1036,7 @@ class Game:
         if self.hands[seat] == 0:
             self._finish(seat)
         else:
-            self.turn = _next_seat(seat, 3)
+            self.turn = _next_seat(seat, self.seats)
         return p
 
     def pass_(self, seat: "int | None" = None) -> None:
@@ -939,7 +1050,7 @@ class Game:
         return _bottom_bonus(self.base_rules.stage_flags, self.bottom, self._flush or 0)
 
     def _finish(self, winner: int) -> None:
-        farmers = [s for s in range(3) if s != self.landlord]
+        farmers = [s for s in range(self.seats) if s != self.landlord]
         r = self.base_rules
         bonus = self.bottom_bonus_now()
         self.result = score(self.landlord, winner, self.base, self.bombs, self.played[self.landlord],
@@ -950,7 +1061,7 @@ class Game:
 
     def __repr__(self) -> str:
         return (f"<Game {self.phase} turn={self.turn} landlord={self.landlord} "
-                f"hands={[self.hand(s) for s in range(3)]}>")
+                f"hands={[self.hand(s) for s in range(self.seats)]}>")
 
 
 def _text(play, flags: int = 0) -> str:

@@ -15,7 +15,10 @@ A ``ddz-record/1`` file is JSON Lines: one game per line, one JSON object::
 
 ``data/ddz-record-1.schema.json`` is its JSON Schema.  Seats are absolute
 (0-2).  ``hands`` are the three 17-card deals and the landlord's 20 cards are
-``hands[landlord] + bottom``.  ``plays`` run in turn order from the
+``hands[landlord] + bottom``.  Under four-player rules (preset ``four``) the
+seats are 0-3, ``hands`` the four 25-card deals of two decks and the bottom
+8 cards (the landlord's 33 are ``hands[landlord] + bottom``), ``players`` and
+``result.scores`` have four entries, and there are no card ids.  ``plays`` run in turn order from the
 landlord's lead; ``""`` is a pass; a play may be written in body-kicker
 notation (``333444555-666``) to fix its reading, otherwise the reading is
 chosen as :mod:`ddz_tools.game` documents.  Optional: ``id``, ``players``,
@@ -39,7 +42,8 @@ lists the stored fields that disagree.  A replay has one of four statuses:
   is unfinished, or everyone passed and the deal is void).
 
 The fast path, :func:`validate_batch`, does the play phase of many games in
-one Numba kernel (``_validate_games``), with the same statuses and codes.
+one Numba kernel (``_validate_games``), with the same statuses and codes;
+a batch may mix three- and four-seat games.
 """
 
 from __future__ import annotations
@@ -54,9 +58,9 @@ import numpy as np
 
 from ._jit import interpreted, kernel
 from .cards import (
-    FULL_DECK,
     card_count,
     format_cards,
+    full_deck,
     is_valid_packed,
     pack_card_ids,
     packed_contains,
@@ -90,6 +94,7 @@ from .game import (
     Game,
     IllegalAction,
     Result,
+    deck_problem,
 )
 from .gamerules import (
     A_BASE,
@@ -104,14 +109,16 @@ from .gamerules import (
     BIDDING_MODES,
     DOUBLING_MODES,
     auction_bid,
+    auction_seats,
     auction_start,
     bid_error,
     stake_doublings,
     may_pass,
     multiplier,
     next_seat,
+    seat_score,
     settle_doubled,
-    spring_doubles,
+    spring_silent,
     trick_after,
 )
 from .kinds import TIER_SHIFT, WILD_MASK
@@ -164,9 +171,10 @@ class Record:
     draws: list = dataclasses.field(default_factory=list)
 
 
-def _seat(value, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2:
-        raise RecordError(f"{where} must be a seat 0, 1 or 2, not {value!r}")
+def _seat(value, where: str, seats: int = 3) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
+        names = "0, 1 or 2" if seats == 3 else ", ".join(str(s) for s in range(seats - 1)) + f" or {seats - 1}"
+        raise RecordError(f"{where} must be a seat {names}, not {value!r}")
     return value
 
 
@@ -224,14 +232,16 @@ def parse_record(obj) -> Record:
     deal = obj.get("deal")
     if not isinstance(deal, dict):
         raise RecordError("deal is missing (an object with hands and bottom)")
+    seats, decks = rules.seats, rules.decks
     hands_t = deal.get("hands")
-    if not isinstance(hands_t, list) or len(hands_t) != 3 or not all(isinstance(h, str) for h in hands_t):
-        raise RecordError("deal.hands must be a list of 3 card strings")
+    if not isinstance(hands_t, list) or len(hands_t) != seats or not all(isinstance(h, str) for h in hands_t):
+        raise RecordError(f"deal.hands must be a list of {seats} card strings"
+                          + (f" (rules {rules.preset}: {seats} seats)" if seats != 3 else ""))
     if not isinstance(deal.get("bottom"), str):
         raise RecordError("deal.bottom must be a card string")
     try:
-        hands = tuple(parse_cards(h) for h in hands_t)
-        bottom = parse_cards(deal["bottom"])
+        hands = tuple(parse_cards(h, decks) for h in hands_t)
+        bottom = parse_cards(deal["bottom"], decks)
     except CardError as exc:
         raise RecordError(f"deal: {exc}") from None
     n, nb = rules.hand_cards, rules.bottom_cards
@@ -241,8 +251,13 @@ def parse_record(obj) -> Record:
     if card_count(bottom) != nb:
         raise RecordError(f"deal.bottom has {card_count(bottom)} cards, not {nb}"
                           + (f" (no bottom under rules {rules.preset})" if nb == 0 else ""))
-    if sum(hands) + bottom != FULL_DECK:
-        raise RecordError("deal: the hands and the bottom are not one 54-card deck")
+    if decks == 1:
+        if sum(hands) + bottom != full_deck(1):
+            raise RecordError("deal: the hands and the bottom are not one 54-card deck")
+    else:
+        problem = deck_problem(hands + (bottom,), decks)
+        if problem:
+            raise RecordError(f"deal: not {decks} decks of {rules.deck_size} cards: {problem}")
     wild = deal.get("wild")
     if wild is not None and not isinstance(wild, str):
         raise RecordError(f"deal.wild must be rank text such as \"9\" or \"5,9\", not {type(wild).__name__}")
@@ -255,6 +270,9 @@ def parse_record(obj) -> Record:
                           f"{'s' if rules.wild_ranks > 1 else ''}, the record gives {len(rules.wild)}")
     hand_ids = bottom_ids = None
     if deal.get("hand_ids") is not None or deal.get("bottom_ids") is not None:
+        if decks != 1:
+            raise RecordError(f"deal.hand_ids: card ids name the cards of one deck, and rules {rules.preset} "
+                              f"deal {decks} decks (leave hand_ids and bottom_ids null)")
         if not isinstance(deal.get("hand_ids"), list) or len(deal["hand_ids"]) != 3:
             raise RecordError(f"deal.hand_ids must be 3 lists of {n} card ids (or null)")
         hand_ids = [_ids(h, n, f"deal.hand_ids[{i}]") for i, h in enumerate(deal["hand_ids"])]
@@ -268,7 +286,7 @@ def parse_record(obj) -> Record:
                 raise RecordError(f"deal.hand_ids[{i}] are not the cards of deal.hands[{i}]")
         if pack_card_ids(bottom_ids) != bottom:
             raise RecordError("deal.bottom_ids are not the cards of deal.bottom")
-    first_bidder = _seat(obj.get("first_bidder"), "first_bidder")
+    first_bidder = _seat(obj.get("first_bidder"), "first_bidder", seats)
     bids_raw = obj.get("bids")
     if not isinstance(bids_raw, list):
         raise RecordError("bids must be a list of {seat, bid} objects")
@@ -279,7 +297,7 @@ def parse_record(obj) -> Record:
         bid = b["bid"]
         if isinstance(bid, bool) or not isinstance(bid, int):
             raise RecordError(f"bids[{i}].bid must be an integer, not {bid!r}")
-        bids.append((_seat(b.get("seat"), f"bids[{i}].seat"), bid))
+        bids.append((_seat(b.get("seat"), f"bids[{i}].seat", seats), bid))
     plays_raw = obj.get("plays")
     if not isinstance(plays_raw, list):
         raise RecordError("plays must be a list of {seat, cards} objects")
@@ -289,10 +307,13 @@ def parse_record(obj) -> Record:
         if type(p) is not dict or type(p.get("cards")) is not str:
             raise RecordError(f"plays[{i}] must be an object with seat and cards (a string, \"\" to pass)")
         seat = p.get("seat")
-        if type(seat) is not int or not 0 <= seat <= 2:
-            _seat(seat, f"plays[{i}].seat")
+        if type(seat) is not int or not 0 <= seat < seats:
+            _seat(seat, f"plays[{i}].seat", seats)
         append((seat, p["cards"]))
         if len(p) > 2 and p.get("ids") is not None:
+            if decks != 1:
+                raise RecordError(f"plays[{i}].ids: card ids name the cards of one deck, and rules "
+                                  f"{rules.preset} deal {decks} decks")
             if play_ids is None:
                 play_ids = [None] * len(plays_raw)
             ids = p["ids"]
@@ -301,16 +322,16 @@ def parse_record(obj) -> Record:
             play_ids[i] = _ids(ids, len(ids), f"plays[{i}].ids")
     landlord = obj.get("landlord")
     if landlord is not None:
-        landlord = _seat(landlord, "landlord")
+        landlord = _seat(landlord, "landlord", seats)
     result = obj.get("result")
     if result is not None and not isinstance(result, dict):
         raise RecordError("result must be an object or null")
     players = obj.get("players")
-    if players is not None and (not isinstance(players, list) or len(players) != 3):
-        raise RecordError("players must be a list of 3 names")
+    if players is not None and (not isinstance(players, list) or len(players) != seats):
+        raise RecordError(f"players must be a list of {seats} names")
     rid = obj.get("id")
     extra = {k: v for k, v in obj.items() if k not in _KNOWN}
-    shows, doubles, draws = _parse_stages(obj)
+    shows, doubles, draws = _parse_stages(obj, seats)
     return Record(hands, bottom, rules, first_bidder, bids, plays, landlord, result, rid, players,
                   hand_ids, bottom_ids, play_ids, all_pass, extra, shows, doubles, draws)
 
@@ -329,19 +350,19 @@ def _objects(obj: dict, field: str, key: str, what: str) -> list:
     return list(enumerate(raw))
 
 
-def _parse_stages(obj: dict) -> tuple:
+def _parse_stages(obj: dict, seats: int = 3) -> tuple:
     """The structure of the ``show``, ``doubles`` and ``draws`` fields (their
-    legality is the replay's)."""
+    legality is the replay's) at a table of ``seats``."""
     shows = []
     for i, x in _objects(obj, "show", "stage", "seat, stage"):
         if show_stage_code(x["stage"]) < 0:
             raise RecordError(f"show[{i}].stage {x['stage']!r} is not before-deal, deal:N or first-play")
-        shows.append((_seat(x.get("seat"), f"show[{i}].seat"), x["stage"].strip().lower()))
+        shows.append((_seat(x.get("seat"), f"show[{i}].seat", seats), x["stage"].strip().lower()))
     doubles = obj.get("doubles")
     if doubles is not None:
-        if (not isinstance(doubles, list) or len(doubles) != 3
+        if (not isinstance(doubles, list) or len(doubles) != seats
                 or any(isinstance(d, bool) or not isinstance(d, int) for d in doubles)):
-            raise RecordError(f"doubles must be a list of 3 factors by seat (1, 2 or 4), not {doubles!r}")
+            raise RecordError(f"doubles must be a list of {seats} factors by seat (1, 2 or 4), not {doubles!r}")
         doubles = list(doubles)
     draws = []
     for i, x in _objects(obj, "draws", "card", "from, card"):
@@ -351,7 +372,7 @@ def _parse_stages(obj: dict) -> tuple:
             raise RecordError(f"draws[{i}].card: {exc}") from None
         if card_count(card) != 1:
             raise RecordError(f"draws[{i}].card must be one card, not {x['card']!r}")
-        draws.append((_seat(x.get("from"), f"draws[{i}].from"), card))
+        draws.append((_seat(x.get("from"), f"draws[{i}].from", seats), card))
     return shows, doubles, draws
 
 
@@ -532,7 +553,7 @@ def replay_record(record: "Record | dict | str") -> ReplayResult:
     elif g.phase == REDEAL:
         out.status, out.reason = "incomplete", "every seat passed: the deal is void (redeal)"
     elif g.phase != FINISHED:
-        left = ", ".join(f"seat {s} holds {len(g.hand(s))}" for s in range(3))
+        left = ", ".join(f"seat {s} holds {len(g.hand(s))}" for s in range(g.seats))
         out.status, out.reason = "incomplete", f"nobody went out after {len(rec.plays)} plays ({left})"
     else:
         out.result = g.result
@@ -683,13 +704,16 @@ _PHASE_NAMES = ("play", "bid", "show", "draw", "double")
 _STATUS_OF = {name: i for i, name in enumerate(STATUS_NAMES)}
 _BID_STATUS = {BID_OVER: S_NOT_BIDDING, BID_WRONG_TURN: S_WRONG_TURN, BID_BAD: S_BAD_BID}
 _auction_start = interpreted(auction_start)
+_auction_seats = interpreted(auction_seats)
 _auction_bid = interpreted(auction_bid)
 _bid_error = interpreted(bid_error)
 
 _CAPACITY = 1024
 #: Columns of the kernel's output rows.
 OUT_STATUS, OUT_INDEX, OUT_WINNER, OUT_BOMBS, OUT_SPRING, OUT_ANTI, OUT_MULT, OUT_S0 = range(8)
-_OUT_COLS = 10
+#: Seats a batch row has room for (scores ``OUT_S0 .. OUT_S0 + MAX_SEATS - 1``).
+MAX_SEATS = 4
+_OUT_COLS = OUT_S0 + MAX_SEATS
 
 
 @kernel
@@ -749,17 +773,16 @@ def _reading(cards, fixed, prev_kind, flags, buf_cards, buf_kinds, self_kinds):
 
 
 @kernel
-def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, kinds, lo, hi,
-                  pre_status, pre_index, buf_cards, buf_kinds, out, stages):
-    """Validate and score the plays ``lo..hi-1`` of one game into ``out`` (one row);
+def _validate_one(hand_row, nseats, landlord, base, flags, spring_any, seats, cards, kinds, lo, hi,
+                  pre_status, pre_index, buf_cards, buf_kinds, out, stages, hands, played, self_kinds):
+    """Validate and score the plays ``lo..hi-1`` of one game at a table of
+    ``nseats`` (``hand_row``: its hands by seat) into ``out`` (one row);
     ``stages``: the public multiple of the stages before the play (shows and
-    bottom bonus), the three seats' doubles and the ``doubling`` code."""
-    self_kinds = np.empty(8, np.int64)
-    hands = np.empty(3, np.int64)
-    hands[0] = h0
-    hands[1] = h1
-    hands[2] = h2
-    played = np.zeros(3, np.int64)
+    bottom bonus), the three seats' doubles and the ``doubling`` code (three
+    players only).  ``hands``, ``played`` and ``self_kinds`` are scratch."""
+    for s in range(nseats):
+        hands[s] = hand_row[s]
+        played[s] = 0
     turn = landlord
     last_kind = 0          # 0: the seat to move leads
     last_seat = landlord
@@ -790,8 +813,8 @@ def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, k
                 out[OUT_STATUS] = S_PASS_ON_LEAD
                 out[OUT_INDEX] = idx
                 return
-            last_kind, last_seat = trick_after(0, s, last_kind, last_seat, 3)
-            turn = next_seat(s, 3)
+            last_kind, last_seat = trick_after(0, s, last_kind, last_seat, nseats)
+            turn = next_seat(s, nseats)
             continue
         if not packed_contains(hands[s], c):
             out[OUT_STATUS] = S_NOT_IN_HAND
@@ -812,21 +835,28 @@ def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, k
         if d:
             bombs += 1
             doublings += d
-        last_kind, last_seat = trick_after(k, s, last_kind, last_seat, 3)
+        last_kind, last_seat = trick_after(k, s, last_kind, last_seat, nseats)
         if hands[s] == 0:
             winner = s
-        turn = next_seat(s, 3)
+        turn = next_seat(s, nseats)
     if winner < 0:
         return
     # Scoring.
     won = 1 if winner == landlord else 0
-    spring, anti = spring_doubles(won, played[landlord], played[(landlord + 1) % 3], played[(landlord + 2) % 3],
-                                  spring_any)
+    silent = 0
+    for f in range(nseats):
+        if f != landlord and played[f] == 0:
+            silent += 1
+    spring, anti = spring_silent(won, played[landlord], silent, nseats - 1, spring_any)
     mult = stages[0] * multiplier(doublings, spring, anti)
-    s0, s1, s2 = settle_doubled(landlord, won, base * mult, stages[1], stages[2], stages[3], stages[4])
-    out[OUT_S0] = s0
-    out[OUT_S0 + 1] = s1
-    out[OUT_S0 + 2] = s2
+    if nseats == 3:
+        s0, s1, s2 = settle_doubled(landlord, won, base * mult, stages[1], stages[2], stages[3], stages[4])
+        out[OUT_S0] = s0
+        out[OUT_S0 + 1] = s1
+        out[OUT_S0 + 2] = s2
+    else:
+        for f in range(nseats):
+            out[OUT_S0 + f] = seat_score(f, landlord, won, base * mult, nseats)
     out[OUT_STATUS] = S_OK
     out[OUT_WINNER] = winner
     out[OUT_BOMBS] = bombs
@@ -836,25 +866,29 @@ def _validate_one(h0, h1, h2, landlord, base, flags, spring_any, seats, cards, k
 
 
 @kernel
-def _validate_games(hands, landlord, base, flags, spring_any, start, seats, cards, kinds,
+def _validate_games(hands, nseats, landlord, base, flags, spring_any, start, seats, cards, kinds,
                     pre_status, pre_index, skip, out, stages):
     """Validate every game of a batch (see :func:`validate_batch`)."""
     buf_cards = np.empty(_CAPACITY, np.int64)
     buf_kinds = np.empty(_CAPACITY, np.int64)
+    hand_now = np.empty(MAX_SEATS, np.int64)
+    played = np.empty(MAX_SEATS, np.int64)
+    self_kinds = np.empty(8, np.int64)
     for g in range(hands.shape[0]):
         if skip[g] != 0:
             continue
-        _validate_one(hands[g, 0], hands[g, 1], hands[g, 2], landlord[g], base[g], flags[g], spring_any[g],
+        _validate_one(hands[g], nseats[g], landlord[g], base[g], flags[g], spring_any[g],
                       seats, cards, kinds, start[g], start[g + 1], pre_status[g], pre_index[g],
-                      buf_cards, buf_kinds, out[g], stages[g])
+                      buf_cards, buf_kinds, out[g], stages[g], hand_now, played, self_kinds)
 
 
 @dataclasses.dataclass
 class GameBatch:
     """Games packed as int64 arrays for :func:`validate_batch`.
 
-    Per game ``g``: ``hands[g]`` (3 packed hands, the landlord's with the
-    bottom), ``landlord``, ``base``, ``flags`` (``Rules.flags``),
+    Per game ``g``: ``hands[g]`` (:data:`MAX_SEATS` packed hands, the
+    landlord's with the bottom; ``nseats[g]`` of them are the table's: 3, or
+    4 under four-player rules), ``landlord``, ``base``, ``flags`` (``Rules.flags``),
     ``spring_any`` (1 for ``spring=any-player``), plays ``start[g] ..
     start[g+1]-1`` of ``seats``/``cards``/``kinds`` (``cards`` 0 = pass;
     ``kinds`` the reading fixed by body-kicker notation, 0 = choose), and a
@@ -877,14 +911,16 @@ class GameBatch:
     skip: np.ndarray
     out: np.ndarray          # preset rows for skipped games
     phase_bid: np.ndarray    # where a skipped game failed before the play: PHASE_BID, PHASE_SHOW, ...
-    stored: np.ndarray       # has, landlord, winner(1 landlord/0 farmers), base, mult, bombs, spring, anti, s0, s1, s2,
-                             # show multiple, bottom bonus
+    stored: np.ndarray       # has, landlord, winner(1 landlord/0 farmers), base, mult, bombs, spring, anti,
+                             # s0, s1, s2, s3, show multiple, bottom bonus
     ids: list
     #: Per game: the stages' public multiple (shows times bottom bonus), the
     #: three seats' doubles and the ``doubling`` code (1, 1, 1, 1, 0 classic).
     stages: "np.ndarray | None" = None
     #: Per game: (show multiple, bottom bonus, staged) for the results.
     stage_parts: "list | None" = None
+    #: Per game: the seats at its table (3 when None).
+    nseats: "np.ndarray | None" = None
 
     def __len__(self) -> int:
         return self.hands.shape[0]
@@ -896,7 +932,8 @@ _NOCMP = -(1 << 40)
 
 
 def _parse_play_text(text: str, rules: Rules, flags: int):
-    """(cards, fixed kind, pre status) of a play's text, memoised per rule flags."""
+    """(cards, fixed kind, pre status) of a play's text, memoised per rule
+    flags (which tell the number of decks too: ``F_FOUR``)."""
     key = (text, flags)
     hit = _TEXT_CACHE.get(key)
     if hit is not None:
@@ -908,15 +945,15 @@ def _parse_play_text(text: str, rules: Rules, flags: int):
         try:
             if has_fixed_reading(t):
                 try:
-                    cards = play_text_cards(t)
+                    cards = play_text_cards(t, rules.decks)
                 except PlayError:
                     raise CardError(t) from None
                 try:
                     res = (cards, Play.parse(t, rules).kind, 0)
                 except (PlayError, CardError):
-                    res = (cards, 0, S_BAD_CARDS if not is_valid_packed(cards) else S_NOT_A_COMBINATION)
+                    res = (cards, 0, S_BAD_CARDS if not is_valid_packed(cards, rules.decks) else S_NOT_A_COMBINATION)
             else:
-                res = (parse_cards(t), 0, 0)
+                res = (parse_cards(t, rules.decks), 0, 0)
         except CardError:
             res = (0, 0, S_BAD_CARDS)
     if len(_TEXT_CACHE) < 200_000:
@@ -936,7 +973,8 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
     recs = [r if isinstance(r, Record) else parse_record(r) for r in records]
     n = len(recs)
     total = sum(len(r.plays) for r in recs)
-    hands = np.zeros((n, 3), np.int64)
+    hands = np.zeros((n, MAX_SEATS), np.int64)
+    nseats = np.array([r.rules.seats for r in recs], np.int64).reshape(n)
     landlord = np.full(n, -1, np.int64)
     base = np.zeros(n, np.int64)
     flags = np.zeros(n, np.int64)
@@ -951,7 +989,7 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
     out = np.zeros((n, _OUT_COLS), np.int64)
     out[:, OUT_WINNER] = -1
     phase_bid = np.zeros(n, np.int64)
-    stored = np.zeros((n, 13), np.int64)
+    stored = np.zeros((n, 14), np.int64)
     stages = np.zeros((n, 5), np.int64)
     stages[:, :4] = 1
     parts = [(1, 1, False)] * n
@@ -978,7 +1016,7 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
                 _no_landlord(out[g], bool(rec.plays))
             if not skip[g]:
                 landlord[g], base[g] = game.landlord, game.base
-                hands[g] = game.hands
+                hands[g, :game.seats] = game.hands
                 bonus = game.bottom_bonus_now()
                 stages[g] = (game.show_multiple * bonus, *(d or 1 for d in game.doubles),
                              DOUBLING_MODES[r.doubling])
@@ -986,6 +1024,7 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
         else:
             # The auction rule itself on a state list (what Game.bid runs, without its messages).
             _auction_start(auction, BIDDING_MODES[rec.rules.bidding], rec.first_bidder, int(rec.all_pass == "seat0"))
+            _auction_seats(auction, r.seats)
             for i, (s, b) in enumerate(rec.bids):
                 err = _bid_error(auction, s, b if type(b) is int else -1)
                 if err != BID_OK:
@@ -999,7 +1038,7 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
             if not skip[g]:
                 ll = auction[A_LANDLORD]
                 landlord[g], base[g] = ll, auction[A_BASE]
-                for s in range(3):
+                for s in range(r.seats):
                     hands[g, s] = rec.hands[s] + (rec.bottom if s == ll else 0)
         if not skip[g]:
             fl = rec.rules.flags
@@ -1015,7 +1054,10 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
         res = rec.result
         if res is not None:
             try:
-                sc = res.get("scores", [_NOCMP] * 3)
+                sc = res.get("scores", [_NOCMP] * r.seats)
+                if len(sc) != r.seats:
+                    raise ValueError("scores of another table")
+                sc = list(sc) + [_NOCMP] * (MAX_SEATS - r.seats)
                 winner = res.get("winner", _NOCMP)
                 stored[g] = (1, _NOCMP if rec.landlord is None else rec.landlord,
                              _NOCMP if winner == _NOCMP else {"landlord": 1, "farmers": 0}.get(winner, -1),
@@ -1030,7 +1072,8 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
                 stored[g, 0], stored[g, 1] = 1, rec.landlord
     start[n] = pos
     return GameBatch(hands, landlord, base, flags, spring_any, start, seats[:pos], cards[:pos], kinds[:pos],
-                     pre_status, pre_index, skip, out, phase_bid, stored, [r.id for r in recs], stages, parts)
+                     pre_status, pre_index, skip, out, phase_bid, stored, [r.id for r in recs], stages, parts,
+                     nseats)
 
 
 @dataclasses.dataclass
@@ -1041,8 +1084,9 @@ class BatchResult:
     error codes); ``index`` is the bid (``phase_bid`` 1) or play index of
     the first error, -1 if none; ``landlord`` is -1 and ``base`` 0 when the
     bidding gave no landlord; ``winner`` the seat that went out (-1 if none);
-    ``scores`` an (n, 3) array; ``mismatch`` 1 when a finished game's stored
-    result or landlord disagrees.
+    ``scores`` an (n, 3) array, or (n, 4) when some game has four seats (a
+    three-seat game's fourth score is 0; ``nseats`` says each game's table);
+    ``mismatch`` 1 when a finished game's stored result or landlord disagrees.
     """
 
     status: np.ndarray
@@ -1061,6 +1105,8 @@ class BatchResult:
     #: Per game: (show multiple, bottom bonus, staged) and the seats' doubles.
     stage_parts: "list | None" = None
     doubles: "np.ndarray | None" = None
+    #: Per game: the seats at its table (3 when None).
+    nseats: "np.ndarray | None" = None
 
     def __len__(self) -> int:
         return self.status.shape[0]
@@ -1084,9 +1130,10 @@ class BatchResult:
         spring, anti, scores = self.spring.tolist(), self.anti_spring.tolist(), self.scores.tolist()
         parts = self.stage_parts or [(1, 1, False)] * len(status)
         doubles = self.doubles.tolist() if self.doubles is not None else [[1, 1, 1]] * len(status)
+        nseats = self.nseats.tolist() if self.nseats is not None else [3] * len(status)
         return [Result("landlord" if winner[g] == landlord[g] else "farmers", winner[g], landlord[g], base[g],
-                       mult[g], bombs[g], spring[g] == 1, anti[g] == 1, tuple(scores[g]), parts[g][0], parts[g][1],
-                       tuple(doubles[g]), parts[g][2])
+                       mult[g], bombs[g], spring[g] == 1, anti[g] == 1, tuple(scores[g][:nseats[g]]), parts[g][0],
+                       parts[g][1], tuple(doubles[g]) if nseats[g] == 3 else (1,) * nseats[g], parts[g][2])
                 if status[g] == S_OK else None for g in range(len(status))]
 
     def replay_result(self, g: int, record: Record, result: "Result | None" = None) -> ReplayResult:
@@ -1115,13 +1162,14 @@ class BatchResult:
 
 
 def run_batch(batch: GameBatch) -> np.ndarray:
-    """Run the kernel on a packed batch; returns the raw (n, 10) output rows."""
+    """Run the kernel on a packed batch; returns the raw (n, 11) output rows."""
     out = batch.out.copy()
     stages = batch.stages
     if stages is None:
         stages = np.zeros((len(batch), 5), np.int64)
         stages[:, :4] = 1
-    _validate_games(batch.hands, batch.landlord, batch.base, batch.flags, batch.spring_any, batch.start,
+    nseats = batch.nseats if batch.nseats is not None else np.full(len(batch), 3, np.int64)
+    _validate_games(batch.hands, nseats, batch.landlord, batch.base, batch.flags, batch.spring_any, batch.start,
                     batch.seats, batch.cards, batch.kinds, batch.pre_status, batch.pre_index, batch.skip, out,
                     stages)
     return out
@@ -1148,12 +1196,14 @@ def validate_batch(games: "GameBatch | Iterable[Record | dict | str]") -> BatchR
     parts = np.array([p[:2] for p in batch.stage_parts] if batch.stage_parts else np.ones((len(batch), 2)),
                      np.int64).reshape(len(batch), 2)
     mine = np.column_stack([batch.landlord, ll_win, batch.base, out[:, OUT_MULT], out[:, OUT_BOMBS],
-                            out[:, OUT_SPRING], out[:, OUT_ANTI], out[:, OUT_S0:OUT_S0 + 3], parts])
+                            out[:, OUT_SPRING], out[:, OUT_ANTI], out[:, OUT_S0:OUT_S0 + MAX_SEATS], parts])
     theirs = st[:, 1:]
     differ = np.any((theirs != _NOCMP) & (theirs != mine), axis=1)
     mismatch = (fin & ((has & differ) | (st[:, 0] == 2))).astype(np.int64)
+    nseats = batch.nseats if batch.nseats is not None else np.full(len(batch), 3, np.int64)
+    width = int(nseats.max()) if len(batch) else 3
     return BatchResult(out[:, OUT_STATUS].copy(), out[:, OUT_INDEX].copy(), batch.phase_bid, batch.landlord,
                        batch.base, out[:, OUT_WINNER].copy(), out[:, OUT_BOMBS].copy(), out[:, OUT_SPRING].copy(),
-                       out[:, OUT_ANTI].copy(), out[:, OUT_MULT].copy(), out[:, OUT_S0:OUT_S0 + 3].copy(),
+                       out[:, OUT_ANTI].copy(), out[:, OUT_MULT].copy(), out[:, OUT_S0:OUT_S0 + width].copy(),
                        mismatch, batch.ids, batch.stage_parts,
-                       batch.stages[:, 1:4].copy() if batch.stages is not None else None)
+                       batch.stages[:, 1:4].copy() if batch.stages is not None else None, nseats)

@@ -2,9 +2,10 @@
 
 A file is ``ddz-record/1`` JSON Lines (``-`` is stdin) or a Botzone judge log
 or bot transcript, sniffed by :func:`ddz_tools.botzone.sniff_text` and imported
-first.  Every record is replayed by :func:`ddz_tools.records.replay_record`, or
-with ``fast`` validated in batches by :func:`ddz_tools.records.validate_batch`;
-:class:`ReplaySummary` counts the verdicts.  It sits above both
+first.  Every record, of three or four players, is replayed by
+:func:`ddz_tools.records.replay_record`, or with ``fast`` validated in batches
+by :func:`ddz_tools.records.validate_batch`; :class:`ReplaySummary` counts the
+verdicts.  It sits above both
 :mod:`ddz_tools.records` and :mod:`ddz_tools.botzone`, which it joins.
 """
 

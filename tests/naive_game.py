@@ -7,6 +7,9 @@ record format: hands are lists of 15 rank counts, the bidding is written as
 classifier of ``tests/naive.py`` (every reading of a multiset by the rules
 table), never with the package's generator or ``rules.readings``.
 
+Four-player records (two decks, four seats) take the plays of the reference
+``tests/naive_four.py`` and the stake table of ``naive_gamerules.FOUR_FACTORS``.
+
 It shares with the package only the documented names of the error codes
 and the documented choice of reading for bare cards (largest body length,
 then main rank, then type number).
@@ -14,7 +17,9 @@ then main rank, then type number).
 
 from __future__ import annotations
 
+import naive_four
 from naive import TYPE_OF_NAME, decode, naive_beats, naive_readings, pack
+from naive_gamerules import bomb_factor
 
 from ddz_tools.rules import Rules
 
@@ -30,8 +35,8 @@ class Bad(Exception):
         self.code = code
 
 
-def parse(text: str) -> list:
-    """Rank counts of card text; ``Bad("bad_cards")`` for anything else."""
+def parse(text: str, decks: int = 1) -> list:
+    """Rank counts of card text (of ``decks`` decks); ``Bad("bad_cards")`` for anything else."""
     counts = [0] * 15
     for ch in text.upper():
         if ch in " ,":
@@ -39,9 +44,25 @@ def parse(text: str) -> list:
         if ch not in RANK_TEXT:
             raise Bad("bad_cards")
         counts[RANK_TEXT.index(ch)] += 1
-    if any(c > (1 if r >= 13 else 4) for r, c in enumerate(counts)):
+    if any(c > (1 if r >= 13 else 4) * decks for r, c in enumerate(counts)):
         raise Bad("bad_cards")
     return counts
+
+
+def body_counts_four(kind: int, rules: Rules) -> list:
+    """The body of a four-player trio + pair or airplane with pair wings (the
+    plays with kickers): the trio's rank, or the run of the chain sequence
+    whose stored main is the kind's."""
+    name, main, length = decode(kind)
+    body = [0] * 15
+    if length == 1:
+        body[main] = 3
+        return body
+    for ranks, top in naive_four.runs(rules, length):
+        if top == main:
+            for r in ranks:
+                body[r] += 3
+    return body
 
 
 def body_counts(kind: int) -> list:
@@ -165,11 +186,13 @@ def _all_pass(bids, i, all_pass):
 def naive_replay(rec: dict) -> dict:
     """Replay a record dict: ``{"status", "code", "phase", "index", "scores", ...}``."""
     rules = Rules.from_dict(rec.get("rules"))
-    hands = [parse(h) for h in rec["deal"]["hands"]]
-    bottom = parse(rec["deal"]["bottom"])
+    seats, decks, four = rules.seats, rules.decks, rules.seats == 4
+    hands = [parse(h, decks) for h in rec["deal"]["hands"]]
+    bottom = parse(rec["deal"]["bottom"], decks)
     bids = [(b["seat"], b["bid"]) for b in rec["bids"]]
     try:
-        landlord, base = auction(bids, rec["first_bidder"], rules.bidding, rec.get("all_pass", "redeal"))
+        landlord, base = auction(bids, rec["first_bidder"], rules.bidding, rec.get("all_pass", "redeal"),
+                                 seats=seats)
     except Bad as exc:
         code, i = exc.code
         return {"status": "invalid", "code": code, "phase": "bid", "index": i}
@@ -180,7 +203,7 @@ def naive_replay(rec: dict) -> dict:
         return {"status": "incomplete", "code": None}
     hands[landlord] = [a + b for a, b in zip(hands[landlord], bottom)]
     turn, last, passes = landlord, None, 0
-    bombs, n_played = 0, [0, 0, 0]
+    bombs, mult, n_played = 0, 1, [0] * seats
     winner = None
     for i, p in enumerate(plays):
         seat, text = p["seat"], p["cards"].strip()
@@ -195,53 +218,61 @@ def naive_replay(rec: dict) -> dict:
             if last is None:
                 return bad("pass_on_lead")
             passes += 1
-            if passes == 2:
+            if passes == seats - 1:          # everyone else passed: the last player leads
                 last, passes = None, 0
-            turn = (turn + 1) % 3
+            turn = (turn + 1) % seats
             continue
         try:
             if "-" in text:
                 body_t, _, kick_t = text.partition("-")
-                body, kick = parse(body_t), parse(kick_t)
+                body, kick = parse(body_t, decks), parse(kick_t, decks)
                 cards = [a + b for a, b in zip(body, kick)]
-                if any(c > (1 if r >= 13 else 4) for r, c in enumerate(cards)):
+                if any(c > (1 if r >= 13 else 4) * decks for r, c in enumerate(cards)):
                     raise Bad("bad_cards")
             else:
-                body, cards = None, parse(text)
+                body, cards = None, parse(text, decks)
         except Bad as exc:
             return bad(exc.code)
         if any(c > h for c, h in zip(cards, hands[seat])):
             return bad("not_in_hand")
-        found = [k for _, k in naive_readings(pack(cards), rules)]
-        if body is not None:
-            found = [k for k in found if body_counts(k) == body]
+        if four:
+            found = [k for _, k in naive_four.naive_readings(pack(cards), rules)]
+            if body is not None:
+                found = [k for k in found if decode(k)[0] in ("trio_pair", "airplane_pair")
+                         and body_counts_four(k, rules) == body]
+        else:
+            found = [k for _, k in naive_readings(pack(cards), rules)]
+            if body is not None:
+                found = [k for k in found if body_counts(k) == body]
         if not found:
             return bad("not_a_combination")
-        legal = [k for k in found if last is None or naive_beats(k, last)]
+        legal = [k for k in found if last is None
+                 or (naive_four.naive_beats(k, last, rules) if four else naive_beats(k, last))]
         if not legal:
             return bad("does_not_beat")
         # Bare cards: the longest body, then the highest main rank, then the type number.
         kind = max(legal, key=lambda k: (decode(k)[2], decode(k)[1], TYPE_OF_NAME[decode(k)[0]]))
         hands[seat] = [h - c for h, c in zip(hands[seat], cards)]
         n_played[seat] += 1
-        if decode(kind)[0] in ("bomb", "rocket"):
+        factor = bomb_factor(kind, False, rules.bomb_doubles if four else None)
+        if factor > 1:
             bombs += 1
+            mult *= factor
         last, passes = kind, 0
         if not any(hands[seat]):
             winner = seat
-        turn = (turn + 1) % 3
+        turn = (turn + 1) % seats
     if winner is None:
         return {"status": "incomplete", "code": None}
-    farmers = [s for s in range(3) if s != landlord]
-    doubles = bombs
+    farmers = [s for s in range(seats) if s != landlord]
     if winner == landlord:
         losers_silent = [n_played[f] == 0 for f in farmers]
         if (any if rules.spring == "any-player" else all)(losers_silent):
-            doubles += 1
+            mult *= 2
     elif n_played[landlord] == 1:
-        doubles += 1
-    stake = base * 2 ** doubles
+        mult *= 2
+    stake = base * mult
     sign = 1 if winner == landlord else -1
-    scores = [(2 if s == landlord else -1) * stake * sign for s in range(3)]
+    scores = [(len(farmers) if s == landlord else -1) * stake * sign for s in range(seats)]
     return {"status": "ok", "code": None, "landlord": landlord, "base": base, "scores": scores,
-            "multiplier": 2 ** doubles, "bombs": bombs}
+            "multiplier": mult, "bombs": bombs}

@@ -125,9 +125,11 @@ def test_kernel_python_and_reference_agree_many():
 
 
 def test_numba_disabled_gives_the_same_verdicts(tmp_path):
-    """The kernel run as plain Python (NUMBA_DISABLE_JIT=1) on a few games."""
+    """The kernel run as plain Python (NUMBA_DISABLE_JIT=1) on a few games,
+    two of them four-player games."""
     rng = random.Random(4)
     recs = random_records(6, seed=4) + [mutate(d, rng) for d in random_records(6, seed=5)]
+    recs += [record_to_dict(record_from_game(random_game(s, "four,bomb_doubles=ladder"))) for s in (118, 3)]
     path = tmp_path / "g.jsonl"
     path.write_text("".join(json.dumps(d) + "\n" for d in recs))
     code = ("import sys, json; from ddz_tools.records import validate_batch, parse_record;"

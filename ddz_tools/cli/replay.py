@@ -28,8 +28,8 @@ def replay(files, fast, errors_only, fmt):
     """Validate and score every game of ddz-record/1 FILES (Botzone judge logs
     and bot transcripts are imported first).
 
-    Every bid and play is replayed under the record's own rules and the
-    result is recomputed; a stored result that disagrees is flagged
+    Every bid and play is replayed under the record's own rules (three or
+    four players) and the result is recomputed; a stored result that disagrees is flagged
     (mismatch).  Status per game: ok, mismatch, invalid (with the move and
     the reason), incomplete.  A line that is not a record is reported on
     stderr with its line number and the run goes on.  Exit code 1 if any
@@ -41,6 +41,7 @@ def replay(files, fast, errors_only, fmt):
       $ ddz replay data/bad_games.jsonl --format json
       $ ddz replay --fast --errors-only games.jsonl
       $ ddz replay data/botzone_sample_log.json
+      $ ddz replay data/four_games.jsonl
     """
     summary = ReplaySummary()
     rows = []
