@@ -432,3 +432,10 @@ def test_the_four_seat_auction_matches_the_reference():
         assert got == want, (first, all_pass, bids)
         seen.add(got[0] if got[0] in ("error", None) else "won")
     assert seen == {"error", None, "won"}
+
+
+def test_three_stored_scores_of_a_four_player_game_are_a_mismatch():
+    d = four_records(1, seed=5)[0]
+    d["result"]["scores"] = d["result"]["scores"][:3]
+    assert replay_record(d).status == "mismatch"
+    assert validate_batch([d]).status_name(0) == "mismatch"
