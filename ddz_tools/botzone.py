@@ -391,6 +391,9 @@ def judge_log_from_game(game: Game, seed: "int | str | None" = None) -> dict:
 
     The game must carry card ids (a seeded deal or a deal given as ids).
     """
+    if game.rules.seats != 3:
+        raise RecordError(f"Botzone's FightTheLandlord2 seats three players; a {game.rules.seats}-player game "
+                          f"has no Botzone log")
     if game.hand_ids is None:
         raise RecordError("the game has no card ids (deal it from a seed or from Botzone ids)")
     if game.first_bidder != 0 or game.rules.bidding != "single-round":

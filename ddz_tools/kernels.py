@@ -54,17 +54,19 @@ Solver (:mod:`ddz_tools.solver`)
     :class:`~ddz_tools.solver.Solver`'s.
 Game rules (:mod:`ddz_tools.gamerules`)
     ``next_seat``, ``may_pass``, ``trick_after`` (turn and trick);
-    ``stake_doublings``, ``spring_doubles``, ``multiplier``, ``settle`` (stake
-    and settlement); ``auction_start``, ``bid_error``, ``auction_bid``,
-    ``auction_must_call`` (the auction, on an int64 state of
-    ``AUCTION_SIZE`` fields ``A_*``); the stake stages and the deal without
+    ``stake_doublings``, ``spring_doubles``, ``spring_silent``,
+    ``multiplier``, ``settle``, ``seat_score`` (stake and settlement, any
+    number of farmers; ``TRIPLE_SHIFT`` splits a stake value into doublings
+    and triplings); ``auction_start``, ``auction_seats``, ``bid_error``,
+    ``auction_bid``, ``auction_must_call`` (the auction, on an int64 state of
+    ``AUCTION_SIZE`` fields ``A_*``, ``A_SEATS`` its number of seats); the stake stages and the deal without
     a bottom, on the ``stage_flags`` of :attr:`Rules.stage_flags`:
     ``show_factor``, ``merge_show``, ``double_ok``, ``bottom_bonus``,
     ``must_call``, ``draw_card``, ``settle_doubled``.
 """
 
 from ._jit import interpreted
-from .cards import packed_contains, packed_count, packed_valid
+from .cards import packed_contains, packed_count, packed_valid, packed_valid_decks
 from .decompose import (SEARCH_WORK, min_plays_fresh, min_plays_memo, min_plays_memo_in, min_plays_prefetch,
                         new_memo_table)
 from .gamerules import (
@@ -78,6 +80,7 @@ from .gamerules import (
     A_LANDLORD,
     A_OUTCOME,
     A_PASSED,
+    A_SEATS,
     A_TURN,
     AUCTION_OPEN,
     AUCTION_SIZE,
@@ -89,8 +92,10 @@ from .gamerules import (
     BID_WRONG_TURN,
     BIDDING_MODES,
     SPRING_MODES,
+    TRIPLE_SHIFT,
     auction_bid,
     auction_must_call,
+    auction_seats,
     auction_start,
     bid_error,
     bottom_bonus,
@@ -101,10 +106,12 @@ from .gamerules import (
     multiplier,
     must_call,
     next_seat,
+    seat_score,
     settle,
     settle_doubled,
     show_factor,
     spring_doubles,
+    spring_silent,
     stake_doublings,
     trick_after,
 )
@@ -129,7 +136,7 @@ __all__ = [
     # calling a kernel from Python without the dispatch
     "interpreted",
     # cards
-    "packed_count", "packed_contains", "packed_valid",
+    "packed_count", "packed_contains", "packed_valid", "packed_valid_decks",
     # movegen
     "gen_into", "gen_into_scratch", "GEN_SCRATCH", "gen_all", "gen_batch",
     # decompose
@@ -148,5 +155,5 @@ __all__ = [
     "A_HIGH_SEAT", "A_PASSED", "A_CALLER", "A_GRABS", "A_OUTCOME", "A_LANDLORD", "A_BASE", "AUCTION_OPEN",
     "AUCTION_WON", "AUCTION_VOID", "BID_OK", "BID_OVER", "BID_WRONG_TURN", "BID_BAD", "BIDDING_MODES",
     "SPRING_MODES", "auction_must_call", "show_factor", "merge_show", "double_ok", "bottom_bonus", "must_call",
-    "draw_card", "settle_doubled",
+    "draw_card", "settle_doubled", "auction_seats", "A_SEATS", "spring_silent", "seat_score", "TRIPLE_SHIFT",
 ]

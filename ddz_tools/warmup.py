@@ -111,8 +111,8 @@ def _rest() -> None:
     from .advise import advise, counts_view, two_player_view, view_from_record
     from .analyze import analyze_files
     from .cards import parse_cards
-    from .gamerules import AUCTION_SIZE, auction_start, bid_error
-    from .kernels import min_plays_fresh, packed_valid
+    from .gamerules import AUCTION_SIZE, auction_seats, auction_start, bid_error
+    from .kernels import min_plays_fresh, packed_valid, packed_valid_decks
     from .records import read_records, write_record
     from .rules import Rules
 
@@ -122,8 +122,10 @@ def _rest() -> None:
     # A recorded game's view knows the bids: its deals are conditioned on the auction.
     advise(view_from_record(records[0], 3), samples=8, seed=1, early_stop=False)
     packed_valid(parse_cards("33"))
+    packed_valid_decks(parse_cards("33"), 2)
     auction = np.zeros(AUCTION_SIZE, np.int64)
     auction_start(auction, 0, 0, 0)
+    auction_seats(auction, 4)
     bid_error(auction, 0, 1)
     min_plays_fresh(parse_cards("3334445556667779XD"), Rules().flags)
     with tempfile.TemporaryDirectory(prefix="ddz-warmup-") as tmp:
