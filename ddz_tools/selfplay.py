@@ -60,6 +60,21 @@ Under classic rules (no stake stages, a bottom) steps 2, 4 and 5 do nothing
 and draw nothing from the generator: a seed plays the same game as before
 they existed.
 
+Four players (rules ``four``, the flag ``F_FOUR``): the 108 card ids of two
+decks (id ``i`` is card ``i % 54`` of one deck) are shuffled the same way,
+seat ``s`` gets ids ``[25*s, 25*s + 25)`` and the last 8 are the bottom; the
+first bidder is drawn among four seats (or left of a dealer ``i % 4``); the
+single-round auction goes round the four seats (:func:`~ddz_tools.gamerules.auction_seats`),
+all four passing deals again with the next seat first; the landlord takes
+the 8 bottom cards and leads, a play stands until three passes, and each
+policy sees a four-entry hands array.  The plays multiply the stake by
+``bomb_doubles`` (:func:`~ddz_tools.gamerules.stake_doublings` and
+:func:`~ddz_tools.gamerules.multiplier`), spring and anti-spring come from
+:func:`~ddz_tools.gamerules.spring_silent` over the three farmers, and each
+seat scores :func:`~ddz_tools.gamerules.seat_score` (the landlord +-3 stakes).
+There are no stake stages at four seats.  The ``deal`` and ``info`` arrays
+hold four seats (``D_*``, ``I_*``); ``plays`` needs :data:`MAX_MOVES_FOUR` rows.
+
 Kernels:
 
 * ``playout(hands, landlord, policies, flags, seed, table, bufc, bufk) ->
@@ -68,7 +83,8 @@ Kernels:
   columns, the spring flag of both spring rules included).
 * ``_playout(hands, landlord, policy, flags, seed) -> int64[5]``:
   ``[landlord_won, bombs, spring, anti_spring, n_moves]`` for ``hands``
-  (int64[3], the bottom already in the landlord's hand), the landlord leading,
+  (int64[3], or int64[4] under four-player rules; the bottom already in the
+  landlord's hand), the landlord leading,
   the same policy in every seat.  ``bombs`` counts bombs and the rocket;
   ``n_moves`` counts plays and passes.
 * ``_playout_seats(hands, landlord, policies, flags, seed)``: the same with
@@ -123,6 +139,7 @@ from .gamerules import (
     SPRING_MODES,
     auction_bid,
     auction_must_call,
+    auction_seats,
     auction_start,
     bid_error,
     bottom_bonus,
@@ -133,13 +150,14 @@ from .gamerules import (
     must_call,
     next_seat,
     play_flags,
+    seat_score,
     settle_doubled,
     show_factor,
-    spring_doubles,
+    spring_silent,
     stake_doublings,
     trick_after,
 )
-from .kinds import WILD_SHIFT, wild_of_flags
+from .kinds import F_FOUR, WILD_SHIFT, wild_of_flags
 from .policies import (BUFFER, POLICIES, POLICY_RANDOM, TABLE_BITS, new_table, policy_bid, policy_call,
                        policy_double, policy_number, policy_play, policy_show)
 from .records import play_text, rules_field as records_rules_field
@@ -148,6 +166,10 @@ from .rules import Play, Rules, format_wild
 #: Upper bound on the moves (plays and passes) of one game: every play takes a
 #: card (at most 54 plays) and at most two passes follow a play.
 MAX_MOVES = 168
+#: The same with four players and two decks: at most 108 plays, three passes after each.
+MAX_MOVES_FOUR = 432
+#: The most seats at a table (four-player rules).
+MAX_SEATS = 4
 #: Upper bound on the bids of one deal.
 MAX_BIDS = 16
 #: All-pass deals in a row before the first bidder is made landlord at base 1.
@@ -172,27 +194,30 @@ I_WILD = 11
 #: multiple and the bottom bonus.
 I_SHOW_MULTIPLE = 12
 I_BONUS = 13
-#: The seats' doubles d0, d1, d2 (3 fields; 1 when nobody doubled).
+#: The seats' doubles d0 .. d3 (:data:`MAX_SEATS` fields; 1 when nobody doubled).
 I_DOUBLES = 14
-#: How many seats showed, then ``(seat, stage code)`` per show in order (3 pairs).
-I_N_SHOWS = 17
-I_SHOWS = 18
+#: How many seats showed, then ``(seat, stage code)`` per show in order (up to 4 pairs).
+I_N_SHOWS = 18
+I_SHOWS = 19
 #: ``landlord_draw=on``: the packed cards the landlord drew from seats
 #: ``(landlord + 1) % 3`` and ``(landlord + 2) % 3`` (0: no draw).
-I_DRAWS = 24
-#: The seats' scores (3 fields).
-I_SCORES = 26
+I_DRAWS = 27
+#: The seats' scores (:data:`MAX_SEATS` fields; the fourth 0 with three players).
+I_SCORES = 29
 #: 1 when the bottom is a flush (three non-jokers of one suit).
-I_FLUSH = 29
-INFO_SIZE = 30
+I_FLUSH = 33
+INFO_SIZE = 34
 
-#: Layout of a game's ``deal`` array: the three dealt hands and the bottom
-#: (packed), then the shuffled deck as card ids 0..53 (rank ``id // 4``, 52
-#: the small joker, 53 the big joker; suit ``id % 4``): seat ``s`` was dealt
-#: ids ``[n*s, n*s + n)`` with ``n`` 17 (18 with no bottom), the bottom the last 3.
-D_BOTTOM = 3
-D_IDS = 4
-DEAL_SIZE = 58
+#: Layout of a game's ``deal`` array: the dealt hands (packed, :data:`MAX_SEATS`
+#: fields: three players leave the fourth 0), the bottom, then the shuffled
+#: deck as card ids.  One deck: ids 0..53 (rank ``id // 4``, 52 the small
+#: joker, 53 the big joker; suit ``id % 4``), seat ``s`` was dealt ids
+#: ``[n*s, n*s + n)`` with ``n`` 17 (18 with no bottom), the bottom the last
+#: 3.  Four players: ids 0..107 (card ``id % 54`` of deck ``id // 54``), 25
+#: a seat in seat order, the bottom the last 8.
+D_BOTTOM = 4
+D_IDS = 5
+DEAL_SIZE = D_IDS + 108
 
 # Layout of the result of ``_run`` / ``_playout`` (first five are the public ones).
 R_LANDLORD_WON = 0
@@ -239,9 +264,10 @@ def game_seed(run_seed: int, index: int) -> int:
 
 @kernel
 def _deal_ids(out, ids, no_bottom):
-    """Shuffle the deck with Numba's generator: ``ids`` (int64[54]) gets the
-    card ids in deal order, ``out`` the 3 packed hands (17 cards, or 18 each
-    when ``no_bottom`` is 1) and the bottom (3 cards, or none).
+    """Shuffle the deck with Numba's generator: ``ids`` (int64[54] or more)
+    gets the card ids in deal order, ``out`` the 3 packed hands (17 cards,
+    or 18 each when ``no_bottom`` is 1) and at ``D_BOTTOM`` the bottom (3
+    cards, or none).
 
     The ids are shuffled with the swaps that shuffled ranks before suits
     were kept, so the hands are those of the same seed in any version."""
@@ -253,12 +279,35 @@ def _deal_ids(out, ids, no_bottom):
         ids[i] = ids[j]
         ids[j] = t
     n = 18 if no_bottom != 0 else 17
-    for s in range(4):
+    for s in range(D_BOTTOM + 1):
         out[s] = 0
     for i in range(54):
         c = ids[i]
         r = c // 4 if c < 52 else c - 39
-        s = i // n if i < 3 * n else 3
+        s = i // n if i < 3 * n else D_BOTTOM
+        out[s] += 1 << (4 * r)
+
+
+@kernel
+def _deal_ids_four(out, ids):
+    """The four-player deal: the 108 card ids of two decks (id ``i`` is card
+    ``i % 54`` of one deck) shuffled with Numba's generator (Fisher-Yates, a
+    swap per place from the last down) into ``ids`` (int64[108]); ``out``
+    gets the 4 packed hands of 25 cards in seat order and at ``D_BOTTOM``
+    the bottom, the last 8."""
+    for i in range(108):
+        ids[i] = i
+    for i in range(107, 0, -1):
+        j = np.random.randint(0, i + 1)
+        t = ids[i]
+        ids[i] = ids[j]
+        ids[j] = t
+    for s in range(D_BOTTOM + 1):
+        out[s] = 0
+    for i in range(108):
+        c = ids[i] % 54
+        r = c // 4 if c < 52 else c - 39
+        s = i // 25 if i < 100 else D_BOTTOM
         out[s] += 1 << (4 * r)
 
 
@@ -269,15 +318,19 @@ def _deal(out):
 
 
 @kernel
-def _deal_from_seed(seed, out, no_bottom):
+def _deal_from_seed(seed, out, no_bottom, four):
     np.random.seed(seed)
-    _deal_ids(out, np.empty(54, np.int64), no_bottom)
+    if four != 0:
+        _deal_ids_four(out, np.empty(108, np.int64))
+    else:
+        _deal_ids(out, np.empty(54, np.int64), no_bottom)
 
 
 def deal_cards(seed: int, rules=None) -> tuple[list[int], int]:
-    """The deal a game with this seed starts from: three packed hands and the
-    bottom (17-card hands and 3 cards; 18-card hands and no bottom under
-    ``notalon``).
+    """The deal a game with this seed starts from: the packed hands and the
+    bottom (three 17-card hands and 3 cards; 18-card hands and no bottom
+    under ``notalon``; four 25-card hands of two decks and 8 cards under
+    ``four``).
 
     >>> hands, bottom = deal_cards(game_seed(0, 0))
     >>> [len(format_cards(h)) for h in hands], len(format_cards(bottom))
@@ -285,12 +338,15 @@ def deal_cards(seed: int, rules=None) -> tuple[list[int], int]:
     >>> hands, bottom = deal_cards(game_seed(0, 0), rules="notalon")
     >>> [len(format_cards(h)) for h in hands], bottom
     ([18, 18, 18], 0)
+    >>> hands, bottom = deal_cards(game_seed(0, 0), rules="four")
+    >>> [len(format_cards(h)) for h in hands], len(format_cards(bottom))
+    ([25, 25, 25, 25], 8)
     """
-    no_bottom = rules is not None and Rules.parse(rules).bottom_cards == 0
-    out = np.empty(4, np.int64)
-    _deal_from_seed(np.int64(seed), out, np.int64(no_bottom))
+    r = Rules.parse(rules)
+    out = np.zeros(D_BOTTOM + 1, np.int64)
+    _deal_from_seed(np.int64(seed), out, np.int64(r.bottom_cards == 0), np.int64(r.is_four))
     v = out.tolist()
-    return v[:3], v[3]
+    return v[:r.seats], v[D_BOTTOM]
 
 
 # The play phase ---------------------------------------------------------------------
@@ -300,10 +356,13 @@ def deal_cards(seed: int, rules=None) -> tuple[list[int], int]:
 def _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res):
     """Play from the landlord's lead to the end.
 
-    ``hands`` (int64[3]) is consumed.  ``plays`` (int64[MAX_MOVES, 3] or with 0
-    rows) receives ``(seat, cards, kind)`` per move when it has rows.  ``res``
-    (int64[RESULT_SIZE]) gets the outcome.  Returns the number of moves.
+    ``hands`` (int64[3], or int64[4] at a four-player table: one hand a
+    seat) is consumed.  ``plays`` (int64[MAX_MOVES, 3] or with 0 rows; four
+    players ``MAX_MOVES_FOUR``) receives ``(seat, cards, kind)`` per move
+    when it has rows.  ``res`` (int64[RESULT_SIZE]) gets the outcome.
+    Returns the number of moves.
     """
+    nseats = hands.shape[0]
     record = plays.shape[0] > 0
     seat = landlord
     prev_kind = 0
@@ -312,9 +371,7 @@ def _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res):
     doublings = 0
     moves = 0
     ll_plays = 0
-    f1_plays = 0
-    f2_plays = 0
-    f1 = (landlord + 1) % 3
+    played = 0   # bit s: farmer s made a play
     while True:
         c, k = policy_play(hands, seat, landlord, prev_kind, prev_seat, pols[seat], flags, table, bufc, bufk)
         if record:
@@ -330,17 +387,18 @@ def _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res):
                 doublings += d
             if seat == landlord:
                 ll_plays += 1
-            elif seat == f1:
-                f1_plays += 1
             else:
-                f2_plays += 1
+                played |= 1 << seat
             if hands[seat] == 0:
                 break
-        prev_kind, prev_seat = trick_after(k, seat, prev_kind, prev_seat, 3)
-        seat = next_seat(seat, 3)
+        prev_kind, prev_seat = trick_after(k, seat, prev_kind, prev_seat, nseats)
+        seat = next_seat(seat, nseats)
     won = 1 if seat == landlord else 0
-    spring, anti = spring_doubles(won, ll_plays, f1_plays, f2_plays, 0)
-    spring_any, _ = spring_doubles(won, ll_plays, f1_plays, f2_plays, 1)
+    silent = nseats - 1
+    for s in range(nseats):
+        silent -= (played >> s) & 1
+    spring, anti = spring_silent(won, ll_plays, silent, nseats - 1, 0)
+    spring_any, _ = spring_silent(won, ll_plays, silent, nseats - 1, 1)
     res[R_LANDLORD_WON] = won
     res[R_BOMBS] = bombs
     res[R_DOUBLINGS] = doublings
@@ -355,10 +413,11 @@ def _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res):
 def playout(hands, landlord, pols, flags, seed, table, bufc, bufk):
     """One playout: the whole ``R_*`` result row (int64[RESULT_SIZE]).
 
-    ``hands``: int64[3] packed hands, the bottom already in the landlord's
-    (not changed); the landlord leads; ``pols``: int64[3], one policy per
-    seat; Numba's generator is seeded with ``seed``; ``table``, ``bufc``,
-    ``bufk``: the policies' work arrays (:func:`work_arrays`).
+    ``hands``: int64[3] packed hands (int64[4] under four-player rules,
+    whose ``flags`` say so), the bottom already in the landlord's (not
+    changed); the landlord leads; ``pols``: one policy per seat; Numba's
+    generator is seeded with ``seed``; ``table``, ``bufc``, ``bufk``: the
+    policies' work arrays (:func:`work_arrays`).
     """
     np.random.seed(seed)
     h = hands.copy()
@@ -389,7 +448,7 @@ def _playout(hands, landlord, policy, flags, seed):
     ``hands``: int64[3] packed hands, the bottom already in the landlord's;
     the landlord leads.  ``policy``: 0 random, 1 heuristic.
     """
-    pols = np.empty(3, np.int64)
+    pols = np.empty(hands.shape[0], np.int64)
     pols[:] = policy
     return _playout_seats(hands, landlord, pols, flags, seed)
 
@@ -398,9 +457,9 @@ def _playout(hands, landlord, policy, flags, seed):
 
 
 @kernel
-def _bidding(hands, first, pols, flags, stage_flags, mode, table, bids):
-    """One auction over ``hands`` (int64[3] or more, the dealt hands first),
-    each seat bidding by its policy (call-grab and first-call:
+def _bidding(hands, nseats, first, pols, flags, stage_flags, mode, table, bids):
+    """One auction of ``nseats`` (3 or 4) over ``hands`` (the dealt hands
+    first), each seat bidding by its policy (call-grab and first-call:
     :func:`~ddz_tools.policies.policy_call`).
 
     Under ``must_call`` (``stage_flags``) a seat whose hand forces a call
@@ -411,8 +470,9 @@ def _bidding(hands, first, pols, flags, stage_flags, mode, table, bids):
     """
     st = np.empty(AUCTION_SIZE, np.int64)
     auction_start(st, mode, first, 0)
+    auction_seats(st, nseats)
     if ((stage_flags >> S_MUST) & 3) != 0:
-        for s in range(3):
+        for s in range(nseats):
             if must_call(stage_flags, hands[s]):
                 auction_must_call(st, s)
     nb = 0
@@ -473,14 +533,16 @@ def _game(seed, pols, flags, stage_flags, first_bidder, bidding, spring, deal, b
           bufk):
     """A whole game (deal, shows, bidding, draws, doubles, play, scoring) from ``seed``.
 
-    ``pols``: int64[3], one policy per seat; ``first_bidder``: 0..2, or -1
-    to draw it from the game's generator; ``bidding``: a
-    :data:`~ddz_tools.gamerules.BIDDING_MODES` code; ``spring``: 0 landlord,
-    1 any-player.  Outputs: ``deal`` int64[DEAL_SIZE] (three hands, the
-    bottom, the card ids in deal order: see ``D_*``), ``bids``
-    int64[MAX_BIDS, 2] rows ``(seat, bid)``, ``plays`` int64[MAX_MOVES, 3]
-    rows ``(seat, cards, kind)`` (kind 0 = pass; or no rows, to record
-    nothing), ``info`` int64[INFO_SIZE] (see the ``I_*`` constants).
+    ``pols``: one policy per seat (int64[3], or int64[4] under four-player
+    rules: ``flags`` with ``F_FOUR`` seat four players and deal two decks);
+    ``first_bidder``: a seat, or -1 to draw it from the game's generator;
+    ``bidding``: a :data:`~ddz_tools.gamerules.BIDDING_MODES` code;
+    ``spring``: 0 landlord, 1 any-player.  Outputs: ``deal``
+    int64[DEAL_SIZE] (the hands, the bottom, the card ids in deal order: see
+    ``D_*``), ``bids`` int64[MAX_BIDS, 2] rows ``(seat, bid)``, ``plays``
+    int64[MAX_MOVES, 3] (four players: ``MAX_MOVES_FOUR``) rows ``(seat,
+    cards, kind)`` (kind 0 = pass; or no rows, to record nothing), ``info``
+    int64[INFO_SIZE] (see the ``I_*`` constants).
     ``flags`` are the game flags (:attr:`Rules.game_flags`): with Laizi rules
     the deal draws its wild ranks (:func:`~ddz_tools.gamerules.draw_wild`),
     shown to the bidders as the rules say.  ``stage_flags``
@@ -490,21 +552,25 @@ def _game(seed, pols, flags, stage_flags, first_bidder, bidding, spring, deal, b
     generator.  Returns the number of moves.
     """
     np.random.seed(seed)
+    nseats = 4 if (flags & F_FOUR) != 0 else 3
     first = first_bidder
     if first < 0:
-        first = np.random.randint(0, 3)
+        first = np.random.randint(0, nseats)
     no_bottom = 1 if (stage_flags & S_NO_BOTTOM) != 0 else 0
     show_on = ((stage_flags >> S_SHOW) & 3) != SHOW_OFF
     doubling = (stage_flags >> S_DOUBLING) & 3
     redeals = 0
     while True:
-        _deal_ids(deal, deal[D_IDS:], no_bottom)
+        if nseats == 4:
+            _deal_ids_four(deal, deal[D_IDS:])
+        else:
+            _deal_ids(deal, deal[D_IDS:], no_bottom)
         shown, every = draw_wild(flags)
         info[I_N_SHOWS] = 0
         if show_on:
             _early_shows(deal, first, pols, play_flags(flags, shown), stage_flags, table, info)
-        landlord, base, nb = _bidding(deal, first, pols, play_flags(flags, shown), stage_flags, bidding, table,
-                                      bids)
+        landlord, base, nb = _bidding(deal, nseats, first, pols, play_flags(flags, shown), stage_flags, bidding,
+                                      table, bids)
         if landlord >= 0:
             break
         if redeals == MAX_REDEALS:
@@ -512,9 +578,9 @@ def _game(seed, pols, flags, stage_flags, first_bidder, bidding, spring, deal, b
             base = 1
             break
         redeals += 1
-        first = (first + 1) % 3
-    hands = np.empty(3, np.int64)
-    hands[:] = deal[:3]
+        first = (first + 1) % nseats
+    hands = np.empty(nseats, np.int64)
+    hands[:] = deal[:nseats]
     hands[landlord] += deal[D_BOTTOM]
     pflags = play_flags(flags, every)
     # The landlord's draws (landlord_draw=on, no bottom): a card at random from each farmer.
@@ -528,7 +594,7 @@ def _game(seed, pols, flags, stage_flags, first_bidder, bidding, spring, deal, b
             hands[landlord] += c
             info[I_DRAWS + k] = c
     # The doubles: the farmers from the landlord's left, then the landlord.
-    for s in range(3):
+    for s in range(MAX_SEATS):
         info[I_DOUBLES + s] = 1
     if doubling != DOUBLING_OFF:
         for k in (1, 2, 0):
@@ -553,7 +619,7 @@ def _game(seed, pols, flags, stage_flags, first_bidder, bidding, spring, deal, b
         show_mult = merge_show(stage_flags, show_mult,
                                show_factor(stage_flags, info[I_SHOWS + 2 * j + 1], 1 if seat == landlord else 0))
     flush = 0
-    if no_bottom == 0:
+    if no_bottom == 0 and nseats == 3:
         a = deal[D_IDS + 51]
         b = deal[D_IDS + 52]
         c = deal[D_IDS + 53]
@@ -565,8 +631,16 @@ def _game(seed, pols, flags, stage_flags, first_bidder, bidding, spring, deal, b
     sp = res[R_SPRING_ANY] if spring == 1 else res[R_SPRING]
     mult = show_mult * bonus * multiplier(res[R_DOUBLINGS], sp, res[R_ANTI_SPRING])
     won = res[R_LANDLORD_WON]
-    s0, s1, s2 = settle_doubled(landlord, won, base * mult, info[I_DOUBLES], info[I_DOUBLES + 1],
-                                info[I_DOUBLES + 2], doubling)
+    if nseats == 3:
+        s0, s1, s2 = settle_doubled(landlord, won, base * mult, info[I_DOUBLES], info[I_DOUBLES + 1],
+                                    info[I_DOUBLES + 2], doubling)
+        info[I_SCORES] = s0
+        info[I_SCORES + 1] = s1
+        info[I_SCORES + 2] = s2
+        info[I_SCORES + 3] = 0
+    else:
+        for s in range(nseats):
+            info[I_SCORES + s] = seat_score(s, landlord, won, base * mult, nseats)
     info[I_WILD] = every >> WILD_SHIFT
     info[I_FIRST_BIDDER] = first
     info[I_N_BIDS] = nb
@@ -581,9 +655,6 @@ def _game(seed, pols, flags, stage_flags, first_bidder, bidding, spring, deal, b
     info[I_REDEALS] = redeals
     info[I_SHOW_MULTIPLE] = show_mult
     info[I_BONUS] = bonus
-    info[I_SCORES] = s0
-    info[I_SCORES + 1] = s1
-    info[I_SCORES + 2] = s2
     info[I_FLUSH] = flush
     return n
 
@@ -595,9 +666,10 @@ def _game(seed, pols, flags, stage_flags, first_bidder, bidding, spring, deal, b
 STAKE_BUCKETS = 18
 #: Fields of the sums of :func:`_selfplay_batch`.
 STATS_SIZE = 16 + STAKE_BUCKETS
-_ST_DOUBLED = 11
-_ST_MULTIPLIER = 12
-_ST_SHOWED = 13
+_ST_SEAT_WINS = 8
+_ST_DOUBLED = 12
+_ST_MULTIPLIER = 13
+_ST_SHOWED = 14
 _ST_STAKES = 16
 
 
@@ -613,13 +685,14 @@ def _stake_bucket(stake):
 def _selfplay_batch(run_seed, start, count, pols, flags, stage_flags, first_mode, bidding, spring, stats):
     """Play games ``start .. start+count-1`` of a run and add up figures.
 
-    ``first_mode``: -1 random first bidder, else left of a dealer ``i % 3``.
-    ``stats`` (int64[STATS_SIZE]) accumulates: games, landlord wins, bombs,
-    springs, anti-springs, moves, landlord score sum, redeals, per-seat wins
-    in [8..10] (a seat wins when its side wins), games where a seat doubled
-    (x2 or x4), the sum of the public multiples, games with a show, and from
-    ``_ST_STAKES`` the farmers' stakes by bucket (two per game, see
-    :data:`STAKE_BUCKETS`).
+    ``first_mode``: -1 random first bidder, else left of a dealer ``i % 3``
+    (``i % 4`` at four seats).  ``stats`` (int64[STATS_SIZE]) accumulates:
+    games, landlord wins, bombs, springs, anti-springs, moves, landlord
+    score sum, redeals, per-seat wins from ``_ST_SEAT_WINS`` (4 fields; a
+    seat wins when its side wins), games where a seat doubled (x2 or x4),
+    the sum of the public multiples, games with a show, and from
+    ``_ST_STAKES`` the farmers' stakes by bucket (one per farmer and game,
+    see :data:`STAKE_BUCKETS`).
     """
     deal = np.empty(DEAL_SIZE, np.int64)
     bids = np.empty((MAX_BIDS, 2), np.int64)
@@ -628,8 +701,9 @@ def _selfplay_batch(run_seed, start, count, pols, flags, stage_flags, first_mode
     table = np.zeros(2 + 2 * (1 << TABLE_BITS), np.int64)
     bufc = np.empty(BUFFER, np.int64)
     bufk = np.empty(BUFFER, np.int64)
+    nseats = 4 if (flags & F_FOUR) != 0 else 3
     for i in range(start, start + count):
-        fb = -1 if first_mode < 0 else (i + 1) % 3
+        fb = -1 if first_mode < 0 else (i + 1) % nseats
         _game(_game_seed(run_seed, i), pols, flags, stage_flags, fb, bidding, spring, deal, bids, plays, info,
               table, bufc, bufk)
         ll = info[I_LANDLORD]
@@ -642,15 +716,18 @@ def _selfplay_batch(run_seed, start, count, pols, flags, stage_flags, first_mode
         stats[5] += info[I_N_MOVES]
         stats[6] += info[I_SCORES + ll]
         stats[7] += info[I_REDEALS]
-        for s in range(3):
+        doubled = False
+        for s in range(nseats):
             if (s == ll) == (won == 1):
-                stats[8 + s] += 1
-        if info[I_DOUBLES] > 1 or info[I_DOUBLES + 1] > 1 or info[I_DOUBLES + 2] > 1:
+                stats[_ST_SEAT_WINS + s] += 1
+            if info[I_DOUBLES + s] > 1:
+                doubled = True
+        if doubled:
             stats[_ST_DOUBLED] += 1
         stats[_ST_MULTIPLIER] += info[I_MULTIPLIER]
         if info[I_N_SHOWS] > 0:
             stats[_ST_SHOWED] += 1
-        for s in range(3):
+        for s in range(nseats):
             if s != ll:
                 stats[_ST_STAKES + _stake_bucket(abs(info[I_SCORES + s]))] += 1
     return stats
@@ -664,12 +741,18 @@ def work_arrays(table_bits: int = TABLE_BITS):
     return new_table(table_bits), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
 
 
-def new_game_arrays():
+def max_moves(rules=None) -> int:
+    """The most moves a game under ``rules`` can take (:data:`MAX_MOVES`, or
+    :data:`MAX_MOVES_FOUR` under four-player rules): the rows of ``plays``."""
+    return MAX_MOVES_FOUR if Rules.parse(rules).is_four else MAX_MOVES
+
+
+def new_game_arrays(rules=None):
     """``(deal, bids, plays, info)`` output arrays for :func:`_game`: ``deal``
     int64[DEAL_SIZE] (``D_*``), ``bids`` int64[MAX_BIDS, 2], ``plays``
-    int64[MAX_MOVES, 3], ``info`` int64[INFO_SIZE] (``I_*``)."""
+    int64[max_moves(rules), 3], ``info`` int64[INFO_SIZE] (``I_*``)."""
     return (np.empty(DEAL_SIZE, np.int64), np.empty((MAX_BIDS, 2), np.int64),
-            np.empty((MAX_MOVES, 3), np.int64), np.empty(INFO_SIZE, np.int64))
+            np.empty((max_moves(rules), 3), np.int64), np.empty(INFO_SIZE, np.int64))
 
 
 def _game_options(rules: Rules) -> tuple[int, int, int]:
@@ -681,12 +764,15 @@ def _game_options(rules: Rules) -> tuple[int, int, int]:
     return first_mode, BIDDING_MODES[rules.bidding], SPRING_MODES[rules.spring]
 
 
-def _policies(policy) -> np.ndarray:
+def _policies(policy, seats: int = 3) -> np.ndarray:
+    """One policy number per seat, from one policy or one per seat."""
     if isinstance(policy, (list, tuple)):
-        if len(policy) != 3:
-            raise ArgumentError(f"give one policy or three (one per seat), not {len(policy)}", param="policy")
+        if len(policy) != seats:
+            many = "three" if seats == 3 else "four, one per seat (four-player rules)"
+            raise ArgumentError(f"give one policy or {many if seats != 3 else many + ' (one per seat)'}, "
+                                f"not {len(policy)}", param="policy")
         return np.array([policy_number(p) for p in policy], np.int64)
-    return np.full(3, policy_number(policy), np.int64)
+    return np.full(seats, policy_number(policy), np.int64)
 
 
 def _check_seed(seed) -> int:
@@ -709,22 +795,23 @@ CHUNK = 256
 def _play_games(run_seed, start, count, pols, flags, stage_flags, first_mode, bidding, spring, deals, bids, plays,
                 infos):
     """Games ``start .. start+count-1`` of a run into per-game rows of the output arrays
-    (``deals[count, DEAL_SIZE]``, ``bids[count, MAX_BIDS, 2]``, ``plays[count, MAX_MOVES, 3]``,
+    (``deals[count, DEAL_SIZE]``, ``bids[count, MAX_BIDS, 2]``, ``plays[count, max_moves, 3]``,
     ``infos[count, INFO_SIZE]``)."""
     table = np.zeros(2 + 2 * (1 << TABLE_BITS), np.int64)
     bufc = np.empty(BUFFER, np.int64)
     bufk = np.empty(BUFFER, np.int64)
+    nseats = 4 if (flags & F_FOUR) != 0 else 3
     for j in range(count):
         i = start + j
-        fb = -1 if first_mode < 0 else (i + 1) % 3
+        fb = -1 if first_mode < 0 else (i + 1) % nseats
         _game(_game_seed(run_seed, i), pols, flags, stage_flags, fb, bidding, spring, deals[j], bids[j], plays[j],
               infos[j], table, bufc, bufk)
     return count
 
 
-def _chunk_arrays(count: int):
+def _chunk_arrays(count: int, rules=None):
     return (np.empty((count, DEAL_SIZE), np.int64), np.empty((count, MAX_BIDS, 2), np.int64),
-            np.empty((count, MAX_MOVES, 3), np.int64), np.empty((count, INFO_SIZE), np.int64))
+            np.empty((count, max_moves(rules), 3), np.int64), np.empty((count, INFO_SIZE), np.int64))
 
 
 def _workers(workers) -> int:
@@ -740,7 +827,7 @@ def _run_args(games, policy, seed, rules, start, workers) -> tuple:
     ``(rules, games, start, seed, workers, pols, first_mode, bidding, spring)``."""
     rules = Rules.parse(rules)
     return (rules, _check_count("games", games), _check_count("start", start), _check_seed(seed),
-            _workers(workers), _policies(policy), *_game_options(rules))
+            _workers(workers), _policies(policy, rules.seats), *_game_options(rules))
 
 
 def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
@@ -748,8 +835,8 @@ def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
              workers: "int | None" = None) -> Iterator[dict]:
     """Play ``games`` seeded self-play games; yield one ``ddz-record/1`` dict per game.
 
-    ``policy`` is a name (``random``, ``heuristic``) or three names, one per
-    seat.  Game ``i`` (counting from ``start``) is played from
+    ``policy`` is a name (``random``, ``heuristic``) or one name per seat
+    (three, or four under four-player rules).  Game ``i`` (counting from ``start``) is played from
     :func:`game_seed` ``(seed, i)``, so any slice of a run is reproducible on
     its own and the records do not depend on ``workers`` (threads running the
     kernel, which releases the GIL, on chunks of :data:`CHUNK` games; records
@@ -763,7 +850,9 @@ def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
     and ``deal.bottom_ids`` (``bottom_bonus=table``: the suits tell a flush
     bottom); ``deal.bottom`` is ``""`` under ``notalon``.
     ``result.multiplier`` is the public multiple, and with stake stages
-    ``result`` names its ``show_multiple`` and ``bottom_bonus``.
+    ``result`` names its ``show_multiple`` and ``bottom_bonus``.  Under
+    four-player rules a record has four hands of 25 cards, an 8-card bottom,
+    four ``players`` and four ``scores``, and no card ids.
 
     >>> rec = next(simulate(1, "random", seed=7))
     >>> rec["schema"], len(rec["deal"]["hands"]), rec["result"]["winner"] in ("landlord", "farmers")
@@ -782,7 +871,7 @@ def simulate(games: int, policy="heuristic", seed: int = 0, rules=None,
     bounds = [(start + j, min(chunk, games - j)) for j in range(0, games, chunk)]
 
     def run(lo: int, count: int):
-        arrays = _chunk_arrays(count)
+        arrays = _chunk_arrays(count, rules)
         _play_games(np.int64(seed), np.int64(lo), np.int64(count), pols, flags, stage_flags, first_mode, bidding,
                     spring, *arrays)
         return arrays
@@ -843,7 +932,7 @@ def _deal_field(deal: list, wild_code: int, rules: Rules) -> dict:
     """The ``deal`` of a record: hands, bottom and, under Laizi rules, the wild
     ranks; under ``bottom_bonus=table`` the suited cards (``hand_ids``,
     ``bottom_ids``, sorted), which tell whether the bottom is a flush."""
-    d = {"hands": [format_cards(h) for h in deal[:3]], "bottom": format_cards(deal[D_BOTTOM]),
+    d = {"hands": [format_cards(h) for h in deal[:rules.seats]], "bottom": format_cards(deal[D_BOTTOM]),
          "hand_ids": None, "bottom_ids": None}
     if rules.bottom_bonus == "table":
         n = rules.hand_cards
@@ -882,7 +971,7 @@ def _record(gid, rules, rules_field, names, deal, bids, plays, info, flags, cach
     result = {"winner": "landlord" if won else "farmers", "base": inf[I_BASE],
               "multiplier": inf[I_MULTIPLIER], "bombs": inf[I_BOMBS],
               "spring": bool(inf[I_SPRING]), "anti_spring": bool(inf[I_ANTI_SPRING]),
-              "scores": inf[I_SCORES:I_SCORES + 3]}
+              "scores": inf[I_SCORES:I_SCORES + rules.seats]}
     if rules.has_stages:
         result["show_multiple"] = inf[I_SHOW_MULTIPLE]
         result["bottom_bonus"] = inf[I_BONUS]
@@ -1040,7 +1129,9 @@ class SimulationSummary:
         scores = res["scores"]
         ll = record["landlord"]
         self.landlord_score += scores[ll]
-        for seat in range(3):
+        if len(scores) > len(self.seat_scores):   # four players
+            self.seat_scores += [0] * (len(scores) - len(self.seat_scores))
+        for seat in range(len(scores)):
             self.seat_scores[seat] += scores[seat]
             if seat != ll:
                 self.stake_counts[stake_bucket(abs(scores[seat]))] += 1
@@ -1097,6 +1188,7 @@ def selfplay_stats(games: int, policy="heuristic", seed: int = 0, rules=None, st
             stats = sum(pool.map(lambda p: run(*p), parts))
     s = stats.tolist()
     return SelfplayStats(games=s[0], landlord_wins=s[1], bombs=s[2], springs=s[3], anti_springs=s[4],
-                         moves=s[5], landlord_score=s[6], redeals=s[7], seat_wins=tuple(s[8:11]),
+                         moves=s[5], landlord_score=s[6], redeals=s[7],
+                         seat_wins=tuple(s[_ST_SEAT_WINS:_ST_SEAT_WINS + rules.seats]),
                          doubled_games=s[_ST_DOUBLED], multiplier_sum=s[_ST_MULTIPLIER], show_games=s[_ST_SHOWED],
                          stake_counts=tuple(s[_ST_STAKES:_ST_STAKES + STAKE_BUCKETS]))

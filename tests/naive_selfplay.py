@@ -227,3 +227,120 @@ def python_playout(hands, landlord, policies, rules, seed, seed_kernel, choose, 
     spring = won and made[f[0]] == 0 and made[f[1]] == 0
     anti = not won and made[landlord] == 1
     return [int(won), bombs, int(spring), int(anti), len(moves)], moves
+
+
+# Four players (rules ``four``) -------------------------------------------------------
+#
+# A whole four-player game written from docs/rules.md ("Four players with two
+# decks") and docs/selfplay.md: the 108 card ids shuffled by Fisher-Yates with
+# Numba's generator (one draw per place, from the last down), 25 cards a seat
+# in seat order and the last 8 as the bottom; one round of bids over the four
+# seats (each above the highest so far, 3 ends it, all four passing deals
+# again with the next seat first); the landlord takes the bottom and leads; a
+# play stands until the turn comes back to its maker after three passes; the
+# first empty hand ends the game; each farmer settles the stake with the
+# landlord.  The policies' decisions come from the policy kernels
+# (``policy_bid``, ``policy_play``), one call a decision, Numba's generator
+# seeded as the game kernel seeds it, so a random policy draws the same numbers.
+
+
+def _numba_helpers():
+    import numba
+
+    @numba.njit
+    def seed(s):
+        np.random.seed(s)
+
+    @numba.njit
+    def randint(lo, hi):
+        return np.random.randint(lo, hi)
+
+    return seed, randint
+
+
+_NUMBA = []
+
+
+def numba_rng():
+    """``(seed, randint)``: Numba's generator, the one the kernels draw from, called from Python."""
+    if not _NUMBA:
+        _NUMBA.extend(_numba_helpers())
+    return tuple(_NUMBA)
+
+
+def rank_of_id_four(card_id: int) -> int:
+    """The rank of card id 0..107 of two decks: card ``id % 54`` of one deck."""
+    c = card_id % 54
+    return c // 4 if c < 52 else 13 + (c - 52)
+
+
+def python_game_four(seed: int, policies, rules, first_bidder: int, bid, choose, table, bufc, bufk) -> dict:
+    """One four-player game in Python; ``bid`` and ``choose`` are the
+    ``policy_bid`` and ``policy_play`` kernels.  ``first_bidder`` a seat, or
+    -1 to draw it.  Returns ``{"hands", "bottom", "first", "redeals", "bids",
+    "landlord", "base", "moves", "won", "bombs", "spring", "anti_spring",
+    "multiplier", "scores"}`` (``moves`` as ``(seat, cards, kind)``)."""
+    import naive_four
+    from naive_gamerules import bomb_factor, settlement, stake_of
+
+    seed_numba, randint = numba_rng()
+    flags = rules.flags
+    seed_numba(seed)
+    first = first_bidder if first_bidder >= 0 else int(randint(0, 4))
+    redeals = 0
+    while True:
+        ids = list(range(108))
+        for i in range(107, 0, -1):
+            j = int(randint(0, i + 1))
+            ids[i], ids[j] = ids[j], ids[i]
+        hands = [sum(1 << (4 * rank_of_id_four(c)) for c in ids[25 * s:25 * s + 25]) for s in range(4)]
+        bottom = sum(1 << (4 * rank_of_id_four(c)) for c in ids[100:])
+        bids, high, landlord = [], 0, None
+        for k in range(4):
+            s = (first + k) % 4
+            b = int(bid(np.int64(hands[s]), policies[s], flags, high, table))
+            assert b == 0 or high < b <= 3, f"seat {s} bid {b} after {high}"
+            bids.append((s, b))
+            if b:
+                high, landlord = b, s
+            if b == 3:
+                break
+        if landlord is not None:
+            break
+        redeals += 1
+        first = (first + 1) % 4
+    dealt = list(hands)
+    h = list(hands)
+    h[landlord] += bottom
+    seat = landlord
+    trick = None   # (kind, seat) of the play to answer
+    passes = 0
+    moves, made = [], []
+    while True:
+        pk, ps = trick if trick is not None else (0, landlord)
+        c, k = choose(np.array(h, np.int64), seat, landlord, pk, ps, policies[seat], flags, table, bufc, bufk)
+        c, k = int(c), int(k)
+        moves.append((seat, c, k))
+        if k == 0:
+            assert trick is not None, "the policy passed on a lead"
+            passes += 1
+            if passes == 3:
+                trick, passes = None, 0
+        else:
+            assert all(a >= b for a, b in zip(unpack(h[seat]), unpack(c))), "played cards it does not hold"
+            assert (c, k) in naive_four.naive_readings(c, rules), "not a reading of the cards"
+            if trick is not None:
+                assert naive_four.naive_beats(k, trick[0], rules), "does not beat the play to answer"
+            h[seat] -= c
+            made.append((seat, k))
+            trick, passes = (k, seat), 0
+            if h[seat] == 0:
+                break
+        seat = (seat + 1) % 4
+    spring, anti, mult, stake = stake_of(high, made, landlord, seat, rules.spring == "any-player",
+                                         seats=4, bomb_doubles=rules.bomb_doubles)
+    return {"hands": dealt, "bottom": bottom, "first": first, "redeals": redeals, "bids": bids,
+            "landlord": landlord, "base": high, "moves": moves, "won": int(seat == landlord),
+            "bombs": sum(1 for _, k in made if bomb_factor(k, False, rules.bomb_doubles) > 1),
+            "spring": spring, "anti_spring": anti, "multiplier": mult,
+            "scores": settlement(landlord, seat == landlord, stake, seats=4)}

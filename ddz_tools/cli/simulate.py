@@ -23,8 +23,9 @@ def _parse_policy(ctx, param, value):
         raise click.BadParameter(str(exc)) from None
     if len(parts) == 1:
         return parts[0]
-    if len(parts) != 3:
-        raise click.BadParameter("give one policy, or three separated by commas (one per seat)")
+    if len(parts) not in (3, 4):
+        raise click.BadParameter("give one policy, or three separated by commas (one per seat; four "
+                                 "under --rules four)")
     return tuple(parts)
 
 
@@ -32,7 +33,8 @@ def _parse_policy(ctx, param, value):
 @click.option("--games", "-n", type=click.IntRange(min=0), default=100, show_default=True,
               help="Number of games to play.")
 @click.option("--policy", default="heuristic", show_default=True, callback=_parse_policy,
-              help="random or heuristic, or three comma-separated policies for seats 0, 1, 2.")
+              help="random or heuristic, or three comma-separated policies for seats 0, 1, 2 "
+                   "(four under --rules four).")
 @seed_option
 @rules_option
 @click.option("--out", "out", type=click.Path(dir_okay=False, allow_dash=True), default=None,

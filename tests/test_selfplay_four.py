@@ -1,0 +1,193 @@
+"""Four-player self-play (rules ``four``: two decks, four seats, an 8-card bottom).
+
+The game kernel is compared game by game with a plain-Python loop
+(``naive_selfplay.python_game_four``: its own deal, auction, turn and trick,
+end and scoring, the policy kernels asked one decision at a time under the
+same seed), and every record is replayed by the Python ``Game``
+(``replay_record``), the batch validator, ``ddz replay`` and the plain-Python
+replay of ``tests/naive_game.py``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from naive_game import naive_replay
+from naive_selfplay import python_game_four
+
+from ddz_tools.cards import format_cards, full_deck, parse_cards
+from ddz_tools.cli import cli
+from ddz_tools.errors import DdzError
+from ddz_tools.policies import BUFFER, new_table, policy_bid, policy_play
+from ddz_tools.records import replay_record, validate_batch
+from ddz_tools.rules import Rules
+from ddz_tools.selfplay import (
+    D_BOTTOM,
+    I_BASE,
+    I_BOMBS,
+    I_FIRST_BIDDER,
+    I_LANDLORD,
+    I_LANDLORD_WON,
+    I_MULTIPLIER,
+    I_N_BIDS,
+    I_N_MOVES,
+    I_REDEALS,
+    I_ANTI_SPRING,
+    I_SCORES,
+    I_SPRING,
+    MAX_MOVES_FOUR,
+    SimulationSummary,
+    _game,
+    _game_seed,
+    deal_cards,
+    game_seed,
+    new_game_arrays,
+    selfplay_stats,
+    simulate,
+)
+
+SPECS = ["four", "four,bomb_doubles=ladder", "four,bomb_doubles=all,spring=any-player",
+         "four,chains=shanghai,first_bidder=left-of-dealer", "four,top_bomb=bomb8,wing_pairs_consecutive=on"]
+
+
+def test_deal_is_two_decks():
+    for s in range(100):
+        hands, bottom = deal_cards(game_seed(1, s), "four")
+        assert len(hands) == 4
+        assert [len(format_cards(h)) for h in hands] == [25] * 4 and len(format_cards(bottom)) == 8
+        assert sum(hands) + bottom == full_deck(2)
+    assert deal_cards(5, "four") == deal_cards(5, "four") != deal_cards(6, "four")
+    # The three-player deals of a seed are those of before.
+    assert deal_cards(5) == deal_cards(5, "standard")
+    assert len(deal_cards(5)[0]) == 3
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("policies", [(1, 1, 1, 1), (0, 0, 0, 0), (1, 0, 1, 0)])
+def test_kernel_game_equals_python_loop(spec, policies):
+    rules = Rules.parse(spec)
+    pols = np.array(policies, np.int64)
+    table = new_table()
+    bufc = np.empty(BUFFER, np.int64)
+    bufk = np.empty(BUFFER, np.int64)
+    deal, bids, plays, info = new_game_arrays(rules)
+    assert plays.shape[0] == MAX_MOVES_FOUR
+    games = 12 if 0 in policies else 30
+    for i in range(games):
+        seed = _game_seed(7, i)
+        fb = -1 if rules.first_bidder == "random" else (i + 1) % 4
+        n = _game(seed, pols, rules.game_flags, rules.stage_flags, fb, 0, 1 if rules.spring == "any-player" else 0,
+                  deal, bids, plays, info, table, bufc, bufk)
+        want = python_game_four(seed, pols, rules, fb, policy_bid, policy_play, table, bufc, bufk)
+        got = {"hands": deal[:4].tolist(), "bottom": int(deal[D_BOTTOM]), "first": int(info[I_FIRST_BIDDER]),
+               "redeals": int(info[I_REDEALS]),
+               "bids": [tuple(b) for b in bids[:info[I_N_BIDS]].tolist()], "landlord": int(info[I_LANDLORD]),
+               "base": int(info[I_BASE]), "moves": [tuple(m) for m in plays[:n].tolist()],
+               "won": int(info[I_LANDLORD_WON]), "bombs": int(info[I_BOMBS]), "spring": int(info[I_SPRING]),
+               "anti_spring": int(info[I_ANTI_SPRING]), "multiplier": int(info[I_MULTIPLIER]),
+               "scores": info[I_SCORES:I_SCORES + 4].tolist()}
+        assert n == info[I_N_MOVES]
+        assert got == want, (spec, policies, i)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_records_replay_clean(spec, tmp_path):
+    recs = list(simulate(12, "heuristic", seed=3, rules=spec)) + list(simulate(6, "random", seed=3, rules=spec))
+    for rec in recs:
+        assert len(rec["deal"]["hands"]) == 4 and len(rec["players"]) == 4 and len(rec["result"]["scores"]) == 4
+        assert rec["deal"]["hand_ids"] is None
+        hands = [parse_cards(h, 2) for h in rec["deal"]["hands"]]
+        assert sum(hands) + parse_cards(rec["deal"]["bottom"], 2) == full_deck(2)
+        assert sum(rec["result"]["scores"]) == 0
+        rep = replay_record(rec)
+        assert rep.status == "ok", (rec["id"], rep.reason)
+        res = rec["result"]
+        assert naive_replay(rec) == {"status": "ok", "code": None, "landlord": rec["landlord"], "base": res["base"],
+                                     "scores": res["scores"], "multiplier": res["multiplier"],
+                                     "bombs": res["bombs"]}, rec["id"]
+    batch = validate_batch(recs)
+    assert batch.status.tolist() == [0] * len(recs) and not batch.mismatch.any()
+    assert batch.scores.tolist() == [r["result"]["scores"] for r in recs]
+    path = tmp_path / "four.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    r = CliRunner().invoke(cli, ["replay", str(path), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+    assert len(rows) == len(recs) and {row["status"] for row in rows} == {"ok"}
+
+
+def test_determinism_slices_and_workers():
+    a = list(simulate(24, "heuristic", seed=5, rules="four"))
+    assert list(simulate(24, "heuristic", seed=5, rules="four", workers=2)) == a
+    assert list(simulate(6, "heuristic", seed=5, rules="four", start=18)) == a[18:]
+    assert list(simulate(6, "heuristic", seed=6, rules="four")) != a[:6]
+    import ddz_tools.selfplay as sp
+
+    old = sp.CHUNK
+    try:
+        sp.CHUNK = 5
+        assert list(simulate(24, "heuristic", seed=5, rules="four")) == a
+    finally:
+        sp.CHUNK = old
+
+
+def test_stats_agree_with_records():
+    for policy, spec in (("heuristic", "four"), ("random", "four,bomb_doubles=ladder")):
+        recs = list(simulate(40, policy, seed=9, rules=spec))
+        st = selfplay_stats(40, policy, seed=9, rules=spec)
+        assert st == selfplay_stats(40, policy, seed=9, rules=spec, workers=2)
+        assert st.games == 40
+        assert st.landlord_wins == sum(r["result"]["winner"] == "landlord" for r in recs)
+        assert st.bombs == sum(r["result"]["bombs"] for r in recs)
+        assert st.springs == sum(r["result"]["spring"] for r in recs)
+        assert st.anti_springs == sum(r["result"]["anti_spring"] for r in recs)
+        assert st.moves == sum(len(r["plays"]) for r in recs)
+        assert st.landlord_score == sum(r["result"]["scores"][r["landlord"]] for r in recs)
+        assert st.multiplier_sum == sum(r["result"]["multiplier"] for r in recs)
+        assert list(st.seat_wins) == [sum(r["result"]["scores"][s] > 0 for r in recs) for s in range(4)]
+        summary = SimulationSummary()
+        for r in recs:
+            summary.add(r)
+        assert len(summary.seat_scores) == 4 and sum(summary.seat_scores) == 0
+        assert sum(summary.stake_counts) == 3 * 40   # three farmer pairs a game
+        assert summary.stake_counts == list(st.stake_counts)
+
+
+def test_policies_per_seat():
+    recs = list(simulate(3, ("random", "heuristic", "random", "heuristic"), seed=1, rules="four"))
+    assert recs[0]["players"] == ["random", "heuristic", "random", "heuristic"]
+    with pytest.raises(DdzError, match="four"):
+        next(simulate(1, ("random", "heuristic", "random"), rules="four"))
+    with pytest.raises(DdzError, match="three"):
+        next(simulate(1, ("random",) * 4))
+
+
+def test_cli_simulate_four(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "four.jsonl"
+    r = runner.invoke(cli, ["simulate", "--games", "10", "--rules", "four", "--seed", "2", "--out", str(out),
+                            "--format", "json"])
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout.strip().splitlines()[-1])
+    assert summary["rules"] == "four" and summary["games"] == 10 and len(summary["seat_scores"]) == 4
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert recs == list(simulate(10, "heuristic", seed=2, rules="four"))
+    r = runner.invoke(cli, ["replay", str(out)])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(cli, ["simulate", "-n", "4", "--rules", "four,bomb_doubles=ladder", "--seed", "1"])
+    assert r.exit_code == 0, r.output
+    assert "four,bomb_doubles=ladder" in r.output and "score per seat" in r.output
+    assert len(next(line for line in r.output.splitlines() if line.startswith("score per seat")).split()) == 7
+
+
+def test_cli_bad_policy_count(capsys):
+    from ddz_tools.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "-n", "2", "--rules", "four", "--policy", "random,random,heuristic"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and err.startswith("error: ") and "four" in err, err
+    assert "--policy" in err
