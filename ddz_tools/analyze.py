@@ -325,13 +325,14 @@ def _reaches(rec, landlord: int, below: int) -> bool:
 
     Most games end before that, and then the mistake search has nothing to do:
     this cheap count spares them the full replay."""
-    n = [17, 17, 17]
-    n[landlord] += 3
+    rules = rec.rules
+    n = [rules.hand_cards] * rules.seats
+    n[landlord] += rules.bottom_cards
     for seat, text in rec.plays:
         if max(n) <= below:
             return True
         if text:
-            n[seat] -= card_count(play_text_cards(text))
+            n[seat] -= card_count(play_text_cards(text, rules.decks))
     return False
 
 
@@ -356,7 +357,7 @@ def review_bids(rec, opts: AnalyzeOptions) -> "tuple[list | None, str | None]":
         return None, f"bid review needs bidding=single-round or until-two-pass (this game: {rules.describe()})"
     out = []
     before: list = []
-    for k, (seat, bid) in enumerate(rec.bids[:3]):
+    for k, (seat, bid) in enumerate(rec.bids[:rules.seats]):
         ev = evaluate_bid(rec.hands[seat], seat=k, before=tuple(before), samples=opts.bid_samples,
                           seed=opts.seed, workers=1, rules=rules)
         made = CHOICES[bid]
@@ -578,11 +579,11 @@ def find_mistakes(hands: Sequence[int], landlord: int, plays: Sequence, rules: R
                   time_limit: "float | None" = None, players: "Sequence | None" = None) -> MistakeSearch:
     """Every play that turned a won position into a lost one for the mover's side.
 
-    ``hands`` are the three packed hands when play starts (the landlord's with
-    the bottom), ``plays`` the ``(seat, Play)`` actions in order, passes
+    ``hands`` are the packed hands by seat when play starts (three, or four
+    under four-player rules; the landlord's with the bottom), ``plays`` the ``(seat, Play)`` actions in order, passes
     included.  From the first move at which every hand holds at most
-    ``solve_below`` cards, the position before each move is solved (three-player,
-    the farmers one team); when the mover's side was winning and the position
+    ``solve_below`` cards, the position before each move is solved (the
+    farmers one team); when the mover's side was winning and the position
     after the move is lost for it, the move is a :class:`Mistake` listing every
     winning play the mover had.  A move whose positions hit the solver's
     limits is counted as unchecked.
@@ -598,12 +599,13 @@ def find_mistakes(hands: Sequence[int], landlord: int, plays: Sequence, rules: R
     >>> r.mistakes, r.solved
     ([], 2)
     """
-    from .position import Position
+    from .review import open_position, roles_of
 
     if solve_below <= 0:
         return MistakeSearch([], 0, 0, None)
-    roles = {landlord: "landlord", (landlord + 1) % 3: "farmer1", (landlord + 2) % 3: "farmer2"}
-    team = {s: (0 if s == landlord else 1) for s in range(3)}
+    ns = len(hands)
+    roles = roles_of(landlord, ns)
+    team = {s: (0 if s == landlord else 1) for s in range(ns)}
     solver = None
     cache: dict = {}
     h = list(hands)
@@ -616,7 +618,7 @@ def find_mistakes(hands: Sequence[int], landlord: int, plays: Sequence, rules: R
     def value(hs, to_move, prev, prev_by, want_plays=False):
         """(result for the side to move, winning plays or None)."""
         nonlocal solved
-        key = (hs[0], hs[1], hs[2], to_move, prev.cards if prev else 0, prev.kind if prev else 0, prev_by)
+        key = (*hs, to_move, prev.cards if prev else 0, prev.kind if prev else 0, prev_by)
         hit = cache.get(key)
         if hit is not None and (not want_plays or hit[1] is not None or hit[0] != "win"):
             return hit
@@ -624,10 +626,7 @@ def find_mistakes(hands: Sequence[int], landlord: int, plays: Sequence, rules: R
         if solver is None:
             solver = process_solver(SOLVER_TT_MB)
             solver.clear()
-        by_role = {roles[s]: hs[s] for s in range(3)}
-        pos = Position.three_player(by_role["landlord"], by_role["farmer1"], by_role["farmer2"],
-                                    to_move=roles[to_move], after=prev,
-                                    by=roles[prev_by] if prev is not None else None, rules=rules)
+        pos = open_position(hs, landlord, to_move, prev, prev_by, rules)
         res = solver.solve(pos, all_plays=want_plays, line=False, node_limit=node_limit,
                            time_limit=time_limit)
         out = (res.result, sorted(res.winning_plays) if want_plays and res.result == "win" else None)
@@ -637,7 +636,7 @@ def find_mistakes(hands: Sequence[int], landlord: int, plays: Sequence, rules: R
         return out
 
     for i, (seat, play) in enumerate(plays):
-        if started is None and max(card_count(h[0]), card_count(h[1]), card_count(h[2])) <= solve_below:
+        if started is None and max(card_count(x) for x in h) <= solve_below:
             started = i
         if started is not None:
             before, _ = value(h, seat, last, last_by)
@@ -645,8 +644,8 @@ def find_mistakes(hands: Sequence[int], landlord: int, plays: Sequence, rules: R
         after_h = list(h)
         if not play.is_pass:
             after_h[seat] -= play.cards
-        nxt = _next_seat(seat, 3)
-        nxt_kind, nxt_by = _trick_after(play.kind, seat, 0 if last is None else last.kind, last_by, 3)
+        nxt = _next_seat(seat, ns)
+        nxt_kind, nxt_by = _trick_after(play.kind, seat, 0 if last is None else last.kind, last_by, ns)
         if nxt_kind == 0:           # the trick is over: the seat to move leads
             nxt_last, nxt_by = None, None
         else:
@@ -897,7 +896,7 @@ def load_results(path: str, repair: bool = False) -> list[GameAnalysis]:
 
 
 def _player_names(g: GameAnalysis) -> "list | None":
-    if g.players and len(g.players) == 3 and all(isinstance(p, str) and p for p in g.players):
+    if g.players and len(g.players) in (3, 4) and all(isinstance(p, str) and p for p in g.players):
         return g.players
     return None
 
@@ -939,6 +938,8 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
             s["rules"][g.rules] = s["rules"].get(g.rules, 0) + 1
         if g.result_disagrees:
             s["result_disagrees"] += 1
+        if g.result and len(g.result.get("scores") or ()) == 4:
+            s["mistakes_by_role"].setdefault("farmer3", 0)   # a four-player game: three farmers
         s["positions_solved"] += g.positions_solved
         s["positions_unchecked"] += g.positions_unchecked
         if g.mistakes:

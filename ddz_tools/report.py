@@ -295,15 +295,16 @@ def _pct(x) -> str:
 def game_model(g: GameAnalysis) -> dict:
     """Everything the game page shows, as plain values."""
     r = g.review
-    roles = roles_of(r["landlord"])
-    names = g.players if g.players and len(g.players) == 3 else None
+    ns = len(r["hands"])       # three seats, or four under four-player rules
+    roles = roles_of(r["landlord"], ns)
+    names = g.players if g.players and len(g.players) == ns else None
 
     def who(seat):
         role = roles[seat]
         return {"seat": seat, "role": role, "name": names[seat] if names else f"seat {seat}",
                 "landlord": role == "landlord"}
 
-    seats = [who(s) for s in range(3)]
+    seats = [who(s) for s in range(ns)]
     wild = r.get("wild") or ""
     start = list(r["hands"])
     start[r["landlord"]] = _merge(start[r["landlord"]], r["bottom"])
@@ -338,14 +339,14 @@ def game_model(g: GameAnalysis) -> dict:
         "where": f"{g.file}:{g.line}" if g.line else g.file,
         "rules": g.rules, "wild": wild, "mode": r["mode"], "seats": seats,
         "deal": [{"who": seats[s], "cards": card_faces(r["hands"][s], wild), "count": len(r["hands"][s])}
-                 for s in range(3)],
+                 for s in range(ns)],
         "bottom": card_faces(r["bottom"], wild), "landlord_start": card_faces(start[r["landlord"]], wild),
         "bids": bids, "bid_review": bid_review, "moves": moves, "stake": stake,
         "flagged": [m for m in moves if m["flag"]],
         "timeline": timeline_svg(r),
         "result": res, "winner": res.get("winner"),
         "scores": [{"who": seats[s], "score": sc} for s, sc in enumerate(res.get("scores") or [])],
-        "stats": [{"who": seats[s], **r["seats"][s]} for s in range(3)],
+        "stats": [{"who": seats[s], **r["seats"][s]} for s in range(ns)],
         "node_limit": r.get("node_limit"), "positions": r.get("positions"), "unknown": r.get("unknown"),
         "seconds": r.get("seconds"), "notes": g.notes, "thresholds": HIDDEN_THRESHOLDS,
         "classes": CLASSES if r["mode"] != "open" else ("mistake",), "plurals": PLURALS,
@@ -371,9 +372,10 @@ def _player_rows(s: dict, slim: Sequence[dict]) -> list[dict]:
     for g in slim:
         if g["status"] != STATUS_VALID or not g.get("result"):
             continue
-        roles = roles_of(g["landlord"])
+        ns = len(g["result"].get("scores") or [0, 0, 0])
+        roles = roles_of(g["landlord"], ns)
         won_ll = g["result"]["winner"] == "landlord"
-        for seat in range(3):
+        for seat in range(ns):
             role = roles[seat]
             acc = by_role.setdefault(role, {"games": 0, "ll": 0, "llw": 0, "fw": 0, "review": _zero(),
                                             "bids": 0, "agree": 0, "score": 0})
@@ -381,7 +383,7 @@ def _player_rows(s: dict, slim: Sequence[dict]) -> list[dict]:
             acc["ll"] += role == "landlord"
             acc["llw"] += role == "landlord" and won_ll
             acc["fw"] += role != "landlord" and not won_ll
-            acc["score"] += (g["result"].get("scores") or [0, 0, 0])[seat]
+            acc["score"] += (g["result"].get("scores") or [0] * ns)[seat]
             if g.get("seats"):
                 acc["review"]["games"] += 1
                 for c in CLASSES + ("moves", "unknown"):
@@ -390,7 +392,7 @@ def _player_rows(s: dict, slim: Sequence[dict]) -> list[dict]:
                 if b["seat"] == seat:
                     acc["bids"] += 1
                     acc["agree"] += bool(b.get("agrees"))
-    for role in ("landlord", "farmer1", "farmer2"):
+    for role in ("landlord", "farmer1", "farmer2", "farmer3"):
         if role in by_role:
             a = by_role[role]
             rows.append(_row(role, a["games"], a["ll"], a["llw"], a["fw"], a["review"], a["bids"], a["agree"],

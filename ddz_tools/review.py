@@ -64,12 +64,12 @@ REVIEW_NODE_LIMIT = 100_000
 #: Transposition table of the per-process review solver (MiB).
 REVIEW_TT_MB = 64
 
-ROLE_NAMES = ("landlord", "farmer1", "farmer2")
+def roles_of(landlord: int, seats: int = 3) -> dict:
+    """Seat -> role (``landlord``, ``farmer1`` who plays after him, ``farmer2``,
+    and at four seats ``farmer3``): :func:`ddz_tools.game.seat_roles`."""
+    from .game import seat_roles
 
-
-def roles_of(landlord: int) -> dict:
-    """Seat -> role (``landlord``, ``farmer1`` who plays after him, ``farmer2``)."""
-    return {landlord: "landlord", (landlord + 1) % 3: "farmer1", (landlord + 2) % 3: "farmer2"}
+    return seat_roles(landlord, seats)
 
 
 @dataclasses.dataclass
@@ -196,12 +196,24 @@ def position_of(state, rules):
     """The open-hand :class:`~ddz_tools.position.Position` of a game state (before a move)."""
     from .position import Position
 
-    roles = roles_of(state.landlord)
-    by_role = {roles[s]: state.hands[s] for s in range(3)}
-    return Position.three_player(by_role["landlord"], by_role["farmer1"], by_role["farmer2"],
-                                 to_move=roles[state.turn], after=state.last_play,
-                                 by=roles[state.last_seat] if state.last_play is not None else None,
-                                 rules=rules)
+    return open_position(state.hands, state.landlord, state.turn, state.last_play,
+                         state.last_seat if state.last_play is not None else None, rules)
+
+
+def open_position(hands, landlord: int, to_move: int, last_play, last_seat, rules):
+    """The open-hand :class:`~ddz_tools.position.Position` of a table: the
+    packed ``hands`` by seat (three, or four under four-player rules), the
+    seat to move and the play it answers (``None``, and ``last_seat`` None,
+    for a free lead); seats are named by role (:func:`roles_of`)."""
+    from .position import Position
+
+    roles = roles_of(landlord, len(hands))
+    by_role = {roles[s]: hands[s] for s in sorted(roles, key=lambda s: (s - landlord) % len(hands))}
+    by = roles[last_seat] if last_play is not None else None
+    if len(hands) == 3:
+        return Position.three_player(by_role["landlord"], by_role["farmer1"], by_role["farmer2"],
+                                     to_move=roles[to_move], after=last_play, by=by, rules=rules)
+    return Position.build(by_role, roles[to_move], last_play, by, rules)
 
 
 def _team(seat: int, landlord: int) -> int:
@@ -261,9 +273,9 @@ def _worst(*flags) -> "str | None":
     return max(ranked, key=CLASSES.index) if ranked else None
 
 
-def _seat_stats(moves: Sequence[MoveReview], mode: str) -> list:
+def _seat_stats(moves: Sequence[MoveReview], mode: str, seats: int = 3) -> list:
     out = []
-    for seat in range(3):
+    for seat in range(seats):
         mine = [m for m in moves if m.seat == seat]
         s = {"moves": 0, "unknown": 0, "hidden_moves": 0, "prob_lost": 0.0, "mean_prob_lost": None}
         for c in CLASSES:
@@ -336,7 +348,7 @@ def review_record(rec, mode: str = "open", *, node_limit: "int | None" = REVIEW_
     if end.landlord is None:
         raise RecordError("the game has no landlord (the auction did not finish)")
     landlord = end.landlord
-    roles = roles_of(landlord)
+    roles = roles_of(landlord, rec.rules.seats)
     players = players if players is not None else rec.players
     moves = []
     for i, (seat, play) in enumerate(plays):
@@ -354,7 +366,7 @@ def review_record(rec, mode: str = "open", *, node_limit: "int | None" = REVIEW_
         _review_hidden(moves, rec, advisor_options or {})
     for m in moves:
         m.flag = _worst(m.open_flag, m.hidden_flag)
-    review.seats = _seat_stats(moves, mode)
+    review.seats = _seat_stats(moves, mode, rec.rules.seats)
     review.seconds = time.perf_counter() - t0
     return review
 
