@@ -46,6 +46,16 @@ anti-spring)`` and ``stake = winning bid * mult``, this seat scores
 * ``+stake`` / ``-stake`` as a farmer when the landlord loses / wins,
 * ``0`` when all three seats pass (the cards are redealt, docs/rules.md).
 
+Four players (rules ``four``): the hand is 25 cards (or the landlord's 33
+with the 8-card ``bottom``), the 83 unseen cards of two decks are dealt
+into three hands of 25 and the bottom (the 75 into three hands when the
+bottom is known), the seats are ``first`` .. ``fourth``, one round of bids
+goes round the four of them, and the landlord scores ``+-3 * stake``
+(each of the three farmers settles the stake with him,
+:func:`~ddz_tools.gamerules.seat_score`); the stake's multiplier follows
+``bomb_doubles`` (:func:`~ddz_tools.gamerules.multiplier`).  The call and
+doubling decisions are three-player ones and refuse four-player rules.
+
 So ``pass`` is not worth 0 by definition: passing makes this seat a farmer
 whenever a later (or earlier) seat takes the contract, and that farmer
 outcome is played out on the same samples.  Every choice is scored on the
@@ -92,7 +102,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from ._jit import interpreted, kernel
-from .cards import FULL_DECK, card_count, contains, counts_of, format_cards, packed_count, to_packed
+from .cards import FULL_DECK, card_count, contains, counts_of, format_cards, full_deck, packed_count, to_packed
 from .errors import ArgumentError, BidError, RulesError
 from .kinds import WILD_MASK, wild_flags
 from .rules import Rules
@@ -119,6 +129,7 @@ from .gamerules import (
     SPRING_MODES,
     auction_bid,
     auction_must_call,
+    auction_seats,
     auction_start,
     bid_error,
     draw_card,
@@ -130,6 +141,7 @@ from .gamerules import (
     draw_wild_given,
     multiplier,
     play_flags,
+    seat_score,
     settle,
     settle_doubled,
     show_factor,
@@ -139,6 +151,8 @@ from .selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SP
 
 
 SEAT_NAMES = ("first", "second", "third")
+#: The places in the bidding at a four-player table (rules ``four``).
+SEAT_NAMES_FOUR = SEAT_NAMES + ("fourth",)
 CHOICES = ("pass", "1", "2", "3")
 POLICIES = {"random": 0, "heuristic": 1}
 #: Bidding options the evaluator models (kernel codes).
@@ -244,32 +258,39 @@ def shuffle(cards: np.ndarray, key: int) -> None:
 
 
 @kernel
-def _deal(unseen, key, me, me17, bottom_known, hands, scratch):
+def _deal_seats(unseen, key, me, mine, hand_n, bottom_known, hands, scratch):
     """Deal ``unseen`` (rank indices) for one sample; returns the bottom.
 
-    ``hands`` (3 packed 17-card hands by bidding position) gets ``me17`` at
-    ``me``, the first 17 shuffled cards at ``me + 1``, the next 17 at
-    ``me + 2``; the rest (3 cards) is the bottom unless ``bottom_known > 0``.
+    ``hands`` (one packed hand per seat by bidding position: 3, or 4 at a
+    four-player table) gets ``mine`` at ``me``, the first ``hand_n``
+    shuffled cards at ``me + 1``, the next ``hand_n`` at ``me + 2`` (and at
+    ``me + 3``); the rest is the bottom unless ``bottom_known > 0``.
     """
     n = unseen.shape[0]
+    nseats = hands.shape[0]
     for i in range(n):
         scratch[i] = unseen[i]
     _shuffle(scratch[:n], key)
-    hands[me] = me17
-    a = 0
-    for i in range(17):
-        a += 1 << (4 * scratch[i])
-    hands[(me + 1) % 3] = a
-    b = 0
-    for i in range(17, 34):
-        b += 1 << (4 * scratch[i])
-    hands[(me + 2) % 3] = b
+    hands[me] = mine
+    for k in range(1, nseats):
+        a = 0
+        for i in range(hand_n * (k - 1), hand_n * k):
+            a += 1 << (4 * scratch[i])
+        hands[(me + k) % nseats] = a
     if bottom_known > 0:
         return bottom_known
     c = 0
-    for i in range(34, n):
+    for i in range(hand_n * (nseats - 1), n):
         c += 1 << (4 * scratch[i])
     return c
+
+
+@kernel
+def _deal(unseen, key, me, me17, bottom_known, hands, scratch):
+    """:func:`_deal_seats` of three 17-card hands (``hands`` int64[3]): the
+    first 17 shuffled cards at ``me + 1``, the next 17 at ``me + 2``, the
+    rest (3 cards) the bottom unless ``bottom_known > 0``."""
+    return _deal_seats(unseen, key, me, me17, 17, bottom_known, hands, scratch)
 
 
 @kernel
@@ -280,11 +301,13 @@ def _bid_of(hand17, policy, flags, highest, key, pos, table):
 
 
 @kernel
-def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, game_flags, given, mode, key0,
-               start, count, max_attempts, out, table, bufc, bufk):
+def _bid_chunk(unseen, nseats, hand_n, me, me17, bottom_known, before, legal, policy, game_flags, given, mode,
+               key0, start, count, max_attempts, out, table, bufc, bufk):
     """Evaluate sample indices ``start .. start + count - 1`` into ``out`` rows.
 
-    ``before[p]`` (p < me) are the earlier bids, ``legal[c]`` is 1 when
+    ``nseats`` seats (3, or 4 under four-player rules, whose ``game_flags``
+    say so) of ``hand_n`` dealt cards each (17 or 25); ``me17`` this seat's
+    dealt cards.  ``before[p]`` (p < me) are the earlier bids, ``legal[c]`` is 1 when
     choice c (0 = pass, 1..3) may be made.  See the COL_* constants for the
     row layout.  ``mode``: bit 0 the bidding (0 = ``bidding=single-round``,
     1 = ``until-two-pass``), bit 1 the spring rule (0 = ``spring=landlord``,
@@ -295,15 +318,15 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, game_flags
     ``table``, ``bufc``, ``bufk`` are the policies' work arrays (a decomposer
     memo table and move buffers); they hold no state that changes a result.
     """
-    hands = np.empty(3, np.int64)
+    hands = np.empty(nseats, np.int64)
     bidding = mode & 1
     spring_col = R_SPRING_ANY if (mode >> 1) & 1 else R_SPRING
-    play = np.empty(3, np.int64)
-    pols = np.empty(3, np.int64)
+    play = np.empty(nseats, np.int64)
+    pols = np.empty(nseats, np.int64)
     pols[:] = policy
-    scratch = np.empty(64, np.int64)
-    cache_won = np.empty(3, np.int64)
-    cache_mult = np.empty(3, np.int64)
+    scratch = np.empty(unseen.shape[0] + 1, np.int64)
+    cache_won = np.empty(nseats, np.int64)
+    cache_mult = np.empty(nseats, np.int64)
     before_me = np.empty(AUCTION_SIZE, np.int64)   # the auction after the earlier bids
     auction = np.empty(AUCTION_SIZE, np.int64)
     for s in range(count):
@@ -319,11 +342,12 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, game_flags
         while attempt < max_attempts and not accepted:
             key = _sample_key(key0, idx, attempt)
             attempt += 1
-            bottom = _deal(unseen, key, me, me17, bottom_known, hands, scratch)
+            bottom = _deal_seats(unseen, key, me, me17, hand_n, bottom_known, hands, scratch)
             np.random.seed(_mix2(key, 0x3000))
             shown, every = draw_wild_given(game_flags, given)
             flags = play_flags(game_flags, shown)
             auction_start(before_me, bidding, 0, 0)
+            auction_seats(before_me, nseats)
             accepted = True
             for p in range(me):
                 b = _bid_of(hands[p], policy, flags, before_me[A_HIGH], key, p, table)
@@ -335,7 +359,7 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, game_flags
         if not accepted:
             continue
         row[COL_ACCEPTED] = 1
-        for L in range(3):
+        for L in range(nseats):
             cache_won[L] = -1
             cache_mult[L] = 0
         # choice -1: this seat as landlord, always played (it gives win_prob);
@@ -362,9 +386,9 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, game_flags
                 base = COL_CHOICE + NCOL_CHOICE * choice
                 row[base] = -1
                 continue
-            rel = (lead - me) % 3
+            rel = (lead - me) % nseats
             if cache_won[rel] < 0:
-                for p in range(3):
+                for p in range(nseats):
                     play[p] = hands[p]
                 play[lead] += bottom
                 res = playout(play, lead, pols, play_flags(game_flags, every), _mix2(key, 0x1000 + rel), table,
@@ -382,7 +406,7 @@ def _bid_chunk(unseen, me, me17, bottom_known, before, legal, policy, game_flags
             row[base + 1] = top
             row[base + 2] = won
             row[base + 3] = mult
-            row[base + 4] = settle(lead, won, top * mult)[me]
+            row[base + 4] = seat_score(me, lead, won, top * mult, nseats)
     return count
 
 
@@ -673,21 +697,25 @@ def parse_bid_line(text: str, defaults: "dict | None" = None) -> dict:
     return args
 
 
-def _seat_index(seat) -> int:
+def _seat_index(seat, seats: int = 3) -> int:
+    """A place in the bidding, 0 .. ``seats - 1``, from its name or number."""
+    names = SEAT_NAMES_FOUR[:seats]
+    what = "first, second or third" if seats == 3 else "first, second, third or fourth"
     if isinstance(seat, str):
         t = seat.strip().lower()
-        if t in SEAT_NAMES:
-            return SEAT_NAMES.index(t)
-        if t in ("0", "1", "2"):
+        if t in names:
+            return names.index(t)
+        if t in [str(i) for i in range(seats)]:
             return int(t)
-        raise BidError(f"seat {seat!r} is not first, second or third")
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat <= 2:
+        raise BidError(f"seat {seat!r} is not {what}")
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats:
         return seat
-    raise BidError(f"seat {seat!r} is not first, second or third")
+    raise BidError(f"seat {seat!r} is not {what}")
 
 
 # The auction rule, run by Python.
 _auction_start = interpreted(auction_start)
+_auction_seats = interpreted(auction_seats)
 _auction_bid = interpreted(auction_bid)
 _bid_error = interpreted(bid_error)
 _double_ok = interpreted(double_ok)
@@ -698,20 +726,23 @@ _bottom_bonus = interpreted(bottom_bonus)
 class BidProblem:
     """A validated bidding situation, ready for the kernels."""
 
-    hand: int             # as given (17, or 20 with the bottom)
+    hand: int             # as given (17, or 20 with the bottom; four players 25 or 33)
     bottom: "int | None"
-    me17: int
+    me17: int             # this seat's dealt cards (17; four players 25)
     seat: int
     before: tuple
     legal: tuple          # 0/1 per choice pass, 1, 2, 3
     unseen: np.ndarray    # rank indices of the cards this seat cannot see
+    seats: int = 3        # seats at the table (4 under four-player rules)
+    hand_n: int = 17      # cards dealt to each seat
 
     @property
     def highest(self) -> int:
         return max(self.before, default=0)
 
 
-def bid_problem(hand, bottom=None, seat: "int | str" = 0, before=()) -> BidProblem:
+def bid_problem(hand, bottom=None, seat: "int | str" = 0, before=(), rules: "Rules | str | None" = None
+                ) -> BidProblem:
     """Validate a bidding situation (see :func:`evaluate_bid` for the arguments).
 
     >>> p = bid_problem("33445566778899TTJ", seat="second", before="1")
@@ -721,50 +752,60 @@ def bid_problem(hand, bottom=None, seat: "int | str" = 0, before=()) -> BidProbl
     Traceback (most recent call last):
     ...
     ddz_tools.errors.BidError: hand '3456' has 4 cards; a hand before bidding has 17 (or 20 when bottom is given)
+    >>> p = bid_problem("3334455667789TTJJQQKA22XD", seat="fourth", before="pass,1,pass", rules="four")
+    >>> p.legal, len(p.unseen), p.seats
+    ((1, 0, 1, 1), 83, 4)
     """
-    packed = to_packed(hand, "hand")
+    rules = Rules.parse(rules)
+    seats, decks = rules.seats, rules.decks
+    hand_n, bottom_n = (25, 8) if rules.is_four else (17, 3)
+    landlord_n = hand_n + bottom_n
+    under = f" under {rules.describe()}" if rules.is_four else ""
+    packed = to_packed(hand, "hand", decks)
     text = format_cards(packed)
     n = card_count(packed)
-    s = _seat_index(seat)
+    s = _seat_index(seat, seats)
+    names = SEAT_NAMES_FOUR
     bids = parse_before(before)
     if bottom is not None:
-        bot = to_packed(bottom, "bottom")
-        if card_count(bot) != 3:
-            raise BidError(f"bottom {format_cards(bot)!r} has {card_count(bot)} cards, not 3")
-        if n != 20:
-            raise BidError(f"with a bottom the hand must be the landlord's 20 cards, bottom included; "
+        bot = to_packed(bottom, "bottom", decks)
+        if card_count(bot) != bottom_n:
+            raise BidError(f"bottom {format_cards(bot)!r} has {card_count(bot)} cards, not {bottom_n}")
+        if n != landlord_n:
+            raise BidError(f"with a bottom the hand must be the landlord's {landlord_n} cards, bottom included; "
                            f"{text!r} has {n}")
         if not contains(packed, bot):
             raise BidError(f"bottom {format_cards(bot)!r} is not contained in hand {text!r}")
         me17 = packed - bot
     else:
         bot = None
-        if n != 17:
-            raise BidError(f"hand {text!r} has {n} cards; a hand before bidding has 17 "
-                           "(or 20 when bottom is given)", param="bottom")
+        if n != hand_n:
+            raise BidError(f"hand {text!r} has {n} cards; a hand before bidding has {hand_n}{under} "
+                           f"(or {landlord_n} when bottom is given)", param="bottom")
         me17 = packed
     if len(bids) != s:
-        raise BidError(f"the {SEAT_NAMES[s]} seat bids after {s} seat(s), but {len(bids)} earlier "
+        raise BidError(f"the {names[s]} seat bids after {s} seat(s), but {len(bids)} earlier "
                        f"bid(s) were given")
     # The earlier bids through the auction rule (the first round is the same
     # under both bidding options the evaluator models).
     auction = [0] * AUCTION_SIZE
     _auction_start(auction, SINGLE_ROUND, 0, 0)
+    _auction_seats(auction, seats)
     for i, b in enumerate(bids):
         err = _bid_error(auction, i, b)
         if err == BID_OVER:
             break
         if err != BID_OK:
-            raise BidError(f"earlier bid {b} by the {SEAT_NAMES[i]} seat does not beat the bid "
+            raise BidError(f"earlier bid {b} by the {names[i]} seat does not beat the bid "
                            f"{auction[A_HIGH]} before it")
         _auction_bid(auction, i, b)
     if auction[A_OUTCOME] != AUCTION_OPEN:
-        raise BidError(f"the {SEAT_NAMES[auction[A_HIGH_SEAT]]} seat bid 3, which ends the auction before the "
-                       f"{SEAT_NAMES[s]} seat bids")
+        raise BidError(f"the {names[auction[A_HIGH_SEAT]]} seat bid 3, which ends the auction before the "
+                       f"{names[s]} seat bids")
     legal = tuple(1 if _bid_error(auction, s, c) == BID_OK else 0 for c in range(4))
-    unseen_packed = FULL_DECK - packed
+    unseen_packed = full_deck(decks) - packed
     unseen = np.array([r for r, c in enumerate(counts_of(unseen_packed)) for _ in range(c)], dtype=np.int64)
-    return BidProblem(packed, bot, me17, s, bids, legal, unseen)
+    return BidProblem(packed, bot, me17, s, bids, legal, unseen, seats, hand_n)
 
 
 #: log2 of the slots of the decomposer memo table each worker keeps (16 MB):
@@ -802,11 +843,11 @@ def run_rows(problem: BidProblem, policy: int, flags: int, seed: int, start: int
     (:data:`BIDDING_MODES`), ``spring`` the spring rule (:data:`SPRING_MODES`).
     """
     out = np.zeros((count, NCOLS), dtype=np.int64)
-    before = np.zeros(3, dtype=np.int64)
+    before = np.zeros(4, dtype=np.int64)
     before[: len(problem.before)] = problem.before
     work = _take_work()
     try:
-        _bid_chunk(problem.unseen, problem.seat, problem.me17,
+        _bid_chunk(problem.unseen, problem.seats, problem.hand_n, problem.seat, problem.me17,
                    problem.bottom if problem.bottom is not None else 0,
                    before, np.array(problem.legal, dtype=np.int64), policy, flags, given, mode | (spring << 1),
                    seed_key(seed),
@@ -862,7 +903,7 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
         raise ArgumentError(f"samples must be a positive number, not {samples!r}", param="samples")
     if not 0.5 <= confidence < 1:
         raise ArgumentError(f"confidence must be in [0.5, 1), not {confidence!r}", param="confidence")
-    problem = bid_problem(hand, bottom, seat, before)
+    problem = bid_problem(hand, bottom, seat, before, rules)
     pol = POLICIES[policy]
     flags = rules.game_flags & ~WILD_MASK
     given = known_wild(rules)
@@ -913,7 +954,7 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
     return BidEvaluation(
         hand=format_cards(problem.hand),
         bottom=format_cards(problem.bottom) if problem.bottom is not None else None,
-        seat=SEAT_NAMES[problem.seat], before=problem.before, rules=rules, policy=policy, seed=seed,
+        seat=SEAT_NAMES_FOUR[problem.seat], before=problem.before, rules=rules, policy=policy, seed=seed,
         confidence=confidence, samples=n_acc, samples_max=samples, indices=len(rows), drawn=drawn,
         rejected=drawn - n_acc, failed=failed, stopped_early=stopped,
         win_prob=wins / n_acc, win_prob_ci=wilson_interval(wins, n_acc, confidence),
@@ -1144,6 +1185,9 @@ def double_problem(hand, bottom, seat: "int | str" = "first", before=(), base: i
     (2, (1, 1, 1), 34)
     """
     rules = Rules.parse(rules)
+    if rules.is_four:
+        raise RulesError(f"the doubling decision is a three-player one: four-player Dou Dizhu "
+                         f"({rules.describe()}) has no doubles; evaluate the bid")
     if rules.doubling == "off":
         raise RulesError(f"there is no double to decide under rules {rules.describe()} (doubling=off): "
                          f"use rules happy", param="rules")
@@ -1529,6 +1573,9 @@ def call_problem(hand, seat: "int | str" = 0, before=(), rules: "Rules | str | N
     ('grab', (1, 1))
     """
     rules = Rules.parse(rules)
+    if rules.is_four:
+        raise RulesError(f"the call decision is a three-player one (call-grab or first-call bidding): "
+                         f"four-player Dou Dizhu ({rules.describe()}) bids 1, 2 or 3; evaluate the bid")
     if rules.bidding not in ("call-grab", "first-call"):
         raise RulesError(f"the call decision is for bidding=call-grab or first-call (rules {rules.describe()} "
                          f"bid {rules.bidding}: evaluate the bid instead)", param="rules")

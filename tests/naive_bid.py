@@ -88,14 +88,17 @@ def pack(ranks) -> int:
     return sum(1 << (4 * r) for r in ranks)
 
 
-def naive_deal(unseen: list, key: int, me: int, me17: int, bottom_known: "int | None"):
-    """(hands by bidding position, bottom) of one sample key."""
+def naive_deal(unseen: list, key: int, me: int, me17: int, bottom_known: "int | None", seats: int = 3):
+    """(hands by bidding position, bottom) of one sample key: the shuffled
+    unseen cards go round the other seats from this seat's left, a hand's
+    worth each (17, or 25 at a four-player table), the rest to the bottom."""
     cards = naive_shuffle(unseen, key)
-    hands = [0, 0, 0]
+    n = 17 if seats == 3 else 25
+    hands = [0] * seats
     hands[me] = me17
-    hands[(me + 1) % 3] = pack(cards[:17])
-    hands[(me + 2) % 3] = pack(cards[17:34])
-    bottom = bottom_known if bottom_known is not None else pack(cards[34:])
+    for k in range(1, seats):
+        hands[(me + k) % seats] = pack(cards[n * (k - 1):n * k])
+    bottom = bottom_known if bottom_known is not None else pack(cards[n * (seats - 1):])
     return hands, bottom
 
 
@@ -138,8 +141,15 @@ def naive_wild(flags: int, given: int, key: int) -> tuple[int, int]:
     return base | bits(shown), base | bits(wild)
 
 
+def _stake_multiple(doublings: int, spring_events: int) -> int:
+    """The multiplier from the playout's stake value (doublings below bit 8,
+    triplings above: four-player ``bomb_doubles=ladder``) and its spring and
+    anti-spring: a factor 2 per doubling event, 3 per tripling."""
+    return 2 ** ((doublings & 255) + spring_events) * 3 ** (doublings >> 8)
+
+
 def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: int, max_attempts: int,
-               mode: int = 0, given: int = 0):
+               mode: int = 0, given: int = 0, spring: int = 0):
     """One dict per sample index, from the rules text and the documented seeds.
 
     ``mode`` 0 is ``bidding=single-round``, 1 is ``until-two-pass``;
@@ -147,18 +157,21 @@ def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: i
     (Laizi rules draw the others for each deal, see :func:`naive_wild`).
     """
     from ddz_tools.policies import _bid_rule
-    from ddz_tools.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout, work_arrays
+    from ddz_tools.selfplay import (R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout,
+                                    work_arrays)
 
     game_flags = flags
+    spring_col = R_SPRING_ANY if spring else R_SPRING   # spring=any-player: one silent farmer is enough
 
     unseen = [int(x) for x in problem.unseen]
     me = problem.seat
+    seats = getattr(problem, "seats", 3)
     rows = []
     for index in range(start, start + count):
         row = {"attempts": 0, "accepted": False}
         for attempt in range(max_attempts):
             key = sample_key(seed, index, attempt)
-            hands, bottom = naive_deal(unseen, key, me, problem.me17, problem.bottom)
+            hands, bottom = naive_deal(unseen, key, me, problem.me17, problem.bottom, seats)
             flags, play_fl = naive_wild(game_flags, given, key)
             row["attempts"] += 1
             made = []
@@ -178,13 +191,13 @@ def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: i
             if landlord not in outcomes:
                 deal = list(hands)
                 deal[landlord] += bottom
-                rel = (landlord - me) % 3
-                res = playout(np.array(deal, dtype=np.int64), landlord, np.full(3, policy, np.int64), play_fl,
+                rel = (landlord - me) % seats
+                res = playout(np.array(deal, dtype=np.int64), landlord, np.full(seats, policy, np.int64), play_fl,
                               mix2(key, 0x1000 + rel), *work_arrays())
                 # The stake's doublings (each bomb and the rocket; by tier under Laizi multipliers),
                 # spring and anti-spring.
                 outcomes[landlord] = (int(res[R_LANDLORD_WON]),
-                                      2 ** int(res[R_DOUBLINGS] + res[R_SPRING] + res[R_ANTI_SPRING]))
+                                      _stake_multiple(int(res[R_DOUBLINGS]), int(res[spring_col] + res[R_ANTI_SPRING])))
             return outcomes[landlord]
 
         row["won"], row["mult"] = outcome(me)
@@ -197,7 +210,7 @@ def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: i
             history = [(p, earlier[p]) for p in range(me)] + [(me, choice)]
             if mode == 0:
                 # One round: each later seat bids once, unless a 3 ended it.
-                for p in range(me + 1, 3):
+                for p in range(me + 1, seats):
                     if max(b for _, b in history) == 3:
                         break
                     history.append((p, policy_bid(_bid_rule, hands[p], policy, flags,
@@ -226,10 +239,11 @@ def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: i
             won, mult = outcome(landlord)
             stake = top * mult
             if landlord == me:
-                score = 2 * stake if won else -2 * stake
+                # Each of the other seats (two, or three at four seats) settles the stake with him.
+                score = (seats - 1) * (stake if won else -stake)
             else:
                 score = stake if not won else -stake
-            row["choices"][choice] = {"landlord": (landlord - me) % 3, "won": won, "mult": mult,
+            row["choices"][choice] = {"landlord": (landlord - me) % seats, "won": won, "mult": mult,
                                       "bid": top, "score": score}
     return rows
 

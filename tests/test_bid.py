@@ -434,8 +434,8 @@ def test_rows_do_not_depend_on_the_work_tables():
     run_rows(problem, 1, FLAGS, 9, 0, 30)  # fill the shared tables with other hands
     again = run_rows(problem, 1, FLAGS, 8, 0, 30)
     tiny = np.zeros((30, bid.NCOLS), np.int64)
-    before = np.array([0, 0, 0], np.int64)
-    bid._bid_chunk(problem.unseen, 1, problem.me17, 0, before, np.array(problem.legal, np.int64), 1, FLAGS, 0, 0,
+    before = np.array([0, 0, 0, 0], np.int64)
+    bid._bid_chunk(problem.unseen, 3, 17, 1, problem.me17, 0, before, np.array(problem.legal, np.int64), 1, FLAGS, 0, 0,
                    bid.seed_key(8), 0, 30, bid.MAX_ATTEMPTS, tiny, new_table(4),
                    np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
     assert warm.tolist() == again.tolist() == tiny.tolist()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from tabulate import tabulate
 
-from ..bid import (CHOICES, DOUBLE_CHOICES, SEAT_NAMES, BidEvaluation, CallEvaluation, DoubleEvaluation,
+from ..bid import (CHOICES, DOUBLE_CHOICES, SEAT_NAMES_FOUR, BidEvaluation, CallEvaluation, DoubleEvaluation,
                    evaluate_bid, evaluate_call, evaluate_double, parse_bid_line)
 from .options import (default_workers, file_inputs, file_option, format_option, rules_option, run_inputs,
                       seed_option, workers_option)
@@ -107,10 +107,12 @@ def _print(ev) -> None:
               help="The decision: the bid; under call-grab or first-call bidding the call (or grab); "
                    "(Happy Dou Dizhu) the double after the auction.")
 @click.option("--bottom", default=None, help="The 3 bottom cards, when HAND is the landlord's 20 cards "
-                                             "(--decide double: always, the bottom is shown to all).")
-@click.option("--seat", type=click.Choice(SEAT_NAMES), default="first", show_default=True,
-              help="This seat's place in the round decided: the bidding, or the doubling (first: the farmer "
-                   "on the landlord's left, second: the other farmer, third: the landlord).")
+                                             "(--rules four: the 8 of the landlord's 33; --decide double: "
+                                             "always, the bottom is shown to all).")
+@click.option("--seat", type=click.Choice(SEAT_NAMES_FOUR), default="first", show_default=True,
+              help="This seat's place in the round decided: the bidding (fourth under --rules four), or the "
+                   "doubling (first: the farmer on the landlord's left, second: the other farmer, third: the "
+                   "landlord).")
 @click.option("--before", default="", help="What the earlier seats of that round did: bids (pass,1), "
                                            "calls (pass,call,grab) or doubles (x2,x1).")
 @click.option("--base", type=click.IntRange(min=1), default=1, show_default=True,
@@ -140,6 +142,11 @@ def bid(hand, decide, bottom, seat, before, base, flush, samples, confidence, po
     spring, anti-spring).  --file takes one hand per line, optionally with
     bottom=, seat= and before= keys.
 
+    --rules four (four players, two decks): HAND is 25 cards (or the
+    landlord's 33 with the 8-card --bottom), --seat first to fourth, and the
+    landlord scores +-3 x stake (stake = winning bid x the bombs by
+    bomb_doubles, spring, anti-spring).
+
     --decide call (bidding=call-grab or first-call, e.g. --rules happy or
     notalon): call (or grab) or pass, given the auction so far.  --decide
     double (Happy Dou Dizhu): after the auction and the shown bottom, x1, x2
@@ -151,6 +158,7 @@ def bid(hand, decide, bottom, seat, before, base, flush, samples, confidence, po
       $ ddz bid 3445567789TJQKA2D
       $ ddz bid 33456789TTJQKA22X --seat third --before pass,1 --samples 5000
       $ ddz bid 3345678899TJQKKA22XD --bottom 8KX --format json
+      $ ddz bid 3334455667789TTJJQQKA22XD --rules four --seat second --before pass
       $ ddz bid --file hands.txt --seed 7 --format json
       $ ddz bid 3345566789TJQKA2D --rules happy --decide call --seat second --before call
       $ ddz bid 3345566789TJQKA2D --rules happy --decide double --bottom 22X --base 2

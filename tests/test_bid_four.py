@@ -1,0 +1,205 @@
+"""The bid evaluator under four-player rules (``four``: two decks, four seats,
+25 cards a seat and an 8-card bottom): the deal and the per-sample rows
+against the plain-Python twin of ``tests/naive_bid.py``, the aggregate
+figures, determinism, and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from statistics import NormalDist
+
+import numpy as np
+import pytest
+
+import naive_bid
+from test_bid import _rows_as_naive
+from ddz_tools import bid
+from ddz_tools.bid import CHOICES, bid_problem, evaluate_bid, run_rows
+from ddz_tools.cards import card_count, counts_of, format_cards, full_deck
+from ddz_tools.errors import DdzError
+from ddz_tools.rules import Rules
+
+FOUR = Rules.parse("four")
+DECKS2 = full_deck(2)
+
+
+def deal_four(seed) -> tuple[list[int], int]:
+    """A seeded two-deck deal: four packed 25-card hands and the 8-card bottom."""
+    deck = [r for r in range(13) for _ in range(8)] + [13, 14] * 2
+    random.Random(f"bid-four-{seed}").shuffle(deck)
+    hands = [sum(1 << (4 * r) for r in deck[25 * s:25 * s + 25]) for s in range(4)]
+    return hands, sum(1 << (4 * r) for r in deck[100:])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_deal_matches_python_twin_and_is_two_decks(seed):
+    hands0, bottom0 = deal_four(seed)
+    for seat in range(4):
+        for with_bottom in (False, True):
+            if with_bottom:
+                problem = bid_problem(hands0[seat] + bottom0, format_cards(bottom0), seat, ["pass"] * seat, FOUR)
+                known = bottom0
+            else:
+                problem = bid_problem(hands0[seat], None, seat, ["pass"] * seat, FOUR)
+                known = None
+            assert len(problem.unseen) == (75 if with_bottom else 83) and problem.seats == 4
+            out = np.empty(4, np.int64)
+            scratch = np.empty(128, np.int64)
+            for i in range(20):
+                key = bid._sample_key(bid.seed_key(seed), i, 0)
+                b = bid._deal_seats(problem.unseen, key, seat, problem.me17, 25, known or 0, out, scratch)
+                hands, bottom = naive_bid.naive_deal(problem.unseen.tolist(), key, seat, problem.me17, known, 4)
+                assert out.tolist() == hands and b == bottom
+                assert [card_count(h) for h in hands] == [25] * 4 and card_count(bottom) == 8
+                assert sum(hands) + bottom == DECKS2
+
+
+def test_deal_marginals_are_uniform():
+    """Each unseen card lands in a given other hand with probability 25/83, in the bottom 8/83."""
+    hands0, _ = deal_four(9)
+    problem = bid_problem(hands0[0], rules=FOUR)
+    unseen_counts = counts_of(DECKS2 - hands0[0])
+    n = 3000
+    out = np.empty(4, np.int64)
+    scratch = np.empty(128, np.int64)
+    key0 = bid.seed_key(3)
+    in_bottom = np.zeros(15)
+    in_last = np.zeros(15)
+    for i in range(n):
+        b = bid._deal_seats(problem.unseen, bid._sample_key(key0, i, 0), 0, hands0[0], 25, 0, out, scratch)
+        in_bottom += counts_of(b)
+        in_last += counts_of(int(out[3]))
+    for r in range(15):
+        c = unseen_counts[r]
+        for observed, p in ((in_bottom[r], 8 / 83), (in_last[r], 25 / 83)):
+            mean = n * c * p
+            sd = math.sqrt(n * c * p * (1 - p))
+            assert abs(observed - mean) < 4.5 * sd + 1e-9, (r, observed, mean)
+
+
+@pytest.mark.parametrize("case", [
+    dict(seat=0, before=(), policy=1),
+    dict(seat=1, before=("pass",), policy=1),
+    dict(seat=3, before=("pass", "pass", "pass"), policy=1, count=3, attempts=3000),   # rare: about 1 deal in 250
+    dict(seat=2, before=("1", "pass"), policy=0),
+    dict(seat=3, before=("pass", "1", "2"), policy=0),
+    dict(seat=1, before=("pass",), policy=1, bottom=True),
+    dict(seat=0, before=(), policy=1, rules="four,bomb_doubles=ladder"),
+    dict(seat=0, before=(), policy=0, rules="four,bomb_doubles=all,spring=any-player"),
+])
+def test_rows_equal_python_loop(case):
+    rules = Rules.parse(case.get("rules", "four"))
+    hands, bottom = deal_four(f"rows-{case}")
+    seat = case["seat"]
+    if case.get("bottom"):
+        problem = bid_problem(hands[seat] + bottom, format_cards(bottom), seat, case["before"], rules)
+    else:
+        problem = bid_problem(hands[seat], None, seat, case["before"], rules)
+    spring = 1 if rules.spring == "any-player" else 0
+    seed = 17 + seat
+    count, attempts = case.get("count", 10), case.get("attempts", 400)
+    rows = run_rows(problem, case["policy"], rules.game_flags, seed, 3, count, max_attempts=attempts, spring=spring)
+    expected = naive_bid.naive_rows(problem, case["policy"], rules.game_flags, seed, 3, count, max_attempts=attempts,
+                                    spring=spring)
+    got = _rows_as_naive(rows, problem.legal)
+    assert got == expected
+    accepted = [r for r in got if r["accepted"]]
+    assert accepted
+    for r in accepted:
+        for c, res in r["choices"].items():
+            if res is None or res["landlord"] is None:
+                continue
+            assert res["landlord"] in range(4)
+            assert abs(res["score"]) == res["bid"] * res["mult"] * (3 if res["landlord"] == 0 else 1)
+
+
+def test_aggregate_equals_python_loop():
+    hands, _ = deal_four(4)
+    ev = evaluate_bid(hands[1], seat="second", before="pass", samples=80, seed=5, workers=2, early_stop=False,
+                      rules="four")
+    problem = bid_problem(hands[1], None, 1, "pass", FOUR)
+    s = naive_bid.naive_summary(naive_bid.naive_rows(problem, 1, FOUR.game_flags, 5, 0, 80, bid.MAX_ATTEMPTS))
+    assert ev.samples == s["n"] and ev.drawn == s["drawn"]
+    assert ev.win_prob == s["wins"] / s["n"]
+    z = NormalDist().inv_cdf(0.975)
+    for c in range(4):
+        res = ev.choices[CHOICES[c]]
+        assert res.expected_score == pytest.approx(s["score"][c] / s["n"])
+        assert res.landlord_prob == pytest.approx(s["landlord"][c] / s["n"])
+        sd = math.sqrt((s["score2"][c] - s["score"][c] ** 2 / s["n"]) / (s["n"] - 1))
+        half = z * sd / math.sqrt(s["n"])
+        assert res.score_ci == pytest.approx((s["score"][c] / s["n"] - half, s["score"][c] / s["n"] + half))
+    d = ev.to_dict()
+    assert d["rules"] == "four" and d["seat"] == "second" and d["before"] == ["pass"]
+
+
+def test_same_result_for_any_workers_and_legal_choices():
+    hands, bottom = deal_four(6)
+    kw = dict(seat="second", before="1", samples=60, seed=2, early_stop=False, rules="four")
+    one = evaluate_bid(hands[1], workers=1, **kw)
+    assert one == evaluate_bid(hands[1], workers=2, **kw)
+    assert not one.choices["1"].legal and one.choices["2"].legal
+    assert one.expected_score["1"] is None and one.samples == 60
+    # The landlord's 33 cards with a known bottom: 75 unseen cards.
+    p = bid_problem(hands[0] + bottom, format_cards(bottom), "first", (), FOUR)
+    assert p.me17 == hands[0] and len(p.unseen) == 75
+
+
+@pytest.mark.parametrize("args, message", [
+    (dict(hand="33344455566677788899TTJJQQKKA"), "has 29 cards; a hand before bidding has 25 under four"),
+    (dict(hand="3333444455556666777788889TTTTJJJJ"), "has 33 cards"),
+    (dict(hand="3334455667789TTJJQQKA22XD", seat="fifth"), "not first, second, third or fourth"),
+    (dict(hand="3334455667789TTJJQQKA22XD", seat=4), "not first, second, third or fourth"),
+    (dict(hand="3334455667789TTJJQQKA22XD", seat="fourth", before="pass,pass"), "2 earlier bid"),
+    (dict(hand="3334455667789TTJJQQKA22XD", seat="fourth", before="1,1,pass"), "does not beat"),
+    (dict(hand="3334455667789TTJJQQKA22XD", seat="fourth", before="pass,3,pass"), "ends the auction"),
+    (dict(hand="3334455667789TTJJQQKA22XD", bottom="33344"), "has 5 cards, not 8"),
+    (dict(hand="33334444455667789TTJJQQKA22XXDD", bottom="3333XXDD"), "landlord's 33 cards"),
+    (dict(hand="333333333455667789TTJJQQKA2"), "9 3s"),
+])
+def test_bad_input_raises_one_line_error(args, message):
+    with pytest.raises(DdzError) as info:
+        bid_problem(**args, rules="four")
+    assert message in str(info.value) and "\n" not in str(info.value), str(info.value)
+
+
+def test_fourth_seat_is_refused_under_three_players_and_decisions_stay_three_player():
+    with pytest.raises(DdzError, match="not first, second or third"):
+        bid_problem("33445566778899TTJ", seat="fourth")
+    with pytest.raises(DdzError, match="three-player") as info:
+        bid.evaluate_call("3334455667789TTJJQQKA22XD", rules="four", samples=10)
+    assert "\n" not in str(info.value)
+    with pytest.raises(DdzError, match="three-player"):
+        bid.evaluate_double("3334455667789TTJJQQKA22XD", "33445566", rules="four", samples=10)
+
+
+def _ddz(capsys, *args) -> tuple:
+    from ddz_tools.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def test_cli_four(capsys):
+    hand = "3334455667789TTJJQQKA22XD"
+    code, out, err = _ddz(capsys, "bid", hand, "--rules", "four", "--seat", "second", "--before", "pass",
+                          "--samples", "40", "--seed", "1", "--workers", "1", "--no-early-stop", "--format", "json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["rules"] == "four" and d["seat"] == "second" and set(d["expected_score"]) == {"pass", "1", "2", "3"}
+    assert d["samples"] == 40 and d["before"] == ["pass"]
+    code, out, err = _ddz(capsys, "bid", hand, "--rules", "four", "--samples", "40", "--seed", "1", "--workers", "1",
+                          "--no-early-stop")
+    assert code == 0 and "rules four" in out and "recommendation:" in out
+    for args, what in ((("--seat", "fourth"), "not first, second or third"),
+                       (("--rules", "four", "--decide", "double", "--bottom", "33445566"), "three-player"),
+                       (("--rules", "four", "--decide", "call"), "three-player"),
+                       (("--rules", "four", "--bottom", "XD"), "not 8")):
+        code, out, err = _ddz(capsys, "bid", hand if "four" in args else "33445566778899TTJ", *args,
+                              "--samples", "10")
+        assert code == 2 and err.startswith("error: ") and err.count("\n") == 1, err
+        assert what in err, err
