@@ -175,6 +175,10 @@ class View:
     stage: int = 1
     doubles: tuple = ()
     shown: tuple = ()
+    #: What the plays so far multiply the stake by, summed
+    #: :func:`~ddz_tools.gamerules.stake_doublings` (history form: from the
+    #: replay); None: one doubling per bomb or rocket of ``bombs``.
+    doublings: "int | None" = None
 
     # Access ---------------------------------------------------------------------
 
@@ -198,7 +202,7 @@ class View:
     def stake(self) -> int:
         """The public stake if the game ended now: what one farmer settles
         with the landlord before the doubles."""
-        return self.base * self.stage * _multiplier(self.bombs, 0, 0)
+        return self.base * self.stage * _multiplier(self.bombs if self.doublings is None else self.doublings, 0, 0)
 
     def win_score(self) -> int:
         """This seat's score if its side won now (it loses as much otherwise):
@@ -562,7 +566,7 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
     plays = tuple((THREE_SEATS[s], p) for s, p in g.plays)
     last_by = None if g.last_play is None else THREE_SEATS[g.last_seat]
     return View("history", rules, seat, g.hands[me], counts, pool, True, tuple(must), g.last_play, last_by,
-                bot, plays, base, g.bombs, id, tuple(auction), stage, dbl, tuple(shown_seats))
+                bot, plays, base, g.bombs, id, tuple(auction), stage, dbl, tuple(shown_seats), g.doublings)
 
 
 def _doubles(doubles, rules: Rules) -> tuple:

@@ -618,3 +618,15 @@ def test_bad_stage_fields_of_a_view_are_named():
     with pytest.raises(DdzError, match="goes with 'played'"):
         View.from_dict({"schema": "ddz-view/1", "seat": "farmer1", "hand": "3456789TJQKA2XD33", "counts": [20, 17, 17],
                         "doubles": [1, 1, 1]})
+
+
+def test_the_stake_counts_what_each_bomb_multiplies_it_by():
+    """A history view's stake is the replayed game's: under laizi_multipliers=hlddz a
+    hard bomb multiplies it by 4 (by 2 in the classic game)."""
+    from ddz_tools.rules import Rules
+
+    laizi = Rules.parse("laizi").with_wild("9")
+    v = history_view("3356789TJQKA2XD55", "farmer1", "landlord:4444", rules=laizi)
+    assert (v.bombs, v.stake, v.win_score()) == (1, 4, 4)
+    v = history_view("3356789TJQKA2XD55", "farmer1", "landlord:4444")
+    assert (v.bombs, v.stake, v.win_score()) == (1, 2, 2)
