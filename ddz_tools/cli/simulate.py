@@ -60,7 +60,10 @@ def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, far
     (base bid, x2 per bomb or rocket, spring, anti-spring; under --rules
     happy also the shows, the doubles and the bottom bonus, and the summary
     adds the share of games with a double or a show, the mean public
-    multiplier and the stakes per farmer pair by bucket).  Game i uses a
+    multiplier and the stakes per farmer pair by bucket).  Under --rules four
+    (four players, two decks) the bombs raise the stake as bomb_doubles says,
+    the landlord wins or loses three stakes, and the summary counts the
+    stake bombs and adds the mean multiplier.  Game i uses a
     seed derived from --seed and i, so the same --seed always gives the same
     games, whatever --workers (threads that run the game kernel on chunks of
     games; records stay in game order).  A progress bar goes to stderr; the summary to stdout (to stderr
@@ -72,6 +75,7 @@ def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, far
       $ ddz simulate --games 200 --policy heuristic,random,random --format json
       $ ddz simulate --games 100 --rules douzero,bidding=call-grab --out - | ddz replay -
       $ ddz simulate --games 10000 --rules happy --seed 1 --format json
+      $ ddz simulate --games 1000 --rules four,bomb_doubles=ladder --seed 1 --out four.jsonl
       $ ddz simulate --games 20 --landlord-policy advisor --farmer-policy heuristic --out adv.jsonl
 
     With --landlord-policy or --farmer-policy the games are played in Python
@@ -117,11 +121,14 @@ def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, far
     n = tally.games
     rows = [("games", n), ("policy", pol), ("seed", seed), ("rules", rules.describe()),
             ("landlord win rate", f"{summary['landlord_win_rate']:.3f}" if n else "-"),
-            ("bombs + rockets per game", f"{summary['bombs_per_game']:.3f}" if n else "-"),
+            ("stake bombs per game" if rules.is_four else "bombs + rockets per game",
+             f"{summary['bombs_per_game']:.3f}" if n else "-"),
             ("springs / anti-springs", f"{tally.springs} / {tally.anti_springs}"),
             ("moves per game", f"{summary['moves_per_game']:.1f}" if n else "-"),
             ("landlord mean score", f"{summary['landlord_mean_score']:+.3f}" if n else "-"),
             ("score per seat", " ".join(f"{x:+d}" for x in tally.seat_scores))]
+    if rules.is_four and n:
+        rows.append(("mean multiplier", f"{summary['mean_multiplier']:.3f}"))
     if rules.has_stages and n:
         rows += [("games with a double", f"{summary['double_rate']:.3f} ({tally.doubled_games})"),
                  ("games with a show", f"{tally.show_games / n:.3f} ({tally.show_games})"),
