@@ -13,7 +13,7 @@ or trio of a lower loose rank, is at least as good whatever follows.  Under
 wild ranks only where no hand holds a laizi (the game left is then a classic
 one, see :func:`key.laizi_held`): a laizi can make a chain of ranks the
 "loose" test reads as chainless, and an opponent's laizi answers at ranks
-nobody holds.
+nobody holds.  Not under the four-player rules (see :func:`drop_dominated`).
 
 Laizi.  The ordering asks the decomposer under the classic play options
 (:func:`key.plain_flags`): exact for a hand without laizi, a hint for one
@@ -25,7 +25,7 @@ control-win search, which finds a hand that is one play, decides).
 
 from .._jit import high_bit, kernel
 from ..decompose import min_plays_memo_in
-from ..kinds import wild_cards
+from ..kinds import F_FOUR, wild_cards
 from ..rules import (F_CHAINS_WITH_TWO, T_AIRPLANE_PAIR, T_AIRPLANE_SOLO, T_BOMB, T_FOUR_PAIR, T_FOUR_SOLO,
                      T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_PAIR, T_ROCKET, T_SOLO, T_TRIO, T_TRIO_PAIR, T_TRIO_SOLO)
 from .control import control_win
@@ -62,7 +62,7 @@ def score(hands, turn, lb, c, k, answering, scanned, flags, nplayers, wk):
     memo, dwork, prof, pbuf = wk.memo, wk.dwork, wk.prof, wk.pbuf
     hand = hands[turn]
     if k == PASS_KIND:
-        if nplayers == 3 and team(lb, 3) == team(turn, 3):
+        if nplayers >= 3 and team(lb, nplayers) == team(turn, nplayers):
             return 1 << 20
         # Otherwise pass last: beating, even at the cost of the hand's
         # structure, refutes more often (measured: 2.4x fewer nodes).
@@ -195,7 +195,11 @@ def drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
     answer (0 for a lead).  For every seat; for a farmer whose partner
     plays, the partner must also hold no card of a rank between the two
     cards (he then has the same answers to every later use of either)."""
-    if laizi_held(hands, flags):
+    if laizi_held(hands, flags) or (flags & F_FOUR) != 0:
+        # Not under the four-player rules: the loose-rank tests read counts
+        # of at most 4 and the chains of 3..A (two decks hold 8 of a rank,
+        # chains=shanghai runs A and 2 low), and the partner's test knows one
+        # partner.
         return n
     hand = hands[turn]
     lows = _loose_ranks(hand, flags)
