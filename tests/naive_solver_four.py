@@ -109,7 +109,7 @@ def four_winning_plays(hands: tuple, turn: int, prev: int, last_by: int, rules, 
 # and four hands key the farmers' three hands as one byte a rank.
 
 from naive_four import runs, unpack  # noqa: E402
-from naive_solver import rank_map, rename_ranks  # noqa: E402
+from naive_solver import rank_map, rename_ranks, sorted_runs  # noqa: E402
 
 
 def chain_possible_four(hand: int, rules) -> bool:
@@ -127,9 +127,10 @@ def chain_possible_four(hand: int, rules) -> bool:
 def table_key_four(hands: tuple, prev: int, rules) -> tuple:
     """(renamed hands, four of them, the play to answer renamed, squeezed):
     the ranks renamed as under the classic rules (in order when no hand can
-    play a chain; else A and 2 in place and every gap below A closed to one
+    play a chain, each seat's counts then sorted within the runs of ranks he
+    alone holds; else A and 2 in place and every gap below A closed to one
     empty rank), except that under ``chains=shanghai`` a position where some
-    hand can play a chain is not renamed at all; no counts sorted."""
+    hand can play a chain is not renamed at all."""
     hands = tuple(hands) + (0,) * (4 - len(hands))
     counts = [list(unpack(h)) for h in hands]
     held = [r for r in range(13) if any(c[r] for c in counts)]
@@ -151,7 +152,10 @@ def table_key_four(hands: tuple, prev: int, rules) -> tuple:
             else:
                 m = min([new[r] for r in held if r > m and r in new], default=11) - 1
         prev = (prev & ~(15 << 5)) | (m << 5)
-    return rename_ranks(counts, new, kept), prev, squeezed
+    renamed = rename_ranks(counts, new, kept)
+    if squeezed:
+        renamed = sorted_runs(renamed, (prev >> 5) & 15 if prev else 0)
+    return renamed, prev, squeezed
 
 
 #: Every (a, b, c) of one rank's counts in three hands of two decks (a sum of
@@ -171,3 +175,71 @@ def pack_farmers_ref(h1: int, h2: int, h3: int) -> tuple:
     lo = sum(idx[r] << (8 * r) for r in range(7)) | (idx[13] << 56)
     hi = sum(idx[r] << (8 * (r - 7)) for r in range(7, 13)) | (idx[14] << 48)
     return lo, hi
+
+
+# Dominated plays under the four-player rules ------------------------------------------------
+
+
+def loose_ranks_four(hand: int, rules) -> tuple:
+    """(solo, pair, trio): the ranks 3..2 the hand holds exactly once, twice,
+    resp. three times that lie in no chain (five places in a row held), for
+    a pair and a trio in no pair chain (three held twice or more), for a
+    trio in no airplane (two held three times or more) it could play."""
+    c = unpack(hand)
+    chained = [set(), set(), set()]
+    for j, (per, length) in enumerate(((1, 5), (2, 3), (3, 2))):
+        for ranks, _ in runs(rules, length):
+            if all(c[r] >= per for r in ranks):
+                chained[j] |= set(ranks)
+    solo = {r for r in range(13) if c[r] == 1 and r not in chained[0]}
+    pair = {r for r in range(13) if c[r] == 2 and r not in chained[0] | chained[1]}
+    trio = {r for r in range(13) if c[r] == 3 and r not in chained[0] | chained[1] | chained[2]}
+    return solo, pair, trio
+
+
+def dominated_four(hands: tuple, turn: int, cards: int, kind: int, prev: int, rules) -> bool:
+    """Is the play (``cards``, ``kind``) of ``turn`` one the solver leaves out
+    as dominated (docs/solver-notes.md, "Dominated plays"), read with the
+    four-player plays: a single, pair or trio (with its pair) whose rank x is
+    held exactly once, twice, three times, when the same play of a lower
+    loose rank y would do (a lead, or y beats ``prev``), y not in the play,
+    and no opponent holds one, two, three cards of a rank above y up to x (a
+    partner: any card); or a trio or airplane whose pair wing x is held
+    exactly twice, with a lower loose pair y left out (no wing swapped where
+    wings must be consecutive), and for a farmer no partner holding a card of
+    a rank above y up to x."""
+    n = len(hands)
+    hand = hands[turn]
+    if cards == hand:
+        return False
+    t, main, length = kind & 31, (kind >> 5) & 15, (kind >> 9) & 15
+    hc, pc = unpack(hand), unpack(cards)
+    loose = loose_ranks_four(hand, rules)
+    partners = [hands[q] for q in range(n) if q != turn and team(q, n) == team(turn, n)]
+    opponents = [hands[q] for q in range(n) if team(q, n) != team(turn, n)]
+
+    def holds(h, r, k):
+        return unpack(h)[r] >= k
+
+    # Kicker (wing) dominance.
+    if t in (5, 10) and not (t == 10 and rules.wing_pairs_consecutive):
+        body = {r for r in range(13) if pc[r] == 3}
+        for x in range(13):
+            if pc[x] == 2 and x not in body and hc[x] == 2:
+                for y in loose[1]:
+                    if y < x and pc[y] == 0 and not any(holds(h, r, 1) for h in partners for r in range(y + 1, x + 1)):
+                        return True
+    # A lower single, pair or trio.
+    j = {1: 0, 2: 1, 3: 2, 5: 2}.get(t)
+    if j is None or length != 1 or main >= 13 or hc[main] != j + 1:
+        return False
+    x = main
+    for y in loose[j]:
+        if y >= x or pc[y] or (prev and y <= ((prev >> 5) & 15)):
+            continue
+        if any(holds(h, r, j + 1) for h in opponents for r in range(y + 1, x + 1)):
+            continue
+        if any(holds(h, r, 1) for h in partners for r in range(y + 1, x + 1)):
+            continue
+        return True
+    return False

@@ -153,20 +153,22 @@ def test_differential_larger_positions(spec, nhands):
     _larger(spec, nhands, 60)
 
 
-@pytest.mark.parametrize("budget", [1, 50])
-def test_relaxations_change_no_result(budget):
-    """Four-hand positions solved with relaxations (the landlord against one
-    farmer, the two others passing throughout) under a budget that gives
-    many up, and with them switched off: the reference's result and the same
-    winning plays; the relaxations were tried and some proved a farmers' win."""
+@pytest.mark.parametrize("budget,mode", [(1, 2), (50, 0), (50, 1), (50, 2), (50, 3), (500, 2)])
+def test_relaxations_change_no_result(budget, mode):
+    """Four-hand positions solved with relaxations (farmers set aside, passing
+    throughout: two of them, one, or both in either order) under a budget
+    that gives many up, and with them switched off: the reference's result
+    and the same winning plays; the relaxations were tried and some proved a
+    farmers' win."""
     from ddz_tools.solver.layout import C_RX_TRIES, C_RX_WINS
-    rng = random.Random(31 + budget)
+    rng = random.Random(f"relax-{budget}-{mode}")
     on = Solver(8)
     on.relax_budget = budget
+    on.relax_mode = mode
     off = Solver(8)
     off.relax_budget = 0
     tries = won = 0
-    for i in range(40):
+    for i in range(25):
         p = random_four_position(rng, 4, 5, VARIANTS[i % 3], 2)
         expect = "win" if _naive_value(p) else "loss"
         on.clear()
@@ -444,3 +446,148 @@ def test_positions_sharing_a_table_key_have_one_value(nhands):
         checked += 1
         changed += hands2 != hands
     assert changed > 25
+
+
+def test_relaxation_codes_follow_the_rules():
+    """The relaxations of a node (plain Python through the kernels' own
+    functions): at three seats the ones the solver always tried; at four,
+    each mode's codes in order, never setting aside the farmer whose play is
+    to be answered, and at a farmer's node never the farmer himself."""
+    from ddz_tools._jit import interpreted
+    from ddz_tools.solver.relax import relax_aside, relax_code
+
+    code, aside = interpreted(relax_code), interpreted(relax_aside)
+
+    def codes(turn, pk, lb, n, mode):
+        out = []
+        while code(len(out), turn, pk, lb, n, mode) > 0:
+            out.append(code(len(out), turn, pk, lb, n, mode))
+        return out
+
+    assert codes(0, 0, 0, 3, 0) == [1, 2] and codes(0, 1, 2, 3, 0) == [2] and codes(1, 0, 0, 3, 0) == [1]
+    assert codes(2, 1, 1, 3, 0) == [] and aside(1, 3) == (2, 2)
+    assert codes(0, 0, 0, 4, 0) == [1, 2, 3] and codes(0, 0, 0, 4, 1) == [6, 5, 4]
+    assert codes(0, 0, 0, 4, 2) == [1, 2, 3, 6, 5, 4] and codes(0, 0, 0, 4, 3) == [6, 5, 4, 1, 2, 3]
+    assert [aside(c, 4) for c in (1, 2, 3, 4, 5, 6)] == [(2, 3), (1, 3), (1, 2), (1, 1), (2, 2), (3, 3)]
+    for mode in range(4):
+        for turn in range(4):
+            for lb in range(4):
+                for pk in (0, 33):
+                    if pk and lb == turn:
+                        continue
+                    for c in codes(turn, pk, lb, 4, mode):
+                        out = set(aside(c, 4))
+                        assert 0 not in out and turn not in out and not (pk and lb in out)
+
+
+def test_dominated_plays_match_their_definition():
+    """The plays a node leaves out as dominated are exactly those of the
+    plain definition read with the four-player plays (loose ranks with up to
+    8 of a rank, the chains of each variant, both partners of a farmer, no
+    wing swapped where wings must be consecutive), on random positions of
+    two, three and four hands, leads and answers."""
+    from ddz_tools.kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS
+    from ddz_tools.solver.driver import State
+    from naive_solver_four import dominated_four
+
+    rng = random.Random(71)
+    solver = Solver(1)
+    dropped = kept = 0
+    variants = VARIANTS + ("four,wing_pairs_consecutive=on",)
+    for i in range(400):
+        spec = variants[i % 4]
+        p = random_four_position(rng, 2 + i % 3, 12, spec, 3)
+        hands, turn, prev, lb = _naive_args(p)
+        flags = p.rules.flags & ~(F_BOMBS_SIX_PLUS | F_BOMBS_LADDER)
+        st = State(hands, turn, prev, lb, p.last_play.cards if p.last_play else 0)
+        every = solver._moves(st, len(hands), flags)
+        best = set(solver._moves(st, len(hands), flags, best=True))
+        for c, k in every:
+            if k < 0:
+                continue
+            want = dominated_four(hands, turn, c, k, prev, p.rules)
+            assert ((c, k) not in best) == want, ([format_cards(h) for h in hands], turn, Play(c, k).notation(), spec)
+            dropped += want
+            kept += not want
+    assert dropped > 40 and kept > 1000, (dropped, kept)
+
+
+def test_dominance_on_and_off_agree():
+    """Positions of up to 7 cards a hand solved with dominated plays left out
+    and searched: the same results and winning plays (and the reference's
+    result)."""
+    rng = random.Random(72)
+    on, off = Solver(16), Solver(16)
+    off.dominance = False
+    for i in range(24):
+        p = random_four_position(rng, 2 + i % 3, 7, VARIANTS[i % 3], 3)
+        r1 = on.solve(p, all_plays=True, line=False)
+        r2 = off.solve(p, all_plays=True, line=False)
+        assert (r1.result, r1.winning_plays) == (r2.result, r2.winning_plays), p.describe()
+        assert r1.result == ("win" if _naive_value(p) else "loss"), p.describe()
+
+
+def _counts_moved_in_runs(rng, hands, prev):
+    """The hands with each seat's counts shuffled within every run of held
+    ranks that he alone holds (ranks held by nobody skipped), no run going
+    across the play to answer's main rank."""
+    counts = [naive_unpack(h) for h in hands]
+    held = [r for r in range(13) if any(c[r] for c in counts)]
+    pm = (prev >> 5) & 15 if prev else -1
+    out = []
+    for q, c in enumerate(counts):
+        new = list(c)
+        groups, run = [], []
+        for r in held:
+            alone = all(counts[o][r] == 0 for o in range(len(counts)) if o != q)
+            if not alone or (run and run[-1] <= pm < r):
+                groups.append(run)
+                run = []
+            if alone:
+                run.append(r)
+        groups.append(run)
+        for run in groups:
+            vals = [c[r] for r in run]
+            rng.shuffle(vals)
+            for r, v in zip(run, vals):
+                new[r] = v
+        out.append(pack_counts(new))
+    return tuple(out)
+
+
+def test_counts_moved_within_a_run_keep_the_key_and_the_value():
+    """With no chain possible, a seat's counts (up to 8 of a rank) moved
+    between ranks he alone holds, with no other seat's rank and not the
+    answered play's rank between them: the same four-player key and the
+    same value in the reference."""
+    rng = random.Random(73)
+    moved = 0
+    while moved < 60:
+        spec = VARIANTS[moved % 3]
+        rules = Rules.parse(spec)
+        nhands = 2 + moved % 3
+        ranks = rng.sample(range(13), rng.randint(4, 6))
+        pool = [r for r in ranks for _ in range(8)] + rng.sample([13, 13, 14, 14], rng.randint(0, 2))
+        rng.shuffle(pool)
+        hands, at = [], 0
+        for _ in range(nhands):
+            k = rng.randint(1, 5)
+            hands.append(_pack(pool[at:at + k]))
+            at += k
+        hands = tuple(hands)
+        if any(chain_possible_four(h, rules) for h in hands):
+            continue
+        turn = rng.randrange(nhands)
+        prev = lb = 0
+        if rng.random() < 0.5:
+            leads = generate(_pack(pool[at:at + 4]), rules=rules)
+            if leads:
+                prev = rng.choice(leads).kind
+                lb = rng.choice([s for s in range(nhands) if s != turn])
+        hands2 = _counts_moved_in_runs(rng, hands, prev)
+        if hands2 == hands:
+            continue
+        assert _key_of(hands, turn, prev, lb, rules.flags) == _key_of(hands2, turn, prev, lb, rules.flags)
+        assert four_wins(hands, turn, prev, lb, rules, {}) == four_wins(hands2, turn, prev, lb, rules, {}), (
+            [format_cards(h) for h in hands], [format_cards(h) for h in hands2], prev, spec)
+        moved += 1

@@ -25,12 +25,13 @@ from ..kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS, F_FOUR, F_TOP_BOMB8, WILD_
 from ..position import Position
 from ..rules import Play
 from .layout import (BUCKET, C_COVER, C_DOMINANCE, C_EVICT, C_FILLED, C_GROW_AT, C_HITS, C_KNOWN, C_NODES, C_OUT,
-                     C_RESULT, C_RET, C_RX_BUDGET, C_RX_D, C_SIZE, C_SP, C_STORES, C_TASK, C_THREAT, CWM_ROWS,
+                     C_RESULT, C_RET, C_RX_BUDGET, C_RX_D, C_RX_MODE, C_SIZE, C_SP, C_STORES, C_TASK, C_THREAT,
+                     CWM_ROWS,
                      DEFAULT_TT_MB, ENTRY_BYTES, ENTRY_WORDS, FLAGS_LIMIT, MAX_DEPTH, MEMO_BITS, PASS_KIND, PH_NEW,
                      PROBE_DEPTH, PROBE_GROWTH, PROBE_MIN, PROBE_NODES, PROBE_POWER, PROF_PLAYS, PROF_ROWS, PROF_W,
                      RELAX_BUDGET, SPLIT_AFTER, ST_DONE, ST_GROW, ST_MEMO, ST_TABLE, START_BUCKETS, TASK_BEST_MOVES,
                      TASK_MOVES, TASK_SPLIT, Frames)
-from .relax import relax_aside, relax_next, relax_seat
+from .relax import RX_ALONE_PAIRS, relax_aside, relax_code
 from .result import SolveResult
 from .search import search_step
 
@@ -145,7 +146,7 @@ class Solver:
         self._dirty = 0
         self._new_table(min(nb, START_BUCKETS))
         # The search's stack (see layout.Frames).
-        self._frames = Frames(*[np.zeros(MAX_DEPTH, np.int64) for _ in range(12)],
+        self._frames = Frames(*[np.zeros(MAX_DEPTH, np.int64) for _ in range(13)],
                               key=np.zeros((MAX_DEPTH, 4), np.int64))
         self._grow_moves(1 << 16)
         self.memo = new_memo_table(MEMO_BITS)
@@ -178,6 +179,11 @@ class Solver:
         #: Nodes a relaxation (one farmer passing throughout) may search
         #: before it is given up; 0 switches relaxations off.
         self.relax_budget = RELAX_BUDGET
+        #: Which relaxations a four-player node tries (see :mod:`.relax`):
+        #: ``RX_ALONE`` (0) one farmer kept against the landlord,
+        #: ``RX_PAIRS`` (1) one farmer set aside, or both in either order
+        #: (2: ``RX_ALONE_PAIRS``, the default, 3: ``RX_PAIRS_ALONE``).
+        self.relax_mode = RX_ALONE_PAIRS
         #: Whether a probed node's relaxations are probed beside its moves
         #: (see :meth:`_rounds`).
         self.probe_relaxations = True
@@ -344,6 +350,7 @@ class Solver:
         ctl[C_RET] = -1
         ctl[C_RX_D] = -1
         ctl[C_RX_BUDGET] = self.relax_budget
+        ctl[C_RX_MODE] = self.relax_mode
         ctl[C_DOMINANCE] = 1 if self.dominance else 0
         ctl[C_COVER] = 1 if self.cover else 0
         ctl[C_THREAT] = (1 | (2 if self.solo_count else 0) | (4 if self.threat_ahead else 0)) if self.threat else 0
@@ -533,28 +540,27 @@ class Solver:
 
     def _relaxations(self, st: State, need_move: bool = True) -> list:
         """The relaxed positions probed beside the moves of ``st`` in the
-        rounds of :meth:`_best` (see :meth:`_rounds`), each ``st`` with one
-        farmer left and the others' hands set aside (they pass throughout):
-        at the landlord's node each farmer the search kernel's relaxations
-        would keep (see :func:`relax.relax_first`); at a farmer's node the
-        farmer alone, unless a partner made the play to answer, and only
-        when no winning move is needed (``need_move`` False: a reply probed,
-        not the root).  A farmers' win in one is a farmers' win at ``st``.
-        Empty when relaxations are off."""
+        rounds of :meth:`_best` (see :meth:`_rounds`), each ``st`` with some
+        farmers' hands set aside (they pass throughout): the relaxations the
+        search kernel would try or look up at that node (see
+        :func:`relax.relax_code`; at a farmer's node only when no winning
+        move is needed, ``need_move`` False: a reply probed, not the root).
+        A farmers' win in one is a farmers' win at ``st``.  Empty when
+        relaxations are off."""
         h = st.hands
         n = len(h)
         if (not self.probe_relaxations or self.relax_budget <= 0 or n < 3 or 0 in h
                 or (st.turn != 0 and need_move)):
             return []
         out = []
-        k = interpreted(relax_seat)(st.turn, st.pk, st.lb)
-        while k > 0:
+        while True:
+            code = interpreted(relax_code)(len(out), st.turn, st.pk, st.lb, n, self.relax_mode)
+            if code < 0:
+                return out
             hands = list(h)
-            for q in interpreted(relax_aside)(k, n):
+            for q in interpreted(relax_aside)(code, n):
                 hands[q] = 0
             out.append(State(tuple(hands), st.turn, st.pk, st.lb, st.cards))
-            k = interpreted(relax_next)(st.pk, k, n) if st.turn == 0 else -1
-        return out
 
     def _rounds(self, st, moves, mine, rnd, cap, nplayers, flags, depth, team=None, pause_at=None, lost=None,
                 relax=None):
@@ -929,6 +935,7 @@ class Solver:
     def _configure_helpers(self) -> None:
         for h in self._helpers:
             h.relax_budget = self.relax_budget
+            h.relax_mode = self.relax_mode
             h.probe_relaxations = self.probe_relaxations
             h.dominance = self.dominance
             h.cover = self.cover

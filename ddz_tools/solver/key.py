@@ -318,6 +318,45 @@ def chains_four(h, flags):
 
 
 @kernel
+def _sorted_in_runs(h, a):
+    """Hand ``h`` with its counts sorted, highest first, within every run of
+    ranks next to each other in ``a`` (bit 3 of nibble r: ranks r and r+1
+    in one run), for counts up to 8 (:func:`_run_counts_sorted` reads counts
+    of at most 4): neighbours swapped until none rises."""
+    while True:
+        swapped = False
+        x = a
+        while x != 0:
+            r = low_bit(x) >> 2
+            x &= x - 1
+            lo = (h >> (4 * r)) & 15
+            hi = (h >> (4 * r + 4)) & 15
+            if lo < hi:
+                h += ((hi - lo) << (4 * r)) - ((hi - lo) << (4 * r + 4))
+                swapped = True
+        if not swapped:
+            return h
+
+
+@kernel
+def _runs_sorted_four(c0, c1, c2, c3, cut):
+    """:func:`_runs_sorted` for four hands of two decks: each seat's counts
+    sorted within the runs of renamed ranks next to each other that he alone
+    holds, no run crossing from rank ``cut`` to ``cut + 1``."""
+    o0 = _at_least(c0, 1)
+    o1 = _at_least(c1, 1)
+    o2 = _at_least(c2, 1)
+    o3 = _at_least(c3, 1)
+    nocut = ~(1 << (4 * cut)) if cut > 0 else -1
+    a0 = o0 & ~(o1 | o2 | o3)
+    a1 = o1 & ~(o0 | o2 | o3)
+    a2 = o2 & ~(o0 | o1 | o3)
+    a3 = o3 & ~(o0 | o1 | o2)
+    return (_sorted_in_runs(c0, (a0 & (a0 >> 4) & nocut) << 3), _sorted_in_runs(c1, (a1 & (a1 >> 4) & nocut) << 3),
+            _sorted_in_runs(c2, (a2 & (a2 >> 4) & nocut) << 3), _sorted_in_runs(c3, (a3 & (a3 >> 4) & nocut) << 3))
+
+
+@kernel
 def _tri_index(a, b, c):
     """A dense index of the counts (a, b, c) of one rank in three hands of
     two decks (a + b + c <= 8: 165 triples, below 256; with a joker's
@@ -359,9 +398,9 @@ def canon_four(h0, h1, h2, h3, misc, nplayers, flags):
     play a chain (:func:`chains_four`), else with A and 2 in place and every
     run of two or more empty ranks below A closed to one.  Under
     ``chains=shanghai`` a hand that can play a chain keeps every rank where
-    it is (A and 2 also run low, below the 3, so no gap may close).  A
-    seat's counts are not sorted within runs (:func:`_runs_sorted` reads
-    counts of at most 4)."""
+    it is (A and 2 also run low, below the 3, so no gap may close).  When no
+    hand can play a chain, a seat's counts are sorted within the runs of
+    ranks he alone holds (:func:`_runs_sorted_four`)."""
     occn = (_at_least(h0, 1) | _at_least(h1, 1) | _at_least(h2, 1) | _at_least(h3, 1))
     chains = False
     if occn != _R13:
@@ -399,6 +438,7 @@ def canon_four(h0, h1, h2, h3, misc, nplayers, flags):
             if not found:
                 npm = (d >> 2) - 1
             flag = 1 << 24
+            c0, c1, c2, c3 = _runs_sorted_four(c0, c1, c2, c3, npm if pk != 0 else 0)
         else:
             c0 |= h0 & (0xFF << 44)
             c1 |= h1 & (0xFF << 44)

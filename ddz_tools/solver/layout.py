@@ -107,7 +107,8 @@ C_COVER = 18
 C_THREAT = 19
 C_OUT = 20
 C_KNOWN = 21
-C_SIZE = 22
+C_RX_MODE = 22
+C_SIZE = 23
 
 # What a call of search_step does (ctl[C_TASK]): search; or, instead, split
 # the table, just doubled, from half the buckets it is given; or list the
@@ -155,8 +156,9 @@ PASS_KIND = -1
 #: (``PH_*``), the cards it took from the hand of seat ``who`` (its move, or
 #: the hand a relaxation sets aside), the node count when it was entered, the
 #: cards it took from seat ``who2`` (0 but where a four-player relaxation sets
-#: two farmers aside), and its table key (four words a row).
-Frames = namedtuple("Frames", "turn pk lb start n i phase cards nodes0 who cards2 who2 key")
+#: two farmers aside), the place of the relaxation it is in (see
+#: :func:`relax.relax_code`), and its table key (four words a row).
+Frames = namedtuple("Frames", "turn pk lb start n i phase cards nodes0 who cards2 who2 rx key")
 #: The work arrays of a search: the decomposer's memo and work array (move
 #: ordering), two scratch arrays, the answer-profile cache and its buffers
 #: (``PROF_ROWS``, ``PROF_PLAYS``), the control-win memo (``CWM_ROWS``).

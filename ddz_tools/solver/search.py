@@ -33,12 +33,13 @@ from ..movegen import gen_into_scratch
 from .control import control_split, control_win
 from .key import bucket_base, hands_key, misc, plain_flags, team, tt_find, tt_split, tt_store
 from .layout import (AHEAD_PLAYS, C_COVER, C_DOMINANCE, C_FILLED, C_GROW_AT, C_HITS, C_KNOWN, C_MAXD, C_NODES, C_OUT,
-                     C_RESULT, C_RET, C_RX_ABORTS, C_RX_BUDGET, C_RX_D, C_RX_N0, C_RX_WINS, C_SP, C_TASK, C_THREAT,
+                     C_RESULT, C_RET, C_RX_ABORTS, C_RX_BUDGET, C_RX_D, C_RX_MODE, C_RX_N0, C_RX_WINS, C_SP, C_TASK,
+                     C_THREAT,
                      CW_MERGED, PASS_KIND, PH_ITER, PH_NEW, PH_RELAX, PROF_W, ST_DONE, ST_GROW, ST_MEMO, ST_PAUSED,
                      ST_TABLE, TASK_BEST_MOVES, TASK_SEARCH, TASK_SPLIT, Frames, Work)
 from .ordering import drop_dominated, score, sort_range
 from .profiles import can_answer, free, merge_opponents, profile_row
-from .relax import relax_first, relax_kept, relax_next, relax_push, relaxed_known
+from .relax import relax_code, relax_first, relax_push, relaxed_known
 from .threats import covered, threat_rule
 
 
@@ -388,8 +389,8 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget, frames, mc, m
                 ctl[C_RX_WINS] += 1
                 res = 0
             else:
-                nz = relax_next(fr.pk[d], relax_kept(fr.who[d], fr.who2[d], nplayers), nplayers)
-                if nz > 0:
+                nz = fr.rx[d] + 1
+                if relax_code(nz, turn, fr.pk[d], fr.lb[d], nplayers, ctl[C_RX_MODE]) > 0:
                     e = relax_push(hands, d, nz, nplayers, ctl, fr)
                     if e < 0:
                         ctl[C_RESULT] = -1
@@ -408,10 +409,9 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget, frames, mc, m
             if res < 0 and cv >= 0 and fr.i[d] == 1 and fr.n[d] > 1:
                 # The first move failed: the node is likely lost, so try to
                 # prove that at once with a relaxation.
-                fz = relax_first(hands, turn, fr.pk[d], fr.lb[d], nplayers, ctl)
-                if fz >= 0:
+                if relax_first(hands, turn, fr.pk[d], fr.lb[d], nplayers, ctl) > 0:
                     fr.phase[d] = PH_RELAX
-                    e = relax_push(hands, d, fz, nplayers, ctl, fr)
+                    e = relax_push(hands, d, 0, nplayers, ctl, fr)
                     if e < 0:
                         ctl[C_RESULT] = -1
                         return ST_GROW
