@@ -7,6 +7,9 @@ Sets (seeded, reproducible):
   and 11 and 12 when named in ``--sets`` (minutes a set);
 * ``p3-deal``: whole deals (landlord 20 cards, the bottom included, farmers
   17 each, landlord leads), ``--deals`` of them (default 50);
+* under the four-player rules (``--rules four``, two decks), also ``p4-N``:
+  the landlord and three farmers, N cards each from two seeded decks
+  (landlord leads), N = 3..8, and 10 when named in ``--sets``;
 * ``level50``: the WeChat expert level 50 (me ``448999TJJQQAD`` against
   ``336688TAA22X``, me to lead; a win), repeated;
 * the 13-against-12 expert puzzle of ``data/puzzles.jsonl`` (repeated);
@@ -39,6 +42,8 @@ disagreement is reported, not asserted).
     $ .venv/bin/python benchmarks/solve.py --sets p3-deal --no-threat-ahead       # threat rule at the child only
     $ .venv/bin/python benchmarks/solve.py --sets p2-10,p3-6 --count 30 --rules laizi       # a random wild rank a deal
     $ .venv/bin/python benchmarks/solve.py --sets p2-10 --rules tiandi --wild 5,9 --json    # fixed wild ranks
+    $ .venv/bin/python benchmarks/solve.py --rules four --sets p4-3,p4-4,p4-5,p4-6,p4-7,p4-8,p4-10 --count 40
+    $ .venv/bin/python benchmarks/solve.py --rules four --sets p4-8,p4-10 --count 40 --relax-mode 0 --no-dominance
 """
 
 from __future__ import annotations
@@ -64,9 +69,10 @@ _RANK_STR = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
 _SUITS = "shdc"
 
 
-def deal(seed: str, sizes) -> list[int]:
-    """Packed hands of the given sizes from a seeded shuffle of the deck."""
-    deck = [r for r, c in enumerate(counts_of(FULL_DECK)) for _ in range(c)]
+def deal(seed: str, sizes, decks: int = 1) -> list[int]:
+    """Packed hands of the given sizes from a seeded shuffle of the deck (of
+    ``decks`` decks)."""
+    deck = [r for r, c in enumerate(counts_of(decks * FULL_DECK)) for _ in range(c)]
     random.Random(seed).shuffle(deck)
     out, pos = [], 0
     for n in sizes:
@@ -200,6 +206,11 @@ def main(argv=None) -> int:
     ap.add_argument("--no-out-now", action="store_true",
                     help="leave out the solver's rule that settles a move at its parent when the seat to move "
                          "after it goes out at once (Solver.out_now = False), to measure what it gives")
+    ap.add_argument("--relax-mode", type=int, default=None, choices=range(4),
+                    help="four seats: which relaxations a node tries (Solver.relax_mode: 0 farmers alone, 1 pairs, "
+                         "2 alone then pairs, the default, 3 pairs then alone)")
+    ap.add_argument("--no-dominance", action="store_true",
+                    help="search dominated plays too (Solver.dominance = False), to measure what leaving them out gives")
     ap.add_argument("--rules", default="standard",
                     help="rule set to solve every set under (a preset and overrides, as ddz solve --rules)")
     ap.add_argument("--wild", default=None,
@@ -236,7 +247,12 @@ def main(argv=None) -> int:
         return Position.two_player(me, opp, rules=deal_rules(args.rules, args.wild, me + opp, hands))
 
     sets = []
-    if not laizi:
+    four = Rules.parse(args.rules).is_four
+    if four:
+        for n in (3, 4, 5, 6, 7, 8, 10):
+            sets.append((f"p4-{n}", [Position.four_player(*deal(f"p4-{n}-{i}", (n, n, n, n), 2), rules=args.rules)
+                                     for i in range(count)], False))
+    if not laizi and not four:
         for n in (4, 5, 6, 8):
             sets.append((f"p2-{n}-peer", [Position.two_player(*deal(f"p2-{n}-{i}", (n, n)), rules=args.rules)
                                           for i in range(peer_count)], True))
@@ -262,13 +278,16 @@ def main(argv=None) -> int:
             return 2
         sets = [s for s in sets if s[0] in wanted]
     else:
-        sets = [s for s in sets if s[0] not in ("p3-11", "p3-12")]  # minutes a set: only when named
+        sets = [s for s in sets if s[0] not in ("p3-11", "p3-12", "p4-10")]  # minutes a set: only when named
 
     solver = Solver(args.tt_mb, args.workers)
     solver.cover = not args.no_cover
     solver.threat = not args.no_threat
     solver.threat_ahead = not args.no_threat_ahead
     solver.out_now = not args.no_out_now
+    solver.dominance = not args.no_dominance
+    if args.relax_mode is not None:
+        solver.relax_mode = args.relax_mode
     # Warm-up: load every compiled kernel once.
     solver.solve(Position.two_player("33JJQK2", "4455A"), all_plays=True)
     solver.solve(Position.three_player("3KK", "44", "A2", to_move="landlord"), all_plays=True)

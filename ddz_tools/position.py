@@ -8,7 +8,12 @@ answer together with who made it.  Two forms exist:
   wins; after one pass the other side leads);
 * three-player: seats ``landlord``, ``farmer1``, ``farmer2`` in turn order
   (the farmers win together; after two consecutive passes the last player who
-  played leads).
+  played leads);
+* four-player rules (``rules four``, two decks): the landlord and one, two or
+  three farmers, seats ``landlord``, ``farmer1``, ``farmer2``, ``farmer3``
+  in turn order (two, three or four hands; the farmers win together; a play
+  stands until the turn comes back to its maker, so three passes with four
+  hands), or ``me`` and ``opponent``.
 
 One JSON object per line::
 
@@ -19,9 +24,11 @@ One JSON object per line::
 Unknown keys are kept (in :attr:`Position.extra`) and written back unchanged.
 
 Validation (each failure a :class:`~ddz_tools.errors.PositionError` naming the
-problem): the schema tag; exactly the seats of one form; every hand legal card
-text with at least one card and at most 20; no rank held more often across all
-hands and the play on the table than the deck has; ``to_move`` a seat;
+problem): the schema tag; exactly the seats of one form (``farmer3`` only under
+four-player rules); every hand legal card text with at least one card and at
+most 20 (under four-player rules at most the landlord's 33, a farmer's 25); no
+rank held more often across all hands and the play on the table than the deck
+has (two decks under four-player rules); ``to_move`` a seat;
 ``last_play`` and ``last_by`` both null or both given; the play legal under the
 rules (written ``body-kickers`` if its cards have several readings);
 ``last_by`` a seat other than the side to move (the last three read by
@@ -41,7 +48,7 @@ import dataclasses
 import json
 from typing import Any
 
-from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, counts_of, format_cards, parse_cards
+from .cards import NUM_RANKS, RANK_X, RANKS, counts_of, format_cards, full_deck, parse_cards
 from .errors import DdzError, PlayError, PositionError, RecordError, StageError
 from ._jit import interpreted
 from .gamerules import next_seat, trick_after
@@ -54,6 +61,9 @@ _trick_after = interpreted(trick_after)
 SCHEMA = "ddz-position/1"
 TWO_SEATS = ("me", "opponent")
 THREE_SEATS = ("landlord", "farmer1", "farmer2")
+#: The seats under four-player rules (``rules four``), in turn order; a
+#: position there holds the first two, three or all four.
+FOUR_SEATS = ("landlord", "farmer1", "farmer2", "farmer3")
 #: The most cards a hand can hold in a real game (the landlord's 20).
 MAX_HAND = 20
 _KNOWN_KEYS = {"schema", "id", "rules", "wild", "hands", "to_move", "last_play", "last_by"}
@@ -101,7 +111,30 @@ class Position:
                          to_move, play, by, rules, id)
 
     @classmethod
-    def from_hands(cls, me=None, opponent=None, landlord=None, farmer1=None, farmer2=None,
+    def four_player(cls, landlord, farmer1, farmer2=None, farmer3=None, to_move: str = "landlord",
+                    after: "str | Play | None" = None, by: "str | None" = None,
+                    rules: "Rules | str | None" = None, id: "str | None" = None) -> "Position":
+        """The landlord against one, two or three farmers under four-player
+        rules (``rules`` default ``four``; turn order landlord, farmer1,
+        farmer2, farmer3; give ``farmer2`` and ``farmer3`` for three and four
+        hands).
+
+        >>> p = Position.four_player("3", "44", "55", "66")
+        >>> p.seats, p.players, p.rules.describe()
+        (('landlord', 'farmer1', 'farmer2', 'farmer3'), 4, 'four')
+        """
+        rules = "four" if rules is None else rules
+        hands = {"landlord": landlord, "farmer1": farmer1}
+        if farmer2 is not None:
+            hands["farmer2"] = farmer2
+        if farmer3 is not None:
+            hands["farmer3"] = farmer3
+        seats = _seats_of(tuple(hands), Rules.parse(rules))
+        play, by = _on_table(after, by, to_move, seats, rules, ("after", "by"), _before(to_move, seats))
+        return cls.build(hands, to_move, play, by, rules, id)
+
+    @classmethod
+    def from_hands(cls, me=None, opponent=None, landlord=None, farmer1=None, farmer2=None, farmer3=None,
                    to_move: "str | None" = None, after: "str | Play | None" = None, by: "str | None" = None,
                    rules: "Rules | str | None" = None, id: "str | None" = None) -> "Position":
         """The position of whichever seats' hands are given (the options of
@@ -109,16 +142,32 @@ class Position:
         ``to_move`` defaults to ``"me"`` and ``by`` (if given) must be the other
         side; or ``landlord``, ``farmer1`` and ``farmer2``, where ``to_move`` is
         required and ``by`` defaults to the seat before the side to move.
+        Under four-player rules the landlord and one to three farmers
+        (``landlord``, ``farmer1``, then ``farmer2`` and ``farmer3``).
         Errors name the parameters (:attr:`~ddz_tools.errors.DdzError.param`).
 
         >>> Position.from_hands(landlord="3KK", farmer1="44", farmer2="A2", to_move="farmer1", after="3").last_by
         'landlord'
+        >>> Position.from_hands(landlord="3KK", farmer1="44", to_move="landlord", rules="four").seats
+        ('landlord', 'farmer1')
         """
-        given = {"me": me, "opponent": opponent, "landlord": landlord, "farmer1": farmer1, "farmer2": farmer2}
+        given = {"me": me, "opponent": opponent, "landlord": landlord, "farmer1": farmer1, "farmer2": farmer2,
+                 "farmer3": farmer3}
         two = me is not None or opponent is not None
-        three = landlord is not None or farmer1 is not None or farmer2 is not None
+        three = landlord is not None or farmer1 is not None or farmer2 is not None or farmer3 is not None
         if two and three:
-            raise PositionError("give me/opponent or landlord/farmer1/farmer2, not both", param=tuple(given))
+            raise PositionError("give me/opponent or the landlord and the farmers, not both", param=tuple(given))
+        if three and (farmer3 is not None or landlord is None or farmer1 is None or farmer2 is None):
+            # Not the three-player form: four-player rules only.
+            try:
+                four = Rules.parse(rules) if not isinstance(rules, dict) else Rules.from_dict(rules)
+            except DdzError as exc:
+                raise PositionError(f"rules: {exc}", param="rules") from None
+            if four.is_four:
+                return cls._four_from_hands(landlord, farmer1, farmer2, farmer3, to_move, after, by, four, id)
+            if farmer3 is not None:
+                raise PositionError(f"farmer3 is a four-player seat: rules {four.describe()} seat three players "
+                                    f"(give rules four)", param="farmer3")
         if two:
             if me is None or opponent is None:
                 raise PositionError("a two-player position needs both me and opponent", param=TWO_SEATS)
@@ -144,6 +193,26 @@ class Position:
         raise PositionError("give the hands: me and opponent, or landlord, farmer1 and farmer2", param=tuple(given))
 
     @classmethod
+    def _four_from_hands(cls, landlord, farmer1, farmer2, farmer3, to_move, after, by, rules, id) -> "Position":
+        """:meth:`from_hands` under four-player rules: the landlord and the
+        first one, two or three farmers in turn order."""
+        hands = {"landlord": landlord, "farmer1": farmer1, "farmer2": farmer2, "farmer3": farmer3}
+        n = 4 if farmer3 is not None else (3 if farmer2 is not None else 2)
+        seats = FOUR_SEATS[:n]
+        missing = [s for s in seats if hands[s] is None]
+        if missing:
+            raise PositionError(f"a four-player position gives exactly two, three or four hands: the landlord and "
+                                f"farmer1, then farmer2 and farmer3 in turn order; {' and '.join(missing)} missing",
+                                param=tuple(missing))
+        if to_move is None:
+            raise PositionError("a landlord-and-farmers position needs to_move, the seat to move", param="to_move")
+        if to_move not in seats:
+            raise PositionError(f"to_move must be {', '.join(seats[:-1])} or {seats[-1]} here, not {to_move}",
+                                param="to_move")
+        after, by = _on_table(after, by, to_move, seats, rules, ("after", "by"), _before(to_move, seats))
+        return cls.build({s: hands[s] for s in seats}, to_move, after, by, rules, id)
+
+    @classmethod
     def build(cls, hands: dict, to_move: str, after=None, by=None, rules=None, id=None,
               extra: "dict | None" = None) -> "Position":
         """From hands given as text, packed ints or :class:`~ddz_tools.cards.Hand`
@@ -155,13 +224,13 @@ class Position:
         if not isinstance(hands, dict):
             raise PositionError(f"hands must be an object of seat -> cards, not {type(hands).__name__}")
         keys = tuple(hands)
-        seats = _seats_of(keys)
+        seats = _seats_of(keys, rules)
         packed = []
         for seat in seats:
             h = hands[seat]
             try:
                 if isinstance(h, str):
-                    v = parse_cards(h)
+                    v = parse_cards(h, rules.decks)
                 elif isinstance(h, int) and not isinstance(h, bool):
                     v = h
                 elif hasattr(h, "packed"):
@@ -246,7 +315,9 @@ class Position:
         return self.seats.index(seat)
 
     def team_of(self, seat: str) -> str:
-        """``"me"``/``"opponent"`` in two-player, ``"landlord"``/``"farmers"`` in three-player."""
+        """The seat itself with two hands (``"me"``/``"opponent"``, or the
+        landlord and farmer1 under four-player rules), ``"landlord"``/``"farmers"``
+        with three or four."""
         if self.players == 2:
             return seat
         return "landlord" if seat == "landlord" else "farmers"
@@ -549,21 +620,43 @@ def _before(seat: str, seats: tuple) -> "str | None":
     return seats[(seats.index(seat) - 1) % len(seats)] if seat in seats else None
 
 
-def _seats_of(keys: tuple) -> tuple[str, ...]:
+def _seats_of(keys: tuple, rules: "Rules | None" = None) -> tuple[str, ...]:
+    """The seats, in turn order, of a position whose hands name ``keys``
+    under ``rules`` (under four-player rules also the landlord and one or
+    three farmers)."""
     ks = set(keys)
     if ks == set(TWO_SEATS):
         return TWO_SEATS
     if ks == set(THREE_SEATS):
         return THREE_SEATS
+    named = ", ".join(map(str, keys))
+    if rules is not None and rules.is_four:
+        for n in (2, 4):
+            if ks == set(FOUR_SEATS[:n]):
+                return FOUR_SEATS[:n]
+        raise PositionError(
+            f"under four-player rules hands must name exactly two, three or four hands: {{landlord, farmer1}}, "
+            f"then farmer2 and farmer3 in turn order (or {{{', '.join(TWO_SEATS)}}}), not {{{named}}}")
+    if "farmer3" in ks:
+        what = f"rules {rules.describe()} seat" if rules is not None else "these rules seat"
+        raise PositionError(f"farmer3 is a four-player seat: {what} three players (give rules four)")
     raise PositionError(
         f"hands must name exactly {{{', '.join(TWO_SEATS)}}} or {{{', '.join(THREE_SEATS)}}}, "
-        f"not {{{', '.join(map(str, keys))}}}")
+        f"not {{{named}}}")
+
+
+def _max_cards(seat: str, rules: Rules) -> int:
+    """The most cards a hand of ``seat`` may hold: 20, or under four-player
+    rules the landlord's 33 (``me``/``opponent`` too) and a farmer's 25."""
+    if not rules.is_four:
+        return MAX_HAND
+    return rules.hand_cards if seat.startswith("farmer") else rules.landlord_cards
 
 
 def _validate(p: Position) -> None:
     if not isinstance(p.rules, Rules):
         raise PositionError("rules must be a Rules object")
-    seats = _seats_of(tuple(s for s, _ in p.hands))
+    seats = _seats_of(tuple(s for s, _ in p.hands), p.rules)
     if tuple(s for s, _ in p.hands) != seats:
         raise PositionError(f"hands must be in turn order {', '.join(seats)}")
     total = [0] * NUM_RANKS
@@ -574,12 +667,13 @@ def _validate(p: Position) -> None:
         n = sum(c)
         if n == 0:
             raise PositionError(f"hand of {seat} is empty: the game is already over")
-        if n > MAX_HAND:
-            raise PositionError(f"hand of {seat} has {n} cards; at most {MAX_HAND} are possible")
+        most = _max_cards(seat, p.rules)
+        if n > most:
+            raise PositionError(f"hand of {seat} has {n} cards; at most {most} are possible")
         total = [a + b for a, b in zip(total, c)]
     if p.last_play is not None:
         total = [a + b for a, b in zip(total, counts_of(p.last_play.cards))]
-    deck = counts_of(FULL_DECK)
+    deck = counts_of(full_deck(p.rules.decks))
     for r in range(NUM_RANKS):
         if total[r] > deck[r]:
             name = {RANK_X: "small joker", RANK_X + 1: "big joker"}.get(r, RANKS[r])

@@ -180,3 +180,64 @@ def test_progress_line_on_stderr(capsys, monkeypatch):
     assert last[0] == "solve" and last[2] == "nodes" and " ".join(last[-6:-3]) == f"of {d['root_plays']} root"
     assert int(last[1].replace(",", "")) == d["nodes"]
     assert int(last[-7]) == len(d["lost_plays"])
+
+
+def test_four_players_table_and_json(capsys):
+    """--rules four with the landlord and three farmers: the table names the
+    four seats and the rules; JSON gives the result, the line and the
+    four-seat position."""
+    args = ["solve", "--rules", "four", "--landlord", "3XX", "--farmer1", "44", "--farmer2", "55", "--farmer3", "A",
+            "--to-move", "landlord", "--tt-mb", "1"]
+    code, out, _ = run(capsys, *args)
+    assert code == 0
+    assert "landlord 3XX, farmer1 44, farmer2 55, farmer3 A; landlord leads  [rules four]" in out
+    assert "landlord wins" in out and "farmer3:pass" in out
+    code, out, _ = run(capsys, *args, "--format", "json", "--all")
+    d = json.loads(out)
+    assert code == 0 and d["rules"] == "four" and d["result"] == "win"
+    assert set(d["winning_plays"]) == {"X", "XX"}
+    assert d["position"]["hands"] == {"landlord": "3XX", "farmer1": "44", "farmer2": "55", "farmer3": "A"}
+    assert d["line_by"][:4] == ["landlord", "farmer1", "farmer2", "farmer3"]
+
+
+def test_four_player_rules_with_fewer_hands_and_options(capsys):
+    code, out, _ = run(capsys, "solve", "--rules", "four,top_bomb=bomb8", "--landlord", "5XXDD", "--farmer1",
+                       "22222222", "--to-move", "landlord", "--format", "json", "--tt-mb", "1")
+    d = json.loads(out)
+    assert code == 0 and d["rules"] == "four,top_bomb=bomb8" and d["result"] == "loss"
+    assert d["position"]["hands"] == {"landlord": "5XXDD", "farmer1": "22222222"}
+
+
+def test_four_player_file(capsys, tmp_path):
+    lines = [
+        {"schema": "ddz-position/1", "id": "a", "rules": "four", "to_move": "farmer1", "last_play": "6",
+         "last_by": "landlord", "hands": {"landlord": "3XX", "farmer1": "44", "farmer2": "55", "farmer3": "A"}},
+        {"schema": "ddz-position/1", "id": "b", "rules": "four,chains=shanghai", "to_move": "landlord",
+         "hands": {"landlord": "A2345", "farmer1": "66", "farmer2": "77"}},
+        {"schema": "ddz-position/1", "id": "c", "rules": "standard", "to_move": "landlord",
+         "hands": {"landlord": "A2345", "farmer1": "66", "farmer2": "77", "farmer3": "8"}},
+    ]
+    f = tmp_path / "four.jsonl"
+    f.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    code, out, err = run(capsys, "solve", "--file", str(f), "--format", "json", "--all", "--tt-mb", "4")
+    results = [json.loads(x) for x in out.splitlines()]
+    assert code == 1 and [r["id"] for r in results] == ["a", "b"]
+    assert results[0]["result"] == "win" and results[0]["winning_plays"] == ["pass"]
+    assert results[1]["result"] == "win" and results[1]["winning_plays"] == ["345A2"]  # A2345, cards in rank order
+    assert results[1]["rules"] == "four,chains=shanghai"
+    assert f"{f}:3: farmer3 is a four-player seat: rules standard seat three players" in err
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--landlord", "3", "--farmer1", "4", "--farmer2", "5", "--farmer3", "6", "--to-move", "landlord"],
+     "--farmer3 is a four-player seat"),
+    (["--rules", "four", "--landlord", "3", "--farmer2", "5", "--to-move", "landlord"], "--farmer1 missing"),
+    (["--rules", "four", "--landlord", "3", "--farmer1", "4"], "--to-move"),
+    (["--rules", "four", "--landlord", "3", "--farmer1", "4", "--to-move", "farmer3"],
+     "--to-move must be landlord or farmer1 here"),
+    (["--rules", "four", "--landlord", "333333333", "--farmer1", "4", "--to-move", "landlord"], "at most 8"),
+])
+def test_four_player_errors_exit_2(capsys, args, message):
+    code, out, err = run(capsys, "solve", "--tt-mb", "1", *args)
+    assert code == 2
+    assert message in err and "Traceback" not in err and err.count("\n") == 1

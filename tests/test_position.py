@@ -229,3 +229,83 @@ def test_from_record_replays_to_the_move():
         p = p.push(play)
     with pytest.raises(PositionError, match="past its last play"):
         from_record(rec, len(rec.plays) + 2)
+
+
+# Four-player rules (two decks): the landlord and one, two or three farmers ----------------
+
+
+def _d4(**kw):
+    d = {"schema": "ddz-position/1", "id": "f", "rules": "four",
+         "hands": {"landlord": "33XXDD", "farmer1": "4444444", "farmer2": "AA", "farmer3": "2"},
+         "to_move": "landlord", "last_play": None, "last_by": None}
+    d.update(kw)
+    return d
+
+
+@pytest.mark.parametrize("seats", [("landlord", "farmer1"), ("landlord", "farmer1", "farmer2"),
+                                   ("landlord", "farmer1", "farmer2", "farmer3"), ("me", "opponent")])
+def test_four_player_rules_take_two_three_or_four_hands(seats):
+    """Under rules four a position gives the landlord and one, two or three
+    farmers (or me and opponent), in turn order; it round-trips and keeps
+    the two decks' cards (eight of a rank, two of each joker)."""
+    cards = ["33XXDD", "44444444", "AA", "2"]
+    d = _d4(hands=dict(zip(seats, cards)), to_move=seats[1], last_play="2222", last_by=seats[0])
+    p = Position.from_dict(d)
+    assert p.seats == seats and p.players == len(seats) and p.rules.is_four
+    assert p.to_dict() == d and Position.from_json(p.to_json()) == p
+    assert p.hand(seats[1]) == "44444444" and p.last_play.notation() == "2222"
+    if len(seats) > 2:
+        assert p.team_of("farmer1") == p.team_of(seats[-1]) == "farmers"
+
+
+def test_four_player_turn_rule_three_passes():
+    p = Position.four_player("36", "4", "5", "7")
+    q = p.push(Play.parse("3")).push(Play.pass_()).push(Play.pass_())
+    assert (q.to_move, q.last_by) == ("farmer3", "landlord")
+    assert q.push(Play.pass_()).to_move == "landlord" and q.push(Play.pass_()).is_lead
+    r = Position.four_player("36", "4", "5", rules="four,chains=shanghai").push(Play.parse("3"))
+    assert r.push(Play.pass_()).push(Play.pass_()).is_lead
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"rules": "standard"}, "farmer3 is a four-player seat: rules standard seat three players"),
+    ({"hands": {"landlord": "3", "farmer1": "4", "farmer2": "5", "farmer3": "6", "farmer4": "7"}},
+     "exactly two, three or four hands"),
+    ({"hands": {"landlord": "3", "farmer1": "4", "farmer3": "6"}}, "exactly two, three or four hands"),
+    ({"hands": {"landlord": "3", "farmer2": "4"}}, "exactly two, three or four hands"),
+    ({"hands": {"landlord": "3", "farmer1": "4"}, "rules": "standard"}, "exactly {me, opponent}"),
+    ({"hands": {"landlord": "3", "farmer1": "3456789TJQKA2XD3456789TJQK"}}, "farmer1 has 26 cards; at most 25"),
+    ({"hands": {"landlord": "3456789TJQKA2XD3456789TJQKA2XD3456", "farmer1": "4"}},
+     "landlord has 34 cards; at most 33"),
+    ({"hands": {"landlord": "33333", "farmer1": "3333"}}, "hold 9 x 3; the deck has 8"),
+    ({"hands": {"landlord": "DDD", "farmer1": "3"}}, "big joker"),
+    ({"hands": {"landlord": "3", "farmer1": "4"}, "last_play": "XXD", "last_by": "farmer1",
+      "to_move": "landlord"}, "not a legal play"),
+    ({"hands": {"landlord": "3", "farmer1": "4"}, "last_play": "5", "last_by": "farmer2",
+      "to_move": "landlord"}, "last_by must be one of landlord, farmer1"),
+    ({"to_move": "farmer4"}, "to_move"),
+])
+def test_bad_four_player_positions_name_the_problem(change, message):
+    with pytest.raises(PositionError) as exc:
+        Position.from_dict(_d4(**change))
+    assert message in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_four_player_from_hands():
+    """ddz solve's options: the landlord and the first farmers under rules
+    four, errors naming the parameter a command line replaces by its flag."""
+    p = Position.from_hands(landlord="3XX", farmer1="44", farmer2="55", farmer3="A", to_move="farmer2",
+                            after="6", rules="four")
+    assert p.seats == ("landlord", "farmer1", "farmer2", "farmer3") and p.last_by == "farmer1"
+    with pytest.raises(PositionError, match="farmer3 is a four-player seat") as exc:
+        Position.from_hands(landlord="3", farmer1="4", farmer2="5", farmer3="6", to_move="landlord")
+    assert exc.value.param == "farmer3"
+    with pytest.raises(PositionError, match="farmer2 missing") as exc:
+        Position.from_hands(landlord="3", farmer1="4", farmer3="6", to_move="landlord", rules="four")
+    assert exc.value.param == ("farmer2",)
+    with pytest.raises(PositionError, match="to_move") as exc:
+        Position.from_hands(landlord="3", farmer1="4", rules="four")
+    with pytest.raises(PositionError, match="to_move must be landlord or farmer1 here"):
+        Position.from_hands(landlord="3", farmer1="4", to_move="farmer2", rules="four")
+    with pytest.raises(PositionError, match="a three-player position needs"):
+        Position.from_hands(landlord="3", farmer1="4", to_move="landlord")

@@ -8,12 +8,12 @@ import sys
 import click
 
 from ..errors import DdzError
-from ..position import THREE_SEATS, TWO_SEATS, Position, from_record, read_game_records
+from ..position import FOUR_SEATS, TWO_SEATS, Position, from_record, read_game_records
 from ..solver import DEFAULT_TT_MB, Solver, SolveResult
 from .options import (Progress, default_workers, emit_json, file_option, format_option, print_table, read_lines,
                       rules_option, workers_option)
 
-_SEATS = TWO_SEATS + THREE_SEATS
+_SEATS = TWO_SEATS + FOUR_SEATS
 
 
 def _result_dict(res: SolveResult, with_position: bool = True) -> dict:
@@ -94,9 +94,12 @@ def _interactive(solver: Solver, pos: Position, kwargs: dict) -> None:
 @click.option("--opponent", default=None, help="Two-player: the opponent's hand.")
 @click.option("--landlord", default=None, help="Three-player: the landlord's hand.")
 @click.option("--farmer1", default=None, help="Three-player: the farmer after the landlord.")
-@click.option("--farmer2", default=None, help="Three-player: the farmer before the landlord.")
+@click.option("--farmer2", default=None, help="Three-player: the farmer before the landlord (with --rules four: "
+                                              "the second farmer).")
+@click.option("--farmer3", default=None, help="With --rules four: the third farmer, before the landlord (the "
+                                              "landlord and one, two or three farmers).")
 @click.option("--to-move", "to_move", type=click.Choice(_SEATS), default=None,
-              help="Side to move (default me in two-player; required in three-player).")
+              help="Side to move (default me in two-player; required with the landlord and farmers).")
 @click.option("--after", default=None, help="The play to answer (e.g. 77, 333444-56); omit for a free lead.")
 @click.option("--by", type=click.Choice(_SEATS), default=None,
               help="Three-player: who made the --after play (default: the seat before the side to move).")
@@ -120,12 +123,13 @@ def _interactive(solver: Solver, pos: Position, kwargs: dict) -> None:
                    "them, passes counted; default 1, just after the auction).")
 @click.option("--play", "interactive", is_flag=True,
               help="Interactive: you play the defence against the solver.")
-def solve(me, opponent, landlord, farmer1, farmer2, to_move, after, by, file, rules, fmt, all_plays,
+def solve(me, opponent, landlord, farmer1, farmer2, farmer3, to_move, after, by, file, rules, fmt, all_plays,
           strategy, no_line, time_limit, node_limit, tt_mb, workers, record, move, interactive):
     """Solve an open-hand endgame exactly: can the side to move force a win?
 
     Two-player (me against one opponent) or three-player (the landlord against
-    two farmers who win together).  A position is the hands, the side to move
+    two farmers who win together); with --rules four (two decks) the landlord
+    against one, two or three farmers.  A position is the hands, the side to move
     and the play to answer (--after, made by --by) or a free lead.  Positions
     in a file are ddz-position/1 JSON Lines; with --format json each result is
     one JSON object per line.  Ctrl-C or a limit gives 'unknown', never a
@@ -136,6 +140,7 @@ def solve(me, opponent, landlord, farmer1, farmer2, to_move, after, by, file, ru
       $ ddz solve --me 33JJQK2 --opponent 4455A --all
       $ ddz solve --me 9AA --opponent 5577TTQQ2 --after 3
       $ ddz solve --landlord 3KK --farmer1 44 --farmer2 A2 --to-move landlord
+      $ ddz solve --rules four --landlord 3XX --farmer1 44 --farmer2 55 --farmer3 A --to-move landlord
       $ ddz solve --file data/puzzles.jsonl --format json --all
       $ ddz solve --record data/sample_games.jsonl --move 6 --time-limit 10
     """
@@ -145,21 +150,22 @@ def solve(me, opponent, landlord, farmer1, farmer2, to_move, after, by, file, ru
     if move is not None and record is None:
         raise click.UsageError("--move needs --record")
     if record is not None:
-        if file is not None or any(x is not None for x in (me, opponent, landlord, farmer1, farmer2, to_move,
-                                                           after, by)):
+        if file is not None or any(x is not None for x in (me, opponent, landlord, farmer1, farmer2, farmer3,
+                                                           to_move, after, by)):
             raise click.UsageError("--record takes the positions from the game records; drop the other inputs")
         if interactive:
             raise click.UsageError("--play works on one position given by hands, not --record")
         return _solve_positions(solver, _record_positions(record, move, rules), fmt, kwargs)
     if file is not None:
-        if any(x is not None for x in (me, opponent, landlord, farmer1, farmer2, to_move, after, by)):
+        if any(x is not None for x in (me, opponent, landlord, farmer1, farmer2, farmer3, to_move, after, by)):
             raise click.UsageError("--file takes the positions from the file; drop the hand options")
         if interactive:
             raise click.UsageError("--play works on one position, not --file")
         return _solve_file(solver, file, fmt, kwargs)
-    hands = dict(me=me, opponent=opponent, landlord=landlord, farmer1=farmer1, farmer2=farmer2)
+    hands = dict(me=me, opponent=opponent, landlord=landlord, farmer1=farmer1, farmer2=farmer2, farmer3=farmer3)
     if all(h is None for h in hands.values()):
-        raise click.UsageError("give a position: --me/--opponent, --landlord/--farmer1/--farmer2, or --file")
+        raise click.UsageError("give a position: --me/--opponent, --landlord/--farmer1/--farmer2 (--farmer3 with "
+                               "--rules four), or --file")
     pos = Position.from_hands(**hands, to_move=to_move, after=after, by=by, rules=rules)
     if interactive:
         _interactive(solver, pos, kwargs)

@@ -1,4 +1,5 @@
-"""Exact perfect-information endgame solver (two- and three-player).
+"""Exact perfect-information endgame solver (two- and three-player, and the
+four-player rules with two decks: the landlord against one to three farmers).
 
 Given an open-hand :class:`~ddz_tools.position.Position`, :func:`solve`
 decides whether the side to move can force a win, lists the winning plays,
@@ -23,7 +24,7 @@ below the solver):
 * ``control``: control wins, an exact shortcut, and their memo;
 * ``threats``: the three-player cover rule and threat rule;
 * ``ordering``: move ordering, and the moves dominance leaves out;
-* ``relax``: relaxations, one farmer set aside;
+* ``relax``: relaxations, farmers set aside;
 * ``search``: the search kernel :func:`search_step` and node expansion;
 * ``result``: :class:`SolveResult` and :func:`solve`;
 * ``driver``: the :class:`Solver` (table growth, limits, probing, workers).

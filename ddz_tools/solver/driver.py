@@ -21,16 +21,17 @@ from .._jit import interpreted
 from ..decompose import SEARCH_WORK, new_memo_table
 from ..errors import ArgumentError, PositionError, SearchLimit
 from ..gamerules import next_seat, trick_after
-from ..kinds import WILD_MASK
+from ..kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS, F_FOUR, F_TOP_BOMB8, WILD_MASK
 from ..position import Position
 from ..rules import Play
 from .layout import (BUCKET, C_COVER, C_DOMINANCE, C_EVICT, C_FILLED, C_GROW_AT, C_HITS, C_KNOWN, C_NODES, C_OUT,
-                     C_RESULT, C_RET, C_RX_BUDGET, C_RX_D, C_SIZE, C_SP, C_STORES, C_TASK, C_THREAT, CWM_ROWS,
+                     C_RESULT, C_RET, C_RX_BUDGET, C_RX_D, C_RX_MODE, C_SIZE, C_SP, C_STORES, C_TASK, C_THREAT,
+                     CWM_ROWS,
                      DEFAULT_TT_MB, ENTRY_BYTES, ENTRY_WORDS, FLAGS_LIMIT, MAX_DEPTH, MEMO_BITS, PASS_KIND, PH_NEW,
                      PROBE_DEPTH, PROBE_GROWTH, PROBE_MIN, PROBE_NODES, PROBE_POWER, PROF_PLAYS, PROF_ROWS, PROF_W,
                      RELAX_BUDGET, SPLIT_AFTER, ST_DONE, ST_GROW, ST_MEMO, ST_TABLE, START_BUCKETS, TASK_BEST_MOVES,
                      TASK_MOVES, TASK_SPLIT, Frames)
-from .relax import relax_next, relax_seat
+from .relax import RX_ALONE_PAIRS, relax_aside, relax_code
 from .result import SolveResult
 from .search import search_step
 
@@ -40,7 +41,7 @@ _py_trick_after = interpreted(trick_after)
 
 @dataclasses.dataclass(frozen=True)
 class State:
-    hands: tuple  # three packed hands (the third 0 in two-player)
+    hands: tuple  # the packed hands in seat order (two, three or four; see Solver._set_root)
     turn: int
     pk: int       # kind of the play to answer, 0 for a lead
     lb: int       # seat that made it (0 when leading)
@@ -145,7 +146,7 @@ class Solver:
         self._dirty = 0
         self._new_table(min(nb, START_BUCKETS))
         # The search's stack (see layout.Frames).
-        self._frames = Frames(*[np.zeros(MAX_DEPTH, np.int64) for _ in range(10)],
+        self._frames = Frames(*[np.zeros(MAX_DEPTH, np.int64) for _ in range(13)],
                               key=np.zeros((MAX_DEPTH, 4), np.int64))
         self._grow_moves(1 << 16)
         self.memo = new_memo_table(MEMO_BITS)
@@ -178,6 +179,11 @@ class Solver:
         #: Nodes a relaxation (one farmer passing throughout) may search
         #: before it is given up; 0 switches relaxations off.
         self.relax_budget = RELAX_BUDGET
+        #: Which relaxations a four-player node tries (see :mod:`.relax`):
+        #: ``RX_ALONE`` (0) one farmer kept against the landlord,
+        #: ``RX_PAIRS`` (1) one farmer set aside, or both in either order
+        #: (2: ``RX_ALONE_PAIRS``, the default, 3: ``RX_PAIRS_ALONE``).
+        self.relax_mode = RX_ALONE_PAIRS
         #: Whether a probed node's relaxations are probed beside its moves
         #: (see :meth:`_rounds`).
         self.probe_relaxations = True
@@ -215,7 +221,7 @@ class Solver:
         # Load the search kernel now (from the disk cache, or compile it), so
         # that a solve's clock counts its search and not the loading: ordering
         # the plays of an empty hand is the cheapest call it answers.
-        self._moves(State((0, 0, 0), 0, 0, 0, 0), 2, 0)
+        self._moves(State((0, 0, 0, 0), 0, 0, 0, 0), 2, 0)
 
     @property
     def tt_mb(self) -> float:
@@ -271,12 +277,14 @@ class Solver:
         return self.memo, self.dwork, self.sc, self.sk, self.prof, self.pbuf, self.cwm
 
     def _set_root(self, st: State) -> np.ndarray:
-        """Put ``st``'s turn and play to answer in the root frame; returns its hands as an array."""
+        """Put ``st``'s turn and play to answer in the root frame; returns its
+        hands as an array of four (the seats past the position's 0: the
+        kernels read a hand past the number of players as none)."""
         f = self._frames
         f.turn[0] = st.turn
         f.pk[0] = st.pk
         f.lb[0] = st.lb
-        return np.array(st.hands, np.int64)
+        return np.array(tuple(st.hands) + (0,) * (4 - len(st.hands)), np.int64)
 
     def _task(self, task: int, hands: np.ndarray, mc, mk, key, nplayers: int = 2, flags: int = 0) -> int:
         """Have the search kernel do ``task`` (see :func:`search.search_step`) on the
@@ -342,6 +350,7 @@ class Solver:
         ctl[C_RET] = -1
         ctl[C_RX_D] = -1
         ctl[C_RX_BUDGET] = self.relax_budget
+        ctl[C_RX_MODE] = self.relax_mode
         ctl[C_DOMINANCE] = 1 if self.dominance else 0
         ctl[C_COVER] = 1 if self.cover else 0
         ctl[C_THREAT] = (1 | (2 if self.solo_count else 0) | (4 if self.threat_ahead else 0)) if self.threat else 0
@@ -504,7 +513,8 @@ class Solver:
         of each move proven lost by the probing.  Beside its moves, a
         landlord's node probes its relaxations, and so does a farmer's
         node when ``need_move`` is False (see :meth:`_relaxations`): a
-        farmers' win in one settles the node without a winning move."""
+        farmers' win in one settles the node without a winning move.
+        Three and four players alike (a farmer's team wins together)."""
         if nplayers == 2:
             return self._first_win(st, nplayers, flags, team, lost)
         if depth is None:
@@ -530,26 +540,27 @@ class Solver:
 
     def _relaxations(self, st: State, need_move: bool = True) -> list:
         """The relaxed positions probed beside the moves of ``st`` in the
-        rounds of :meth:`_best` (see :meth:`_rounds`), each ``st`` with one
-        farmer's hand set aside (he passes throughout): at the landlord's
-        node each farmer the search kernel's relaxations would set aside
-        (see :func:`relax.relax_first`); at a farmer's node his partner, unless the
-        partner made the play to answer, and only when no winning move is
-        needed (``need_move`` False: a reply probed, not the root).  A
-        farmers' win in one is a farmers' win at ``st``.  Empty when
+        rounds of :meth:`_best` (see :meth:`_rounds`), each ``st`` with some
+        farmers' hands set aside (they pass throughout): the relaxations the
+        search kernel would try or look up at that node (see
+        :func:`relax.relax_code`; at a farmer's node only when no winning
+        move is needed, ``need_move`` False: a reply probed, not the root).
+        A farmers' win in one is a farmers' win at ``st``.  Empty when
         relaxations are off."""
         h = st.hands
-        if (not self.probe_relaxations or self.relax_budget <= 0 or h[1] == 0 or h[2] == 0
+        n = len(h)
+        if (not self.probe_relaxations or self.relax_budget <= 0 or n < 3 or 0 in h
                 or (st.turn != 0 and need_move)):
             return []
         out = []
-        fz = interpreted(relax_seat)(st.turn, st.pk, st.lb)
-        while fz > 0:
+        while True:
+            code = interpreted(relax_code)(len(out), st.turn, st.pk, st.lb, n, self.relax_mode)
+            if code < 0:
+                return out
             hands = list(h)
-            hands[fz] = 0
+            for q in interpreted(relax_aside)(code, n):
+                hands[q] = 0
             out.append(State(tuple(hands), st.turn, st.pk, st.lb, st.cards))
-            fz = interpreted(relax_next)(st.pk, fz) if st.turn == 0 else -1
-        return out
 
     def _rounds(self, st, moves, mine, rnd, cap, nplayers, flags, depth, team=None, pause_at=None, lost=None,
                 relax=None):
@@ -734,11 +745,12 @@ class Solver:
         if node_limit is not None and (not isinstance(node_limit, int) or node_limit < 1):
             raise ArgumentError(f"node_limit must be a positive integer, not {node_limit!r}", param="node_limit")
         nplayers = position.players
-        flags = position.rules.flags
-        if not 0 <= flags < FLAGS_LIMIT:
+        # The stake options in the flags (bomb_doubles) are no play rule: left out.
+        flags = position.rules.flags & ~(F_BOMBS_SIX_PLUS | F_BOMBS_LADDER)
+        if not 0 <= flags & ~F_TOP_BOMB8 < FLAGS_LIMIT or (flags & F_TOP_BOMB8 and not flags & F_FOUR):
             raise PositionError(f"rules {position.rules.describe()}: flags {flags:#x} do not fit the solver's keys")
         seats = position.seats
-        hands = [h for _, h in position.hands] + [0] * (3 - nplayers)
+        hands = [h for _, h in position.hands]
         turn = seats.index(position.to_move)
         if position.last_play is None:
             root = State(tuple(hands), turn, 0, 0, 0)
@@ -923,6 +935,7 @@ class Solver:
     def _configure_helpers(self) -> None:
         for h in self._helpers:
             h.relax_budget = self.relax_budget
+            h.relax_mode = self.relax_mode
             h.probe_relaxations = self.probe_relaxations
             h.dominance = self.dominance
             h.cover = self.cover

@@ -1,6 +1,8 @@
 """The position key and the transposition table.
 
-A key is four int64 words: the three packed hands and a *misc word* (the
+A key is four int64 words: the three packed hands (four hands under the
+four-player rules: the landlord's, then the three farmers' packed into two
+words, see :func:`canon_four`) and a *misc word* (the
 side to move, who made the play to answer, its kind, the rule flags and the
 number of players: see :func:`misc` and ``MISC_BITS`` in :mod:`.layout`),
 with the ranks renamed so that positions differing only in ranks nobody
@@ -17,10 +19,10 @@ small and doubles in place when half full (:func:`tt_split`).
 """
 
 from .._jit import high_bit, kernel, low_bit
-from ..kinds import WILD_SHIFT, wild_cards
+from ..kinds import F_FOUR, F_SHANGHAI, F_TOP_BOMB8, WILD_SHIFT, wild_cards
 from ..rules import F_CHAINS_WITH_TWO
-from .layout import (BUCKET, C_EVICT, C_FILLED, C_STORES, ENTRY_WORDS, LAIZI_BIT, MISC_MASK, VALID_BIT, VALUE_BIT,
-                     WORK_SHIFT)
+from .layout import (BOMB8_BIT, BUCKET, C_EVICT, C_FILLED, C_STORES, ENTRY_WORDS, FLAGS_LIMIT, FOUR_SEATS_BIT,
+                     LAIZI_BIT, MISC_MASK, VALID_BIT, VALUE_BIT, WORK_SHIFT)
 
 
 @kernel
@@ -57,10 +59,18 @@ def misc(turn, lb, pk, flags, nplayers):
     """The misc word of a key (bit layout: ``MISC_BITS`` in :mod:`.layout`).
     A classic one (flags below 32, ``pk`` without tier bits) is
     ``turn | lb << 2 | pk << 4 | flags << 18 | 3-player << 23``, as it always
-    was; a bomb tier and the laizi flags and wild ranks go above bit 24."""
-    m = turn | (lb << 2) | ((pk & 0x1FFF) << 4) | ((flags & 31) << 18) | ((pk >> 13) << 25) | ((flags >> 5) << 27)
+    was; a bomb tier and the laizi flags and wild ranks go above bit 24, and
+    the four-player game's ``top_bomb=bomb8`` (flag bit 27) and four hands
+    at the table to bits 46 and 47.  (Flags above bit 23 that are no play
+    rule, the stake options, are not part of a key.)"""
+    m = (turn | (lb << 2) | ((pk & 0x1FFF) << 4) | ((flags & 31) << 18) | ((pk >> 13) << 25)
+         | (((flags & (FLAGS_LIMIT - 1)) >> 5) << 27))
     if nplayers == 3:
         m |= 1 << 23
+    elif nplayers == 4:
+        m |= FOUR_SEATS_BIT
+    if (flags & F_TOP_BOMB8) != 0:
+        m |= BOMB8_BIT
     return m
 
 
@@ -248,6 +258,224 @@ def canon(h0, h1, h2, misc):
     if pk != 0:
         pk = (pk & ~(15 << 5)) | (npm << 5)
     return c0, c1, c2, (misc & ~(0x3FFF << 4)) | (pk << 4) | flag
+
+
+@kernel
+def hands_key(hands, nplayers, m, flags):
+    """The table key of the position ``hands`` (``nplayers`` of them, the
+    rest 0) with misc word ``m`` (see :func:`misc`): :func:`canon` under the
+    classic and Laizi rules (three hands), :func:`canon_four` under the
+    four-player rules (two decks, up to four hands).  ``hands[3]`` is read
+    only when four hands are at the table."""
+    if (flags & F_FOUR) == 0:
+        return canon(hands[0], hands[1], hands[2] if nplayers == 3 else 0, m)
+    return canon_four(hands[0], hands[1], hands[2] if nplayers >= 3 else 0, hands[3] if nplayers == 4 else 0, m,
+                      nplayers, flags)
+
+
+#: Nibble bit 0 of ranks 3..A, resp. 3..2 (13 ranks), resp. every rank and joker.
+_R12 = 0x111111111111
+_R13 = 0x1111111111111
+
+
+@kernel
+def _at_least(h, k):
+    """Bit 4r set for each rank r 3..2 of which hand ``h`` holds at least
+    ``k`` (1, 2 or 3) cards; counts up to 8 (two decks)."""
+    if k == 1:
+        return (h | (h >> 1) | (h >> 2) | (h >> 3)) & _R13
+    if k == 2:
+        return ((h >> 1) | (h >> 2) | (h >> 3)) & _R13
+    return ((h & (h >> 1)) | (h >> 2) | (h >> 3)) & _R13
+
+
+@kernel
+def _runs(x, n):
+    """True when ``x`` (bit 4p set per place p) has ``n`` set places in a row."""
+    y = x
+    for i in range(1, n):
+        y &= x >> (4 * i)
+    return y != 0
+
+
+@kernel
+def chains_four(h, flags):
+    """True when hand ``h`` could play a chain under the four-player rules
+    (counts up to 8): five places in a row held once, three held twice or
+    two held three times (an airplane, with or without wings), places
+    ``3``..``A``, or under ``chains=shanghai`` the sequence ``A 2 3 .. A``
+    (a low A and 2 below the 3)."""
+    for k in range(1, 4):
+        x = _at_least(h, k)
+        if (flags & F_SHANGHAI) != 0:
+            # Places 0 and 1: the low A and 2; place p + 2: rank p (3..A).
+            x = ((x & _R12) << 8) | ((x >> 44) & 1) | (((x >> 48) & 1) << 4)
+        else:
+            x &= _R12
+        if _runs(x, 5 if k == 1 else (3 if k == 2 else 2)):
+            return True
+    return False
+
+
+@kernel
+def _sorted_in_runs(h, a):
+    """Hand ``h`` with its counts sorted, highest first, within every run of
+    ranks next to each other in ``a`` (bit 3 of nibble r: ranks r and r+1
+    in one run), for counts up to 8 (:func:`_run_counts_sorted` reads counts
+    of at most 4): neighbours swapped until none rises."""
+    while True:
+        swapped = False
+        x = a
+        while x != 0:
+            r = low_bit(x) >> 2
+            x &= x - 1
+            lo = (h >> (4 * r)) & 15
+            hi = (h >> (4 * r + 4)) & 15
+            if lo < hi:
+                h += ((hi - lo) << (4 * r)) - ((hi - lo) << (4 * r + 4))
+                swapped = True
+        if not swapped:
+            return h
+
+
+@kernel
+def _runs_sorted_four(c0, c1, c2, c3, cut):
+    """:func:`_runs_sorted` for four hands of two decks: each seat's counts
+    sorted within the runs of renamed ranks next to each other that he alone
+    holds, no run crossing from rank ``cut`` to ``cut + 1``."""
+    o0 = _at_least(c0, 1)
+    o1 = _at_least(c1, 1)
+    o2 = _at_least(c2, 1)
+    o3 = _at_least(c3, 1)
+    nocut = ~(1 << (4 * cut)) if cut > 0 else -1
+    a0 = o0 & ~(o1 | o2 | o3)
+    a1 = o1 & ~(o0 | o2 | o3)
+    a2 = o2 & ~(o0 | o1 | o3)
+    a3 = o3 & ~(o0 | o1 | o2)
+    return (_sorted_in_runs(c0, (a0 & (a0 >> 4) & nocut) << 3), _sorted_in_runs(c1, (a1 & (a1 >> 4) & nocut) << 3),
+            _sorted_in_runs(c2, (a2 & (a2 >> 4) & nocut) << 3), _sorted_in_runs(c3, (a3 & (a3 >> 4) & nocut) << 3))
+
+
+@kernel
+def _tri_index(a, b, c):
+    """A dense index of the counts (a, b, c) of one rank in three hands of
+    two decks (a + b + c <= 8: 165 triples, below 256; with a joker's
+    counts, at most 2: below 10): the triples of smaller sum first, then by
+    a, then by b."""
+    s = a + b + c
+    return (s * (s + 1) * (s + 2)) // 6 + a * (s + 1) - (a * (a - 1)) // 2 + b
+
+
+@kernel
+def pack_farmers(h1, h2, h3):
+    """The three farmers' hands of a four-hand key as two words: each rank
+    3..2 a byte (:func:`_tri_index` of its three counts), ranks 3..9 in the
+    first word and ``T``..``2`` in the second, the small joker's index at
+    bit 56 of the first and the big joker's at bit 48 of the second.  Exact
+    for hands of two decks (a rank's counts sum to at most 8): equal words,
+    equal hands."""
+    lo = 0
+    hi = 0
+    for r in range(13):
+        v = _tri_index((h1 >> (4 * r)) & 15, (h2 >> (4 * r)) & 15, (h3 >> (4 * r)) & 15)
+        if r < 7:
+            lo |= v << (8 * r)
+        else:
+            hi |= v << (8 * (r - 7))
+    lo |= _tri_index((h1 >> 52) & 15, (h2 >> 52) & 15, (h3 >> 52) & 15) << 56
+    hi |= _tri_index((h1 >> 56) & 15, (h2 >> 56) & 15, (h3 >> 56) & 15) << 48
+    return lo, hi
+
+
+@kernel
+def canon_four(h0, h1, h2, h3, misc, nplayers, flags):
+    """:func:`canon` under the four-player rules (two decks: a rank held up
+    to 8 times; ``XX`` and ``DD`` pairs), for two, three or four hands: the
+    key's first three words are the landlord's hand and the others' (four
+    hands: the farmers' packed in two words by :func:`pack_farmers`).
+
+    The ranks are renamed as :func:`canon` does: in order when no hand can
+    play a chain (:func:`chains_four`), else with A and 2 in place and every
+    run of two or more empty ranks below A closed to one.  Under
+    ``chains=shanghai`` a hand that can play a chain keeps every rank where
+    it is (A and 2 also run low, below the 3, so no gap may close).  When no
+    hand can play a chain, a seat's counts are sorted within the runs of
+    ranks he alone holds (:func:`_runs_sorted_four`)."""
+    occn = (_at_least(h0, 1) | _at_least(h1, 1) | _at_least(h2, 1) | _at_least(h3, 1))
+    chains = False
+    if occn != _R13:
+        chains = (chains_four(h0, flags) or chains_four(h1, flags) or chains_four(h2, flags)
+                  or chains_four(h3, flags))
+    if occn == _R13 or (chains and (flags & F_SHANGHAI) != 0):
+        c0, c1, c2, c3 = h0, h1, h2, h3
+    else:
+        c0 = h0 & (0xFF << 52)
+        c1 = h1 & (0xFF << 52)
+        c2 = h2 & (0xFF << 52)
+        c3 = h3 & (0xFF << 52)
+        pk = (misc >> 4) & 0x3FFF
+        pm = (pk >> 5) & 15
+        npm = pm
+        pb = 4 * pm
+        if not chains:
+            found = pm >= 13
+            m = occn
+            d = 4
+            while m != 0:
+                s = low_bit(m)
+                t = m >> s
+                w = low_bit(~t & 0x1111111111111111)
+                mask = (1 << w) - 1
+                c0 |= ((h0 >> s) & mask) << d
+                c1 |= ((h1 >> s) & mask) << d
+                c2 |= ((h2 >> s) & mask) << d
+                c3 |= ((h3 >> s) & mask) << d
+                if not found and pb < s + w:
+                    npm = ((d + pb - s) >> 2) if pb >= s else (d >> 2) - 1
+                    found = True
+                d += w
+                m = (t >> w) << (s + w)
+            if not found:
+                npm = (d >> 2) - 1
+            flag = 1 << 24
+            c0, c1, c2, c3 = _runs_sorted_four(c0, c1, c2, c3, npm if pk != 0 else 0)
+        else:
+            c0 |= h0 & (0xFF << 44)
+            c1 |= h1 & (0xFF << 44)
+            c2 |= h2 & (0xFF << 44)
+            c3 |= h3 & (0xFF << 44)
+            found = pm >= 11
+            m = occn & 0x11111111111
+            pr = 11
+            pi = 11
+            while m != 0:
+                tb = high_bit(m)
+                rt = tb >> 2
+                u = ~m & ((1 << tb) - 1) & 0x11111111111
+                lb_ = high_bit(u) + 4 if u != 0 else 0
+                it = pi - 1 if pr == rt + 1 else pi - 2
+                mask = ((1 << (tb + 4 - lb_)) - 1) << lb_
+                sh = 4 * (it - rt)
+                c0 |= (h0 & mask) << sh
+                c1 |= (h1 & mask) << sh
+                c2 |= (h2 & mask) << sh
+                c3 |= (h3 & mask) << sh
+                if not found and pb >= lb_:
+                    npm = pm + (it - rt) if pm <= rt else pi - 1
+                    found = True
+                pr = lb_ >> 2
+                pi = it - (rt - pr)
+                m &= (1 << lb_) - 1
+            if not found:
+                npm = pi - 1
+            flag = 0
+        if pk != 0:
+            pk = (pk & ~(15 << 5)) | (npm << 5)
+        misc = (misc & ~(0x3FFF << 4)) | (pk << 4) | flag
+    if nplayers == 4:
+        lo, hi = pack_farmers(c1, c2, c3)
+        return c0, lo, hi, misc
+    return c0, c1, c2, misc
 
 
 @kernel

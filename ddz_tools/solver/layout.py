@@ -107,7 +107,8 @@ C_COVER = 18
 C_THREAT = 19
 C_OUT = 20
 C_KNOWN = 21
-C_SIZE = 22
+C_RX_MODE = 22
+C_SIZE = 23
 
 # What a call of search_step does (ctl[C_TASK]): search; or, instead, split
 # the table, just doubled, from half the buckets it is given; or list the
@@ -126,17 +127,22 @@ PH_RELAX = 2
 # Misc word of a key (see :func:`key.misc`): turn (bits 0-1), last_by (2-3), the play to answer's
 # kind without its bomb tier (4-16), a hand holding laizi (17, see :func:`key.canon`), the classic
 # rule flags (18-22), 3-player (23), ranks renamed in order (24), the bomb tier (25-26), the other
-# rule flags, laizi options and wild ranks (27-45: flag bits 5-23).  A classic key (flags below
-# 32, no tier) is the word it always was: the same buckets, the same nodes.
-MISC_BITS = 46
+# rule flags, laizi options and wild ranks (27-45: flag bits 5-23), ``top_bomb=bomb8`` (46, the
+# one play flag above bit 23), 4-player (47).  A classic key (flags below 32, no tier) is the
+# word it always was: the same buckets, the same nodes.
+MISC_BITS = 48
 MISC_MASK = (1 << MISC_BITS) - 1
 #: Misc bit of a key whose hands hold laizi (a card of a wild rank): never renamed.
 LAIZI_BIT = 1 << 17
-#: Rule flags a key can hold (bits 0-23: play options and the wild ranks).
+#: Rule flags a key can hold (bits 0-23: play options and the wild ranks), besides
+#: ``kinds.F_TOP_BOMB8``, which it holds at ``BOMB8_BIT``.
 FLAGS_LIMIT = 1 << 24
-VALUE_BIT = 1 << 46
-VALID_BIT = 1 << 47
-WORK_SHIFT = 48
+#: Misc bits of the four-player game: ``top_bomb=bomb8``, and four hands at the table.
+BOMB8_BIT = 1 << 46
+FOUR_SEATS_BIT = 1 << 47
+VALUE_BIT = 1 << 48
+VALID_BIT = 1 << 49
+WORK_SHIFT = 50
 
 #: The kind of a pass among a node's moves.
 PASS_KIND = -1
@@ -148,9 +154,11 @@ PASS_KIND = -1
 #: the play to answer and the seat that made it, where the node's moves start
 #: in the move buffers, how many it has and which is next, its phase
 #: (``PH_*``), the cards it took from the hand of seat ``who`` (its move, or
-#: the hand a relaxation sets aside), the node count when it was entered, and
-#: its table key (four words a row).
-Frames = namedtuple("Frames", "turn pk lb start n i phase cards nodes0 who key")
+#: the hand a relaxation sets aside), the node count when it was entered, the
+#: cards it took from seat ``who2`` (0 but where a four-player relaxation sets
+#: two farmers aside), the place of the relaxation it is in (see
+#: :func:`relax.relax_code`), and its table key (four words a row).
+Frames = namedtuple("Frames", "turn pk lb start n i phase cards nodes0 who cards2 who2 rx key")
 #: The work arrays of a search: the decomposer's memo and work array (move
 #: ordering), two scratch arrays, the answer-profile cache and its buffers
 #: (``PROF_ROWS``, ``PROF_PLAYS``), the control-win memo (``CWM_ROWS``).

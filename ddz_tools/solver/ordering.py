@@ -13,7 +13,11 @@ or trio of a lower loose rank, is at least as good whatever follows.  Under
 wild ranks only where no hand holds a laizi (the game left is then a classic
 one, see :func:`key.laizi_held`): a laizi can make a chain of ranks the
 "loose" test reads as chainless, and an opponent's laizi answers at ranks
-nobody holds.
+nobody holds.  Under the four-player rules (two decks) the loose ranks are
+read with counts up to 8 and the chains of that game
+(:func:`_loose_ranks_four`), a farmer's two partners count as one (the
+ranks either holds), and no airplane's wings are swapped where they must
+be consecutive.
 
 Laizi.  The ordering asks the decomposer under the classic play options
 (:func:`key.plain_flags`): exact for a hand without laizi, a hint for one
@@ -25,11 +29,11 @@ control-win search, which finds a hand that is one play, decides).
 
 from .._jit import high_bit, kernel
 from ..decompose import min_plays_memo_in
-from ..kinds import wild_cards
+from ..kinds import F_FOUR, F_SHANGHAI, F_WING_CONSECUTIVE, wild_cards
 from ..rules import (F_CHAINS_WITH_TWO, T_AIRPLANE_PAIR, T_AIRPLANE_SOLO, T_BOMB, T_FOUR_PAIR, T_FOUR_SOLO,
                      T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_PAIR, T_ROCKET, T_SOLO, T_TRIO, T_TRIO_PAIR, T_TRIO_SOLO)
 from .control import control_win
-from .key import laizi_held, plain_flags, team
+from .key import _at_least, laizi_held, plain_flags, team
 from .layout import PASS_KIND
 from .profiles import free
 
@@ -62,7 +66,7 @@ def score(hands, turn, lb, c, k, answering, scanned, flags, nplayers, wk):
     memo, dwork, prof, pbuf = wk.memo, wk.dwork, wk.prof, wk.pbuf
     hand = hands[turn]
     if k == PASS_KIND:
-        if nplayers == 3 and team(lb, 3) == team(turn, 3):
+        if nplayers >= 3 and team(lb, nplayers) == team(turn, nplayers):
             return 1 << 20
         # Otherwise pass last: beating, even at the cost of the hand's
         # structure, refutes more often (measured: 2.4x fewer nodes).
@@ -119,6 +123,41 @@ def _loose_ranks(hand, flags):
     once = hand & ~(hand >> 1) & ~(hand >> 2) & RANKS_3_TO_2
     twice = (hand >> 1) & ~hand & ~(hand >> 2) & RANKS_3_TO_2
     thrice = hand & (hand >> 1) & ~(hand >> 2) & RANKS_3_TO_2
+    return once & ~in5, twice & ~in5 & ~in3, thrice & ~in5 & ~in3 & ~in2
+
+
+@kernel
+def _in_runs(x, n, flags):
+    """The rank bits (bit 4r, ranks 3..2) of ``x`` that lie in some run of
+    ``n`` places in a row of the four-player chain sequence all set in
+    ``x``: ``3``..``A``, or under ``chains=shanghai`` a low A and 2 below the
+    3 too (the A at either end)."""
+    if (flags & F_SHANGHAI) != 0:
+        p = ((x & 0x111111111111) << 8) | ((x >> 44) & 1) | (((x >> 48) & 1) << 4)
+    else:
+        p = x & 0x111111111111
+    w = p
+    for i in range(1, n):
+        w &= p >> (4 * i)
+    m = w
+    for i in range(1, n):
+        m |= w << (4 * i)
+    if (flags & F_SHANGHAI) == 0:
+        return m
+    return ((m >> 8) & 0x111111111111) | ((m & 1) << 44) | (((m >> 4) & 1) << 48)
+
+
+@kernel
+def _loose_ranks_four(hand, flags):
+    """:func:`_loose_ranks` under the four-player rules (counts up to 8, the
+    chains of :func:`_in_runs`): the ranks held exactly once, twice, resp.
+    three times in no chain, pair chain or airplane the hand could play."""
+    in5 = _in_runs(_at_least(hand, 1), 5, flags)
+    in3 = _in_runs(_at_least(hand, 2), 3, flags)
+    in2 = _in_runs(_at_least(hand, 3), 2, flags)
+    once = hand & ~(hand >> 1) & ~(hand >> 2) & ~(hand >> 3) & RANKS_3_TO_2
+    twice = (hand >> 1) & ~hand & ~(hand >> 2) & ~(hand >> 3) & RANKS_3_TO_2
+    thrice = hand & (hand >> 1) & ~(hand >> 2) & ~(hand >> 3) & RANKS_3_TO_2
     return once & ~in5, twice & ~in5 & ~in3, thrice & ~in5 & ~in3 & ~in2
 
 
@@ -197,8 +236,9 @@ def drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
     cards (he then has the same answers to every later use of either)."""
     if laizi_held(hands, flags):
         return n
+    four = (flags & F_FOUR) != 0
     hand = hands[turn]
-    lows = _loose_ranks(hand, flags)
+    lows = _loose_ranks_four(hand, flags) if four else _loose_ranks(hand, flags)
     solo, pair, trio = lows
     if (solo | pair | trio) == 0:
         return n
@@ -214,22 +254,34 @@ def drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
     for q in range(nplayers):
         if q != turn:
             h = hands[q]
-            any_ = (h | (h >> 1) | (h >> 2)) & RANKS_3_TO_2
+            if four:
+                any_ = _at_least(h, 1)
+                two = _at_least(h, 2)
+                three = _at_least(h, 3)
+            else:
+                any_ = (h | (h >> 1) | (h >> 2)) & RANKS_3_TO_2
+                two = ((h >> 1) | (h >> 2)) & RANKS_3_TO_2
+                three = ((h >> 2) | ((h >> 1) & h)) & RANKS_3_TO_2
             if team(q, nplayers) != me:
                 opp1 |= any_
-                opp2 |= ((h >> 1) | (h >> 2)) & RANKS_3_TO_2
-                opp3 |= ((h >> 2) | ((h >> 1) & h)) & RANKS_3_TO_2
+                opp2 |= two
+                opp3 |= three
             else:
-                mate = any_
+                # A partner (two with four seats): every rank he holds counts.
+                mate |= any_
                 opp1 |= any_
                 opp2 |= any_
                 opp3 |= any_
     opps = (opp1, opp2, opp3)
+    # Pair wings that must be consecutive ranks: an airplane's wing swapped
+    # for a lower loose pair may be no play (no kicker dominance there).
+    wings = (flags & F_WING_CONSECUTIVE) != 0
     m = 0
     for i in range(n):
         c = mc[start + i]
         k = mk[start + i]
-        if _dominated_by_lows(hand, c, k, solo, pair, mate):
+        if (_dominated_by_lows(hand, c, k, solo, pair, mate)
+                and not (wings and (k & 31) == T_AIRPLANE_PAIR)):
             continue
         if _dominated_by_lower(hand, c, k, lows, opps, pk):
             continue

@@ -15,6 +15,13 @@ hold wild ranks, where bombs order by size, tier and face and one bomb
 answers another exactly when its level is higher.  The bomb word is merged
 as one number (its maximum), every other word nibble by nibble.
 
+Four players (two decks).  Bombs of 4 to 8 cards order by size, then
+rank: their level is ``kinds.bomb_rank`` + 1, as under wild ranks.  Under
+``top_bomb=bomb8`` an 8-card bomb beats the four jokers (the rocket word
+then answers everything but such a bomb, see :func:`level_top8`).  Under
+``chains=shanghai`` a chain's nibble is its top place + 2 (``AAA222``
+stores main 15 for place -1; see :func:`prof_main`).
+
 Laizi.  With wild ranks the same holds: an answer to a play of ``kind`` is a
 play of its type and length with a higher main face, a bomb of higher level,
 or the rocket (``kinds.play_beats``), and every such play of a hand is among
@@ -28,9 +35,9 @@ is one play (read by the search's "out now" rule; classic profiles leave it
 """
 
 from .._jit import kernel
-from ..kinds import WILD_MASK, bomb_rank
+from ..kinds import F_FOUR, F_SHANGHAI, F_TOP_BOMB8, WILD_MASK, bomb_rank, chain_place
 from ..movegen import gen_into_scratch
-from ..rules import T_BOMB, T_PASS, T_ROCKET
+from ..rules import T_AIRPLANE, T_AIRPLANE_PAIR, T_BOMB, T_CHAIN, T_PAIR_CHAIN, T_PASS, T_ROCKET
 from .key import fold, slot, team
 from .layout import CW_MERGED, PROF_W
 
@@ -39,9 +46,38 @@ from .layout import CW_MERGED, PROF_W
 def bomb_level(kind, flags):
     """The level of a bomb in answer profiles (see the module doc): one bomb
     answers another exactly when its level is higher; always >= 1."""
-    if (flags & WILD_MASK) == 0:
+    if (flags & (WILD_MASK | F_FOUR)) == 0:
         return ((kind >> 5) & 15) + 1
     return bomb_rank(kind, flags) + 1
+
+
+@kernel
+def top8(kind, flags):
+    """True when a play of ``kind`` is an 8-card bomb that beats the four
+    jokers (four-player rules with ``top_bomb=bomb8``)."""
+    return (flags & F_TOP_BOMB8) != 0 and (kind & 31) == T_BOMB and ((kind >> 9) & 15) == 5
+
+
+@kernel
+def level_top8(level, flags):
+    """True when a bomb word's ``level`` (see :func:`bomb_level`) is an
+    8-card bomb's and beats the four jokers (``top_bomb=bomb8``; under the
+    four-player rules a level is ``kinds.bomb_rank`` + 1, its size at bit 8)."""
+    return (flags & F_TOP_BOMB8) != 0 and level > 0 and ((level - 1) >> 8) == 5
+
+
+@kernel
+def prof_main(k, flags):
+    """The nibble a play of kind ``k`` puts in its type's profile word:
+    its main rank + 1, or under ``chains=shanghai`` for a chain, pair chain
+    or airplane its top place + 2 (``AAA222`` has place -1: 1; ``A``, the
+    highest place, 13), so that the nibbles order as the plays do."""
+    m = (k >> 5) & 15
+    if (flags & F_SHANGHAI) != 0:
+        t = k & 31
+        if t == T_CHAIN or t == T_PAIR_CHAIN or t == T_AIRPLANE or t == T_AIRPLANE_PAIR:
+            return chain_place(m) + 2
+    return m + 1
 
 
 @kernel
@@ -52,7 +88,7 @@ def with_play(word, k, flags):
     if (k & 31) == T_BOMB:
         b = bomb_level(k, flags) << 4
         return b if b > word else word
-    return with_kind(word, k)
+    return with_kind(word, k, flags)
 
 
 @kernel
@@ -98,11 +134,11 @@ def profile_row(prof, hand, flags, pbuf):
 
 
 @kernel
-def with_kind(word, k):
+def with_kind(word, k, flags):
     """A profile's word for the type of the play ``k`` (see
     :func:`profile_row`), raised to hold ``k``: its length's nibble at
-    least ``k``'s main rank plus one."""
-    m = ((k >> 5) & 15) + 1
+    least ``k``'s main rank plus one (see :func:`prof_main`)."""
+    m = prof_main(k, flags)
     sh = 4 * ((k >> 9) & 15)
     if ((word >> sh) & 15) < m:
         return (word & ~(15 << sh)) | (m << sh)
@@ -111,21 +147,25 @@ def with_kind(word, k):
 
 @kernel
 def can_answer(hand, flags, kind, prof, pbuf):
-    """True when ``hand`` holds an answer to a play of ``kind`` (see profile_row)."""
+    """True when ``hand`` holds an answer to a play of ``kind`` (see profile_row).
+    Under ``top_bomb=bomb8`` an 8-card bomb answers the four jokers, and
+    they do not answer it."""
     t = kind & 31
-    if t == T_ROCKET:
+    if t == T_ROCKET and (flags & F_TOP_BOMB8) == 0:
         return False
     row = profile_row(prof, hand, flags, pbuf)
     if row < 0:
         return gen_into_scratch(hand, flags, kind, pbuf[0, :0], pbuf[1, :0], pbuf[2]) > 0
-    if prof[row, 2 + T_ROCKET] != 0:
-        return True
     bomb = prof[row, 2 + T_BOMB] >> 4
+    if t == T_ROCKET:
+        return level_top8(bomb, flags)
+    if prof[row, 2 + T_ROCKET] != 0 and not top8(kind, flags):
+        return True
     if t == T_BOMB:
         return bomb > bomb_level(kind, flags)
     if bomb > 0:
         return True
-    return ((prof[row, 2 + t] >> (4 * ((kind >> 9) & 15))) & 15) > ((kind >> 5) & 15) + 1
+    return ((prof[row, 2 + t] >> (4 * ((kind >> 9) & 15))) & 15) > prof_main(kind, flags)
 
 
 @kernel
@@ -195,13 +235,13 @@ def free(hands, turn, kind, flags, nplayers, prof, pbuf):
     if w[CW_MERGED + PROF_W - 1] != turn + 1:
         return unanswered(hands, turn, kind, flags, nplayers, prof, pbuf)
     t = kind & 31
-    if t == T_ROCKET:
-        return True
-    if w[CW_MERGED + T_ROCKET] != 0:
-        return False
     bomb = w[CW_MERGED + T_BOMB] >> 4
+    if t == T_ROCKET:
+        return not level_top8(bomb, flags)
+    if w[CW_MERGED + T_ROCKET] != 0 and not top8(kind, flags):
+        return False
     if t == T_BOMB:
         return bomb <= bomb_level(kind, flags)
     if bomb > 0:
         return False
-    return ((w[CW_MERGED + t] >> (4 * ((kind >> 9) & 15))) & 15) <= ((kind >> 5) & 15) + 1
+    return ((w[CW_MERGED + t] >> (4 * ((kind >> 9) & 15))) & 15) <= prof_main(kind, flags)

@@ -8,7 +8,9 @@ Two-player: ``me`` against ``opponent``; whoever empties their hand first
 wins; a pass is legal only when answering and after one pass the other side
 leads.  Three-player: ``landlord``, ``farmer1``, ``farmer2`` in turn order;
 the farmers win together; after two consecutive passes the last player who
-played leads.  Legal plays come from the shared move generator
+played leads.  Under the four-player rules (two decks) the landlord plays
+one, two or three farmers (``farmer3`` last), and a play stands until the
+turn comes back to its maker.  Legal plays come from the shared move generator
 (:mod:`ddz_tools.movegen`) under the position's rules.
 """
 

@@ -28,17 +28,18 @@ kernel reading from them what it uses.
 from .._jit import flat_kernel, kernel, prefetch
 from ..decompose import min_plays_memo_in, min_plays_prefetch
 from ..gamerules import next_seat, trick_after
-from ..kinds import T_PASS, wild_cards
+from ..kinds import F_FOUR, T_PASS, wild_cards
 from ..movegen import gen_into_scratch
 from .control import control_split, control_win
-from .key import bucket_base, canon, misc, plain_flags, team, tt_find, tt_split, tt_store
+from .key import bucket_base, hands_key, misc, plain_flags, team, tt_find, tt_split, tt_store
 from .layout import (AHEAD_PLAYS, C_COVER, C_DOMINANCE, C_FILLED, C_GROW_AT, C_HITS, C_KNOWN, C_MAXD, C_NODES, C_OUT,
-                     C_RESULT, C_RET, C_RX_ABORTS, C_RX_BUDGET, C_RX_D, C_RX_N0, C_RX_WINS, C_SP, C_TASK, C_THREAT,
+                     C_RESULT, C_RET, C_RX_ABORTS, C_RX_BUDGET, C_RX_D, C_RX_MODE, C_RX_N0, C_RX_WINS, C_SP, C_TASK,
+                     C_THREAT,
                      CW_MERGED, PASS_KIND, PH_ITER, PH_NEW, PH_RELAX, PROF_W, ST_DONE, ST_GROW, ST_MEMO, ST_PAUSED,
                      ST_TABLE, TASK_BEST_MOVES, TASK_SEARCH, TASK_SPLIT, Frames, Work)
 from .ordering import drop_dominated, score, sort_range
 from .profiles import can_answer, free, merge_opponents, profile_row
-from .relax import relax_first, relax_next, relax_push, relaxed_known
+from .relax import relax_code, relax_first, relax_push, relaxed_known
 from .threats import covered, threat_rule
 
 
@@ -127,7 +128,8 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, wk, 
     # The threat and cover rules: real three-player positions only.  A
     # two-hand game (two players, or a relaxation with a farmer set aside)
     # has an empty hand, and there they cost more time than they save.
-    three_hands = hands[1] != 0 and hands[2] != 0
+    # Not under the four-player rules (see threats' module doc).
+    three_hands = nplayers == 3 and (flags & F_FOUR) == 0 and hands[1] != 0 and hands[2] != 0
     if (threat != 0 and turn != 0 and three_hands
             and threat_rule(hands, turn, pk, lb, flags, wk, threat & 2) != 0):
         return n, 2
@@ -185,8 +187,7 @@ def _expand(hands, turn, pk, lb, flags, nplayers, mc, mk, key, ekey, start, wk, 
                 ekey[start + i, 4] = -1
                 dropped += 1
                 continue
-            k0, k1, k2, km = canon(hands[0], hands[1], hands[2] if nplayers == 3 else 0,
-                                    misc(nxt, clb, cpk, flags, nplayers))
+            k0, k1, k2, km = hands_key(hands, nplayers, misc(nxt, clb, cpk, flags, nplayers), flags)
             hands[turn] += c
             base = bucket_base(k0, k1, k2, km, nbuckets)
             prefetch(tt, base)
@@ -318,6 +319,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget, frames, mc, m
                 # (every value it stored is exact) and go back to node r.
                 for p in range(d - 1, r - 1, -1):
                     hands[fr.who[p]] += fr.cards[p]
+                    hands[fr.who2[p]] += fr.cards2[p]
                 ctl[C_SP] = r
                 ctl[C_RET] = -1
                 ctl[C_RX_ABORTS] += 1
@@ -326,8 +328,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget, frames, mc, m
             # unless km < 0), kept for its store when it is solved.
             km = fr.key[d, 3]
             if km < 0:
-                k0, k1, k2, km = canon(hands[0], hands[1], hands[2] if nplayers == 3 else 0,
-                                        misc(turn, fr.lb[d], fr.pk[d], flags, nplayers))
+                k0, k1, k2, km = hands_key(hands, nplayers, misc(turn, fr.lb[d], fr.pk[d], flags, nplayers), flags)
                 fr.key[d, 0] = k0
                 fr.key[d, 1] = k1
                 fr.key[d, 2] = k2
@@ -349,6 +350,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget, frames, mc, m
                 ctl[C_SP] = d - 1
                 p = d - 1
                 hands[fr.who[p]] += fr.cards[p]
+                hands[fr.who2[p]] += fr.cards2[p]
                 ctl[C_RET] = res
                 continue
             # The node's value when known without a search: a relaxation of
@@ -387,9 +389,9 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget, frames, mc, m
                 ctl[C_RX_WINS] += 1
                 res = 0
             else:
-                nz = relax_next(fr.pk[d], fr.who[d])
-                if nz > 0:
-                    e = relax_push(hands, d, nz, ctl, fr)
+                nz = fr.rx[d] + 1
+                if relax_code(nz, turn, fr.pk[d], fr.lb[d], nplayers, ctl[C_RX_MODE]) > 0:
+                    e = relax_push(hands, d, nz, nplayers, ctl, fr)
                     if e < 0:
                         ctl[C_RESULT] = -1
                         return ST_GROW
@@ -407,10 +409,9 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget, frames, mc, m
             if res < 0 and cv >= 0 and fr.i[d] == 1 and fr.n[d] > 1:
                 # The first move failed: the node is likely lost, so try to
                 # prove that at once with a relaxation.
-                fz = relax_first(hands, turn, fr.pk[d], fr.lb[d], nplayers, ctl)
-                if fz >= 0:
+                if relax_first(hands, turn, fr.pk[d], fr.lb[d], nplayers, ctl) > 0:
                     fr.phase[d] = PH_RELAX
-                    e = relax_push(hands, d, fz, ctl, fr)
+                    e = relax_push(hands, d, 0, nplayers, ctl, fr)
                     if e < 0:
                         ctl[C_RESULT] = -1
                         return ST_GROW
@@ -431,6 +432,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget, frames, mc, m
                     clb = (nw >> 2) & 3
                     cpk = nw >> 4
                     fr.who[d] = turn
+                    fr.cards2[d] = 0
                     if k == PASS_KIND:
                         fr.cards[d] = 0
                     else:
@@ -464,6 +466,7 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget, frames, mc, m
         p = d - 1
         ctl[C_SP] = p
         hands[fr.who[p]] += fr.cards[p]
+        hands[fr.who2[p]] += fr.cards2[p]
         ctl[C_RET] = res
 
 

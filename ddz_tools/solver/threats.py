@@ -35,12 +35,22 @@ hand holds laizi:
   ``natural_first`` a smaller hand may hold plays the larger one has not,
   and the split searches are sequences (see :func:`control.control_win_search`):
   the rule is not used.
+
+Four-player rules (``F_FOUR``: two decks, four seats or fewer hands under
+the four-player plays).  Neither rule is used, whatever the number of hands:
+both are proven for three seats (farmer2's play goes straight to the
+landlord, farmer1's to farmer2 first; with three farmers the order and the
+covers between them differ), the cover rule rebuilds the movers' top bomb
+as a hard four-card bomb, the threat rule takes the rocket for a play
+nothing beats (under ``top_bomb=bomb8`` an 8-card bomb does), and the count
+of low solos reads counts of at most 4 and chains of ``3``..``A`` (two decks
+hold 8 of a rank; ``chains=shanghai`` runs A and 2 low).
 """
 
 from .._jit import kernel
 from ..cards import RANK_A
 from ..decompose import min_plays_memo_in
-from ..kinds import F_NATURAL_FIRST
+from ..kinds import F_FOUR, F_NATURAL_FIRST
 from ..movegen import gen_into_scratch
 from ..rules import T_BOMB, T_PASS, T_ROCKET, T_SOLO
 from .control import control_split, control_win, merged_hash, same_profile
@@ -85,6 +95,9 @@ def covered(hands, turn, pk, lb, flags, nplayers, mc, mk, lo, wk):
     are generated into ``mc``/``mk`` from ``lo`` (past the node's own moves);
     a buffer too small only loses the shortcut."""
     memo, dwork, prof, pbuf = wk.memo, wk.dwork, wk.prof, wk.pbuf
+    if (flags & F_FOUR) != 0:
+        # Not under the four-player rules (see the module doc).
+        return 0
     me = team(turn, nplayers)
     if pk != 0 and team(lb, nplayers) == me:
         return 0
@@ -481,6 +494,9 @@ def threat_rule(hands, turn, pk, lb, flags, wk, count):
     :func:`low_solo_covers`) or the most of farmer1's plays that win the
     trick back (an upper bound, see :func:`regains`), the landlord wins."""
     sc, prof, pbuf = wk.sc, wk.prof, wk.pbuf
+    if (flags & F_FOUR) != 0:
+        # Not under the four-player rules (see the module doc).
+        return 0
     if laizi_held(hands, flags):
         # Laizi in a hand: not under natural_first, and without the count
         # (see the module doc).
