@@ -16,6 +16,11 @@ this 2-core machine.
 A second table does the same for the second and third seat after earlier
 bids (rejection sampling on the bid rule), and for the random policy.
 
+``--four``: the same under four-player rules (``four``): seeded 25-card hands
+of two decks, the first seat, the second after a pass, and the random
+policy (the third seat after ``pass,1`` is too rare under the heuristic's bid
+rule with 25 cards to time).
+
 No peer: none of the installed projects (DouZero, RLCard,
 doudizhu_resolver) evaluates bids by sampling; RLCard ranks hands by a fixed
 control-card score (see ``benchmarks/bid_validation.py`` for how that bids
@@ -39,13 +44,14 @@ from ddz_tools.cards import format_cards  # noqa: E402
 DECK = [r for r in range(13) for _ in range(4)] + [13, 14]
 
 
-def hands(n: int, seed: int = 2026) -> list[str]:
+def hands(n: int, seed: int = 2026, decks: int = 1) -> list[str]:
+    """``n`` seeded hands: 17 cards of one deck, or 25 of two."""
     rng = random.Random(seed)
     out = []
     for _ in range(n):
-        deck = list(DECK)
+        deck = DECK * decks
         rng.shuffle(deck)
-        out.append(format_cards(sum(1 << (4 * r) for r in deck[:17])))
+        out.append(format_cards(sum(1 << (4 * r) for r in deck[:17 if decks == 1 else 25])))
     return out
 
 
@@ -76,19 +82,23 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=8)
     ap.add_argument("--samples", type=int, default=2000)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--four", action="store_true", help="four-player rules: 25-card hands of two decks")
     args = ap.parse_args()
     cores = os.cpu_count() or 1
+    kw = {"rules": "four"} if args.four else {}
+    hl = hands(args.hands, decks=2 if args.four else 1)
     t0 = time.perf_counter()
-    evaluate_bid(hands(1)[0], samples=10, workers=1)
+    evaluate_bid(hl[0], samples=10, workers=1, **kw)
     cold = time.perf_counter() - t0
-    hl = hands(args.hands)
-    print(f"bid evaluator: {args.hands} hands x {args.repeats} seeds, {args.samples} samples each, "
-          f"early stopping off; {cores} cores; first call in this process (cache load, or compile when the cache is cold) {cold:.2f} s")
+    print(f"bid evaluator{' (rules four)' if args.four else ''}: {args.hands} hands x {args.repeats} seeds, "
+          f"{args.samples} samples each, early stopping off; {cores} cores; first call in this process (cache load, "
+          f"or compile when the cache is cold) {cold:.2f} s")
     print()
-    rows = run_case("first seat, heuristic", hl, args.samples, args.repeats, cores)
-    rows += run_case("second seat after pass", hl, args.samples, args.repeats, cores, seat=1, before="pass")
-    rows += run_case("third seat after pass,1", hl, args.samples, args.repeats, cores, seat=2, before="pass,1")
-    rows += run_case("first seat, random policy", hl, args.samples, args.repeats, cores, policy="random")
+    rows = run_case("first seat, heuristic", hl, args.samples, args.repeats, cores, **kw)
+    rows += run_case("second seat after pass", hl, args.samples, args.repeats, cores, seat=1, before="pass", **kw)
+    if not args.four:
+        rows += run_case("third seat after pass,1", hl, args.samples, args.repeats, cores, seat=2, before="pass,1")
+    rows += run_case("first seat, random policy", hl, args.samples, args.repeats, cores, policy="random", **kw)
     print("| case | workers | median s per evaluation | samples/s (wall) | samples/CPU-s | min-max s |")
     print("|---|---|---|---|---|---|")
     for label, w, wall, rate, cpu_rate, lo, hi in rows:
