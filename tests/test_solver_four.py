@@ -321,35 +321,35 @@ def test_after_move_passes_round_four_seats():
     assert checked > 700 and skipped > 0.2 * checked
 
 
-def test_chain_test_and_farmers_packing_match_the_reference():
-    """The key's chain test equals the reference's (and the reference's
-    agrees with the plays a hand has); the farmers' two words equal the
-    reference packing, and different hands never pack alike."""
-    from ddz_tools.solver.key import chains_four, pack_farmers
-
+def test_reference_chain_test_and_packing():
+    """The reference's chain test agrees with the plays a hand has, and its
+    packing of the farmers' hands never packs two triples of hands alike (the
+    kernel's key is checked against both below)."""
     rng = random.Random(58)
     seen = {}
     for i in range(400):
         rules = Rules.parse(VARIANTS[i % 3])
-        h = _small_hand(rng, 12)
-        want = chain_possible_four(h, rules)
-        assert bool(chains_four(h, rules.flags)) == want, (format_cards(h), rules.describe())
-        if sum((h >> (4 * r)) & 15 for r in range(15)) <= 8:
-            assert want == any(6 <= k & 31 <= 8 or k & 31 == 10 for _, k in naive_leads(h, rules))
+        h = _pack(_pool(rng)[:rng.randint(1, 8)])
+        want = any(6 <= k & 31 <= 8 or k & 31 == 10 for _, k in naive_leads(h, rules))
+        assert chain_possible_four(h, rules) == want, (format_cards(h), rules.describe())
         pool = _pool(rng)
-        hs = [_pack(pool[j * 8:j * 8 + rng.randint(0, 8)]) for j in range(3)]
-        words = tuple(int(w) for w in pack_farmers(*hs))
-        assert words == pack_farmers_ref(*hs)
-        assert seen.setdefault(words, tuple(hs)) == tuple(hs)
+        hs = tuple(_pack(pool[j * 8:j * 8 + rng.randint(0, 8)]) for j in range(3))
+        assert seen.setdefault(pack_farmers_ref(*hs), hs) == hs
+
+
+_KEYS = []
 
 
 def _key_of(hands, turn, prev, lb, flags):
-    """The solver's table key of a position under four-player rules."""
-    from ddz_tools.solver.key import hands_key, misc
+    """The table key the solver stores a position under (the search
+    kernel's own, through its TASK_KEY: no kernel of its own to compile)."""
+    from ddz_tools.kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS
+    from ddz_tools.solver.driver import State
 
-    n = len(hands)
-    arr = np.array(list(hands) + [0] * (4 - n), np.int64)
-    return tuple(int(w) for w in hands_key(arr, n, misc(turn, lb, prev, flags, n), flags))
+    if not _KEYS:
+        _KEYS.append(Solver(1))
+    st = State(tuple(hands), turn, prev, lb, 0)
+    return _KEYS[0]._key(st, len(hands), flags & ~(F_BOMBS_SIX_PLUS | F_BOMBS_LADDER))
 
 
 def test_table_key_matches_the_reference():

@@ -30,7 +30,7 @@ from .layout import (BUCKET, C_COVER, C_DOMINANCE, C_EVICT, C_FILLED, C_GROW_AT,
                      DEFAULT_TT_MB, ENTRY_BYTES, ENTRY_WORDS, FLAGS_LIMIT, MAX_DEPTH, MEMO_BITS, PASS_KIND, PH_NEW,
                      PROBE_DEPTH, PROBE_GROWTH, PROBE_MIN, PROBE_NODES, PROBE_POWER, PROF_PLAYS, PROF_ROWS, PROF_W,
                      RELAX_BUDGET, SPLIT_AFTER, ST_DONE, ST_GROW, ST_MEMO, ST_TABLE, START_BUCKETS, TASK_BEST_MOVES,
-                     TASK_MOVES, TASK_SPLIT, Frames)
+                     TASK_KEY, TASK_MOVES, TASK_SPLIT, Frames)
 from .relax import RX_ALONE_PAIRS, relax_aside, relax_code
 from .result import SolveResult
 from .search import search_step
@@ -446,6 +446,14 @@ class Solver:
                 size = -n + 16
         order = (key[:n] & 0xFFFF).tolist()
         return [(int(mc[i]), int(mk[i])) for i in order]
+
+    def _key(self, st: State, nplayers: int, flags: int) -> tuple:
+        """The table key the search stores ``st`` under (four ints; see
+        :func:`key.hands_key`), as the search kernel works it out."""
+        hands = self._set_root(st)
+        mc = np.zeros(4, np.int64)
+        self._task(TASK_KEY, hands, mc, mc, mc, nplayers, flags)
+        return tuple(int(w) for w in mc)
 
     @staticmethod
     def _child(st: State, move: tuple, nplayers: int) -> "State | None":

@@ -118,6 +118,8 @@ TASK_SEARCH = 0
 TASK_SPLIT = 1
 TASK_MOVES = 2
 TASK_BEST_MOVES = 3
+#: The root frame's table key into the first four words of ``mc`` (for the tests).
+TASK_KEY = 4
 
 # Frame phases.
 PH_NEW = 0

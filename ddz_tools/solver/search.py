@@ -36,7 +36,7 @@ from .layout import (AHEAD_PLAYS, C_COVER, C_DOMINANCE, C_FILLED, C_GROW_AT, C_H
                      C_RESULT, C_RET, C_RX_ABORTS, C_RX_BUDGET, C_RX_D, C_RX_MODE, C_RX_N0, C_RX_WINS, C_SP, C_TASK,
                      C_THREAT,
                      CW_MERGED, PASS_KIND, PH_ITER, PH_NEW, PH_RELAX, PROF_W, ST_DONE, ST_GROW, ST_MEMO, ST_PAUSED,
-                     ST_TABLE, TASK_BEST_MOVES, TASK_SEARCH, TASK_SPLIT, Frames, Work)
+                     ST_TABLE, TASK_BEST_MOVES, TASK_KEY, TASK_SEARCH, TASK_SPLIT, Frames, Work)
 from .ordering import drop_dominated, score, sort_range
 from .profiles import can_answer, free, merge_opponents, profile_row
 from .relax import relax_code, relax_first, relax_push, relaxed_known
@@ -292,7 +292,8 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget, frames, mc, m
     ``mk`` and ``key`` (see :func:`_ordered_moves`; its return value in
     ``ctl[C_RESULT]``), ``TASK_BEST_MOVES`` the same without the dominated
     plays (see :func:`ordering.drop_dominated`) when ``ctl[C_DOMINANCE]`` is
-    set.  They return ``ST_DONE``."""
+    set; ``TASK_KEY`` puts the root's table key (see :func:`key.hands_key`)
+    in ``mc[0:4]``.  They return ``ST_DONE``."""
     fr = Frames(*frames)
     wk = Work(*work)
     task = ctl[C_TASK]
@@ -300,6 +301,12 @@ def search_step(hands, nplayers, flags, tt, nbuckets, ctl, budget, frames, mc, m
         ctl[C_TASK] = TASK_SEARCH
         if task == TASK_SPLIT:
             ctl[C_FILLED] = tt_split(tt, nbuckets // 2)
+        elif task == TASK_KEY:
+            k0, k1, k2, km = hands_key(hands, nplayers, misc(fr.turn[0], fr.lb[0], fr.pk[0], flags, nplayers), flags)
+            mc[0] = k0
+            mc[1] = k1
+            mc[2] = k2
+            mc[3] = km
         else:
             ctl[C_RESULT] = _ordered_moves(hands, fr.turn[0], fr.pk[0], fr.lb[0], flags, nplayers, mc, mk, key, wk,
                                            ctl[C_DOMINANCE] if task == TASK_BEST_MOVES else 0)
