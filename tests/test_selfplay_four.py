@@ -191,3 +191,21 @@ def test_cli_bad_policy_count(capsys):
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and err.startswith("error: ") and "four" in err, err
     assert "--policy" in err
+
+
+def test_kernels_agree_with_their_python_execution():
+    """Four-player games with NUMBA_DISABLE_JIT=1 (the kernels' code run as
+    plain Python, Numba's generator replaced by NumPy's with the same
+    streams) equal the compiled ones: typing that only works by luck in
+    compiled code would show up as a difference."""
+    import os
+    import subprocess
+    import sys
+
+    runs = [("heuristic", 2, "four"), ("heuristic", 1, "four,bomb_doubles=ladder"), ("random", 2, "four")]
+    script = ("import json\nfrom ddz_tools.selfplay import simulate\n"
+              f"print(json.dumps([list(simulate(n, p, seed=3, rules=r)) for p, n, r in {runs!r}]))\n")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout) == [list(simulate(n, p, seed=3, rules=r)) for p, n, r in runs]
