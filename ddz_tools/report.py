@@ -143,7 +143,8 @@ def card_faces(text: str, wild: str = "") -> list[dict]:
 
 def _play_cards(play: str) -> str:
     """The cards of a play's notation (``333-4``, ``34569=34567``), ``""`` for a pass."""
-    return "" if play == "pass" else format_cards(play_text_cards(play))
+    # Validated plays, shown only: read with the two decks' limits (a four-player bomb holds up to 8).
+    return "" if play == "pass" else format_cards(play_text_cards(play, 2))
 
 
 # Charts ------------------------------------------------------------------------------------
@@ -356,7 +357,7 @@ def game_model(g: GameAnalysis) -> dict:
 def _merge(a: str, b: str) -> str:
     from .cards import format_cards, parse_cards
 
-    return format_cards(parse_cards(a) + parse_cards(b))
+    return format_cards(parse_cards(a, 2) + parse_cards(b, 2))   # a validated hand and bottom, as above
 
 
 def _player_rows(s: dict, slim: Sequence[dict]) -> list[dict]:

@@ -598,3 +598,41 @@ def test_happy_games_are_analysed_with_their_stages_and_doubles_reviewed(tmp_pat
             [(b["seat"], b["double"], b["best"]) for b in g.double_review]
     s = summarize(got)
     assert s["doubles_reviewed"] == 6 and 0 <= s["doubles_agreeing"] <= 6 and s["double_cost"] >= 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_four_player_mistakes_match_the_naive_minimax(seed):
+    """Four seats (two decks, the landlord in seat 0): a random legal line,
+    each move a mistake exactly when the plain minimax says its side could
+    win before it and not after."""
+    from naive_solver_four import four_plays, four_wins, team
+
+    rng = random.Random(f"four-mistakes-{seed}")
+    rules = Rules.parse("four")
+    deck = [r for r in range(13) for _ in range(8)] + [13, 13, 14, 14]
+    picks = rng.sample(deck, 4 * 3)
+    hands = [sum(1 << (4 * r) for r in picks[3 * s:3 * s + rng.randint(1, 3)]) for s in range(4)]
+    h, seat, prev, last_by, plays, want = list(hands), 0, 0, 0, [], []
+    memo: dict = {}
+    while True:
+        options = four_plays(h[seat], prev, rules)
+        nxt = (seat + 1) % 4
+        if prev and (not options or rng.random() < 0.35):
+            after = (tuple(h), nxt, 0, 0) if nxt == last_by else (tuple(h), nxt, prev, last_by)
+            play, gone = Play.pass_(), False
+        else:
+            c, k = rng.choice(options)
+            left = list(h)
+            left[seat] -= c
+            after, play, gone = (tuple(left), nxt, k, seat), Play(c, k), left[seat] == 0
+        before = four_wins(tuple(h), seat, prev, last_by, rules, memo)
+        if before and not gone and (team(after[1], 4) == team(seat, 4)) != four_wins(*after, rules, memo):
+            want.append((len(plays) + 1, seat))
+        plays.append((seat, play))
+        if gone:
+            break
+        h, seat, prev, last_by = list(after[0]), after[1], after[2], after[3]
+    r = find_mistakes(hands, 0, plays, rules, solve_below=20, node_limit=None)
+    assert [(m.move, m.seat) for m in r.mistakes] == want
+    assert r.unchecked == 0 and all(m.role == ("landlord", "farmer1", "farmer2", "farmer3")[m.seat]
+                                    for m in r.mistakes)
