@@ -24,6 +24,8 @@ run: $(STAMP)
 	$(DDZ) solve --file data/puzzles.jsonl --all
 	$(DDZ) solve --landlord 4889D --farmer1 59QK --farmer2 3467A --to-move landlord --after 7 --by farmer2
 	$(DDZ) simulate --games 2000 --policy heuristic --seed 1 --out out/selfplay.jsonl
+	$(DDZ) decompose 33344455566677788XXDDQQQQQQ --rules four
+	$(DDZ) simulate --games 200 --rules four --policy heuristic --seed 1 --out out/four_selfplay.jsonl
 	$(DDZ) replay data/sample_games.jsonl data/botzone_sample_log.json data/happy_games.jsonl data/four_games.jsonl
 	$(DDZ) bid 34456789TJQKA22XD --seat first --seed 1
 	$(DDZ) bid 3455789TJQKKA222D --seat third --before pass,1 --seed 1
