@@ -10,21 +10,29 @@ answering) on the same deals and recommends the one that wins most often
 Views
 -----
 Three forms, all :class:`View` objects (seats ``landlord``, ``farmer1``,
-``farmer2`` in turn order, or ``me`` and ``opponent`` in the two-player form):
+``farmer2`` in turn order, and ``farmer3`` under four-player rules, or ``me``
+and ``opponent`` in the two-player form):
 
 * history: ``hand``, ``seat``, ``bottom`` and ``played`` (every play so far in
   order, ``"landlord:333-4,farmer1:pass,..."``); ``hand`` may be the seat's
   cards now or its cards before the first play (17, or the landlord's 20 with
-  the bottom).  The plays are replayed through :class:`~ddz_tools.game.Game`
-  (every turn, trick and reading rule is the game's), which gives the trick to
-  answer and the cards left in each hand.  With no plays it is the game
+  the bottom; four players 25, or 33).  Under four-player rules the bottom is
+  hidden from the farmers, so only the landlord's view takes ``bottom``.  The
+  plays are replayed through :class:`~ddz_tools.game.Game` (every turn, trick
+  and reading rule is the game's), which gives the trick to answer and the
+  cards left in each hand.  With no plays it is the game
   start, the landlord's first lead (:func:`game_start`; :func:`build_view`
   and ``ddz-view/1`` take a seat and its dealt cards alone that way);
 * counts: ``hand``, ``seat``, ``counts`` (cards held now, landlord first),
   ``after``/``by`` (the play to answer and who made it, none for a lead) and
-  optionally ``unseen`` (the cards the other two hold together);
+  optionally ``unseen`` (the cards the others hold together);
 * two-player: ``hand``, ``unseen`` (the opponent holds exactly these) and
-  ``after`` (the opponent's play to answer); nothing is hidden.
+  ``after`` (the opponent's play to answer); nothing is hidden.  It is an
+  endgame of one deck: not under four-player rules.
+
+The seats, the cards each holds before the first play, the deck and who sees
+the bottom come from the rules (:func:`seats_of`, :attr:`Rules.seats
+<ddz_tools.rules.Rules.seats>`, :attr:`~ddz_tools.rules.Rules.decks`).
 
 :func:`view_from_record` gives the view of the player to move before move
 ``N`` (numbered from 1, passes included) of a recorded game.  Views read and write the
@@ -38,28 +46,35 @@ The hidden cards (the *pool*: every card not in this hand and not played, or
 :mod:`ddz_tools.bid` keyed by ``(seed, sample index)`` and dealt to the other
 seats by their card counts; in the history form the landlord's unplayed bottom
 cards (for each rank, the bottom's count minus the landlord's plays of it) are
-put in his hand first.  Without ``unseen`` the counts form draws from every
-card it cannot see, so the cards played by the others are drawn as well
-(and left out of every hand).  When the hidden cards can be dealt in one way
+put in his hand first when the view knows the bottom (a farmer's view under
+four-player rules does not: the landlord's hidden cards, the unplayed bottom
+cards among them, are all drawn from the pool).  Without ``unseen`` the
+counts form draws from every card it cannot see, so the cards played by the
+others are drawn as well (and left out of every hand).  When the hidden cards can be dealt in one way
 only (the two-player form, or an ``unseen`` that fixes every hand) there is
 one deal and nothing is sampled.  When the view knows the bids (history form)
 and ``auction`` is on, each sample index redraws (attempt ``k`` keyed by
-``(seed, index, k)``) until every hidden seat's 17 cards before the auction
-would have bid as it did by the heuristic bid rule, at most
-:data:`AUCTION_ATTEMPTS` times (then it keeps its first draw).
+``(seed, index, k)``) until every hidden seat's cards before the auction
+(17, or 25 under four-player rules) would have bid as it did by the
+heuristic bid rule, at most :data:`AUCTION_ATTEMPTS` times (then it keeps its
+first draw).  Where the bottom is hidden from this seat by the rules (a
+four-player farmer), each draw also draws which 8 of the landlord's cards
+were the bottom, so that his bids constrain the deal too.
 
 Scoring
 -------
 Each deal is scored open-handed, every candidate on the same deal: by the
-exact solver (:mod:`ddz_tools.solver`) when the hands hold at most
-``exact_cards`` cards together and every candidate is proven within the
+exact solver (:mod:`ddz_tools.solver`) when the solver takes tables of that
+many seats (:data:`SOLVER_SEATS`: two, three and four), the hands hold at
+most ``exact_cards`` cards together and every candidate is proven within the
 per-deal node budget ``nodes`` (one table per chunk of deals, cleared at its
 start); otherwise by one heuristic playout per candidate (the
-:mod:`ddz_tools.policies` heuristic in every seat from the position after the
-candidate).  A solved deal on which every candidate has the same value is
+:mod:`ddz_tools.policies` heuristic in every seat, three or four, from the
+position after the candidate).  A solved deal on which every candidate has the same value is
 played out as well (:data:`TIE_PLAYOUTS`): those playouts break ties.  A deal is worth 1 to a candidate when this seat's side wins,
-else 0, and the score of a deal is ``+/-`` the stake at stake now (base x 2 per
-bomb or rocket played so far; x 2 for the landlord).
+else 0, and the score of a deal is ``+/-`` the stake at stake now (base x the
+multiple of the bombs and rockets played so far; x 2 for the landlord, x 3
+under four-player rules).
 
 Statistics and stopping
 -----------------------
@@ -86,29 +101,41 @@ import numpy as np
 
 from ._jit import interpreted, kernel
 from .bid import run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
-from .cards import FULL_DECK, NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, pack_counts, parse_cards
+from .cards import (NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, full_deck, pack_counts,
+                    parse_cards)
 from .errors import ArgumentError, DdzError, PlayError, PositionError, ViewError
-from .game import Auction, Game, IllegalAction
-from .gamerules import DOUBLING_MODES, double_ok, multiplier, settle, settle_doubled
+from .game import ROLE_NAMES, Auction, Game, IllegalAction, seat_roles
+from .gamerules import DOUBLING_MODES, double_ok, multiplier, seat_score, settle, settle_doubled
 from .movegen import generate
 from .kernels import BUFFER, new_table, next_seat, policy_bid, policy_play, trick_after
-from .policies import POLICY_HEURISTIC
-from .position import Position, record_turn, seat_roles
+from .policies import POLICIES, POLICY_HEURISTIC, seed_rng
+from .position import Position, game_before_move
 from .rules import Play, Rules, play_on_table
 from .solver import Solver
 
 __all__ = [
     "ViewError", "View", "Candidate", "Advice", "advise", "history_view", "counts_view", "two_player_view",
     "view_from_record", "build_view", "game_start", "parse_played", "parse_bids", "sample_deals", "distinct_deals",
-    "play_game", "simulate_advised", "AdvisorOptions", "SCHEMA", "THREE_SEATS", "TWO_SEATS",
+    "play_game", "simulate_advised", "AdvisorOptions", "SCHEMA", "THREE_SEATS", "FOUR_SEATS", "TWO_SEATS",
+    "seats_of", "start_cards", "SOLVER_SEATS", "solver_scores",
 ]
 
 
 SCHEMA = "ddz-view/1"
 THREE_SEATS = ("landlord", "farmer1", "farmer2")
+#: Four-player rules: the landlord and three farmers, in turn order.
+FOUR_SEATS = ROLE_NAMES
 TWO_SEATS = ("me", "opponent")
-#: Cards each seat holds before the first play (the landlord's include the bottom).
-START_CARDS = (20, 17, 17)
+
+#: Seat counts of the tables whose deals the exact solver scores (when they
+#: are small enough, :func:`advise`'s ``exact_cards``); a table not named here
+#: is always scored by heuristic playouts.  The solver takes positions of two,
+#: three and four seats (:class:`~ddz_tools.position.Position`, the landlord
+#: against three farmers under four-player rules, docs/solver.md), so every
+#: table is named: a four-player deal of at most ``exact_cards`` cards is
+#: solved within the same node budget as a three-player one, and played out
+#: when the budget runs out.  This is the one place that decides it.
+SOLVER_SEATS = (2, 3, 4)
 
 #: Sample indices per chunk: the unit of work, of parallelism and of early stopping.
 CHUNK = 16
@@ -130,9 +157,53 @@ EXACT_NODES = 2_000_000
 _multiplier = interpreted(multiplier)
 _settle = interpreted(settle)
 _settle_doubled = interpreted(settle_doubled)
+_seat_score = interpreted(seat_score)
 _double_ok = interpreted(double_ok)
 
-_DECK = counts_of(FULL_DECK)
+
+def seats_of(rules: Rules) -> tuple:
+    """The seats of a table under ``rules``, in turn order from the landlord.
+
+    >>> seats_of(Rules.parse("four"))
+    ('landlord', 'farmer1', 'farmer2', 'farmer3')
+    """
+    return ROLE_NAMES[:rules.seats]
+
+
+def start_cards(rules: Rules) -> tuple:
+    """Cards each seat holds before the first play, landlord first (his include
+    the bottom): (20, 17, 17), or (33, 25, 25, 25) under four-player rules."""
+    return (rules.landlord_cards,) + (rules.hand_cards,) * (rules.seats - 1)
+
+
+def _bottom_public(rules: Rules) -> bool:
+    """Does every seat see the bottom once the auction is over?  In the
+    three-player game the landlord shows it; under four-player rules it stays
+    hidden from the farmers (docs/rules.md): only the landlord's view has it."""
+    return not rules.is_four
+
+
+def solver_scores(view: "View") -> bool:
+    """Are the deals of ``view`` scored by the exact solver (when small
+    enough), or always played out?  By the table's seats: see :data:`SOLVER_SEATS`.
+
+    >>> solver_scores(counts_view("KQ6", "farmer1", "3,3,2,2", rules="four"))
+    True
+    """
+    return view.players in SOLVER_SEATS
+
+
+_NUMBER = {1: "one", 2: "two", 3: "three", 4: "four"}
+_SHORT = {"landlord": "L", "farmer1": "F1", "farmer2": "F2", "farmer3": "F3"}
+
+
+def _deck(rules: Rules) -> list:
+    """Cards of each rank in the deck (or decks) of ``rules``."""
+    return counts_of(full_deck(rules.decks))
+
+
+def _or_list(names) -> str:
+    return ", ".join(names[:-1]) + f" or {names[-1]}"
 
 
 # Views --------------------------------------------------------------------------------
@@ -184,7 +255,7 @@ class View:
 
     @property
     def seats(self) -> tuple:
-        return TWO_SEATS if self.form == "two-player" else THREE_SEATS
+        return TWO_SEATS if self.form == "two-player" else seats_of(self.rules)
 
     @property
     def players(self) -> int:
@@ -206,7 +277,11 @@ class View:
 
     def win_score(self) -> int:
         """This seat's score if its side won now (it loses as much otherwise):
-        the stake settled with the doubles as the rules' ``doubling`` says."""
+        the stake settled with the doubles as the rules' ``doubling`` says;
+        four players (no doubles): each farmer settles the stake with the
+        landlord, who wins or loses three stakes (:func:`~ddz_tools.gamerules.seat_score`)."""
+        if self.players != 3:
+            return _seat_score(self.me, 0, self.me == 0, self.stake, self.players)
         doubles = self.doubles or (1, 1, 1)
         return _settle_doubled(0, self.me == 0, self.stake, *doubles, DOUBLING_MODES[self.rules.doubling])[self.me]
 
@@ -237,7 +312,7 @@ class View:
             if self.bids:
                 d["bids"] = [f"{s}:{b or 'pass'}" for s, b in self.bids]
             if self.shown:
-                d["shown"] = {s: format_cards(self.must[THREE_SEATS.index(s)]) for s in self.shown}
+                d["shown"] = {s: format_cards(self.must[self.seats.index(s)]) for s in self.shown}
             if self.doubles:
                 d["doubles"] = list(self.doubles)
             if self.stage != 1:
@@ -278,7 +353,7 @@ class View:
             return two_player_view(d["hand"], d["unseen"], d.get("after"), rules=rules, id=vid)
         if d.get("played") is None and d.get("counts") is None:   # the game start, or an error saying what is missing
             _check_start(d["hand"], d["seat"], d.get("bottom"),
-                         {k: d.get(k) for k in ("after", "by", "unseen", "bombs")})
+                         {k: d.get(k) for k in ("after", "by", "unseen", "bombs")}, rules)
             d = dict(d, played=[])
         if d.get("played") is not None:
             for key in ("counts", "after", "by", "unseen", "bombs"):
@@ -307,7 +382,8 @@ def _text(play: "Play | None") -> "str | None":
     return None if play is None else play.notation()
 
 
-def _cards(value, what: str) -> int:
+def _cards(value, what: str, decks: int = 1) -> int:
+    """Packed cards from card text (of ``decks`` decks), a packed int or a :class:`~ddz_tools.cards.Hand`."""
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if hasattr(value, "packed"):
@@ -315,7 +391,7 @@ def _cards(value, what: str) -> int:
     if not isinstance(value, str):
         raise ViewError(f"{what} must be card text, not {type(value).__name__}")
     try:
-        return parse_cards(value)
+        return parse_cards(value, decks)
     except DdzError as exc:
         raise ViewError(f"{what}: {exc}") from None
 
@@ -324,14 +400,16 @@ def _rank_name(r: int) -> str:
     return {RANK_X: "small joker", RANK_X + 1: "big joker"}.get(r, RANKS[r])
 
 
-def _check_deck(parts: Sequence, what: str) -> None:
-    """No rank held more often by ``parts`` together than the deck has."""
+def _check_deck(parts: Sequence, what: str, rules: Rules) -> None:
+    """No rank held more often by ``parts`` together than the deck (or decks) of ``rules`` has."""
+    deck = _deck(rules)
     total = [0] * NUM_RANKS
     for p in parts:
         total = [a + b for a, b in zip(total, counts_of(p))]
     for r in range(NUM_RANKS):
-        if total[r] > _DECK[r]:
-            raise ViewError(f"{what} hold {total[r]} x {_rank_name(r)}; the deck has {_DECK[r]}")
+        if total[r] > deck[r]:
+            decks = "deck has" if rules.decks == 1 else f"{rules.decks} decks have"
+            raise ViewError(f"{what} hold {total[r]} x {_rank_name(r)}; the {decks} {deck[r]}")
 
 
 def _sub(a: int, b: int) -> int:
@@ -357,16 +435,16 @@ def _base(base) -> int:
     return base
 
 
-def _seat_name(seat, seats=THREE_SEATS) -> str:
+def _seat_name(seat, seats: tuple = THREE_SEATS) -> str:
     if isinstance(seat, str) and seat.strip().lower() in seats:
         return seat.strip().lower()
     raise ViewError(f"seat must be one of {', '.join(seats)}, not {seat!r}")
 
 
-def _seat_items(value, key: str, example: str) -> list:
+def _seat_items(value, key: str, example: str, seats: tuple = THREE_SEATS) -> list:
     """``(index, item, seat, right)`` for each ``"seat:right"`` string or
-    ``(seat, right)`` pair of ``value`` (text split on commas, or a list);
-    ``key`` names the list in errors."""
+    ``(seat, right)`` pair of ``value`` (text split on commas, or a list),
+    each seat one of ``seats``; ``key`` names the list in errors."""
     if value is None:
         return []
     if isinstance(value, str):
@@ -387,21 +465,28 @@ def _seat_items(value, key: str, example: str) -> list:
         else:
             raise ViewError(f"{key}[{i}] must be 'SEAT:{what}', not {item!r}")
         seat = seat.strip().lower() if isinstance(seat, str) else seat
-        if seat not in THREE_SEATS:
-            raise ViewError(f"{key}[{i}] {item!r}: seat must be one of {', '.join(THREE_SEATS)}")
+        if seat not in seats:
+            raise ViewError(f"{key}[{i}] {item!r}: seat must be one of {', '.join(seats)}")
         out.append((i, item, seat, right))
     return out
 
 
+def _table_seats(rules) -> tuple:
+    """The seats under ``rules`` (a rule set, spec or ``ddz-record/1`` rules object; None: standard)."""
+    return seats_of(Rules.from_dict(rules) if isinstance(rules, dict) else Rules.parse(rules))
+
+
 def parse_played(played, rules=None) -> list:
     """The history as ``(seat, text)`` pairs from ``"landlord:333-4,farmer1:pass"``
-    or a list of ``"seat:play"`` strings or ``(seat, play)`` pairs.
+    or a list of ``"seat:play"`` strings or ``(seat, play)`` pairs; the seats
+    are those of ``rules`` (``farmer3`` too under four-player rules).
 
     >>> parse_played("landlord:333-4, farmer1:pass,farmer2:")
     [('landlord', '333-4'), ('farmer1', 'pass'), ('farmer2', 'pass')]
     """
     out = []
-    for i, item, seat, text in _seat_items(played, "played", "landlord:333-4 or farmer1:pass"):
+    for i, item, seat, text in _seat_items(played, "played", "landlord:333-4 or farmer1:pass",
+                                           _table_seats(rules)):
         text = text.notation(rules) if isinstance(text, Play) else text   # under rules: a reading's suffix kept
         if not isinstance(text, str):
             raise ViewError(f"played[{i}]: the play must be text, not {type(text).__name__}")
@@ -410,16 +495,16 @@ def parse_played(played, rules=None) -> list:
     return out
 
 
-def parse_bids(bids) -> list:
+def parse_bids(bids, rules=None) -> list:
     """The auction as ``(seat, bid)`` pairs (0 a pass) from
     ``"farmer1:pass,farmer2:1,landlord:3"`` or a list of ``"seat:bid"``
-    strings or ``(seat, bid)`` pairs.
+    strings or ``(seat, bid)`` pairs; the seats are those of ``rules``.
 
     >>> parse_bids("farmer2:pass, landlord:3")
     [('farmer2', 0), ('landlord', 3)]
     """
     out = []
-    for i, item, seat, value in _seat_items(bids, "bids", "farmer1:pass or landlord:2"):
+    for i, item, seat, value in _seat_items(bids, "bids", "farmer1:pass or landlord:2", _table_seats(rules)):
         if isinstance(value, str):
             value = value.strip().lower()
             value = 0 if value in ("pass", "p", "0") else int(value) if value in ("1", "2", "3") else value
@@ -432,16 +517,17 @@ def parse_bids(bids) -> list:
 def _replay_bids(bids: list, rules: Rules) -> Auction:
     """The auction of ``bids`` (seat 0 the landlord if all pass, as under Botzone's
     rule); an error unless it is complete and made the landlord seat the landlord."""
-    a = Auction(THREE_SEATS.index(bids[0][0]), rules.bidding, "seat0")
+    seats = seats_of(rules)
+    a = Auction(seats.index(bids[0][0]), rules.bidding, "seat0", seats=len(seats))
     for i, (seat, value) in enumerate(bids):
         try:
-            a.bid(THREE_SEATS.index(seat), value)
+            a.bid(seats.index(seat), value)
         except IllegalAction as exc:
-            raise ViewError(f"bids[{i}] {seat}:{value or 'pass'}: {_relabel(str(exc))}") from None
+            raise ViewError(f"bids[{i}] {seat}:{value or 'pass'}: {_relabel(str(exc), seats)}") from None
     if not a.done:
         raise ViewError("the bids leave the auction unfinished")
     if a.landlord != 0:
-        raise ViewError(f"the bids make {THREE_SEATS[a.landlord]} the landlord, not the landlord seat")
+        raise ViewError(f"the bids make {seats[a.landlord]} the landlord, not the landlord seat")
     return a
 
 
@@ -450,11 +536,14 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
     """The view of ``seat`` after the plays ``played`` (see :func:`parse_played`).
 
     ``hand`` is the seat's cards now, or before its first play (17 cards; the
-    landlord's 20 with the bottom).  Every play is replayed through
+    landlord's 20 with the bottom; four-player rules 25, the landlord's 33).
+    Every play is replayed through
     :class:`~ddz_tools.game.Game`: an illegal one is an error naming it, and
     so is a history after which it is not ``seat``'s turn.  ``bids`` (see
     :func:`parse_bids`), if known, is the auction: it must make the landlord
     seat the landlord, and its winning bid is the base (1 without bids).
+    ``bottom`` (3 cards, or 8 under four-player rules, where only the
+    landlord sees it) is the bottom, if known.
     Happy Dou Dizhu: ``shown`` maps the seats whose hands are public to the
     cards they hold now (the view knows them exactly), ``doubles`` gives the
     seats' factors in turn order (landlord, farmer1, farmer2) and
@@ -465,42 +554,51 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
     (True, (18, 15, 17), '3456789TJQKA2XD')
     """
     rules = _rules(rules)
-    auction = parse_bids(bids)
+    seats = seats_of(rules)
+    n_seats = len(seats)
+    start = start_cards(rules)
+    decks = rules.decks
+    auction = parse_bids(bids, rules)
     if auction:
         won = _replay_bids(auction, rules).base
         if base is not None and _base(base) != won:
             raise ViewError(f"base is {base}, but the bids make it {won}")
         base = won
     base = _base(1 if base is None else base)
-    seat = _seat_name(seat)
-    me = THREE_SEATS.index(seat)
+    seat = _seat_name(seat, seats)
+    me = seats.index(seat)
     history = parse_played(played, rules)
-    mine = _cards(hand, "hand")
-    bot = None if bottom is None else _cards(bottom, "bottom")
-    if bot is not None and card_count(bot) != 3:
-        raise ViewError(f"the bottom has {card_count(bot)} cards, not 3")
+    mine = _cards(hand, "hand", decks)
+    bot = None if bottom is None else _cards(bottom, "bottom", decks)
+    if bot is not None and me != 0 and not _bottom_public(rules):
+        raise ViewError(f"{seat} does not see the bottom: under {rules.describe()} rules only the landlord "
+                        f"does (leave out bottom)", param="bottom")
+    if bot is not None and card_count(bot) != rules.bottom_cards:
+        raise ViewError(f"the bottom has {card_count(bot)} cards, not {rules.bottom_cards}")
     # What each seat played, as cards (the reading is the game's business below).
     from .rules import play_text_cards
 
-    played_by = [0, 0, 0]
+    deck = _deck(rules)
+    played_by = [0] * n_seats
     for i, (s, text) in enumerate(history):
         if text == "pass":
             continue
         try:
-            played_by[THREE_SEATS.index(s)] += play_text_cards(text)
+            cards = play_text_cards(text, decks)
         except DdzError as exc:
             raise ViewError(f"played[{i}] {s}:{text}: {exc}") from None
-    for s in range(3):
-        if any(c > _DECK[r] for r, c in enumerate(counts_of(played_by[s]))):
-            raise ViewError(f"the plays of {THREE_SEATS[s]} hold more cards of a rank than the deck has")
+        k = seats.index(s)
+        if any(a + b > deck[r] for r, (a, b) in enumerate(zip(counts_of(played_by[k]), counts_of(cards)))):
+            raise ViewError(f"the plays of {s} hold more cards of a rank than the deck has")
+        played_by[k] += cards
     n_hand, n_mine = card_count(mine), card_count(played_by[me])
-    if n_mine and n_hand == START_CARDS[me] and _contains(mine, played_by[me]):
+    if n_mine and n_hand == start[me] and _contains(mine, played_by[me]):
         original = mine
-    elif n_hand == START_CARDS[me] - n_mine:
+    elif n_hand == start[me] - n_mine:
         original = mine + played_by[me]
     else:
-        raise ViewError(f"hand has {n_hand} cards, but {seat} holds {START_CARDS[me] - n_mine} after playing "
-                        f"{n_mine} (and held {START_CARDS[me]} before the first play)")
+        raise ViewError(f"hand has {n_hand} cards, but {seat} holds {start[me] - n_mine} after playing "
+                        f"{n_mine} (and held {start[me]} before the first play)")
     if me == 0 and bot is not None and not _contains(original, bot):
         raise ViewError(f"the bottom {format_cards(bot)} is not in the landlord's cards {format_cards(original)}")
     # A deal consistent with what is known, for the game to replay the plays on.
@@ -509,62 +607,62 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
     if me != 0 and bot is not None:
         need[0] = pack_counts(max(a, b) for a, b in zip(counts_of(played_by[0]), counts_of(bot)))
     if bot is not None and me != 0:
-        _check_deck([original, bot], f"{seat}'s cards and the bottom (the landlord's)")
-    _check_deck(need, "the hands and the plays")
-    for s in range(3):
-        if card_count(need[s]) > START_CARDS[s]:
-            raise ViewError(f"{THREE_SEATS[s]} played {card_count(need[s])} cards"
+        _check_deck([original, bot], f"{seat}'s cards and the bottom (the landlord's)", rules)
+    _check_deck(need, "the hands and the plays", rules)
+    for s in range(n_seats):
+        if card_count(need[s]) > start[s]:
+            raise ViewError(f"{seats[s]} played {card_count(need[s])} cards"
                             f"{' (bottom included)' if s == 0 and bot is not None else ''}; "
-                            f"a seat starts with {START_CARDS[s]}")
-    rest = [r for r, c in enumerate(counts_of(FULL_DECK - sum(need))) for _ in range(c)]
+                            f"a seat starts with {start[s]}")
+    rest = [r for r, c in enumerate(counts_of(full_deck(decks) - sum(need))) for _ in range(c)]
     full = list(need)
-    for s in range(3):
-        k = START_CARDS[s] - card_count(full[s])
+    for s in range(n_seats):
+        k = start[s] - card_count(full[s])
         for r in rest[:k]:
             full[s] += 1 << (4 * r)
         rest = rest[k:]
-    # Without a bottom, any three of the landlord's cards serve for the replay.
-    game_bottom = bot if bot is not None else sum(1 << (4 * r) for r in _ranks(full[0])[:3])
-    # Three passes make seat 0 the landlord under every bidding option (Botzone's all-pass rule).
-    g = Game(hands=[full[0] - game_bottom, full[1], full[2]], bottom=game_bottom, rules=rules.play_only(),
+    # Without a bottom, any of the landlord's cards serve as the bottom for the replay.
+    game_bottom = bot if bot is not None else sum(1 << (4 * r) for r in _ranks(full[0])[:rules.bottom_cards])
+    # Every seat passing makes seat 0 the landlord under every bidding option (Botzone's all-pass rule).
+    g = Game(hands=[full[0] - game_bottom] + full[1:], bottom=game_bottom, rules=rules.play_only(),
              first_bidder=0, all_pass="seat0")
-    for _ in range(3):
+    for _ in range(n_seats):
         g.bid(0)
     for i, (s, text) in enumerate(history):
         if g.phase != "playing":
             raise ViewError(f"played[{i}] {s}:{text}: the game was already over")
         try:
-            g.play(text, seat=THREE_SEATS.index(s))
+            g.play(text, seat=seats.index(s))
         except IllegalAction as exc:
-            raise ViewError(f"played[{i}] {s}:{text}: {_relabel(str(exc))}") from None
+            raise ViewError(f"played[{i}] {s}:{text}: {_relabel(str(exc), seats)}") from None
     if g.phase != "playing":
-        raise ViewError(f"the game is over after these plays ({THREE_SEATS[g.result.winner_seat]} went out)")
+        raise ViewError(f"the game is over after these plays ({seats[g.result.winner_seat]} went out)")
     if g.turn != me:
         if not history:
             raise ViewError(f"before any play the landlord leads (the game start): {seat} is not to move; "
                             f"give played (every play so far) once it is {seat}'s turn", param="played")
-        raise ViewError(f"after these plays it is {THREE_SEATS[g.turn]}'s turn, not {seat}'s")
+        raise ViewError(f"after these plays it is {seats[g.turn]}'s turn, not {seat}'s")
     counts = tuple(card_count(h) for h in g.hands)
-    pool = FULL_DECK - g.hands[me] - sum(played_by)
-    must = [0, 0, 0]
+    pool = full_deck(decks) - g.hands[me] - sum(played_by)
+    must = [0] * n_seats
     if me != 0 and bot is not None:
         must[0] = _sub(bot, played_by[0])
     shown_seats = []
     for name, cards in (shown or {}).items():
-        s = THREE_SEATS.index(_seat_name(name))
+        s = seats.index(_seat_name(name, seats))
         if s == me:
             continue
-        c = _cards(cards, f"shown {name}")
+        c = _cards(cards, f"shown {name}", decks)
         if card_count(c) != counts[s] or not _contains(pool, c):
             raise ViewError(f"shown {name}: {format_cards(c)} is not {counts[s]} cards of the unseen ones")
         if not _contains(c, must[s]):
             raise ViewError(f"shown {name}: {format_cards(c)} lacks the bottom cards the landlord still holds")
         must[s] = c
-        shown_seats.append(THREE_SEATS[s])
+        shown_seats.append(seats[s])
     dbl = _doubles(doubles, rules)
     stage = _base(stage_multiple) if stage_multiple != 1 else 1
-    plays = tuple((THREE_SEATS[s], p) for s, p in g.plays)
-    last_by = None if g.last_play is None else THREE_SEATS[g.last_seat]
+    plays = tuple((seats[s], p) for s, p in g.plays)
+    last_by = None if g.last_play is None else seats[g.last_seat]
     return View("history", rules, seat, g.hands[me], counts, pool, True, tuple(must), g.last_play, last_by,
                 bot, plays, base, g.bombs, id, tuple(auction), stage, dbl, tuple(shown_seats), g.doublings)
 
@@ -573,8 +671,9 @@ def _doubles(doubles, rules: Rules) -> tuple:
     """The seats' doubles (landlord, farmer1, farmer2), checked against the rules; () for none."""
     if doubles is None or doubles == () or doubles == []:
         return ()
-    if not isinstance(doubles, (list, tuple)) or len(doubles) != 3:
-        raise ViewError(f"doubles must be three factors (landlord, farmer1, farmer2), not {doubles!r}")
+    seats = seats_of(rules)
+    if not isinstance(doubles, (list, tuple)) or len(doubles) != len(seats):
+        raise ViewError(f"doubles must be {_NUMBER[len(seats)]} factors ({', '.join(seats)}), not {doubles!r}")
     allowed = [f for f in (1, 2, 4) if _double_ok(rules.stage_flags, f)]
     for f in doubles:
         if isinstance(f, bool) or f not in allowed:
@@ -582,8 +681,8 @@ def _doubles(doubles, rules: Rules) -> tuple:
     return tuple(int(f) for f in doubles)
 
 
-def _relabel(message: str) -> str:
-    for i, name in enumerate(THREE_SEATS):
+def _relabel(message: str, seats: tuple = THREE_SEATS) -> str:
+    for i, name in enumerate(seats):
         message = message.replace(f"seat {i}", name)
     return message
 
@@ -592,56 +691,67 @@ def counts_view(hand, seat, counts, after=None, by=None, unseen=None, bottom=Non
                 base: int = 1, bombs: int = 0, id: "str | None" = None) -> View:
     """The view of ``seat`` when only the card counts are known.
 
-    ``counts``: cards held now by landlord, farmer1, farmer2 (``"5,3,7"`` or a
-    sequence); ``after``/``by``: the play to answer and its seat (both None
-    for a lead); ``unseen``: the cards the other two hold together, if known.
+    ``counts``: cards held now by landlord, farmer1, farmer2 (and farmer3
+    under four-player rules; ``"5,3,7"`` or a sequence); ``after``/``by``:
+    the play to answer and its seat (both None for a lead); ``unseen``: the
+    cards the others hold together, if known; ``bombs``: the bombs and
+    rockets played so far that doubled the stake (x2 each).  ``bottom``
+    under four-player rules only for the landlord, who alone sees it.
 
     >>> v = counts_view("KK", "farmer2", "3,4,2", after="QQ", by="farmer1", unseen="3456789")
     >>> v.pool_exact, v.last_by, format_cards(v.pool)
     (True, 'farmer1', '3456789')
     """
     rules = _rules(rules)
+    seats = seats_of(rules)
+    start = start_cards(rules)
     base = _base(base)
-    seat = _seat_name(seat)
-    me = THREE_SEATS.index(seat)
-    mine = _cards(hand, "hand")
+    seat = _seat_name(seat, seats)
+    me = seats.index(seat)
+    mine = _cards(hand, "hand", rules.decks)
+    form = f"{_NUMBER[len(seats)]} numbers {','.join(_SHORT[s] for s in seats)}"
     if isinstance(counts, str):
         try:
             counts = [int(x) for x in counts.split(",")]
         except ValueError:
-            raise ViewError(f"counts must be three numbers L,F1,F2, not {counts!r}") from None
+            raise ViewError(f"counts must be {form}, not {counts!r}") from None
     counts = tuple(counts) if isinstance(counts, (list, tuple)) else counts
-    if (not isinstance(counts, tuple) or len(counts) != 3
+    if (not isinstance(counts, tuple) or len(counts) != len(seats)
             or any(isinstance(c, bool) or not isinstance(c, int) for c in counts)):
-        raise ViewError(f"counts must be three numbers L,F1,F2, not {counts!r}")
+        raise ViewError(f"counts must be {form}, not {counts!r}")
     for s, c in enumerate(counts):
-        if not 1 <= c <= START_CARDS[s]:
-            raise ViewError(f"{THREE_SEATS[s]} holds {c} cards: it must be 1..{START_CARDS[s]}")
+        if not 1 <= c <= start[s]:
+            raise ViewError(f"{seats[s]} holds {c} cards: it must be 1..{start[s]}")
     if counts[me] != card_count(mine):
         raise ViewError(f"counts give {seat} {counts[me]} cards, but the hand has {card_count(mine)}")
     if isinstance(bombs, bool) or not isinstance(bombs, int) or bombs < 0:
         raise ViewError(f"bombs must be a non-negative integer, not {bombs!r}")
-    play, by = _after(after, by, seat, rules)
+    play, by = _after(after, by, seat, rules, seats)
     table = play.cards if play is not None else 0
-    bot = None if bottom is None else _cards(bottom, "bottom")
-    if bot is not None and card_count(bot) != 3:
-        raise ViewError(f"the bottom has {card_count(bot)} cards, not 3")
-    _check_deck([mine, table], "the hand and the play to answer")
+    bot = None if bottom is None else _cards(bottom, "bottom", rules.decks)
+    if bot is not None and me != 0 and not _bottom_public(rules):
+        raise ViewError(f"{seat} does not see the bottom: under {rules.describe()} rules only the landlord "
+                        f"does (leave out bottom)", param="bottom")
+    if bot is not None and card_count(bot) != rules.bottom_cards:
+        raise ViewError(f"the bottom has {card_count(bot)} cards, not {rules.bottom_cards}")
+    _check_deck([mine, table], "the hand and the play to answer", rules)
     others = sum(c for s, c in enumerate(counts) if s != me)
     if unseen is not None:
-        pool = _cards(unseen, "unseen")
-        _check_deck([mine, table, pool], "the hand, the play to answer and the unseen cards")
+        pool = _cards(unseen, "unseen", rules.decks)
+        _check_deck([mine, table, pool], "the hand, the play to answer and the unseen cards", rules)
         if card_count(pool) != others:
-            raise ViewError(f"unseen has {card_count(pool)} cards, but the other two seats hold {others}")
+            raise ViewError(f"unseen has {card_count(pool)} cards, but the other {_NUMBER[len(seats) - 1]} "
+                            f"seats hold {others}")
         exact = True
     else:
-        pool = FULL_DECK - mine - table
+        pool = full_deck(rules.decks) - mine - table
         if me == 0 and bot is not None:
             pool = _sub(pool, _sub(bot, mine))  # bottom cards no longer in my hand: I played them
         exact = card_count(pool) == others
         if card_count(pool) < others:
             raise ViewError(f"the other seats hold {others} cards, but only {card_count(pool)} are unaccounted for")
-    return View("counts", rules, seat, mine, counts, pool, exact, (0, 0, 0), play, by, bot, (), base, bombs, id)
+    return View("counts", rules, seat, mine, counts, pool, exact, (0,) * len(seats), play, by, bot, (), base,
+                bombs, id)
 
 
 def _after(after, by, seat, rules, seats=THREE_SEATS, default_by=None):
@@ -657,11 +767,15 @@ def _after(after, by, seat, rules, seats=THREE_SEATS, default_by=None):
 def two_player_view(hand, unseen, after=None, rules=None, id: "str | None" = None) -> View:
     """Me against one opponent who holds exactly ``unseen``; ``after`` is his
     play to answer.  Nothing is hidden: :func:`advise` solves it exactly.
+    An endgame of one deck: four-player rules are refused.
 
     >>> two_player_view("33JJQK2", "4455A").counts
     (7, 5)
     """
     rules = _rules(rules)
+    if rules.is_four:
+        raise ViewError(f"the two-player form (no seat) is an endgame of one deck, not of {rules.describe()} "
+                        f"rules: give seat ({_or_list(seats_of(rules))})", param="seat")
     mine = _cards(hand, "hand")
     opp = _cards(unseen, "unseen")
     for what, h in (("hand", mine), ("unseen", opp)):
@@ -670,7 +784,8 @@ def two_player_view(hand, unseen, after=None, rules=None, id: "str | None" = Non
         if card_count(h) > 20:
             raise ViewError(f"{what} has {card_count(h)} cards; at most 20 are possible")
     play, by = _after(after, None, "me", rules, TWO_SEATS, default_by="opponent")
-    _check_deck([mine, opp] + ([play.cards] if play else []), "the hand, the unseen cards and the play to answer")
+    _check_deck([mine, opp] + ([play.cards] if play else []), "the hand, the unseen cards and the play to answer",
+                rules)
     return View("two-player", rules, "me", mine, (card_count(mine), card_count(opp)), opp, True, (0, 0),
                 play, by, None, (), 1, 0, id)
 
@@ -691,12 +806,13 @@ def build_view(hand, seat=None, bottom=None, played=None, counts=None, after=Non
             if v is not None:
                 raise ViewError(f"{name} needs a seat (without one, the view is the two-player form)", param=name)
         if unseen is None:
-            raise ViewError("without a seat the view is the two-player form, which needs unseen (the opponent's "
-                            "cards); give seat (landlord, farmer1 or farmer2) for the three-player game",
+            seats = _table_seats(rules)
+            raise ViewError(f"without a seat the view is the two-player form, which needs unseen (the opponent's "
+                            f"cards); give seat ({_or_list(seats)}) for the {_NUMBER[len(seats)]}-player game",
                             param=("unseen", "seat"))
         return two_player_view(hand, unseen, after, rules=rules, id=id)
     if played is None and counts is None:
-        _check_start(hand, seat, bottom, {"after": after, "by": by, "unseen": unseen})
+        _check_start(hand, seat, bottom, {"after": after, "by": by, "unseen": unseen}, rules)
         played = []
     if played is not None:
         for name, v in (("counts", counts), ("after", after), ("by", by), ("unseen", unseen)):
@@ -712,8 +828,8 @@ def build_view(hand, seat=None, bottom=None, played=None, counts=None, after=Non
 def game_start(hand, seat: str = "landlord", bottom=None, rules=None, base: "int | None" = None,
                id: "str | None" = None, bids=None) -> View:
     """The view before any play: ``seat`` holds ``hand``, its cards as dealt
-    (the landlord's 20 with the bottom, a farmer's 17), the others 17 each
-    (20 for the landlord) and every other card is unseen.  It is the
+    (the landlord's 20 with the bottom, a farmer's 17; four-player rules 33
+    and 25), the others theirs and every other card is unseen.  It is the
     landlord's first lead, so only the landlord is to move: for a farmer
     (with ``bottom``, public after the auction) the error says it is not
     his turn.  ``bottom`` and ``bids``, if known, are used as in
@@ -722,53 +838,64 @@ def game_start(hand, seat: str = "landlord", bottom=None, rules=None, base: "int
     >>> game_start("3334456789TTJQKA22XD").describe()
     'landlord holds 3334456789TTJQKA22XD (landlord 20, farmer1 17, farmer2 17 cards); leads'
     """
-    _check_start(hand, seat, bottom, {})
+    _check_start(hand, seat, bottom, {}, rules)
     return history_view(hand, seat, [], bottom, rules=rules, base=base, id=id, bids=bids)
 
 
-def _check_start(hand, seat, bottom, others: dict) -> None:
+def _check_start(hand, seat, bottom, others: dict, rules=None) -> None:
     """That ``hand`` with no plays and no counts is the game start: the seat's
-    cards as dealt, and for a farmer the bottom; else the error saying what
-    is missing (``others``: options that need counts, by name)."""
+    cards as dealt, and for a farmer the bottom where it is public; else the
+    error saying what is missing (``others``: options that need counts, by name)."""
     for name, v in others.items():
         if v is not None:
             raise ViewError(f"{name} goes with counts (the cards each seat holds now)", param=(name, "counts"))
-    seat = _seat_name(seat)
-    me = THREE_SEATS.index(seat)
-    n = card_count(_cards(hand, "hand"))
-    if n != START_CARDS[me]:
-        dealt = f"the {START_CARDS[me]} of the game start" + (" (the bottom included)" if me == 0 else "")
+    rules = _rules(rules)
+    seats = seats_of(rules)
+    start = start_cards(rules)
+    seat = _seat_name(seat, seats)
+    me = seats.index(seat)
+    n = card_count(_cards(hand, "hand", rules.decks))
+    if n != start[me]:
+        dealt = f"the {start[me]} of the game start" + (" (the bottom included)" if me == 0 else "")
         raise ViewError(f"{seat} holds {n} cards, not {dealt}: give played (every play so far) or counts "
                         f"(the cards each seat holds now)", param=("played", "counts"))
-    if me != 0 and bottom is None:
-        raise ViewError(f"{seat}'s {n} cards with no history: the game start needs bottom (the landlord's 3 extra "
-                        f"cards, public after the auction) or counts", param=("bottom", "counts"))
+    # Under four-player rules a farmer never sees the bottom: history_view says whose turn it is.
+    if me != 0 and bottom is None and _bottom_public(rules):
+        raise ViewError(f"{seat}'s {n} cards with no history: the game start needs bottom (the landlord's "
+                        f"{rules.bottom_cards} extra cards, public after the auction) or counts",
+                        param=("bottom", "counts"))
 
 
 def view_from_record(record, move: int = 1) -> View:
     """The view of the player to move before move ``move`` of a recorded game
     (numbered from 1, passes included, as ``ddz analyze`` and ``ddz solve
     --record --move`` number them: 1 is the landlord's first lead): a
-    :class:`~ddz_tools.records.Record`, a ``ddz-record/1`` dict or JSON line.
+    :class:`~ddz_tools.records.Record`, a ``ddz-record/1`` dict or JSON line,
+    of three or four seats.
 
-    Only that player's cards are used; the bids, the bottom, the base and the
-    plays before ``move`` are public.
+    Only that player's cards are used; the bids, the base and the plays
+    before ``move`` are public, and so is the bottom, but under four-player
+    rules only the landlord sees it.
     """
     from .records import Record, parse_record
 
     rec = record if isinstance(record, Record) else parse_record(record)
     try:
-        t = record_turn(rec, move)
+        g = game_before_move(rec, move)     # the record's stages and plays before move, replayed
     except PositionError as exc:
         raise ViewError(str(exc)) from None
     if (move or 1) > len(rec.plays):     # a game still in play past its last recorded move: nothing to advise on
         raise ViewError(f"move {move}: the record has moves 1..{len(rec.plays)}")
-    g = t.game
+    role = seat_roles(g.landlord, g.seats)                      # seat -> role
+    turn_order = sorted(role, key=lambda s: (s - g.landlord) % g.seats)   # the seats from the landlord on
+    to_move = role[g.turn]
     # Happy Dou Dizhu: the shown hands are public, the doubles and the stages' multiple are known.
-    shown = {t.roles[s]: format_cards(g.hands[s]) for s in g.shown if t.roles[s] != t.to_move}
-    doubles = [g.doubles[t.roles.index(r)] for r in THREE_SEATS] if all(d is not None for d in g.doubles) else None
-    return history_view(t.hands[t.to_move], t.to_move, t.plays, rec.bottom, rules=rec.rules, base=g.base,
-                        id=None if rec.id is None else f"{rec.id}@{move}", bids=t.bids, shown=shown or None,
+    shown = {role[s]: format_cards(g.hands[s]) for s in g.shown if role[s] != to_move}
+    doubles = [g.doubles[s] for s in turn_order] if all(d is not None for d in g.doubles) else None
+    bottom = rec.bottom if to_move == "landlord" or _bottom_public(rec.rules) else None
+    return history_view(g.hands[g.turn], to_move, [(role[s], p) for s, p in g.plays], bottom, rules=rec.rules,
+                        base=g.base, id=None if rec.id is None else f"{rec.id}@{move}",
+                        bids=[(role[s], v) for s, v in g.bids], shown=shown or None,
                         doubles=doubles, stage_multiple=g.show_multiple * g.bottom_bonus_now())
 
 
@@ -788,59 +915,94 @@ def distinct_deals(view: View, limit: int = 2) -> int:
     counted up to ``limit`` (1 means nothing is hidden)."""
     if view.players == 2:
         return 1
-    a, b = _hidden(view)
-    free = counts_of(_sub(view.pool, view.must[a] + view.must[b]))
-    na = view.counts[a] - card_count(view.must[a])
-    nb = view.counts[b] - card_count(view.must[b])
+    hidden = _hidden(view)
+    free = counts_of(_sub(view.pool, sum(view.must[s] for s in hidden)))
+    needs = [view.counts[s] - card_count(view.must[s]) for s in hidden]
     if view.pool_exact:
-        # Ways to choose seat a's free cards rank by rank (b gets the rest).
-        ways = [1] + [0] * na
-        for c in free:
-            new = [0] * (na + 1)
-            for k, w in enumerate(ways):
-                if w:
-                    for t in range(min(c, na - k) + 1):
-                        new[k + t] = min(limit, new[k + t] + w)
-            ways = new
-        return min(limit, ways[na])
-    return limit if na + nb < sum(free) or (na and nb) else 1
+        return _ways(free, needs, limit)
+    return limit if sum(needs) < sum(free) or sum(1 for n in needs if n) >= 2 else 1
+
+
+def _ways(free: list, needs: list, limit: int) -> int:
+    """Ways, counted up to ``limit``, to deal the cards of rank counts ``free``
+    to seats that take ``needs`` cards each (as many as ``free`` holds)."""
+    if len(needs) == 1:
+        return 1 if sum(free) == needs[0] else 0
+    total = 0
+    for part in _parts(free, needs[0], limit):
+        total += _ways([f - p for f, p in zip(free, part)], needs[1:], limit)
+        if total >= limit:
+            return limit
+    return total
+
+
+def _parts(free: list, n: int, limit: int) -> list:
+    """Up to ``limit`` different choices of ``n`` cards from rank counts ``free`` (rank counts each)."""
+    after = [sum(free[r:]) for r in range(len(free) + 1)]
+    out: list = []
+
+    def pick(r: int, left: int, cur: list) -> None:
+        if r == len(free):
+            if left == 0:
+                out.append(list(cur))
+            return
+        for t in range(min(free[r], left), max(0, left - after[r + 1]) - 1, -1):
+            cur.append(t)
+            pick(r + 1, left - t, cur)
+            cur.pop()
+            if len(out) >= limit:
+                return
+
+    if n <= after[0]:
+        pick(0, n, [])
+    return out
 
 
 @dataclasses.dataclass(frozen=True)
 class _AuctionCheck:
     """The bids of the hidden seats, for :func:`_bids_fit`: ``seats[j]`` bid
     ``values[j]`` when the highest bid was ``highs[j]``; ``played[s]`` is what
-    seat ``s`` played and ``bottom`` the bottom (a seat's 17 cards before the
-    auction are its hand now plus its plays, less the bottom for the landlord)."""
+    seat ``s`` played and ``bottom`` the bottom (a seat's cards before the
+    auction, 17 or 25, are its hand now plus its plays, less the bottom for
+    the landlord).  ``draw_bottom``: the landlord's bids are checked though
+    this seat does not see the bottom (a farmer under four-player rules), so
+    each deal also draws which ``bottom_cards`` of the landlord's were the bottom."""
 
     seats: np.ndarray
     values: np.ndarray
     highs: np.ndarray
     played: tuple
     bottom: int
+    draw_bottom: bool = False
+    bottom_cards: int = 0
 
 
 def _auction_check(view: View) -> "_AuctionCheck | None":
     """What the auction says about the hidden hands under the heuristic bid
     rule, or None when it says nothing (no bids, call-grab bidding, or only
-    the landlord's bids and no bottom)."""
+    the landlord's bids and no bottom where the bottom is public)."""
     if view.form != "history" or not view.bids or view.rules.bidding == "call-grab":
         return None
-    played = [0, 0, 0]
+    seats = view.seats
+    played = [0] * view.players
     for s, p in view.played:
-        played[THREE_SEATS.index(s)] += p.cards
+        played[seats.index(s)] += p.cards
+    # A bottom hidden by the rules is drawn with each deal; one merely not given says nothing.
+    draw_bottom = view.bottom is None and not _bottom_public(view.rules)
     rows = []
     high = 0
     for seat, value in view.bids:
-        s = THREE_SEATS.index(seat)
-        if s != view.me and (s != 0 or view.bottom is not None):
+        s = seats.index(seat)
+        if s != view.me and (s != 0 or view.bottom is not None or draw_bottom):
             rows.append((s != 0, s, value, high))   # the landlord's bids first: they reject most
         high = max(high, value)
     if not rows:
         return None
     rows.sort(key=lambda r: r[0])
-    seats, values, highs = (np.array([r[k] for r in rows], np.int64) for k in (1, 2, 3))
-    return _AuctionCheck(seats, values, highs, tuple(played), view.bottom or 0)
+    ll_rows = rows[0][1] == 0
+    seats_, values, highs = (np.array([r[k] for r in rows], np.int64) for k in (1, 2, 3))
+    return _AuctionCheck(seats_, values, highs, tuple(played), view.bottom or 0, draw_bottom and ll_rows,
+                         view.rules.bottom_cards)
 
 
 @kernel
@@ -855,6 +1017,18 @@ def _bids_fit(hands17, seats, values, highs, flags, table):
 
 #: Deals drawn per sample index before giving up conditioning it on the auction.
 AUCTION_ATTEMPTS = 300
+#: The stream (an index under a deal's key) that draws which of the landlord's cards were the
+#: bottom, where the rules hide it from this seat.
+_BOTTOM_STREAM = 0xB077
+
+
+def _drawn_bottom(cards: int, n: int, key: int) -> int:
+    """``n`` of the packed ``cards`` (the landlord's, the bottom among them)
+    drawn uniformly as physical cards by the stream ``key`` of a deal: given
+    his cards, every ``n`` of them are equally likely to have been the bottom."""
+    ranks = np.array(_ranks(cards), np.int64)
+    shuffle(ranks, sample_key(key, _BOTTOM_STREAM))
+    return int(np.sum(np.left_shift(1, 4 * ranks[:n])))
 
 
 def _draw(view: View, start: int, count: int, seed: int, auction: bool = True, table=None):
@@ -872,7 +1046,7 @@ def _draw(view: View, start: int, count: int, seed: int, auction: bool = True, t
     check = _auction_check(view) if auction else None
     if check is not None and table is None:
         table = new_table(14)
-    h17 = np.zeros(3, np.int64)
+    h17 = np.zeros(view.players, np.int64)
     # The bids were made knowing only the wild ranks turned up before the bidding.
     bid_flags = view.rules.at_bidding().flags
     out = []
@@ -889,13 +1063,16 @@ def _draw(view: View, start: int, count: int, seed: int, auction: bool = True, t
         return tuple(hands)
 
     for i in range(start, start + count):
-        first = hands = deal(sample_key(key0, i))
+        key = sample_key(key0, i)
+        first = hands = deal(key)
         draws += 1
         if check is not None:
             attempt = 0
             while True:
-                for s in range(3):
+                for s in range(view.players):
                     h17[s] = hands[s] + check.played[s] - (check.bottom if s == 0 else 0)
+                if check.draw_bottom:
+                    h17[0] -= _drawn_bottom(int(h17[0]), check.bottom_cards, key)
                 if _bids_fit(h17, check.seats, check.values, check.highs, bid_flags, table):
                     break
                 attempt += 1
@@ -903,7 +1080,8 @@ def _draw(view: View, start: int, count: int, seed: int, auction: bool = True, t
                     hands = first
                     unfit += 1
                     break
-                hands = deal(sample_key(key0, i, attempt))
+                key = sample_key(key0, i, attempt)
+                hands = deal(key)
                 draws += 1
         out.append(hands)
     return out, draws, unfit
@@ -917,6 +1095,9 @@ def sample_deals(view: View, start: int, count: int, seed: int, auction: bool = 
     hands before the auction would have bid as they did by the heuristic bid
     rule (:func:`ddz_tools.policies.bid_rule`); after :data:`AUCTION_ATTEMPTS`
     draws it keeps its first draw.  Attempt 0 is the unconditioned draw.
+    Where the rules hide the bottom from this seat (a farmer under
+    four-player rules), each attempt also draws which of the landlord's
+    cards were the bottom (:func:`_drawn_bottom`), for his bids.
     """
     return _draw(view, start, count, seed, auction)[0]
 
@@ -928,24 +1109,27 @@ def sample_deals(view: View, start: int, count: int, seed: int, auction: bool = 
 def _play_on(hands, landlord, seat, prev_kind, prev_seat, flags, table, bufc, bufk):
     """Heuristic play in every seat from ``seat`` to move (answering
     ``prev_kind`` by ``prev_seat``, 0 = lead) to the end; returns the seat
-    that went out.  ``hands`` is consumed."""
+    that went out.  ``hands`` (one a seat: 3, or 4) is consumed."""
+    nseats = hands.shape[0]
     while True:
         c, k = policy_play(hands, seat, landlord, prev_kind, prev_seat, POLICY_HEURISTIC, flags, table, bufc, bufk)
         if k > 0:
             hands[seat] -= c
             if hands[seat] == 0:
                 return seat
-        prev_kind, prev_seat = trick_after(k, seat, prev_kind, prev_seat, 3)
-        seat = next_seat(seat, 3)
+        prev_kind, prev_seat = trick_after(k, seat, prev_kind, prev_seat, nseats)
+        seat = next_seat(seat, nseats)
 
 
 @kernel
 def _playout_candidates(hands, landlord, me, cand_c, cand_k, prev_kind, prev_seat, flags, table, bufc, bufk,
                         out):
-    """``out[i]`` = 1 when ``me``'s side wins the heuristic playout after candidate ``i``."""
-    h = np.empty(3, np.int64)
+    """``out[i]`` = 1 when ``me``'s side wins the heuristic playout after
+    candidate ``i``; ``hands`` one a seat (3, or 4 under four-player rules)."""
+    nseats = hands.shape[0]
+    h = np.empty(nseats, np.int64)
     for i in range(cand_c.shape[0]):
-        for s in range(3):
+        for s in range(nseats):
             h[s] = hands[s]
         k = cand_k[i]
         if k > 0:
@@ -953,8 +1137,8 @@ def _playout_candidates(hands, landlord, me, cand_c, cand_k, prev_kind, prev_sea
         if h[me] == 0:
             winner = me
         else:
-            pk, ps = trick_after(k, me, prev_kind, prev_seat, 3)
-            winner = _play_on(h, landlord, next_seat(me, 3), pk, ps, flags, table, bufc, bufk)
+            pk, ps = trick_after(k, me, prev_kind, prev_seat, nseats)
+            winner = _play_on(h, landlord, next_seat(me, nseats), pk, ps, flags, table, bufc, bufk)
         same = (winner == landlord) == (me == landlord)
         out[i] = 1 if same else 0
 
@@ -964,7 +1148,8 @@ def _team(view: View, s: int) -> int:
 
 
 def _solve_deal(view: View, hands: tuple, cands: list, solver: Solver, nodes: int) -> "list | None":
-    """1/0 per candidate by the exact solver, or None when the budget runs out."""
+    """1/0 per candidate by the exact solver, or None when the budget runs out;
+    only for the tables the solver takes (:func:`solver_scores`)."""
     seats = view.seats
     me = view.me
     root = Position.build(dict(zip(seats, hands)), view.seat, view.last_play, view.last_by, view.rules)
@@ -1033,12 +1218,12 @@ def _score_chunk(plan: _Plan, start: int, count: int):
         solver.clear()
         for j, hands in enumerate(deals):
             values = None
-            if plan.nodes > 0 and sum(card_count(h) for h in hands) <= plan.exact_cards:
+            if plan.nodes > 0 and solver_scores(view) and sum(card_count(h) for h in hands) <= plan.exact_cards:
                 values = _solve_deal(view, hands, plan.cands, solver, plan.nodes)
             if values is not None:
                 wins[j] = values
                 solved[j] = 1
-                if TIE_PLAYOUTS and view.players == 3 and len(plan.cands) > 1 and min(values) == max(values):
+                if TIE_PLAYOUTS and view.players > 2 and len(plan.cands) > 1 and min(values) == max(values):
                     _playout_candidates(np.array(hands, np.int64), 0, view.me, plan.cand_c, plan.cand_k, prev_kind,
                                         prev_seat, view.rules.flags, table, bufc, bufk, ties[j])
             else:
@@ -1098,7 +1283,7 @@ class Advice:
 
 
 def _heuristic_choice(view: View, hands: tuple, table, bufc, bufk) -> "tuple | None":
-    if view.players != 3:
+    if view.players == 2:
         return None
     pk = view.last_play.kind if view.last_play is not None else 0
     ps = view.seats.index(view.last_by) if view.last_by is not None else view.me
@@ -1147,7 +1332,7 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
     one = distinct_deals(view) == 1
     if one:
         plan.nodes = max(nodes, EXACT_NODES) if nodes > 0 else 0
-        plan.exact_cards = 54
+        plan.exact_cards = view.rules.deck_size
         samples = 1
     workers = workers or 1
     n_chunks = -(-samples // CHUNK)
@@ -1185,7 +1370,7 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
                 prefer = i
                 break
     order = _order(wins, prefer, np.concatenate([p[4] for p in parts]))
-    if view.players == 3:   # this seat's score if its side wins (it loses as much otherwise)
+    if view.players > 2:   # this seat's score if its side wins (it loses as much otherwise)
         win_score = view.win_score()
     else:
         win_score = 1
@@ -1226,6 +1411,20 @@ def _decision_seed(seed: int, game: int, move: int) -> int:
     return sample_key(sample_key(seed_key(seed), game, 0x5EED), move)
 
 
+def _policy_play(g: Game, seat: int, policy: str, rules: Rules, seed: "int | None", table, bufc, bufk) -> Play:
+    """The play of ``policy`` (heuristic or random, seeded by ``seed``) for
+    ``seat`` of the game ``g`` in play, at a table of any size: the kernel
+    :func:`~ddz_tools.policies.policy_play`, as :func:`ddz_tools.policies.choose`
+    calls it for three seats."""
+    if seed is not None:
+        seed_rng(int(seed))
+    prev_kind = 0 if g.last_play is None else g.last_play.kind
+    prev_seat = g.landlord if g.last_seat is None else g.last_seat
+    c, k = policy_play(np.array(g.hands, np.int64), seat, g.landlord, prev_kind, prev_seat, POLICIES[policy],
+                       rules.flags, table, bufc, bufk)
+    return Play(int(c), int(k))
+
+
 def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", farmer_policy: str = "heuristic",
               rules=None, options: AdvisorOptions = AdvisorOptions(), stats: "dict | None" = None,
               agents: "dict | None" = None) -> dict:
@@ -1234,17 +1433,16 @@ def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", far
     The deal is :func:`ddz_tools.selfplay.deal_cards` of
     :func:`~ddz_tools.selfplay.game_seed` ``(seed, index)`` (the deal of game
     ``index`` of ``ddz simulate --seed``), the first bidder is ``index % 3``
-    and every seat bids by the heuristic bid rule (if all pass, the first
-    bidder is landlord with base 1).  Then each seat plays by its role's
-    policy: ``heuristic`` or ``random`` (:func:`ddz_tools.policies.choose`) or
-    ``advisor`` (:func:`advise` on the seat's own view), each seeded by the
-    game and the move.
+    (``index % 4`` under four-player rules) and every seat bids by the
+    heuristic bid rule (if all pass, seat 0 is landlord with base 1).  Then each seat plays by its role's
+    policy: ``heuristic`` or ``random`` (the kernel of :func:`ddz_tools.policies.choose`) or
+    ``advisor`` (:func:`advise` on the seat's own view: under four-player
+    rules a farmer's view has no bottom), each seeded by the game and the move.
     The record's ``players`` name each seat's policy.  ``stats`` (a dict), if
     given, collects ``decisions`` and ``seconds`` of the advisor.  ``agents``
     maps a policy name to a callable ``(game, seat) -> Play`` for players from
     outside the package (a benchmark's peer); its name goes in the record.
     """
-    from .policies import bid_rule, choose
     from .records import record_from_game, record_to_dict
     from .selfplay import deal_cards, game_seed
 
@@ -1253,27 +1451,29 @@ def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", far
         if pol not in GAME_POLICIES and pol not in agents:
             raise ArgumentError(f"{name} must be one of {', '.join(GAME_POLICIES)}, not {pol!r}", param=name)
     rules = _rules(rules)
-    hands, bottom = deal_cards(game_seed(seed, index))
-    g = Game(hands=hands, bottom=bottom, rules=rules, first_bidder=index % 3, all_pass="seat0")
+    n = rules.seats
+    hands, bottom = deal_cards(game_seed(seed, index), rules=rules)
+    g = Game(hands=hands, bottom=bottom, rules=rules, first_bidder=index % n, all_pass="seat0")
+    table, bufc, bufk = new_table(12), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
     while g.phase == "bidding":
-        g.bid(bid_rule(g.hands[g.turn], g.auction.high, rules=rules))
+        g.bid(int(policy_bid(g.hands[g.turn], POLICY_HEURISTIC, rules.flags, g.auction.high, table)))
     if g.phase != "playing":
         raise RuntimeError(f"game {index}: the bidding did not make a landlord")  # all_pass="seat0" always does
     ll = g.landlord
-    name = seat_roles(ll)
-    pols = [landlord_policy if s == ll else farmer_policy for s in range(3)]
+    name = seat_roles(ll, n)
+    pols = [landlord_policy if s == ll else farmer_policy for s in range(n)]
     move = 0
     while g.phase == "playing":
         s = g.turn
         if pols[s] in agents:
             p = agents[pols[s]](g, s)
         elif pols[s] != "advisor":
-            p = choose(g.hands, s, ll, prev=g.last_play, prev_seat=g.last_seat, policy=pols[s], rules=rules,
-                       seed=_decision_seed(seed, index, move) if pols[s] == "random" else None)
+            p = _policy_play(g, s, pols[s], rules, _decision_seed(seed, index, move) if pols[s] == "random" else None,
+                             table, bufc, bufk)
         else:
             history = [(name[t], q) for t, q in g.plays]
-            view = history_view(g.hands[s], name[s], history, bottom, rules=rules,
-                                bids=[(name[t], v) for t, v in g.bids])
+            view = history_view(g.hands[s], name[s], history, bottom if s == ll or _bottom_public(rules) else None,
+                                rules=rules, bids=[(name[t], v) for t, v in g.bids])
             cands = view.candidates()
             if len(cands) == 1:
                 p = cands[0]
