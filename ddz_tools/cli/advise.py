@@ -28,14 +28,18 @@ def print_advice(a) -> None:
 
 @click.command()
 @click.option("--hand", default=None,
-              help="This seat's cards (now, or before its first play); the landlord's 20 with no --played or "
-                   "--counts: the game start, his first lead.")
-@click.option("--seat", type=click.Choice(["landlord", "farmer1", "farmer2"]), default=None,
-              help="This seat (turn order landlord, farmer1, farmer2); leave out for the two-player form "
-                   "(with --unseen).")
-@click.option("--bottom", default=None, help="The 3 bottom cards (public after the auction).")
+              help="This seat's cards (now, or before its first play); the landlord's 20 (33 under --rules "
+                   "four) with no --played or --counts: the game start, his first lead.")
+@click.option("--seat", type=click.Choice(["landlord", "farmer1", "farmer2", "farmer3"]), default=None,
+              help="This seat (turn order landlord, farmer1, farmer2, and farmer3 under --rules four); leave out "
+                   "for the two-player form (with --unseen).")
+@click.option("--bottom", default=None,
+              help="The 3 bottom cards (public after the auction); under --rules four the landlord's 8, which "
+                   "only he sees.")
 @click.option("--played", default=None, help="Every play so far, in order: 'landlord:333-4,farmer1:pass,...'.")
-@click.option("--counts", default=None, help="Cards held now by landlord, farmer1, farmer2 (when the plays are not known).")
+@click.option("--counts", default=None,
+              help="Cards held now by landlord, farmer1, farmer2 (and farmer3 under --rules four), when the "
+                   "plays are not known.")
 @click.option("--after", default=None, help="The play to answer (with --counts, or the two-player form).")
 @click.option("--by", default=None, help="The seat that made the play to answer (with --counts).")
 @click.option("--unseen", default=None, help="The cards the other seat(s) hold together.")
@@ -79,6 +83,9 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, base, re
             --bids landlord:3
       $ ddz advise --seat farmer2 --hand KKA --counts 4,5,3 --after QQ --by farmer1
       $ ddz advise --record data/sample_games.jsonl --move 6 --format json
+      $ ddz advise --record data/four_games.jsonl --move 2
+      $ ddz advise --rules four --seat farmer2 --hand 3456789TJQKA2XD --counts 20,18,15,22 \\
+            --after 33 --by farmer1
       $ ddz advise --file views.jsonl --seed 7 --format json
     """
     from .. import advise as lib
