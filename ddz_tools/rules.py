@@ -543,6 +543,9 @@ def _check_seats(rules: Rules, changes: dict) -> None:
             if k in changes and changes[k] != getattr(PRESETS["four"], k):
                 raise RulesError(f"rules option {k} is not played with four players (single-round bidding, "
                                  f"no shows or doubles)")
+        for k in LAIZI_OPTIONS:
+            if k in changes and changes[k] != getattr(PRESETS["four"], k):
+                raise RulesError(f"rules option {k} is a Laizi option; the four-player game has no wild cards")
     else:
         for k in FOUR_OPTIONS:
             if k in changes and changes[k] != getattr(PRESETS["standard"], k):

@@ -38,6 +38,7 @@ def run(args, env) -> subprocess.CompletedProcess:
                           timeout=900)
 
 
+@pytest.mark.slow   # compiles the move generator from an empty cache (40 s; the CI budget)
 def test_first_run_says_it_compiles_once(tmp_path):
     env = fresh_env(tmp_path)
     before = run(["-c", CHECK], env)

@@ -159,6 +159,8 @@ def test_two_decks_bad_input():
         Rules.parse("standard,chains=shanghai")
     with pytest.raises(RulesError, match="does not apply to four-player"):
         Rules.parse("four,four_with_one=on")
+    with pytest.raises(RulesError, match="Laizi option"):
+        Rules.parse("four,long_bombs=on")
 
 
 def test_packed_contains_with_eight_of_a_rank():
