@@ -43,7 +43,8 @@ import time
 import numpy as np
 from tabulate import tabulate
 
-from ddz_tools.kernels import gen_batch, min_plays_fresh
+from ddz_tools.kernels import min_plays_fresh
+from laizi import batch_time  # noqa: E402  (beside this script: the leads of a hand, one batch call)
 from ddz_tools.rules import Rules
 from ddz_tools.selfplay import _game, _game_seed, new_game_arrays, selfplay_stats, simulate, wilson_interval
 from ddz_tools.policies import BUFFER, new_table
@@ -55,19 +56,6 @@ def deal(rng: random.Random, decks: int, size: int) -> int:
     for r in rng.sample(deck, size):
         hand += 1 << (4 * r)
     return hand
-
-
-def batch_time(hand: int, flags: int, copies: int) -> tuple[float, int]:
-    """(seconds per generation, plays) of ``hand``'s leads, best of three calls."""
-    hands = np.full(copies, hand, np.int64)
-    prev = np.zeros(copies, np.int64)
-    counts = np.zeros(copies, np.int64)
-    best = math.inf
-    for _ in range(3):
-        t = time.perf_counter()
-        gen_batch(hands, flags, prev, counts)
-        best = min(best, time.perf_counter() - t)
-    return best / copies, int(counts[0])
 
 
 def decompose_time(hand: int, flags: int) -> float:

@@ -263,67 +263,45 @@ def game_seed(run_seed: int, index: int) -> int:
 
 
 @kernel
-def _deal_ids(out, ids, no_bottom):
-    """Shuffle the deck with Numba's generator: ``ids`` (int64[54] or more)
-    gets the card ids in deal order, ``out`` the 3 packed hands (17 cards,
-    or 18 each when ``no_bottom`` is 1) and at ``D_BOTTOM`` the bottom (3
-    cards, or none).
+def _deal_ids(out, ids, no_bottom, nseats):
+    """Shuffle the deck with Numba's generator: ``ids`` gets the card ids in
+    deal order, ``out`` the packed hands in seat order and at ``D_BOTTOM``
+    the bottom.  Three seats deal one deck (54 ids): 17 cards each and a
+    3-card bottom, or 18 each and none when ``no_bottom`` is 1.  Four seats
+    deal two decks (108 ids, id ``i`` is card ``i % 54`` of one deck): 25
+    cards each and an 8-card bottom.  Fisher-Yates, a swap per place from the
+    last down.
 
     The ids are shuffled with the swaps that shuffled ranks before suits
     were kept, so the hands are those of the same seed in any version."""
-    for i in range(54):
+    n_ids = 108 if nseats == 4 else 54
+    per = 25 if nseats == 4 else (18 if no_bottom != 0 else 17)
+    for i in range(n_ids):
         ids[i] = i
-    for i in range(53, 0, -1):
-        j = np.random.randint(0, i + 1)
-        t = ids[i]
-        ids[i] = ids[j]
-        ids[j] = t
-    n = 18 if no_bottom != 0 else 17
-    for s in range(D_BOTTOM + 1):
-        out[s] = 0
-    for i in range(54):
-        c = ids[i]
-        r = c // 4 if c < 52 else c - 39
-        s = i // n if i < 3 * n else D_BOTTOM
-        out[s] += 1 << (4 * r)
-
-
-@kernel
-def _deal_ids_four(out, ids):
-    """The four-player deal: the 108 card ids of two decks (id ``i`` is card
-    ``i % 54`` of one deck) shuffled with Numba's generator (Fisher-Yates, a
-    swap per place from the last down) into ``ids`` (int64[108]); ``out``
-    gets the 4 packed hands of 25 cards in seat order and at ``D_BOTTOM``
-    the bottom, the last 8."""
-    for i in range(108):
-        ids[i] = i
-    for i in range(107, 0, -1):
+    for i in range(n_ids - 1, 0, -1):
         j = np.random.randint(0, i + 1)
         t = ids[i]
         ids[i] = ids[j]
         ids[j] = t
     for s in range(D_BOTTOM + 1):
         out[s] = 0
-    for i in range(108):
+    for i in range(n_ids):
         c = ids[i] % 54
         r = c // 4 if c < 52 else c - 39
-        s = i // 25 if i < 100 else D_BOTTOM
+        s = i // per if i < nseats * per else D_BOTTOM
         out[s] += 1 << (4 * r)
 
 
 @kernel
 def _deal(out):
     """Shuffle the deck with Numba's generator; ``out`` gets 3 hands and the bottom."""
-    _deal_ids(out, np.empty(54, np.int64), 0)
+    _deal_ids(out, np.empty(54, np.int64), 0, 3)
 
 
 @kernel
 def _deal_from_seed(seed, out, no_bottom, four):
     np.random.seed(seed)
-    if four != 0:
-        _deal_ids_four(out, np.empty(108, np.int64))
-    else:
-        _deal_ids(out, np.empty(54, np.int64), no_bottom)
+    _deal_ids(out, np.empty(108, np.int64), no_bottom, 4 if four != 0 else 3)
 
 
 def deal_cards(seed: int, rules=None) -> tuple[list[int], int]:
@@ -561,10 +539,7 @@ def _game(seed, pols, flags, stage_flags, first_bidder, bidding, spring, deal, b
     doubling = (stage_flags >> S_DOUBLING) & 3
     redeals = 0
     while True:
-        if nseats == 4:
-            _deal_ids_four(deal, deal[D_IDS:])
-        else:
-            _deal_ids(deal, deal[D_IDS:], no_bottom)
+        _deal_ids(deal, deal[D_IDS:], no_bottom, nseats)
         shown, every = draw_wild(flags)
         info[I_N_SHOWS] = 0
         if show_on:
