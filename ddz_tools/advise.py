@@ -70,23 +70,28 @@ most ``exact_cards`` cards together and every candidate is proven within the
 per-deal node budget ``nodes`` (one table per chunk of deals, cleared at its
 start); otherwise by one heuristic playout per candidate (the
 :mod:`ddz_tools.policies` heuristic in every seat, three or four, from the
-position after the candidate).  A solved deal on which every candidate has the same value is
-played out as well (:data:`TIE_PLAYOUTS`): those playouts break ties.  A deal is worth 1 to a candidate when this seat's side wins,
-else 0, and the score of a deal is ``+/-`` the stake at stake now (base x the
-multiple of the bombs and rockets played so far; x 2 for the landlord, x 3
-under four-player rules).
+position after the candidate).  A candidate's *win* on a deal is 1 when this
+seat's side wins, else 0; its *points* are this seat's score at the end of
+the game (:meth:`View.deal_score`): won or lost by the win, with the stake
+the heuristic playout after the candidate comes to (every bomb and rocket,
+the candidate's included, and a spring or anti-spring when the playout's
+winner is the deal's; solved deals are played out for this too).  A solved
+deal on which every candidate has the same win is played out as well
+(:data:`TIE_PLAYOUTS`): those playouts' wins break ties.
 
 Statistics and stopping
 -----------------------
-``win_prob`` is the mean over the deals with a Wilson interval; candidates are
-ranked by it (ties: the heuristic policy's own choice first, then the
-generator's order).  Deals come in chunks of :data:`CHUNK`; from
-:data:`MIN_SAMPLES` on, the run stops at a chunk boundary once the best
-candidate is ahead of every other by the paired test of ``ddz bid``
-(:func:`ddz_tools.bid.settled`, Bonferroni over candidates and looks).
-Every draw depends only on the seed and the sample index, chunks are fixed
-ranges and the stopping rule looks at whole prefixes, so the answer is the
-same for any ``workers``.
+``win_prob`` is the mean win with a Wilson interval, ``expected_score`` the
+mean points with a normal interval.  Candidates are ranked by the objective
+(``win``: ``win_prob``; ``score``: ``expected_score``), ties by the other
+figure (a difference inside its paired interval counts as level), then by
+the tie-break playouts, then by :func:`principle_key`.  Deals come in chunks
+of :data:`CHUNK`; from :data:`MIN_SAMPLES` on, the run stops at a chunk
+boundary once the best candidate is ahead of every other on the objective by
+the paired test of ``ddz bid`` (:func:`ddz_tools.bid.settled`, Bonferroni
+over candidates and looks).  Every draw depends only on the seed and the
+sample index, chunks are fixed ranges and the stopping rule looks at whole
+prefixes, so the answer is the same for any ``workers``.
 """
 
 from __future__ import annotations
@@ -100,14 +105,15 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ._jit import interpreted, kernel
-from .bid import run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
+from .bid import mean_interval, run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
 from .cards import (NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, full_deck, pack_counts,
                     parse_cards)
 from .errors import ArgumentError, DdzError, PlayError, PositionError, ViewError
 from .game import ROLE_NAMES, Auction, Game, IllegalAction, seat_roles
 from .gamerules import DOUBLING_MODES, double_ok, multiplier, seat_score, settle, settle_doubled
 from .movegen import generate
-from .kernels import BUFFER, new_table, next_seat, policy_bid, policy_play, trick_after
+from .kernels import (BUFFER, min_plays_memo, new_table, next_seat, policy_bid, policy_play, spring_silent,
+                      stake_doublings, trick_after)
 from .policies import POLICIES, POLICY_HEURISTIC, seed_rng
 from .position import Position, game_before_move
 from .rules import Play, Rules, play_on_table
@@ -284,6 +290,48 @@ class View:
             return _seat_score(self.me, 0, self.me == 0, self.stake, self.players)
         doubles = self.doubles or (1, 1, 1)
         return _settle_doubled(0, self.me == 0, self.stake, *doubles, DOUBLING_MODES[self.rules.doubling])[self.me]
+
+    def deal_score(self, won: bool, doublings: int = 0, spring: int = 0, anti_spring: int = 0) -> int:
+        """This seat's score when the game ends with its side winning (``won``)
+        or losing, the plays from now on having added ``doublings`` (summed
+        :func:`~ddz_tools.gamerules.stake_doublings`) and ending in a spring or
+        anti-spring (0 or 1 each): the whole stake, settled as
+        :meth:`win_score` settles the stake of now.  The two-player form
+        scores 1 a win and -1 a loss."""
+        if self.players == 2:
+            return 1 if won else -1
+        before = self.bombs if self.doublings is None else self.doublings
+        stake = self.base * self.stage * _multiplier(before + doublings, spring, anti_spring)
+        landlord_won = won == (self.me == 0)
+        if self.players != 3:
+            return _seat_score(self.me, 0, landlord_won, stake, self.players)
+        doubles = self.doubles or (1, 1, 1)
+        return _settle_doubled(0, landlord_won, stake, *doubles, DOUBLING_MODES[self.rules.doubling])[self.me]
+
+    def spring_start(self) -> np.ndarray:
+        """``[0, landlord's plays, bits of the farmers who played]`` so far, for
+        the spring of a playout (:func:`_playout_candidates`).  The history
+        form counts the plays; the counts form knows only whether a farmer
+        still holds all his cards (then he has not played) and counts the
+        landlord's plays as 0 before his first lead, else as 2 (so no
+        anti-spring: it cannot tell one play from more)."""
+        start = start_cards(self.rules)
+        out = np.zeros(3, np.int64)
+        if self.form == "history":
+            for s, p in self.played:
+                if p.is_pass:
+                    continue
+                k = self.seats.index(s)
+                if k == 0:
+                    out[1] += 1
+                else:
+                    out[2] |= 1 << k
+        elif self.form == "counts":
+            out[1] = 0 if self.counts[0] == start[0] else 2
+            for k in range(1, self.players):
+                if self.counts[k] != start[k]:
+                    out[2] |= 1 << k
+        return out
 
     def candidates(self) -> list:
         """Every legal play of this hand here (the pass first when answering)."""
@@ -1106,14 +1154,18 @@ def sample_deals(view: View, start: int, count: int, seed: int, auction: bool = 
 
 
 @kernel
-def _play_on(hands, landlord, seat, prev_kind, prev_seat, flags, table, bufc, bufk):
+def _play_on(hands, landlord, seat, prev_kind, prev_seat, flags, table, bufc, bufk, tally):
     """Heuristic play in every seat from ``seat`` to move (answering
     ``prev_kind`` by ``prev_seat``, 0 = lead) to the end; returns the seat
-    that went out.  ``hands`` (one a seat: 3, or 4) is consumed."""
+    that went out.  ``hands`` (one a seat: 3, or 4) is consumed.  ``tally``
+    (int64[3]) counts on: ``[0]`` the plays' summed
+    :func:`~ddz_tools.gamerules.stake_doublings`, ``[1]`` the landlord's
+    plays, ``[2]`` bit ``s`` set once farmer ``s`` has played."""
     nseats = hands.shape[0]
     while True:
         c, k = policy_play(hands, seat, landlord, prev_kind, prev_seat, POLICY_HEURISTIC, flags, table, bufc, bufk)
         if k > 0:
+            _tally_play(tally, seat, landlord, k, flags)
             hands[seat] -= c
             if hands[seat] == 0:
                 return seat
@@ -1122,25 +1174,55 @@ def _play_on(hands, landlord, seat, prev_kind, prev_seat, flags, table, bufc, bu
 
 
 @kernel
+def _tally_play(tally, seat, landlord, kind, flags):
+    tally[0] += stake_doublings(kind, flags)
+    if seat == landlord:
+        tally[1] += 1
+    else:
+        tally[2] |= 1 << seat
+
+
+@kernel
 def _playout_candidates(hands, landlord, me, cand_c, cand_k, prev_kind, prev_seat, flags, table, bufc, bufk,
-                        out):
+                        start, any_player, out, stake):
     """``out[i]`` = 1 when ``me``'s side wins the heuristic playout after
-    candidate ``i``; ``hands`` one a seat (3, or 4 under four-player rules)."""
+    candidate ``i``; ``hands`` one a seat (3, or 4 under four-player rules).
+
+    ``stake[i]`` gets what the game's stake comes to by the end of that
+    playout: ``[0]`` the doublings of the candidate and the plays after it
+    (summed :func:`~ddz_tools.gamerules.stake_doublings`), ``[1]`` spring and
+    ``[2]`` anti-spring (0 or 1, :func:`~ddz_tools.gamerules.spring_silent`
+    with ``any_player``), counting the plays before the candidate that
+    ``start`` gives: ``[1]`` the landlord's plays, ``[2]`` the bits of the
+    farmers who played."""
     nseats = hands.shape[0]
     h = np.empty(nseats, np.int64)
+    tally = np.empty(3, np.int64)
     for i in range(cand_c.shape[0]):
         for s in range(nseats):
             h[s] = hands[s]
+        tally[0] = 0
+        tally[1] = start[1]
+        tally[2] = start[2]
         k = cand_k[i]
         if k > 0:
             h[me] -= cand_c[i]
+            _tally_play(tally, me, landlord, k, flags)
         if h[me] == 0:
             winner = me
         else:
             pk, ps = trick_after(k, me, prev_kind, prev_seat, nseats)
-            winner = _play_on(h, landlord, next_seat(me, nseats), pk, ps, flags, table, bufc, bufk)
+            winner = _play_on(h, landlord, next_seat(me, nseats), pk, ps, flags, table, bufc, bufk, tally)
         same = (winner == landlord) == (me == landlord)
         out[i] = 1 if same else 0
+        silent = nseats - 1
+        for s in range(nseats):
+            if s != landlord:
+                silent -= (tally[2] >> s) & 1
+        spring, anti = spring_silent(1 if winner == landlord else 0, tally[1], silent, nseats - 1, any_player)
+        stake[i, 0] = tally[0]
+        stake[i, 1] = spring
+        stake[i, 2] = anti
 
 
 def _team(view: View, s: int) -> int:
@@ -1202,38 +1284,67 @@ class _Plan:
     auction: bool = True
 
 
+def _deal_points(view: View, wins: np.ndarray, out: np.ndarray, stake: np.ndarray, memo: dict) -> np.ndarray:
+    """This seat's points on one deal per candidate: its side wins by
+    ``wins`` (the solver's or the playout's verdict), with the stake the
+    playout came to (``stake``, see :func:`_playout_candidates`); a spring or
+    anti-spring counts only where the playout's winner is the deal's."""
+    pts = np.empty(len(wins), np.int64)
+    for i in range(len(wins)):
+        w = int(wins[i])
+        same = w == int(out[i])
+        key = (w, int(stake[i, 0]), int(stake[i, 1]) if same else 0, int(stake[i, 2]) if same else 0)
+        v = memo.get(key)
+        if v is None:
+            v = memo[key] = view.deal_score(bool(key[0]), key[1], key[2], key[3])
+        pts[i] = v
+    return pts
+
+
 def _score_chunk(plan: _Plan, start: int, count: int):
-    """(wins[count, ncand], solved[count], draws, unfit, ties[count, ncand]) for deals
-    ``start ..``; ``ties`` holds the playout values of the solved deals on which every
-    candidate has the same value (when :data:`TIE_PLAYOUTS`), else 0."""
+    """(wins[count, ncand], solved[count], draws, unfit, ties[count, ncand],
+    points[count, ncand]) for deals ``start ..``: ``wins`` 1/0 by the solver
+    where it proves every candidate, else by a heuristic playout; ``points``
+    this seat's score (:func:`_deal_points`); ``ties`` the playout values of
+    the solved deals on which every candidate has the same value (when
+    :data:`TIE_PLAYOUTS`), else 0."""
     view = plan.view
     solver, table, bufc, bufk = work = _take_work()
     try:
         deals, draws, unfit = _draw(view, start, count, plan.seed, plan.auction, table)
-        wins = np.zeros((len(deals), len(plan.cands)), np.int64)
-        ties = np.zeros((len(deals), len(plan.cands)), np.int64)
+        nc = len(plan.cands)
+        wins = np.zeros((len(deals), nc), np.int64)
+        ties = np.zeros((len(deals), nc), np.int64)
+        points = np.zeros((len(deals), nc), np.int64)
         solved = np.zeros(len(deals), np.int64)
         prev_kind = view.last_play.kind if view.last_play is not None else 0
         prev_seat = view.seats.index(view.last_by) if view.last_by is not None else view.me
+        spring0 = view.spring_start()
+        any_player = 1 if view.rules.spring == "any-player" else 0
+        out = np.zeros(nc, np.int64)
+        stake = np.zeros((nc, 3), np.int64)
+        memo: dict = {}
         solver.clear()
         for j, hands in enumerate(deals):
             values = None
             if plan.nodes > 0 and solver_scores(view) and sum(card_count(h) for h in hands) <= plan.exact_cards:
                 values = _solve_deal(view, hands, plan.cands, solver, plan.nodes)
+            if values is None and view.players == 2:
+                raise ViewError("the two-player position was not solved within the node budget")
+            if view.players > 2:
+                _playout_candidates(np.array(hands, np.int64), 0, view.me, plan.cand_c, plan.cand_k, prev_kind,
+                                    prev_seat, view.rules.flags, table, bufc, bufk, spring0, any_player, out, stake)
             if values is not None:
                 wins[j] = values
                 solved[j] = 1
-                if TIE_PLAYOUTS and view.players > 2 and len(plan.cands) > 1 and min(values) == max(values):
-                    _playout_candidates(np.array(hands, np.int64), 0, view.me, plan.cand_c, plan.cand_k, prev_kind,
-                                        prev_seat, view.rules.flags, table, bufc, bufk, ties[j])
+                if TIE_PLAYOUTS and view.players > 2 and nc > 1 and min(values) == max(values):
+                    ties[j] = out
             else:
-                if view.players == 2:
-                    raise ViewError("the two-player position was not solved within the node budget")
-                _playout_candidates(np.array(hands, np.int64), 0, view.me, plan.cand_c, plan.cand_k, prev_kind,
-                                    prev_seat, view.rules.flags, table, bufc, bufk, wins[j])
+                wins[j] = out
+            points[j] = _deal_points(view, wins[j], out, stake, memo) if view.players > 2 else 2 * wins[j] - 1
     finally:
         _give_work(work)
-    return wins, solved, draws, unfit, ties
+    return wins, solved, draws, unfit, ties, points
 
 
 # Results ---------------------------------------------------------------------------------
@@ -1249,11 +1360,13 @@ class Candidate:
     expected_score: float
     solved: int
     played_out: int
+    score_ci: tuple = (0.0, 0.0)
 
     def to_dict(self) -> dict:
         return {"play": self.play, "win_prob": round(self.win_prob, 6),
                 "win_ci": [round(self.win_ci[0], 6), round(self.win_ci[1], 6)],
-                "expected_score": round(self.expected_score, 6), "solved": self.solved,
+                "expected_score": round(self.expected_score, 6),
+                "score_ci": [round(self.score_ci[0], 6), round(self.score_ci[1], 6)], "solved": self.solved,
                 "played_out": self.played_out}
 
 
@@ -1272,9 +1385,10 @@ class Advice:
     seed: int
     draws: int = 0
     unfit: int = 0
+    objective: str = "win"
 
     def to_dict(self) -> dict:
-        return {"recommendation": self.recommendation,
+        return {"recommendation": self.recommendation, "objective": self.objective,
                 "candidates": [c.to_dict() for c in self.candidates],
                 "samples": self.samples, "samples_max": self.samples_max, "exact": self.exact,
                 "stopped_early": self.stopped_early, "draws": self.draws, "unfit": self.unfit,
@@ -1282,35 +1396,95 @@ class Advice:
                 "rules": self.view.rules.describe(), "view": self.view.to_dict()}
 
 
-def _heuristic_choice(view: View, hands: tuple, table, bufc, bufk) -> "tuple | None":
-    if view.players == 2:
-        return None
-    pk = view.last_play.kind if view.last_play is not None else 0
-    ps = view.seats.index(view.last_by) if view.last_by is not None else view.me
-    c, k = policy_play(np.array(hands, np.int64), view.me, 0, pk, ps, POLICY_HEURISTIC, view.rules.flags,
-                       table, bufc, bufk)
-    return int(c), int(k)
+def _controls_kept(hand: int) -> int:
+    """The controls a hand keeps: its 2s and jokers, and one more for each
+    bomb (a rank held four times or more, or both jokers)."""
+    counts = counts_of(hand)
+    bombs = sum(1 for c in counts[:RANK_X] if c >= 4) + (1 if counts[RANK_X] and counts[RANK_X + 1] else 0)
+    return sum(counts[RANK_X - 1:]) + bombs
 
 
-def _order(wins: np.ndarray, prefer: "int | None", ties: "np.ndarray | None" = None) -> list:
-    """Candidates best first: most wins, then most tie-break wins, then ``prefer``."""
-    totals = wins.sum(axis=0)
-    tb = ties.sum(axis=0) if ties is not None else np.zeros_like(totals)
-    keys = [(-int(totals[i]), -int(tb[i]), 0 if i == prefer else 1, i) for i in range(wins.shape[1])]
-    return [k[-1] for k in sorted(keys)]
+def principle_key(view: View, play: Play, table: "np.ndarray | None" = None) -> tuple:
+    """The playing principle that orders candidates tied on every figure,
+    smallest first: a farmer answering his partner passes first (he does
+    not beat his partner's play); then the fewest plays left to empty the
+    hand after the play (the decomposer's minimum), then the most controls
+    kept (2s, jokers, bombs), then a play before the pass, then the lower
+    play (its main rank, then its cards)."""
+    table = new_table(12) if table is None else table
+    rest = view.hand - (0 if play.is_pass else play.cards)
+    left = int(min_plays_memo(rest, view.rules.flags, table)) if rest else 0
+    partner = view.players > 2 and view.me != 0 and view.last_by is not None and view.last_by != view.seats[0]
+    main = (play.kind >> 5) & 15
+    return (0 if partner and play.is_pass else int(partner), left, -_controls_kept(rest), 1 if play.is_pass else 0,
+            main, play.cards)
+
+
+def _ahead(a: np.ndarray, b: np.ndarray, z: float) -> bool:
+    """Is column ``a`` ahead of ``b`` on the same deals: the paired difference's
+    lower bound (``z`` standard errors) above zero?"""
+    d = a.astype(np.int64) - b
+    n = len(d)
+    if n < 2 or not d.any():
+        return False
+    s1 = int(d.sum())
+    var = (int((d * d).sum()) - s1 * s1 / n) / (n - 1)
+    return s1 / n - z * (max(var, 0.0) / n) ** 0.5 > 0
+
+
+def _order(first: np.ndarray, second: np.ndarray, ties: "np.ndarray | None" = None,
+           principle: "Callable[[int], tuple] | None" = None, z: "float | None" = None) -> list:
+    """Candidates best first: the most ``first`` (the objective's total over
+    the deals); among candidates tied on it, the most ``second`` (the other
+    objective's).  With ``z``, a tied candidate whose ``second`` is not
+    behind the leader's by the paired test (:func:`_ahead`) stays level with
+    it: the level ones go first, by the most tie-break playout wins
+    (``ties``), then by ``principle(i)`` (smallest first), then the index;
+    without ``z`` only equal totals are level."""
+    t1 = first.sum(axis=0)
+    t2 = second.sum(axis=0)
+    tb = ties.sum(axis=0) if ties is not None else np.zeros_like(t1)
+    groups: dict = {}
+    for i in range(first.shape[1]):
+        groups.setdefault(-int(t1[i]), []).append(i)
+    out = []
+    for key in sorted(groups):
+        g = sorted(groups[key], key=lambda i: (-int(t2[i]), -int(tb[i]), i))
+        lead = g[0]
+        level = [i for i in g if int(t2[i]) == int(t2[lead])
+                 or (z is not None and not _ahead(second[:, lead], second[:, i], z))]
+        if len(level) > 1 and principle is not None:
+            level.sort(key=lambda i: (-int(tb[i]), principle(i), i))
+        else:
+            level.sort(key=lambda i: (-int(tb[i]), i))
+        out += level + [i for i in g if i not in level]
+    return out
+
+
+def _z_two_sided(confidence: float) -> float:
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+
+
+#: The advisor's objectives: the chance to win, or the expected points.
+OBJECTIVES = ("win", "score")
 
 
 def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "int | None" = 1,
            nodes: int = DEFAULT_NODES, exact_cards: int = DEFAULT_EXACT_CARDS, confidence: float = 0.95,
            early_stop: bool = True, progress: "Callable[[int, int], None] | None" = None,
-           auction: bool = True) -> Advice:
+           auction: bool = True, objective: str = "win") -> Advice:
     """The best play for the player to move of ``view`` (see the module doc).
 
     ``samples``: most deals drawn; ``nodes``: the exact solver's node budget
     per deal (0: playouts only); ``exact_cards``: deals whose hands hold more
     cards together go straight to playouts; ``auction``: draw only deals whose
     hidden hands would have bid as the view's bids say (see
-    :func:`sample_deals`); ``workers`` threads give the same answer as one.
+    :func:`sample_deals`); ``objective``: ``win`` ranks the candidates by the
+    chance to win, ``score`` by the expected points (each breaks its ties by
+    the other, then by :func:`principle_key`); ``workers`` threads give the
+    same answer as one.
 
     >>> a = advise(two_player_view("33JJQK2", "4455A"))   # every lead wins
     >>> a.exact, len(a.candidates), {c.win_prob for c in a.candidates}
@@ -1325,6 +1499,8 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
             raise ViewError(f"{name} must be an integer >= {lo}, not {v!r}")
     if not 0.5 <= confidence < 1:
         raise ViewError(f"confidence must be in [0.5, 1), not {confidence!r}")
+    if objective not in OBJECTIVES:
+        raise ViewError(f"objective must be {_or_list(OBJECTIVES)}, not {objective!r}")
     t0 = time.perf_counter()
     cands = view.candidates()
     plan = _Plan(view, cands, np.array([p.cards for p in cands], np.int64),
@@ -1339,6 +1515,7 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
     looks = max(1, n_chunks - (MIN_SAMPLES - 1) // CHUNK)
     z = stop_z(confidence, max(1, len(cands) - 1), looks)
     parts: list = []
+    by_score = objective == "score"
 
     def work(k: int):
         start = k * CHUNK
@@ -1353,27 +1530,20 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
             return True
         if early_stop and done >= MIN_SAMPLES and done < samples:
             wins = np.concatenate([p[0] for p in parts])
-            return settled(wins[:, _order(wins, None)], z)
+            points = np.concatenate([p[5] for p in parts])
+            first, second = (points, wins) if by_score else (wins, points)
+            return settled(first[:, _order(first, second)], z)
         return False
 
     stopped = run_chunks(n_chunks, work, take, workers) and len(cands) > 1
     wins = np.concatenate([p[0] for p in parts])
+    points = np.concatenate([p[5] for p in parts])
     solved = np.concatenate([p[1] for p in parts])
     n = len(wins)
-    table, bufc, bufk = new_table(12), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
-    first = _draw(view, 0, 1, seed, False)[0][0]   # the heuristic sees only the union of the hidden hands
-    h = _heuristic_choice(view, first, table, bufc, bufk)
-    prefer = None
-    if h is not None:
-        for i, p in enumerate(cands):
-            if (p.cards, p.kind) == h or (p.is_pass and h[1] == 0):
-                prefer = i
-                break
-    order = _order(wins, prefer, np.concatenate([p[4] for p in parts]))
-    if view.players > 2:   # this seat's score if its side wins (it loses as much otherwise)
-        win_score = view.win_score()
-    else:
-        win_score = 1
+    table = new_table(12)
+    first, second = (points, wins) if by_score else (wins, points)
+    order = _order(first, second, np.concatenate([p[4] for p in parts]),
+                   lambda i: principle_key(view, cands[i], table), _z_two_sided(confidence))
     n_solved = int(solved.sum())
     exact = one and n_solved == n
     out = []
@@ -1381,9 +1551,11 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
         k = int(wins[:, i].sum())
         p = k / n
         ci = (p, p) if exact else wilson_interval(k, n, confidence)
-        out.append(Candidate(_play_name(cands[i], view.rules), p, ci, win_score * (2 * p - 1), n_solved, n - n_solved))
+        mean, lo, hi = mean_interval(points[:, i], confidence)
+        sci = (mean, mean) if exact else (lo, hi)
+        out.append(Candidate(_play_name(cands[i], view.rules), p, ci, mean, n_solved, n - n_solved, sci))
     return Advice(view, out[0].play, tuple(out), n, samples, exact, stopped and n < samples,
-                  time.perf_counter() - t0, seed, sum(p[2] for p in parts), sum(p[3] for p in parts))
+                  time.perf_counter() - t0, seed, sum(p[2] for p in parts), sum(p[3] for p in parts), objective)
 
 
 def _play_name(p: Play, rules: Rules) -> str:
@@ -1405,6 +1577,7 @@ class AdvisorOptions:
     exact_cards: int = DEFAULT_EXACT_CARDS
     workers: int = 1
     auction: bool = True
+    objective: str = "win"
 
 
 def _decision_seed(seed: int, game: int, move: int) -> int:
@@ -1481,7 +1654,7 @@ def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", far
                 t0 = time.perf_counter()
                 a = advise(view, samples=options.samples, seed=_decision_seed(seed, index, move),
                            workers=options.workers, nodes=options.nodes, exact_cards=options.exact_cards,
-                           auction=options.auction)
+                           auction=options.auction, objective=options.objective)
                 p = Play.pass_() if a.recommendation == "pass" else Play.parse(a.recommendation, rules)
                 if stats is not None:
                     stats["decisions"] = stats.get("decisions", 0) + 1

@@ -345,9 +345,10 @@ def test_view_json_forms_round_trip():
 # Playouts: the kernel against a plain-Python twin ----------------------------------------
 
 
-def _naive_play_on(hands, seat, prev, prev_seat, passes=0):
+def _naive_play_on(hands, seat, prev, prev_seat, passes=0, made=None):
     """Heuristic play in every seat (each choice from policies.choose); the trick
-    rule written out: after two passes the last player leads."""
+    rule written out: after two passes the last player leads.  ``made`` (a list)
+    gets the ``(seat, play)`` of every play (not the passes)."""
     hands = list(hands)
     while True:
         p = choose(hands, seat, 0, prev=prev, prev_seat=prev_seat)
@@ -356,11 +357,24 @@ def _naive_play_on(hands, seat, prev, prev_seat, passes=0):
             if passes == 2:
                 prev, passes = None, 0
         else:
+            if made is not None:
+                made.append((seat, p))
             hands[seat] -= p.cards
             if hands[seat] == 0:
                 return seat
             prev, prev_seat, passes = p, seat, 0
         seat = (seat + 1) % 3
+
+
+def _naive_stake(before, after, landlord_won):
+    """(doublings, spring, anti_spring) from the plays: each bomb and rocket after
+    the candidate doubles; spring when the landlord won and no farmer played a
+    card all game, anti-spring when the farmers won and the landlord played once."""
+    dbl = sum(1 for _, p in after if p.type_name in ("bomb", "rocket"))
+    every = before + after
+    farmers_played = any(s != 0 for s, _ in every)
+    landlord_plays = sum(1 for s, _ in every if s == 0)
+    return dbl, int(landlord_won and not farmers_played), int(not landlord_won and landlord_plays == 1)
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -371,22 +385,38 @@ def test_playout_kernel_matches_naive(seed):
     deal = sample_deals(v, 0, 1, seed)[0]
     cands = v.candidates()
     out = np.zeros(len(cands), np.int64)
+    stake = np.zeros((len(cands), 3), np.int64)
     table, bufc, bufk = adv.new_table(12), np.empty(adv.BUFFER, np.int64), np.empty(adv.BUFFER, np.int64)
     pk = v.last_play.kind if v.last_play else 0
     ps = SEATS.index(v.last_by) if v.last_by else v.me
     adv._playout_candidates(np.array(deal, np.int64), 0, v.me, np.array([p.cards for p in cands], np.int64),
                             np.array([p.kind for p in cands], np.int64), pk, ps, v.rules.flags,
-                            table, bufc, bufk, out)
+                            table, bufc, bufk, v.spring_start(), 0, out, stake)
+    before = [(SEATS.index(s), p) for s, p in v.played if not p.is_pass]
     for i, p in enumerate(cands):
         hs = list(deal)
         nxt = (v.me + 1) % 3
+        made = [] if p.is_pass else [(v.me, p)]
         if p.is_pass:
             prev, prev_seat = (v.last_play, ps) if SEATS[nxt] != v.last_by else (None, ps)
-            winner = _naive_play_on(hs, nxt, prev, prev_seat, 1 if prev is not None else 0)
+            winner = _naive_play_on(hs, nxt, prev, prev_seat, 1 if prev is not None else 0, made)
         else:
             hs[v.me] -= p.cards
-            winner = v.me if hs[v.me] == 0 else _naive_play_on(hs, nxt, p, v.me)
+            winner = v.me if hs[v.me] == 0 else _naive_play_on(hs, nxt, p, v.me, made=made)
         assert out[i] == int((winner == 0) == (v.me == 0)), p.notation()
+        assert tuple(stake[i]) == _naive_stake(before, made, winner == 0), p.notation()
+
+
+def test_deal_score_settles_the_whole_stake():
+    # The landlord's view at the start: +-2 x base x 2^(doublings + spring + anti).
+    v = history_view("3334456789TTJQKA22XD", "landlord", [], bottom="22X", bids="landlord:3")
+    assert v.deal_score(True) == 6 and v.deal_score(False) == -6
+    assert v.deal_score(True, 2, 1, 0) == 6 * 8 and v.deal_score(False, 1, 0, 1) == -6 * 4
+    f = counts_view("KQ", "farmer1", "3,2,2", after="J", by="landlord")
+    assert f.deal_score(True) == 1 and f.deal_score(False, 1) == -2
+    assert list(f.spring_start()) == [0, 2, 0b110]
+    assert list(v.spring_start()) == [0, 0, 0]
+    assert two_player_view("33", "44").deal_score(False, 3) == -1
 
 
 # The method ------------------------------------------------------------------------------
@@ -436,7 +466,7 @@ def test_tie_playouts_on_solved_deals():
     cands = v.candidates()
     plan = adv._Plan(v, cands, np.array([p.cards for p in cands], np.int64),
                      np.array([p.kind for p in cands], np.int64), adv.DEFAULT_NODES, adv.DEFAULT_EXACT_CARDS, 4)
-    wins, solved, draws, unfit, ties = adv._score_chunk(plan, 0, 16)
+    wins, solved, draws, unfit, ties, points = adv._score_chunk(plan, 0, 16)
     assert solved.all() and draws == 16 and unfit == 0
     deals = sample_deals(v, 0, 16, 4)
     table, bufc, bufk = adv.new_table(12), np.empty(adv.BUFFER, np.int64), np.empty(adv.BUFFER, np.int64)
@@ -444,15 +474,24 @@ def test_tie_playouts_on_solved_deals():
         if wins[j].min() == wins[j].max():
             want = np.zeros(len(cands), np.int64)
             adv._playout_candidates(np.array(deal, np.int64), 0, v.me, plan.cand_c, plan.cand_k,
-                                    Play.parse("J").kind, 0, v.rules.flags, table, bufc, bufk, want)
+                                    Play.parse("J").kind, 0, v.rules.flags, table, bufc, bufk, v.spring_start(), 0,
+                                    want, np.zeros((len(cands), 3), np.int64))
             assert ties[j].tolist() == want.tolist()
         else:
             assert not ties[j].any()
-    # Ranking: wins first, then tie-break wins, then the preferred play, then the generator's order.
+    # Ranking: the objective first, then the other one, then tie-break wins, then the principle.
     w = np.array([[1, 1, 0], [0, 0, 0]])
-    assert adv._order(w, 1, np.array([[0, 0, 0], [0, 1, 0]])) == [1, 0, 2]
-    assert adv._order(w, 1, np.zeros((2, 3), np.int64)) == [1, 0, 2]
-    assert adv._order(w, None, np.array([[0, 0, 0], [1, 0, 1]])) == [0, 1, 2]
+    pts = np.array([[2, 2, -1], [-1, -1, -1]])
+    assert adv._order(w, pts, np.array([[0, 0, 0], [0, 1, 0]])) == [1, 0, 2]
+    assert adv._order(w, pts, np.zeros((2, 3), np.int64), lambda i: (-i,)) == [1, 0, 2]
+    assert adv._order(w, pts, np.zeros((2, 3), np.int64), lambda i: (i,)) == [0, 1, 2]
+    assert adv._order(w, np.array([[2, 4, -1], [-1, -1, -1]]), None, lambda i: (-i,)) == [1, 0, 2]
+    # With z, a second figure within the noise is a tie: the principle decides.
+    w8 = np.ones((8, 2), np.int64)
+    p8 = np.array([[2, 2]] * 7 + [[2, 4]])
+    assert adv._order(w8, p8, None, lambda i: (i,)) == [1, 0]
+    assert adv._order(w8, p8, None, lambda i: (i,), z=1.96) == [0, 1]
+    assert adv._order(w8, np.array([[2, 4]] * 8), None, lambda i: (i,), z=1.96) == [1, 0]
 
 
 def test_pass_is_a_candidate_when_answering():
@@ -477,7 +516,9 @@ def test_cli_json_and_errors(tmp_path, capsys):
     d = json.loads(out)
     assert d["recommendation"] in [c["play"] for c in d["candidates"]]
     assert set(d) >= {"recommendation", "candidates", "samples", "seconds", "rules"}
-    assert set(d["candidates"][0]) == {"play", "win_prob", "win_ci", "expected_score", "solved", "played_out"}
+    assert set(d["candidates"][0]) == {"play", "win_prob", "win_ci", "expected_score", "score_ci", "solved",
+                                       "played_out"}
+    assert d["objective"] == "win"
     code, out, err = _run(capsys, "advise", "--hand", "33", "--unseen", "3333")
     assert code == 2 and out == ""
     assert err.startswith("error: ") and err.count("\n") == 1
@@ -630,3 +671,39 @@ def test_the_stake_counts_what_each_bomb_multiplies_it_by():
     assert (v.bombs, v.stake, v.win_score()) == (1, 4, 4)
     v = history_view("3356789TJQKA2XD55", "farmer1", "landlord:4444")
     assert (v.bombs, v.stake, v.win_score()) == (1, 2, 2)
+
+
+# Objective and ties ------------------------------------------------------------------------
+
+
+def test_objective_ranks_and_ties_follow_the_principle():
+    v = history_view("3334456789TTJQKA22XD", "landlord", [])
+    win = advise(v, samples=32, seed=1, early_stop=False)
+    score = advise(v, samples=32, seed=1, early_stop=False, objective="score")
+    assert win.objective == "win" and score.objective == "score"
+    assert win.to_dict()["objective"] == "win"
+    # The same deals: the same figures, ranked by another key.
+    assert {c.play: (c.win_prob, c.expected_score) for c in win.candidates} == \
+        {c.play: (c.win_prob, c.expected_score) for c in score.candidates}
+    probs = [c.win_prob for c in win.candidates]
+    assert probs == sorted(probs, reverse=True)
+    scores = [c.expected_score for c in score.candidates]
+    assert scores == sorted(scores, reverse=True)
+    for c in win.candidates:
+        assert c.score_ci[0] <= c.expected_score <= c.score_ci[1]
+    # Among the sure wins, the points decide: not the lone 2 of the generator's order.
+    assert win.candidates[0].win_prob == 1.0 and win.recommendation != "2"
+    with pytest.raises(ViewError, match="objective must be"):
+        advise(v, samples=16, objective="points")
+
+
+def test_principle_key():
+    v = counts_view("KQ6", "farmer1", "3,3,2", after="J", by="landlord")
+    keys = {p.notation(): adv.principle_key(v, p) for p in v.candidates()}
+    assert keys["Q"] < keys["K"] < keys["pass"]   # the same plays left, the lower play first; the pass last
+    partner = counts_view("KQ6", "farmer2", "3,3,3", after="J", by="farmer1")
+    pk = {("pass" if p.is_pass else p.notation()): adv.principle_key(partner, p) for p in partner.candidates()}
+    assert min(pk, key=pk.get) == "pass"   # do not beat the partner's play
+    lead = counts_view("3345", "landlord", "4,3,3")
+    lk = {p.notation(): adv.principle_key(lead, p) for p in lead.candidates()}
+    assert lk["33"][1] == 2 and lk["3"][1] == 3 and min(lk, key=lk.get) == "33"   # fewest plays left, lowest

@@ -273,11 +273,12 @@ def test_playout_kernel_matches_naive_four(index):
         cands = v.candidates()
         cands = cands[:1] + rng.sample(cands[1:], min(5, len(cands) - 1))
         out = np.zeros(len(cands), np.int64)
+        stake = np.zeros((len(cands), 3), np.int64)
         pk = v.last_play.kind if v.last_play else 0
         ps = SEATS.index(v.last_by) if v.last_by else v.me
         adv._playout_candidates(np.array(deal, np.int64), 0, v.me, np.array([p.cards for p in cands], np.int64),
                                 np.array([p.kind for p in cands], np.int64), pk, ps, v.rules.flags,
-                                table, bufc, bufk, out)
+                                table, bufc, bufk, v.spring_start(), 0, out, stake)
         for i, p in enumerate(cands):
             winner = _naive_playout(deal, v.me, p, pk, ps, v.rules.flags, table, bufc, bufk)
             assert out[i] == int((winner == 0) == (v.me == 0)), (move, p.notation())

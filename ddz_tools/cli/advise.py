@@ -16,13 +16,15 @@ def print_advice(a) -> None:
     how = "exact: nothing hidden" if a.exact else (
         f"{a.samples} deals of {a.samples_max} max" + (", stopped early: best play settled" if a.stopped_early else "")
         + (f", {a.draws} drawn to fit the bids ({a.unfit} without a fit)" if a.draws > a.samples else ""))
-    click.echo(f"{how}; {a.seconds:.2f} s")
+    click.echo(f"{how}; ranked by {'expected score' if a.objective == 'score' else 'win probability'}; "
+               f"{a.seconds:.2f} s")
     rows = []
     for c in a.candidates:
         rows.append((c.play, f"{100 * c.win_prob:.1f}%", f"[{100 * c.win_ci[0]:.1f}%, {100 * c.win_ci[1]:.1f}%]",
-                     f"{c.expected_score:+.3f}", c.solved, c.played_out))
-    click.echo(tabulate(rows, headers=["play", "win", "95% interval", "E[score]", "solved", "played out"],
-                        tablefmt="simple", disable_numparse=True))
+                     f"{c.expected_score:+.3f}", f"[{c.score_ci[0]:+.2f}, {c.score_ci[1]:+.2f}]", c.solved,
+                     c.played_out))
+    click.echo(tabulate(rows, headers=["play", "win", "95% interval", "E[score]", "95% interval", "solved",
+                                       "played out"], tablefmt="simple", disable_numparse=True))
     click.echo(f"recommendation: {a.recommendation}")
 
 
@@ -64,13 +66,16 @@ def print_advice(a) -> None:
 @click.option("--no-early-stop", is_flag=True, help="Always draw --samples deals.")
 @click.option("--auction/--no-auction", default=True, show_default=True,
               help="Draw only deals whose hidden hands would have bid as the bids say (heuristic bid rule).")
+@click.option("--objective", type=click.Choice(["win", "score"]), default="win", show_default=True,
+              help="Rank the plays by the chance to win or by the expected points (the whole stake); "
+                   "each breaks its ties by the other.")
 @seed_option
 @workers_option
 @rules_option
 @format_option()
 @file_option
 def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, base, record, move, samples, nodes,
-           exact_cards, confidence, no_early_stop, auction, seed, workers, rules, fmt, file):
+           exact_cards, confidence, no_early_stop, auction, objective, seed, workers, rules, fmt, file):
     """What should this seat play? Win probability of every legal play over
     deals of the hidden cards, each solved exactly or played out.
 
@@ -78,6 +83,7 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, base, re
     Examples:
       $ ddz advise --hand 33JJQK2 --unseen 4455A
       $ ddz advise --seat landlord --hand 3334456789TTJQKA22XD
+      $ ddz advise --seat landlord --hand 3334456789TTJQKA22XD --objective score
       $ ddz advise --seat farmer1 --hand 3456789TJQKA2 --bottom 2XD \\
             --played landlord:33,farmer1:55,farmer2:pass,landlord:pass \\
             --bids landlord:3
@@ -91,7 +97,7 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, base, re
     from .. import advise as lib
 
     opts = dict(seed=seed, workers=default_workers(workers), confidence=confidence,
-                early_stop=not no_early_stop, auction=auction)
+                early_stop=not no_early_stop, auction=auction, objective=objective)
     for key, value in (("samples", samples), ("nodes", nodes), ("exact_cards", exact_cards)):
         if value is not None:
             opts[key] = value
