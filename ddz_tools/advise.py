@@ -1565,7 +1565,7 @@ def _play_name(p: Play, rules: Rules) -> str:
 # Self-play with the advisor in some seats -------------------------------------------------
 
 #: Play policies of :func:`play_game` (per role).
-GAME_POLICIES = ("heuristic", "random", "advisor")
+GAME_POLICIES = ("heuristic", "heuristic-solo", "random", "advisor")
 
 
 @dataclasses.dataclass(frozen=True)

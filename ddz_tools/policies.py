@@ -81,8 +81,12 @@ from .rules import T_BOMB, T_PAIR, T_ROCKET, T_SOLO, Play, Rules
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
+#: The heuristic without the farmers' partnership conventions: each farmer
+#: answers his partner's plays as he answers the landlord's and never feeds
+#: him (the baseline that measures what the conventions are worth).
+POLICY_SOLO = 2
 #: Policy name -> number used by the kernels.
-POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "heuristic-solo": POLICY_SOLO}
 
 #: Move buffer size for one decision (the generator counts plays beyond it,
 #: and the kernels fall back to a bigger buffer then).
@@ -325,14 +329,14 @@ def _table_view(hands, seat, landlord):
 
 
 @kernel
-def _heuristic_lead(hands, seat, landlord, flags, table, bufc, bufk, sc, sk):
+def _heuristic_lead(hands, seat, landlord, flags, table, bufc, bufk, sc, sk, team):
     hand = hands[seat]
     kind = _single_reading(hand, flags, bufc, bufk)
     if kind != 0:
         return hand, kind  # go out at once
     others, opp_min, pn = _table_view(hands, seat, landlord)
     # Feed a partner who is about to go out (not when the landlord is too).
-    if seat != landlord and opp_min > 2:
+    if team and seat != landlord and opp_min > 2:
         if pn == 1 or pn == 2:
             want = T_SOLO if pn == 1 else T_PAIR
             n, gc, gk = gen_all(hand, flags, 0, bufc, bufk)
@@ -376,7 +380,7 @@ def _answer_price(c, k):
 
 
 @kernel
-def _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table, bufc, bufk, sc, sk):
+def _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table, bufc, bufk, sc, sk, team):
     hand = hands[seat]
     n, gc, gk = gen_all(hand, flags, prev_kind, bufc, bufk)
     if n == 0:
@@ -385,7 +389,7 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table,
         if gc[i] == hand:
             return gc[i], gk[i]
     n_me = packed_count(hand)
-    partner_holds = seat != landlord and prev_seat != landlord   # a partner made the play to answer
+    partner_holds = team and seat != landlord and prev_seat != landlord   # a partner made the play to answer
     others, opp_min, _ = _table_view(hands, seat, landlord)
     prev_n = packed_count(hands[prev_seat])
     mp0 = min_plays_memo(hand, flags, table)
@@ -498,10 +502,11 @@ def policy_play(hands, seat, landlord, prev_kind, prev_seat, policy, flags, tabl
     mk = bufk[:half]
     sc = bufc[half:]
     sk = bufk[half:]
+    team = policy != POLICY_SOLO
     if prev_kind == 0:
-        c, k = _heuristic_lead(hands, seat, landlord, flags, table, mc, mk, sc, sk)
+        c, k = _heuristic_lead(hands, seat, landlord, flags, table, mc, mk, sc, sk, team)
     else:
-        c, k = _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table, mc, mk, sc, sk)
+        c, k = _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table, mc, mk, sc, sk, team)
     if k != 0 and laizi_count(c, flags) != 0:
         c = _spare_laizi(hand, c, k, flags, prev_kind, mc, mk)
     return c, k

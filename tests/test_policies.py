@@ -29,6 +29,7 @@ from ddz_tools.policies import (
     SHOW_T,
     POLICY_HEURISTIC,
     POLICY_RANDOM,
+    POLICY_SOLO,
     _best_split,
     _bid_rule,
     _controls,
@@ -71,7 +72,7 @@ def test_card_counters_match_python(counts, x, d):
 
 def test_policy_names():
     assert policy_number("random") == POLICY_RANDOM and policy_number("Heuristic") == POLICY_HEURISTIC
-    assert policy_number(1) == 1
+    assert policy_number(1) == 1 and policy_number("heuristic-solo") == 2
     with pytest.raises(DdzError, match="unknown policy"):
         policy_number("greedy")
     with pytest.raises(DdzError):
@@ -200,6 +201,15 @@ def test_feeds_a_partner_with_one_or_two_cards():
     # Farmer 1 leads; partner 2 holds one card, the landlord many: lowest solo.
     assert choose(["3456789TJQKAA", "3559KKK", "T"], 1, 0) == "3"
     assert choose(["3456789TJQKAA", "3559KKK", "TT"], 1, 0) == "55"
+
+
+def test_solo_heuristic_plays_without_the_conventions():
+    # heuristic-solo: the partner's play is answered as the landlord's would be, and no feeding.
+    assert choose(["3456789TJQKA", "8", "6KKQQ"], 2, 0, prev="5", prev_seat=1, policy=POLICY_SOLO) != ""
+    assert choose(["3456789TJQKAA", "3559KKK", "T"], 1, 0, policy=POLICY_SOLO) != "3"
+    # Where no partner is concerned it plays as the heuristic does.
+    assert choose(["3", "99", "3456"], 1, 0, prev="55", prev_seat=0, policy=POLICY_SOLO) == "99"
+    assert choose(["34567D", "56789T", "4AA"], 0, 0, policy=POLICY_SOLO) == "D"
 
 
 def test_bombs_when_that_wins():

@@ -33,15 +33,18 @@ def _parse_policy(ctx, param, value):
 @click.option("--games", "-n", type=click.IntRange(min=0), default=100, show_default=True,
               help="Number of games to play.")
 @click.option("--policy", default="heuristic", show_default=True, callback=_parse_policy,
-              help="random or heuristic, or three comma-separated policies for seats 0, 1, 2 "
+              help="random, heuristic or heuristic-solo (no farmers' conventions), or three comma-separated "
+                   "policies for seats 0, 1, 2 "
                    "(four under --rules four).")
 @seed_option
 @rules_option
 @click.option("--out", "out", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="Write every game as a ddz-record/1 JSON line to this file ('-' for stdout).")
-@click.option("--landlord-policy", type=click.Choice(["heuristic", "random", "advisor"]), default=None,
+@click.option("--landlord-policy", type=click.Choice(["heuristic", "heuristic-solo", "random", "advisor"]),
+              default=None,
               help="The landlord's policy (default: --policy); advisor = ddz advise on the seat's own view.")
-@click.option("--farmer-policy", type=click.Choice(["heuristic", "random", "advisor"]), default=None,
+@click.option("--farmer-policy", type=click.Choice(["heuristic", "heuristic-solo", "random", "advisor"]),
+              default=None,
               help="The farmers' policy (default: --policy).")
 @click.option("--advisor-samples", type=click.IntRange(min=1), default=32, show_default=True,
               help="The advisor's most deals per decision.")
