@@ -415,14 +415,15 @@ class Position:
         return f"{hands}; {self.to_move} {what}"
 
 
-def seat_roles(landlord: int) -> tuple:
-    """The role of each seat 0-2 when ``landlord`` is the landlord's seat: the
-    landlord, ``farmer1`` who plays after him, ``farmer2`` before him.
+def seat_roles(landlord: int, seats: int = 3) -> tuple:
+    """The role of each seat ``0 .. seats-1`` when ``landlord`` is the
+    landlord's seat: the landlord, ``farmer1`` who plays after him, then
+    ``farmer2`` (and ``farmer3`` at a four-player table) in turn order.
 
-    >>> seat_roles(2)
-    ('farmer1', 'farmer2', 'landlord')
+    >>> seat_roles(2), seat_roles(1, 4)
+    (('farmer1', 'farmer2', 'landlord'), ('farmer3', 'landlord', 'farmer1', 'farmer2'))
     """
-    return tuple(THREE_SEATS[(s - landlord) % 3] for s in range(3))
+    return tuple(FOUR_SEATS[(s - landlord) % seats] for s in range(seats))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -447,7 +448,7 @@ class RecordedTurn:
     @property
     def hands(self) -> dict:
         """Role -> the packed hand it holds now, in turn order (landlord first)."""
-        return {r: self.game.hands[self.roles.index(r)] for r in THREE_SEATS}
+        return {r: self.game.hands[self.roles.index(r)] for r in FOUR_SEATS[:len(self.roles)]}
 
     @property
     def last_play(self) -> "Play | None":
@@ -483,7 +484,7 @@ def record_turn(record, move: "int | None" = None) -> RecordedTurn:
     ('farmer1', 'landlord', '3', [('landlord', 3)])
     """
     g = game_before_move(record, move)
-    return RecordedTurn(record, g, 1 if move is None else move, seat_roles(g.landlord))
+    return RecordedTurn(record, g, 1 if move is None else move, seat_roles(g.landlord, len(g.hands)))
 
 
 def from_record(record, move: "int | None" = None) -> Position:

@@ -166,6 +166,19 @@ def test_record_and_move(capsys):
     assert code == 2 and "--move needs --record" in err
 
 
+def test_record_and_move_four_players(capsys):
+    """A four-player record: the position before a move names four seats by role."""
+    path = ROOT / "data" / "four_games.jsonl"
+    first = json.loads(path.read_text().splitlines()[0])
+    n = len(first["plays"]) - 6
+    code, out, err = run(capsys, "solve", "--record", str(path), "--move", str(n), "--format", "json",
+                         "--tt-mb", "8", "--workers", "1", "--node-limit", "200000")
+    d = json.loads(out.splitlines()[0])
+    assert d["record"] == first["id"] and d["move"] == n
+    assert set(d["position"]["hands"]) == {"landlord", "farmer1", "farmer2", "farmer3"}
+    assert d["result"] in ("win", "loss", "unknown")
+
+
 def test_progress_line_on_stderr(capsys, monkeypatch):
     """With DDZ_PROGRESS=1 (as on a terminal) a solve draws its nodes and the
     root's plays proven lost on stderr, ending with the solve's own count;

@@ -168,3 +168,20 @@ def test_hidden_review_uses_the_advisors_view():
     seats = r.seats
     assert sum(s["hidden_moves"] for s in seats) == len(r.moves)
     assert sum(s["moves"] for s in seats) == len(r.moves)
+
+
+def test_hidden_review_of_a_four_player_game():
+    """Four seats: each move is judged on its seat's own view (a farmer's without the bottom)."""
+    advise = pytest.importorskip("ddz_tools.advise")
+    raw = next(simulate(1, "heuristic", seed=4, rules="four"))
+    raw["plays"] = raw["plays"][:5]
+    raw.pop("result", None)
+    rec = parse_record(raw)
+    opts = {"seed": 1, "samples": 16, "nodes": 0}
+    r = review_record(rec, "hidden", advisor_options=opts)
+    assert len(r.moves) == 5 and len(r.seats) == 4
+    for m in r.moves:
+        assert 0.0 <= m.p_after <= m.p_before <= 1.0 and m.advised
+        view = advise.view_from_record(rec, m.move)
+        assert view.players == 4 and (view.bottom is None) == (view.me != 0)
+    assert sum(s["hidden_moves"] for s in r.seats) == 5
