@@ -164,13 +164,13 @@ def _summary(rows: list, label: str, rl: bool) -> None:
 
 def strength(args) -> None:
     opts = AdvisorOptions(samples=args.samples, nodes=args.nodes, exact_cards=args.exact_cards, workers=1,
-                          auction=not args.no_auction)
+                          auction=not args.no_auction, objective=args.objective)
     done = read_rows(args.out, "deal")
     args.roles = ("landlord", "farmers") if args.roles == "both" else (args.roles,)
     todo = [i for i in range(args.start, args.start + args.deals) if i not in done]
     print(f"strength: deals {args.start}..{args.start + args.deals - 1} seed {args.seed}, "
           f"advisor samples={opts.samples} nodes={opts.nodes} exact_cards={opts.exact_cards} auction={opts.auction} "
-          f"tie_playouts={not args.no_tie_playouts}; "
+          f"objective={opts.objective} tie_playouts={not args.no_tie_playouts}; "
           f"{len(done)} done before, {len(todo)} to play, {args.procs} process(es)",
           file=sys.stderr)
     out = open(args.out, "a") if args.out else None
@@ -293,6 +293,7 @@ def _strength_args(s) -> None:
     s.add_argument("--no-tie-playouts", action="store_true",
                    help="no playouts to break ties between candidates on solved deals (TIE_PLAYOUTS off)")
     s.add_argument("--exact-cards", type=int, default=24)
+    s.add_argument("--objective", choices=("win", "score"), default="win", help="the advisor's objective")
     s.add_argument("--procs", type=int, default=2)
     s.add_argument("--out", default=None)
     s.add_argument("--roles", choices=("both", "landlord", "farmers"), default="both",
