@@ -9,10 +9,13 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test test-slow test-browser bench peers docs clean
 
+# tests/test_agents.py plays our agents in RLCard's and DouZero's harnesses: both are installed
+# --no-deps (DouZero declares torch, which those harnesses do not need; an extra cannot say that).
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test,report]'
+	$(PY) -m pip install -q --no-deps douzero rlcard termcolor
 	touch $(STAMP)
 
 run: $(STAMP)
