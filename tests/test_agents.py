@@ -367,3 +367,42 @@ def test_douzero_oracle_view_shows_every_hand(dz):
     for pos, name in zip(DOUZERO_POSITIONS, SEATS):
         if pos != infoset.player_position:
             assert view.must[SEATS.index(name)] == pack_douzero(infoset.all_handcards[pos])
+
+
+# The examples of docs/agents.md ------------------------------------------------------
+
+DOC = __import__("pathlib").Path(__file__).resolve().parent.parent / "docs" / "agents.md"
+SLOW_MARK = "<!-- docs-test: slow -->"
+
+
+def _doc_examples() -> list:
+    """Each ``python`` block of docs/agents.md with the ``text`` block after it (its
+    output); a block after ``<!-- not run ...`` is left out, one after the slow mark is slow."""
+    lines = DOC.read_text(encoding="utf-8").splitlines()
+    out, i = [], 0
+    while i < len(lines):
+        if lines[i].strip() != "```python":
+            i += 1
+            continue
+        before = next((t.strip() for t in reversed(lines[:i]) if t.strip()), "")
+        end = lines.index("```", i + 1)
+        code = "\n".join(lines[i + 1:end])
+        j = end + 1
+        while j < len(lines) and not lines[j].strip():
+            j += 1
+        expected = None
+        if j < len(lines) and lines[j].strip() == "```text":
+            stop = lines.index("```", j + 1)
+            expected = "\n".join(lines[j + 1:stop])
+        if not before.startswith("<!-- not run"):
+            marks = [pytest.mark.slow] if before == SLOW_MARK else []
+            out.append(pytest.param(code, expected, marks=marks, id=f"line{i + 1}"))
+        i = end + 1
+    return out
+
+
+@pytest.mark.parametrize("code, expected", _doc_examples())
+def test_doc_examples_run_and_print_what_they_show(rl, dz, capsys, code, expected):
+    exec(compile(code, str(DOC), "exec"), {"__name__": "docs_agents"})
+    if expected is not None:
+        assert capsys.readouterr().out.strip() == expected.strip()
