@@ -77,8 +77,8 @@ from .rules import Play, Rules, play_text_cards
 
 __all__ = [
     "POLICIES", "OBJECTIVES", "RLCARD_RULES", "DOUZERO_RULES", "DOUZERO_POSITIONS", "check_rules",
-    "heuristic_play", "advisor_play", "Player", "rebuilt_bottom", "rlcard_seats", "rlcard_view", "rlcard_deal",
-    "RLCardAgent", "douzero_view", "douzero_deal", "DouZeroAgent",
+    "heuristic_play", "advisor_play", "Player", "rebuilt_bottom", "import_rlcard", "rlcard_seats", "rlcard_view",
+    "rlcard_deal", "RLCardAgent", "douzero_view", "douzero_deal", "DouZeroAgent",
 ]
 
 #: The agents' policies.
@@ -256,9 +256,11 @@ def rebuilt_bottom(rest: int, landlord_played: int) -> "int | None":
 # RLCard ------------------------------------------------------------------------------
 
 
-def _import_rlcard():
-    """Import RLCard, with a stand-in ``termcolor`` when it is missing (RLCard
-    imports it for another game's display only)."""
+def import_rlcard():
+    """Import and return the ``rlcard`` package, with a stand-in ``termcolor``
+    module when that is missing (RLCard imports it for another game's display
+    only).  :func:`rlcard_deal` calls it; call it first when importing
+    RLCard's modules yourself without termcolor installed."""
     try:
         import termcolor  # noqa: F401
     except ImportError:
@@ -340,6 +342,7 @@ def rlcard_deal(env, hands: Sequence, bottom) -> tuple:
     there: player 0 is the landlord and takes the bottom, which is public
     (``seen_cards``).
     """
+    import_rlcard()
     from rlcard.games.doudizhu.judger import DoudizhuJudger
 
     packed = [parse_cards(h) if isinstance(h, str) else h for h in hands]

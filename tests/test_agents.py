@@ -110,7 +110,7 @@ def _deal(i, seed=11):
 @pytest.fixture(scope="module")
 def rl():
     pytest.importorskip("rlcard")
-    rlcard = agents._import_rlcard()
+    rlcard = agents.import_rlcard()
     from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1
 
     return rlcard, DouDizhuRuleAgentV1
@@ -263,7 +263,7 @@ def dz():
     from douzero.evaluation.random_agent import RandomAgent
     from douzero.evaluation.rlcard_agent import RLCardAgent as DZRule
 
-    agents._import_rlcard()     # DouZero's rule agent imports RLCard's tables
+    agents.import_rlcard()     # DouZero's rule agent imports RLCard's tables
     return game.GameEnv, RandomAgent, DZRule
 
 
