@@ -76,6 +76,8 @@ bench: peers
 	$(PY) benchmarks/double_validation.py --deals 1000 --samples 300 --seed 1 --timed 40
 	# The advisor's strength runs (strength, rlcard) take about 25 minutes each: see docs/benchmarks.md.
 	$(PY) benchmarks/advise.py speed --views 30
+	# The ladder's cheap pairs; its advisor and oracle pairs take longer: see docs/benchmarks.md.
+	$(PY) benchmarks/ladder.py --pairs heuristic:random,heuristic:rule,rule:random --deals 200
 
 # Rerun every console example of README.md and docs/*.md, rewrite those whose output changed
 # (`tests/test_docs.py --update --all` refreshes their times too), and copy the headline figures of
