@@ -70,10 +70,11 @@ import types
 from typing import Sequence
 
 from .advise import View, advise, history_view, sample_deals
-from .cards import RANKS, card_count, counts_of, douzero_values, format_cards, pack_counts, pack_douzero, parse_cards
+from .cards import (FULL_DECK, RANKS, card_count, counts_of, douzero_values, format_cards, pack_counts, pack_douzero,
+                    parse_cards)
 from .errors import ArgumentError, RulesError
 from .policies import choose
-from .rules import Play, Rules, play_text_cards
+from .rules import Play, Rules
 
 __all__ = [
     "POLICIES", "OBJECTIVES", "RLCARD_RULES", "DOUZERO_RULES", "DOUZERO_POSITIONS", "check_rules",
@@ -349,7 +350,7 @@ def rlcard_deal(env, hands: Sequence, bottom) -> tuple:
     bottom = parse_cards(bottom) if isinstance(bottom, str) else bottom
     if len(packed) != 3 or [card_count(h) for h in packed] != [17, 17, 17] or card_count(bottom) != 3:
         raise ArgumentError("a deal is three hands of 17 cards and a bottom of 3", param="hands")
-    if sum(packed) + bottom != parse_cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD"):
+    if sum(packed) + bottom != FULL_DECK:
         raise ArgumentError("the hands and the bottom must make up one deck", param="hands")
     game = env.game
     dealer = game.round.dealer
