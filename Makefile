@@ -9,10 +9,13 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test test-slow test-browser bench peers docs clean
 
+# tests/test_agents.py plays our agents in RLCard's and DouZero's harnesses: both are installed
+# --no-deps (DouZero declares torch, which those harnesses do not need; an extra cannot say that).
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test,report]'
+	$(PY) -m pip install -q --no-deps douzero rlcard termcolor
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -73,6 +76,8 @@ bench: peers
 	$(PY) benchmarks/double_validation.py --deals 1000 --samples 300 --seed 1 --timed 40
 	# The advisor's strength runs (strength, rlcard) take about 25 minutes each: see docs/benchmarks.md.
 	$(PY) benchmarks/advise.py speed --views 30
+	# The ladder's cheap pairs; its advisor and oracle pairs take longer: see docs/benchmarks.md.
+	$(PY) benchmarks/ladder.py --pairs heuristic:random,heuristic:rule,rule:random --deals 200
 
 # Rerun every console example of README.md and docs/*.md, rewrite those whose output changed
 # (`tests/test_docs.py --update --all` refreshes their times too), and copy the headline figures of
