@@ -15,7 +15,8 @@ The agents.  ``random``: a uniform choice among the harness's legal actions (Dou
 choice among the sorted raw legal actions, which is how RLCard's ``RandomAgent`` draws: that
 class is not used, as importing ``rlcard.agents`` runs pip in a subprocess, and RLCard lists a
 lead's actions in an order that changes between processes).  ``rule``: RLCard's
-``DouDizhuRuleAgentV1`` (its random choices draw from NumPy's generator, seeded each game).  ``heuristic``, ``advisor32``, ``advisor128`` (``advise`` at 32 / 128
+``DouDizhuRuleAgentV1`` (its random choices draw from NumPy's generator, seeded each game).  ``heuristic``,
+``heuristic-solo`` (the heuristic without the farmers' partnership conventions), ``advisor32``, ``advisor128`` (``advise`` at 32 / 128
 deals a decision) and ``oracle`` (the advisor seeing every card): ``ddz_tools.agents``.
 
 The engines.  A pair with ``rule`` is played inside RLCard's own ``doudizhu`` environment
@@ -59,7 +60,7 @@ from ddz_tools.cards import counts_of, pack_douzero, parse_cards  # noqa: E402
 from ddz_tools.game import score  # noqa: E402
 from ddz_tools.selfplay import deal_cards, game_seed  # noqa: E402
 
-AGENTS = ("random", "rule", "heuristic", "advisor32", "advisor128", "oracle")
+AGENTS = ("random", "rule", "heuristic", "heuristic-solo", "advisor32", "advisor128", "oracle")
 DEFAULT_PAIRS = ("heuristic:random,heuristic:rule,advisor32:heuristic,advisor32:rule,"
                  "advisor128:heuristic,advisor128:rule,oracle:heuristic")
 _ADVISED = ("advisor32", "advisor128", "oracle")
@@ -92,7 +93,7 @@ def _agent_label(name: str, objective: str) -> str:
 
 def _policy(name: str) -> tuple:
     """(policy, samples) of one of our agents."""
-    return {"heuristic": ("heuristic", 128), "advisor32": ("advisor", 32), "advisor128": ("advisor", 128),
+    return {"heuristic": ("heuristic", 128), "heuristic-solo": ("heuristic-solo", 128), "advisor32": ("advisor", 32), "advisor128": ("advisor", 128),
             "oracle": ("oracle", 128)}[name]
 
 

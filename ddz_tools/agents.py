@@ -83,7 +83,7 @@ __all__ = [
 ]
 
 #: The agents' policies.
-POLICIES = ("heuristic", "advisor", "oracle")
+POLICIES = ("heuristic", "heuristic-solo", "advisor", "oracle")
 #: What the advisor maximises: the chance to win, or (where :func:`~ddz_tools.advise.advise`
 #: takes an ``objective``) the expected score.
 OBJECTIVES = ("win", "score")
@@ -137,8 +137,10 @@ def _allowed(play: Play, allowed) -> bool:
     return allowed is None or play.cards in allowed
 
 
-def heuristic_play(view: View, seed: int = 0, allowed=None) -> Play:
-    """The heuristic policy's play for the player to move of ``view``.
+def heuristic_play(view: View, seed: int = 0, allowed=None, policy: str = "heuristic") -> Play:
+    """The heuristic policy's play for the player to move of ``view``
+    (``policy`` ``heuristic-solo``: the heuristic without the farmers'
+    partnership conventions, :data:`ddz_tools.policies.POLICY_SOLO`).
 
     The kernel reads only what the seat may know, so any deal that fits the
     view gives the same play: the deal drawn is
@@ -155,9 +157,9 @@ def heuristic_play(view: View, seed: int = 0, allowed=None) -> Play:
     _check_view(view)
     hands = list(sample_deals(view, 0, 1, seed, auction=False)[0])
     prev_seat = None if view.last_by is None else view.seats.index(view.last_by)
-    p = choose(hands, view.me, 0, prev=view.last_play, prev_seat=prev_seat, rules=view.rules)
+    p = choose(hands, view.me, 0, prev=view.last_play, prev_seat=prev_seat, policy=policy, rules=view.rules)
     if not _allowed(p, allowed):
-        p = choose(hands, view.me, 0, prev=view.last_play, prev_seat=prev_seat, rules="standard")
+        p = choose(hands, view.me, 0, prev=view.last_play, prev_seat=prev_seat, policy=policy, rules="standard")
         if not _allowed(p, allowed):
             raise RuntimeError(f"the harness allows neither heuristic play here ({view.describe()})")
     return p
@@ -196,7 +198,7 @@ class Player:
     """One of our policies as a player of any harness: :meth:`play` picks the
     play for a :class:`~ddz_tools.advise.View` (three-player classic rules).
 
-    ``policy`` is ``heuristic``, ``advisor`` or ``oracle`` (the oracle's
+    ``policy`` is ``heuristic``, ``heuristic-solo``, ``advisor`` or ``oracle`` (the oracle's
     view must show both other hands); ``samples`` the advisor's most deals a
     decision; ``seed`` the seed its decisions' seeds derive from;
     ``objective`` what the advisor maximises (see :func:`advisor_play`).
@@ -217,8 +219,8 @@ class Player:
         number of moves so far; ``allowed`` as in :func:`advisor_play`."""
         _check_view(view)
         seed = self.decision_seed(move)
-        if self.policy == "heuristic":
-            return heuristic_play(view, seed, allowed)
+        if self.policy in ("heuristic", "heuristic-solo"):
+            return heuristic_play(view, seed, allowed, self.policy)
         if self.policy == "oracle" and len(view.shown) != 2:
             raise ArgumentError("the oracle's view must show both other hands", param="view")
         return advisor_play(view, self.samples, seed, self.objective, allowed)

@@ -322,8 +322,9 @@ def test_douzero_heuristic_against_random_and_rule_agents(dz, i):
         assert again == seq and winner2 == winner
 
 
-def test_douzero_heuristic_plays_choose_on_the_true_deal(dz):
-    ours = DouZeroAgent(policy="heuristic")
+@pytest.mark.parametrize("policy", ["heuristic", "heuristic-solo"])
+def test_douzero_heuristic_plays_choose_on_the_true_deal(dz, policy):
+    ours = DouZeroAgent(policy=policy)
     checked = 0
     for i in (3, 4):
         seq, winner, log = _dz_game(dz, _deal(i), {pos: ours for pos in DOUZERO_POSITIONS})
@@ -335,7 +336,7 @@ def test_douzero_heuristic_plays_choose_on_the_true_deal(dz):
             me = DOUZERO_POSITIONS.index(infoset.player_position)
             assert view.hand == hands[me] and view.counts == tuple(card_count(h) for h in hands)
             prev_seat = None if view.last_by is None else SEATS.index(view.last_by)
-            want = choose(hands, me, 0, prev=view.last_play, prev_seat=prev_seat, rules="douzero")
+            want = choose(hands, me, 0, prev=view.last_play, prev_seat=prev_seat, policy=policy, rules="douzero")
             assert pack_douzero(action) == want.cards
             checked += 1
     assert checked >= 20
