@@ -77,14 +77,9 @@ class _RuleAgent:
     """RLCard's rule agent as a player of our games (its view: its hand, the trace of moves)."""
 
     def __init__(self):
-        import types
+        from ddz_tools.agents import import_rlcard
 
-        try:
-            import termcolor  # noqa: F401
-        except ImportError:  # RLCard imports it for another game's display only
-            shim = types.ModuleType("termcolor")
-            shim.colored = lambda text, *a, **k: text
-            sys.modules["termcolor"] = shim
+        import_rlcard()   # with a stand-in termcolor when that is missing
         from rlcard.games.doudizhu.utils import CARD_TYPE
         from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1
 

@@ -25,8 +25,8 @@ Run:  .venv/bin/python benchmarks/selfplay.py [--games N] [--deals D] [--repeats
 
 RLCard and its rule agent are peers installed with ``--no-deps``; RLCard's
 package import needs ``termcolor`` (for its UNO game only).  When termcolor is
-missing, a stand-in module with its ``colored`` function is registered so the
-import works; nothing of UNO is used.
+missing, ``ddz_tools.agents.import_rlcard`` registers a stand-in module with its
+``colored`` function so the import works; nothing of UNO is used.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ import os
 import statistics
 import sys
 import time
-import types
 
 import numpy as np
 
@@ -64,13 +63,9 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _import_rlcard():
-    try:
-        import termcolor  # noqa: F401
-    except ImportError:
-        shim = types.ModuleType("termcolor")
-        shim.colored = lambda text, *a, **k: text
-        sys.modules["termcolor"] = shim
-    import rlcard
+    from ddz_tools.agents import import_rlcard
+
+    rlcard = import_rlcard()
     from rlcard.games.doudizhu.utils import CARD_TYPE
     from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1
     return rlcard, CARD_TYPE, DouDizhuRuleAgentV1

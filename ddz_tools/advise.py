@@ -105,7 +105,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ._jit import interpreted, kernel
-from .bid import mean_interval, run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
+from .bid import mean_interval, normal_z, run_chunks, sample_key, seed_key, settled, shuffle, stop_z, wilson_interval
 from .cards import (NUM_RANKS, RANK_X, RANKS, card_count, counts_of, format_cards, full_deck, pack_counts,
                     parse_cards)
 from .errors import ArgumentError, DdzError, PlayError, PositionError, ViewError
@@ -1420,25 +1420,13 @@ def principle_key(view: View, play: Play, table: "np.ndarray | None" = None) -> 
             main, play.cards)
 
 
-def _ahead(a: np.ndarray, b: np.ndarray, z: float) -> bool:
-    """Is column ``a`` ahead of ``b`` on the same deals: the paired difference's
-    lower bound (``z`` standard errors) above zero?"""
-    d = a.astype(np.int64) - b
-    n = len(d)
-    if n < 2 or not d.any():
-        return False
-    s1 = int(d.sum())
-    var = (int((d * d).sum()) - s1 * s1 / n) / (n - 1)
-    return s1 / n - z * (max(var, 0.0) / n) ** 0.5 > 0
-
-
 def _order(first: np.ndarray, second: np.ndarray, ties: "np.ndarray | None" = None,
            principle: "Callable[[int], tuple] | None" = None, z: "float | None" = None) -> list:
     """Candidates best first: the most ``first`` (the objective's total over
     the deals); among candidates tied on it, the most ``second`` (the other
     objective's).  With ``z``, a tied candidate whose ``second`` is not
-    behind the leader's by the paired test (:func:`_ahead`) stays level with
-    it: the level ones go first, by the most tie-break playout wins
+    behind the leader's by the paired test of :func:`~ddz_tools.bid.settled`
+    stays level with it: the level ones go first, by the most tie-break playout wins
     (``ties``), then by ``principle(i)`` (smallest first), then the index;
     without ``z`` only equal totals are level."""
     t1 = first.sum(axis=0)
@@ -1452,19 +1440,13 @@ def _order(first: np.ndarray, second: np.ndarray, ties: "np.ndarray | None" = No
         g = sorted(groups[key], key=lambda i: (-int(t2[i]), -int(tb[i]), i))
         lead = g[0]
         level = [i for i in g if int(t2[i]) == int(t2[lead])
-                 or (z is not None and not _ahead(second[:, lead], second[:, i], z))]
+                 or (z is not None and not settled(second[:, [lead, i]], z))]
         if len(level) > 1 and principle is not None:
             level.sort(key=lambda i: (-int(tb[i]), principle(i), i))
         else:
             level.sort(key=lambda i: (-int(tb[i]), i))
         out += level + [i for i in g if i not in level]
     return out
-
-
-def _z_two_sided(confidence: float) -> float:
-    from statistics import NormalDist
-
-    return NormalDist().inv_cdf(1 - (1 - confidence) / 2)
 
 
 #: The advisor's objectives: the chance to win, or the expected points.
@@ -1543,7 +1525,7 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
     table = new_table(12)
     first, second = (points, wins) if by_score else (wins, points)
     order = _order(first, second, np.concatenate([p[4] for p in parts]),
-                   lambda i: principle_key(view, cands[i], table), _z_two_sided(confidence))
+                   lambda i: principle_key(view, cands[i], table), normal_z(confidence))
     n_solved = int(solved.sum())
     exact = one and n_solved == n
     out = []

@@ -69,10 +69,11 @@ import sys
 import types
 from typing import Sequence
 
-from .advise import View, advise, history_view, sample_deals
+from .advise import OBJECTIVES, THREE_SEATS, View, advise, history_view, sample_deals
 from .cards import (FULL_DECK, RANKS, card_count, counts_of, douzero_values, format_cards, pack_counts, pack_douzero,
                     parse_cards)
 from .errors import ArgumentError, RulesError
+from .game import seat_roles
 from .policies import choose
 from .rules import Play, Rules
 
@@ -86,14 +87,12 @@ __all__ = [
 POLICIES = ("heuristic", "heuristic-solo", "advisor", "oracle")
 #: What the advisor maximises: the chance to win, or (where :func:`~ddz_tools.advise.advise`
 #: takes an ``objective``) the expected score.
-OBJECTIVES = ("win", "score")
 #: The rule set of RLCard's Dou Dizhu judger as our options.
 RLCARD_RULES = "standard,kickers_distinct=off"
 #: The rule set of DouZero's move generator.
 DOUZERO_RULES = "douzero"
 #: DouZero's positions in our seat order (landlord, farmer1, farmer2).
 DOUZERO_POSITIONS = ("landlord", "landlord_down", "landlord_up")
-_SEATS = ("landlord", "farmer1", "farmer2")
 _SEED_STEP = 1_000_003
 
 
@@ -295,7 +294,7 @@ def rlcard_seats(landlord: int) -> dict:
     >>> rlcard_seats(0)
     {0: 'landlord', 1: 'farmer1', 2: 'farmer2'}
     """
-    return {(landlord + k) % 3: _SEATS[k] for k in range(3)}
+    return seat_roles(landlord, 3)
 
 
 def _raw(state: dict) -> dict:
@@ -460,8 +459,8 @@ def douzero_view(infoset, oracle: bool = False) -> View:
     if pos not in DOUZERO_POSITIONS:
         raise ArgumentError(f"a DouZero position is one of {', '.join(DOUZERO_POSITIONS)}, not {pos!r}",
                             param="infoset")
-    names = dict(zip(DOUZERO_POSITIONS, _SEATS))
-    played = [(_SEATS[i % 3], format_cards(pack_douzero(a)) if a else "pass")
+    names = dict(zip(DOUZERO_POSITIONS, THREE_SEATS))
+    played = [(THREE_SEATS[i % 3], format_cards(pack_douzero(a)) if a else "pass")
               for i, a in enumerate(infoset.card_play_action_seq)]
     landlord_played = pack_douzero(infoset.played_cards["landlord"])
     bottom = rebuilt_bottom(pack_douzero(infoset.three_landlord_cards), landlord_played)

@@ -413,6 +413,16 @@ def _bid_chunk(unseen, nseats, hand_n, me, me17, bottom_known, before, legal, po
 # Statistics ---------------------------------------------------------------------
 
 
+def normal_z(confidence: float) -> float:
+    """The two-sided normal quantile of ``confidence`` (1.96 at 0.95): the
+    half-width, in standard errors, of the intervals here.
+
+    >>> round(normal_z(0.95), 3)
+    1.96
+    """
+    return NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+
+
 def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson score interval of a binomial proportion.
 
@@ -424,7 +434,7 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
     """
     if n <= 0:
         return (0.0, 1.0)
-    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    z = normal_z(confidence)
     p = successes / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
@@ -448,7 +458,7 @@ def mean_interval(values: np.ndarray, confidence: float = 0.95) -> tuple[float, 
     s2 = int((v * v).sum())
     mean = s1 / n
     var = (s2 - s1 * s1 / n) / (n - 1) if n > 1 else 0.0
-    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    z = normal_z(confidence)
     half = z * math.sqrt(max(var, 0.0) / n)
     return (mean, mean - half, mean + half)
 
