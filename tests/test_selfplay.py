@@ -100,23 +100,23 @@ def test_simulate_is_reproducible_and_sliceable():
     assert list(simulate(3, "heuristic", seed=3, start=3)) == h[3:]
 
 
-def test_stats_agree_with_records():
-    for policy in ("random", "heuristic"):
-        recs = list(simulate(40, policy, seed=9))
-        st = selfplay_stats(40, policy, seed=9)
-        assert st.games == 40
-        assert st.landlord_wins == sum(r["result"]["winner"] == "landlord" for r in recs)
-        assert st.bombs == sum(r["result"]["bombs"] for r in recs)
-        assert st.springs == sum(r["result"]["spring"] for r in recs)
-        assert st.anti_springs == sum(r["result"]["anti_spring"] for r in recs)
-        assert st.moves == sum(len(r["plays"]) for r in recs)
-        assert st.landlord_score == sum(r["result"]["scores"][r["landlord"]] for r in recs)
-        wins = [0, 0, 0]
-        for r in recs:
-            for s in range(3):
-                if r["result"]["scores"][s] > 0:
-                    wins[s] += 1
-        assert list(st.seat_wins) == wins
+@pytest.mark.parametrize("policy,spec", [("random", "standard"), ("heuristic", "standard"),
+                                         ("heuristic", "four"), ("random", "four,bomb_doubles=ladder")])
+def test_stats_agree_with_records(policy, spec):
+    """The kernel's tallies are the sums over the records of the same games (three or four seats)."""
+    recs = list(simulate(40, policy, seed=9, rules=spec))
+    st = selfplay_stats(40, policy, seed=9, rules=spec)
+    assert st == selfplay_stats(40, policy, seed=9, rules=spec, workers=2)
+    assert st.games == 40
+    assert st.landlord_wins == sum(r["result"]["winner"] == "landlord" for r in recs)
+    assert st.bombs == sum(r["result"]["bombs"] for r in recs)
+    assert st.springs == sum(r["result"]["spring"] for r in recs)
+    assert st.anti_springs == sum(r["result"]["anti_spring"] for r in recs)
+    assert st.moves == sum(len(r["plays"]) for r in recs)
+    assert st.landlord_score == sum(r["result"]["scores"][r["landlord"]] for r in recs)
+    assert st.multiplier_sum == sum(r["result"]["multiplier"] for r in recs)
+    seats = len(recs[0]["result"]["scores"])
+    assert list(st.seat_wins) == [sum(r["result"]["scores"][s] > 0 for r in recs) for s in range(seats)]
 
 
 def test_progress_and_players():

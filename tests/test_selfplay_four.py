@@ -134,20 +134,13 @@ def test_determinism_slices_and_workers():
         sp.CHUNK = old
 
 
-def test_stats_agree_with_records():
+def test_summary_agrees_with_stats():
+    """Four seats: the summary of the records sums to zero over the seats and counts
+    three farmer stakes a game, as the kernel's tallies do (the tallies against the
+    records: tests/test_selfplay.py)."""
     for policy, spec in (("heuristic", "four"), ("random", "four,bomb_doubles=ladder")):
         recs = list(simulate(40, policy, seed=9, rules=spec))
         st = selfplay_stats(40, policy, seed=9, rules=spec)
-        assert st == selfplay_stats(40, policy, seed=9, rules=spec, workers=2)
-        assert st.games == 40
-        assert st.landlord_wins == sum(r["result"]["winner"] == "landlord" for r in recs)
-        assert st.bombs == sum(r["result"]["bombs"] for r in recs)
-        assert st.springs == sum(r["result"]["spring"] for r in recs)
-        assert st.anti_springs == sum(r["result"]["anti_spring"] for r in recs)
-        assert st.moves == sum(len(r["plays"]) for r in recs)
-        assert st.landlord_score == sum(r["result"]["scores"][r["landlord"]] for r in recs)
-        assert st.multiplier_sum == sum(r["result"]["multiplier"] for r in recs)
-        assert list(st.seat_wins) == [sum(r["result"]["scores"][s] > 0 for r in recs) for s in range(4)]
         summary = SimulationSummary()
         for r in recs:
             summary.add(r)
