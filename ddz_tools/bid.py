@@ -1412,26 +1412,35 @@ CCOLS = CCOL_CHOICE + 2 * NCCOL_CHOICE
 
 
 @kernel
-def _deal_n(unseen, key, me, mine, n, hands, scratch):
-    """Deal ``unseen`` for one sample: ``hands[me] = mine``, ``n`` cards to
-    each of the next two positions, the rest (3 cards or none) is returned."""
+def _deal_rest(unseen, key, me, mine, k, n, hands, scratch):
+    """Deal ``unseen`` for one sample: ``hands[me]`` is ``mine`` and the
+    first ``k`` shuffled cards (the rest of a hand seen in part), the next
+    ``n`` go to the next position, the next ``n`` to the one after, and the
+    rest (3 cards or none) is returned as the bottom."""
     m = unseen.shape[0]
     for i in range(m):
         scratch[i] = unseen[i]
     _shuffle(scratch[:m], key)
-    hands[me] = mine
-    a = 0
-    for i in range(n):
+    a = mine
+    for i in range(k):
         a += 1 << (4 * scratch[i])
-    hands[(me + 1) % 3] = a
-    b = 0
-    for i in range(n, 2 * n):
-        b += 1 << (4 * scratch[i])
-    hands[(me + 2) % 3] = b
+    hands[me] = a
+    for j in range(1, 3):
+        b = 0
+        for i in range(k + n * (j - 1), k + n * j):
+            b += 1 << (4 * scratch[i])
+        hands[(me + j) % 3] = b
     c = 0
-    for i in range(2 * n, m):
+    for i in range(k + 2 * n, m):
         c += 1 << (4 * scratch[i])
     return c
+
+
+@kernel
+def _deal_n(unseen, key, me, mine, n, hands, scratch):
+    """Deal ``unseen`` for one sample: ``hands[me] = mine``, ``n`` cards to
+    each of the next two positions, the rest (3 cards or none) is returned."""
+    return _deal_rest(unseen, key, me, mine, 0, n, hands, scratch)
 
 
 @kernel
@@ -1444,6 +1453,40 @@ def _call_of(hand, policy, flags, state, key, i, table):
     if b == 0 and bid_error(state, state[A_TURN], 0) == BID_BAD:
         b = 1
     return b
+
+
+@kernel
+def _rest_of_hand(hands, bottom, lead, rel, key, policy, flags, stage_flags, spring_col, play, pols, d, table,
+                  bufc, bufk):
+    """The hand after an auction that made ``lead`` landlord, by the policy
+    (``rel``, his position from the evaluated seat, keys the random
+    streams): he takes the bottom (``hands`` by position, 0 for none) or
+    under ``landlord_draw`` draws a card from each farmer, the seats double
+    (the farmers from his left, then him; the factors go into ``d``), he
+    shows at his first play by the policy's rule, and the deal is played
+    out (``play`` and ``pols`` are work arrays).  Returns ``(landlord won,
+    the multiple of the play and the bottom, the first-play show factor or
+    1)``; a sampled bottom's suits are unknown, so no flush counts."""
+    for p in range(3):
+        play[p] = hands[p]
+    play[lead] += bottom
+    if (stage_flags & S_DRAW) != 0 and bottom == 0:
+        np.random.seed(_mix2(key, 0x6000 + rel))
+        for k in range(1, 3):
+            f = (lead + k) % 3
+            card = draw_card(play[f], np.random.randint(0, packed_count(play[f])))
+            play[f] -= card
+            play[lead] += card
+    for k in range(3):
+        p = (lead + 1 + k) % 3
+        d[p] = _double_of(play[p], policy, flags, stage_flags, 1 if p == lead else 0, key, (p - lead) % 3, table)
+    np.random.seed(_mix2(key, 0x5000 + rel))
+    show = 1
+    if policy_show(play[lead], policy, flags, stage_flags, SHOW_FIRST_PLAY, 1, table) != 0:
+        show = show_factor(stage_flags, SHOW_FIRST_PLAY, 1)
+    res = playout(play, lead, pols, flags, _mix2(key, 0x1000 + rel), table, bufc, bufk)
+    bonus = bottom_bonus(stage_flags, bottom, 0) if bottom != 0 else 1
+    return res[R_LANDLORD_WON], bonus * multiplier(res[R_DOUBLINGS], res[spring_col], res[R_ANTI_SPRING]), show
 
 
 @kernel
@@ -1527,30 +1570,12 @@ def _call_chunk(unseen, me, mine, n, before, nbefore, policy, flags, stage_flags
             top = st2[A_BASE]
             rel = (lead - me) % 3
             if cache_won[rel] < 0:
-                for p in range(3):
-                    play[p] = hands[p]
-                play[lead] += bottom
-                if (stage_flags & S_DRAW) != 0 and bottom == 0:
-                    np.random.seed(_mix2(key, 0x6000 + rel))
-                    for k in range(1, 3):
-                        f = (lead + k) % 3
-                        card = draw_card(play[f], np.random.randint(0, packed_count(play[f])))
-                        play[f] -= card
-                        play[lead] += card
-                for k in range(3):
-                    p = (lead + 1 + k) % 3
-                    d[p] = _double_of(play[p], policy, flags, stage_flags, 1 if p == lead else 0, key,
-                                      (p - lead) % 3, table)
-                np.random.seed(_mix2(key, 0x5000 + rel))
-                show = 1
-                if policy_show(play[lead], policy, flags, stage_flags, SHOW_FIRST_PLAY, 1, table) != 0:
-                    show = show_factor(stage_flags, SHOW_FIRST_PLAY, 1)
+                won, mult, show = _rest_of_hand(hands, bottom, lead, rel, key, policy, flags, stage_flags, spring_col,
+                                                play, pols, d, table, bufc, bufk)
                 for p in range(3):
                     cache_doubles[rel, p] = d[p]
-                res = playout(play, lead, pols, flags, _mix2(key, 0x1000 + rel), table, bufc, bufk)
-                cache_won[rel] = res[R_LANDLORD_WON]
-                bonus = bottom_bonus(stage_flags, bottom, 0) if bottom != 0 else 1
-                cache_mult[rel] = show * bonus * multiplier(res[R_DOUBLINGS], res[spring_col], res[R_ANTI_SPRING])
+                cache_won[rel] = won
+                cache_mult[rel] = show * mult
             won = cache_won[rel]
             mult = cache_mult[rel]
             row[base_col] = rel
@@ -1754,3 +1779,4 @@ def evaluate_call(hand, seat: "int | str" = 0, before=(), samples: int = 2000, s
         rules=rules, policy=policy, seed=seed, confidence=confidence, samples=n, samples_max=samples,
         indices=len(rows), drawn=drawn, rejected=drawn - n, failed=len(rows) - n, stopped_early=stopped,
         choices=choices, recommendation=names[score_cols.index(order[0])], margin=margin, margin_ci=(mlo, mhi))
+

@@ -338,6 +338,106 @@ def naive_double_rows(problem, policy: int, seed: int, start: int, count: int, m
     return rows
 
 
+class NaiveAuction:
+    """A call-grab (or, with ``first_call``, first-call) auction from the
+    first bidder: who acts next, the caller, the grabs and who holds the
+    contract."""
+
+    def __init__(self, first_call: bool):
+        self.first_call = first_call
+        self.acts, self.caller, self.grabs, self.holder, self.last_word, self.done = [], None, 0, None, False, False
+
+    def turn(self):
+        # The first round goes round once from the first bidder (seats that
+        # passed the call never grab); then only the caller, for his last word.
+        k = len(self.acts)
+        return k % 3 if k < 3 else self.caller
+
+    def level(self):
+        return 0 if self.caller is None else 1 + self.grabs
+
+    def act(self, a):
+        seat = self.turn()
+        self.acts.append(a)
+        if self.caller is None:
+            if a:
+                self.caller, self.holder = seat, seat
+                self.done = self.first_call
+        elif a:
+            self.grabs += 1
+            self.holder = seat
+        k = len(self.acts)
+        if self.caller is None:
+            self.done = self.done or k == 3          # all passed: a void deal
+        elif k == 3 and self.grabs == 0 or k == 4:
+            self.done = True
+
+
+
+def _naive_caller(rules, policy: int, table):
+    """``decide(hands, auction, key, i)``: the policy's call-grab action at the
+    auction's ``i``-th action (numba's generator seeded per action), a seat
+    forced by ``must_call`` calling while nobody has called."""
+    from ddz_tools.policies import policy_call
+
+    jokers_2s = {"off": None, "jokers": (1, 0), "jokers+2s": (1, 4)}[rules.must_call]
+
+    def forced(hand):
+        if jokers_2s is None:
+            return False
+        return (hand >> 52) & 15 and (hand >> 56) & 15 and (jokers_2s[1] == 0 or (hand >> 48) & 15 == 4)
+
+    def decide(hands, auction, key, i):
+        _seed_numba(mix2(key, 0x7000 + i))
+        seat = auction.turn()
+        b = int(policy_call(hands[seat], policy, rules.flags, auction.level(), table))
+        if b == 0 and auction.caller is None and forced(hands[seat]):
+            b = 1
+        return b
+
+    return decide
+
+
+def naive_rest_of_hand(hands, bottom, lead, rel, key, rules, policy, table, bufc, bufk):
+    """After the auction made ``lead`` landlord: the bottom or the draws, the
+    doubles, the landlord's first-play show and the playout, by the policies
+    (seeded as the module doc of ``bid`` says).  ``(landlord won, the
+    multiple of the bombs, spring and bottom bonus, the show's multiple or 1,
+    the doubles by seat)``."""
+    from naive_gamerules import bottom_multiple, show_multiple
+
+    from ddz_tools.cards import packed_count
+    from ddz_tools.policies import policy_double, policy_show
+    from ddz_tools.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout
+
+    flags, sf = rules.flags, rules.stage_flags
+    play = list(hands)
+    play[lead] += bottom
+    if rules.landlord_draw and bottom == 0:
+        _seed_numba(mix2(key, 0x6000 + rel))
+        for k in (1, 2):
+            f = (lead + k) % 3
+            idx = _randint(packed_count(play[f]))
+            ranks = [r for r in range(15) for _ in range((play[f] >> (4 * r)) & 15)]
+            card = 1 << (4 * ranks[idx])
+            play[f] -= card
+            play[lead] += card
+    d = [0, 0, 0]
+    for k in range(3):
+        p = (lead + 1 + k) % 3
+        _seed_numba(mix2(key, 0x4000 + (p - lead) % 3))
+        d[p] = int(policy_double(play[p], policy, flags, sf, 1 if p == lead else 0, table))
+    _seed_numba(mix2(key, 0x5000 + rel))
+    shows = policy_show(play[lead], policy, flags, sf, 100, 1, table)
+    show = show_multiple(rules.show, rules.show_split, "first-play", True) if shows else 1
+    res = playout(np.array(play, dtype=np.int64), lead, np.full(3, policy, np.int64), flags,
+                  mix2(key, 0x1000 + rel), table, bufc, bufk)
+    ranks = [r for r in range(15) for _ in range((bottom >> (4 * r)) & 15)]
+    bonus = bottom_multiple(ranks, [0, 1, 2]) if bottom and rules.bottom_bonus == "table" else 1
+    mult = bonus * 2 ** int(res[R_DOUBLINGS] + res[R_SPRING] + res[R_ANTI_SPRING])
+    return int(res[R_LANDLORD_WON]), mult, show, d
+
+
 def naive_call_rows(problem, policy: int, seed: int, start: int, count: int, max_attempts: int) -> list:
     """One dict per sample index of the call-grab evaluator, from the
     definitions of ``evaluate_call``: the auction written again from the
@@ -346,64 +446,17 @@ def naive_call_rows(problem, policy: int, seed: int, start: int, count: int, max
     the others' actions and the later ones by the policy's call rule, the
     draws, the doubles and the show by the policies, one playout per
     landlord, this seat's score settled in plain Python."""
-    from naive_gamerules import bottom_multiple, settlement_doubled, show_multiple
+    from naive_gamerules import settlement_doubled
 
-    from ddz_tools.cards import packed_count
-    from ddz_tools.policies import policy_call, policy_double, policy_show
-    from ddz_tools.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout, work_arrays
+    from ddz_tools.selfplay import work_arrays
 
     rules = problem.rules
-    flags, sf = rules.flags, rules.stage_flags
     n = rules.hand_cards
     table, bufc, bufk = work_arrays(16)
     unseen = [int(x) for x in problem.unseen]
     me = problem.seat
     first_call = rules.bidding == "first-call"
-    jokers_2s = {"off": None, "jokers": (1, 0), "jokers+2s": (1, 4)}[rules.must_call]
-
-    def forced(hand):
-        if jokers_2s is None:
-            return False
-        return (hand >> 52) & 15 and (hand >> 56) & 15 and (jokers_2s[1] == 0 or (hand >> 48) & 15 == 4)
-
-    class Auction:
-        """Who acts next, the caller, the grabs and who holds the contract."""
-
-        def __init__(self):
-            self.acts, self.caller, self.grabs, self.holder, self.last_word, self.done = [], None, 0, None, False, False
-
-        def turn(self):
-            # The first round goes round once from the first bidder (seats that
-            # passed the call never grab); then only the caller, for his last word.
-            k = len(self.acts)
-            return k % 3 if k < 3 else self.caller
-
-        def level(self):
-            return 0 if self.caller is None else 1 + self.grabs
-
-        def act(self, a):
-            seat = self.turn()
-            self.acts.append(a)
-            if self.caller is None:
-                if a:
-                    self.caller, self.holder = seat, seat
-                    self.done = first_call
-            elif a:
-                self.grabs += 1
-                self.holder = seat
-            k = len(self.acts)
-            if self.caller is None:
-                self.done = self.done or k == 3          # all passed: a void deal
-            elif k == 3 and self.grabs == 0 or k == 4:
-                self.done = True
-
-    def decide(hands, auction, key, i):
-        _seed_numba(mix2(key, 0x7000 + i))
-        seat = auction.turn()
-        b = int(policy_call(hands[seat], policy, flags, auction.level(), table))
-        if b == 0 and auction.caller is None and forced(hands[seat]):
-            b = 1
-        return b
+    decide = _naive_caller(rules, policy, table)
 
     rows = []
     for index in range(start, start + count):
@@ -417,7 +470,7 @@ def naive_call_rows(problem, policy: int, seed: int, start: int, count: int, max
             hands[(me + 2) % 3] = pack(cards[n:2 * n])
             bottom = pack(cards[2 * n:])
             row["attempts"] += 1
-            auction = Auction()
+            auction = NaiveAuction(first_call)
             ok = True
             for i, a in enumerate(problem.before):
                 if auction.turn() != me and decide(hands, auction, key, i) != a:
@@ -433,7 +486,7 @@ def naive_call_rows(problem, policy: int, seed: int, start: int, count: int, max
         outcomes = {}
         row["choices"] = []
         for choice in (0, 1):
-            au = Auction()
+            au = NaiveAuction(first_call)
             for a in problem.before:
                 au.act(a)
             au.act(choice)
@@ -447,31 +500,8 @@ def naive_call_rows(problem, policy: int, seed: int, start: int, count: int, max
             lead, base = au.holder, 1 if first_call else 2 ** au.grabs
             rel = (lead - me) % 3
             if rel not in outcomes:
-                play = list(hands)
-                play[lead] += bottom
-                if rules.landlord_draw and bottom == 0:
-                    _seed_numba(mix2(key, 0x6000 + rel))
-                    for k in (1, 2):
-                        f = (lead + k) % 3
-                        idx = _randint(packed_count(play[f]))
-                        ranks = [r for r in range(15) for _ in range((play[f] >> (4 * r)) & 15)]
-                        card = 1 << (4 * ranks[idx])
-                        play[f] -= card
-                        play[lead] += card
-                d = [0, 0, 0]
-                for k in range(3):
-                    p = (lead + 1 + k) % 3
-                    _seed_numba(mix2(key, 0x4000 + (p - lead) % 3))
-                    d[p] = int(policy_double(play[p], policy, flags, sf, 1 if p == lead else 0, table))
-                _seed_numba(mix2(key, 0x5000 + rel))
-                shows = policy_show(play[lead], policy, flags, sf, 100, 1, table)
-                show = show_multiple(rules.show, rules.show_split, "first-play", True) if shows else 1
-                res = playout(np.array(play, dtype=np.int64), lead, np.full(3, policy, np.int64), flags,
-                              mix2(key, 0x1000 + rel), table, bufc, bufk)
-                ranks = [r for r in range(15) for _ in range((bottom >> (4 * r)) & 15)]
-                bonus = bottom_multiple(ranks, [0, 1, 2]) if bottom and rules.bottom_bonus == "table" else 1
-                mult = show * bonus * 2 ** int(res[R_DOUBLINGS] + res[R_SPRING] + res[R_ANTI_SPRING])
-                outcomes[rel] = (int(res[R_LANDLORD_WON]), mult, d)
+                won, mult, show, d = naive_rest_of_hand(hands, bottom, lead, rel, key, rules, policy, table, bufc, bufk)
+                outcomes[rel] = (won, show * mult, d)
             won, mult, d = outcomes[rel]
             row["choices"].append({"landlord": rel, "base": base, "won": won, "mult": mult,
                                    "score": settlement_doubled(lead, bool(won), base * mult, d, rules.doubling)[me]})
@@ -486,3 +516,4 @@ def _randint_numba(n):
 def _randint(n: int) -> int:
     """numba's generator's next integer below ``n`` (after a seed)."""
     return int(_randint_numba(n))
+
