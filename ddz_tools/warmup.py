@@ -31,8 +31,8 @@ def warm_up(part: "str | None" = None) -> list[str]:
     """Run each tool once on a small input so that every kernel is compiled
     and cached; the names of the kernels still not cached afterwards.
     ``part`` (one of :data:`PARTS`) runs one part of the work only: ``core``
-    the move generator, the decomposer, the solver and the call and doubling
-    evaluators; ``play`` the
+    the move generator, the decomposer, the solver and the call, doubling
+    and show evaluators; ``play`` the
     policies, self-play, records and the bid evaluator; ``rest`` the advisor,
     batch analysis and the public kernels no tool calls from Python."""
     from ._jit import uncached
@@ -70,10 +70,11 @@ def _core() -> None:
     Solver(tt_mb=1).solve(Position.three_player("3579JKA", "468TQK2", "3579JQA", to_move="landlord"))
     # The call and doubling evaluators (Happy Dou Dizhu) compile here, beside the solver, so
     # that the two processes of --jobs 2 take about as long.
-    from .bid import evaluate_call, evaluate_double
+    from .bid import evaluate_call, evaluate_double, evaluate_show
 
     evaluate_call("3345566789TJQKA2D", "first", samples=20, seed=1, workers=1, early_stop=False, rules="happy")
     evaluate_double("3345566789TJQKA2D", "22X", samples=20, seed=1, workers=1, early_stop=False, rules="happy")
+    evaluate_show("3345566789", "deal", samples=20, seed=1, workers=1, early_stop=False, rules="happy")
 
 
 def _games() -> list:

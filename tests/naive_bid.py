@@ -517,3 +517,104 @@ def _randint(n: int) -> int:
     """numba's generator's next integer below ``n`` (after a seed)."""
     return int(_randint_numba(n))
 
+
+def _merged(mode: str, shows: list) -> int:
+    """The multiple of several shows: the largest, or their product."""
+    m = 1
+    for f in shows:
+        m = max(m, f) if mode == "max" else m * f
+    return m
+
+
+def naive_show_rows(problem, policy: int, seed: int, start: int, count: int, max_attempts: int) -> list:
+    """One dict per sample index of the show evaluator, from the definitions
+    of ``evaluate_show``.  During the deal: the rest of this seat's hand,
+    the other hands and the bottom dealt from one shuffle, the auction from
+    the first bidder by the policy's call rule (:class:`NaiveAuction`), the
+    rest of the hand (:func:`naive_rest_of_hand`) and this seat's score
+    without its show (the landlord's first-play show alone) and with it
+    (merged with the landlord's, unless this seat is the landlord, who
+    showed already).  At the first play: the farmers' hands dealt and kept
+    when their doubles fit (the policy's doubling rule), one playout, the
+    landlord's score with the earlier shows' multiple and with his x2 too.
+    Show multiples from the rules tables (``naive_gamerules``)."""
+    from naive_gamerules import bottom_multiple, settlement_doubled, show_multiple
+
+    from ddz_tools.policies import policy_double
+    from ddz_tools.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout, work_arrays
+
+    rules = problem.rules
+    n = rules.hand_cards
+    table, bufc, bufk = work_arrays(16)
+    unseen = [int(x) for x in problem.unseen]
+    rows = []
+    if problem.stage != 100:
+        me = problem.seat
+        k = problem.stage
+        stage = "before-deal" if k == 0 else ("deal", k)
+        mine = show_multiple(rules.show, rules.show_split, stage, False)
+        decide = _naive_caller(rules, policy, table)
+        for index in range(start, start + count):
+            key = sample_key(seed, index, 0)
+            cards = naive_shuffle(unseen, key)
+            hands = [0, 0, 0]
+            hands[me] = problem.hand + pack(cards[:n - k])
+            rest = cards[n - k:]
+            hands[(me + 1) % 3] = pack(rest[:n])
+            hands[(me + 2) % 3] = pack(rest[n:2 * n])
+            bottom = pack(rest[2 * n:])
+            au = NaiveAuction(rules.bidding == "first-call")
+            i = 0
+            while not au.done:
+                au.act(decide(hands, au, key, i))
+                i += 1
+            row = {"attempts": 1, "accepted": True}
+            rows.append(row)
+            if au.holder is None:
+                row["landlord"] = -1
+                continue
+            lead, base = au.holder, 1 if rules.bidding == "first-call" else 2 ** au.grabs
+            rel = (lead - me) % 3
+            won, mult, show, d = naive_rest_of_hand(hands, bottom, lead, rel, key, rules, policy, table, bufc, bufk)
+            with_show = [mine] if lead == me else [mine, show]
+            row.update(landlord=rel, base=base, won=won, mult=mult, ll_show=show, scores=[
+                settlement_doubled(lead, bool(won), base * mult * m, d, rules.doubling)[me]
+                for m in (show, _merged(rules.show_merge, with_show))])
+        return rows
+    f1, f2, dl = problem.doubles
+    flags, sf = rules.flags, rules.stage_flags
+    earlier = [show_multiple(rules.show, rules.show_split, "before-deal" if c == 0 else ("deal", c), False)
+               for c in problem.shown]
+    for index in range(start, start + count):
+        row = {"attempts": 0, "accepted": False}
+        for attempt in range(max_attempts):
+            key = sample_key(seed, index, attempt)
+            hands, _ = naive_deal(unseen, key, 0, problem.hand - problem.bottom, problem.bottom)
+            hands[0] += problem.bottom
+            row["attempts"] += 1
+            fits = True
+            for p, f in ((1, f1), (2, f2)):
+                _seed_numba(mix2(key, 0x4000 + p))
+                if int(policy_double(hands[p], policy, flags, sf, 0, table)) != f:
+                    fits = False
+                    break
+            if fits:
+                row["accepted"] = True
+                break
+        rows.append(row)
+        if not row["accepted"]:
+            continue
+        res = playout(np.array(hands, dtype=np.int64), 0, np.full(3, policy, np.int64), flags, mix2(key, 0x1000),
+                      table, bufc, bufk)
+        won = int(res[R_LANDLORD_WON])
+        bonus = 1
+        if rules.bottom_bonus == "table":
+            ranks = [r for r in range(15) for _ in range((problem.bottom >> (4 * r)) & 15)]
+            bonus = bottom_multiple(ranks, [0, 0, 0] if problem.flush else [0, 1, 2])
+        mult = bonus * 2 ** int(res[R_DOUBLINGS] + res[R_SPRING] + res[R_ANTI_SPRING])
+        row.update(landlord=0, base=problem.base, won=won, mult=mult, ll_show=1, scores=[
+            settlement_doubled(0, bool(won), problem.base * mult * m, [dl, f1, f2], rules.doubling)[0]
+            for m in (_merged(rules.show_merge, earlier),
+                      _merged(rules.show_merge, earlier + [show_multiple(rules.show, rules.show_split,
+                                                                         "first-play", True)]))])
+    return rows

@@ -670,3 +670,158 @@ def test_call_evaluation_and_cli():
     table = _ddz("bid", "33445566778899TJQK", "--rules", "notalon", "--decide", "call", "--seat", "third",
                  "--before", "pass,pass", "--samples", "100", "--workers", "1")
     assert table.returncode == 0 and "recommendation: call" in table.stdout
+
+
+# Showing the hand (Happy Dou Dizhu) -----------------------------------------------------------
+
+from ddz_tools.bid import (SCOL_ACCEPTED, SCOL_ATTEMPTS, SCOL_BASE, SCOL_LANDLORD, SCOL_LL_SHOW,  # noqa: E402
+                          SCOL_MULT, SCOL_SCORE, SCOL_WON, evaluate_show, run_show_rows, show_problem)
+
+
+def _show_rows_as_naive(rows) -> list:
+    out = []
+    for r in rows.tolist():
+        d = {"attempts": r[SCOL_ATTEMPTS], "accepted": bool(r[SCOL_ACCEPTED])}
+        if d["accepted"]:
+            if r[SCOL_LANDLORD] < 0:
+                d["landlord"] = -1
+            else:
+                d.update(landlord=r[SCOL_LANDLORD], base=r[SCOL_BASE], won=r[SCOL_WON], mult=r[SCOL_MULT],
+                         ll_show=r[SCOL_LL_SHOW], scores=[r[SCOL_SCORE], r[SCOL_SCORE + 1]])
+        out.append(d)
+    return out
+
+
+@pytest.mark.parametrize("seat, seen, policy, spec", [
+    (0, 0, 1, "happy"),
+    (1, 5, 0, "happy"),
+    (2, 12, 1, "happy,show=dianle,show_merge=product"),
+    (0, 17, 0, "happy,doubling=global,must_call=jokers"),
+    (1, 9, 0, "notalon,show=qq,landlord_draw=on,doubling=per-pair"),
+    (2, 7, 1, "happy,show_split=3,show_merge=product,bottom_bonus=table"),
+])
+def test_show_rows_during_the_deal_equal_python_loop(seat, seen, policy, spec):
+    rng = random.Random(f"show-{seat}-{seen}-{spec}")
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    rng.shuffle(deck)
+    hand = format_cards(sum(1 << (4 * r) for r in deck[:seen])) if seen else ""
+    problem = show_problem(hand, "deal", seat, rules=spec)
+    assert problem.stage == seen
+    rows = run_show_rows(problem, policy, 3, 5, 12)
+    expected = naive_bid.naive_show_rows(problem, policy, 3, 5, 12, max_attempts=1)
+    assert _show_rows_as_naive(rows) == expected
+    assert any(r.get("landlord", -1) >= 0 for r in expected)
+
+
+@pytest.mark.parametrize("before, shown, policy, spec", [
+    ("x1,x1,x2", "", 1, "happy"),
+    ("x1,x1,x4", "deal:3", 1, "happy,show_merge=product"),
+    ("x2,x1,x4", "before-deal,deal:9", 0, "happy"),
+    ("x4,x2,x1", "deal:12", 0, "happy,show=dianle,show_merge=product,doubling=global"),
+    ("", "", 0, "happy,doubling=off,bottom_bonus=table"),
+])
+def test_show_rows_at_the_first_play_equal_python_loop(before, shown, policy, spec):
+    rng = random.Random(f"show-first-{before}-{spec}")
+    hands, bottom = random_deal(rng)
+    problem = show_problem(format_cards(hands[0] + bottom), "first-play", before=before, bottom=format_cards(bottom),
+                           base=2, shown=shown, rules=spec, flush=True)
+    rows = run_show_rows(problem, policy, 4, 2, 10, max_attempts=300)
+    expected = naive_bid.naive_show_rows(problem, policy, 4, 2, 10, max_attempts=300)
+    assert _show_rows_as_naive(rows) == expected
+    assert any(r["accepted"] for r in expected)
+
+
+def test_show_scores_scale_by_the_show():
+    """During the deal the policies ignore a show: where nobody shows at the
+    first play, showing multiplies the score by the show's factor; where
+    this seat is the landlord and would have shown at his first play (x2),
+    by 3/2 (it showed already, once); where another landlord shows, the
+    larger factor stands (show_merge=max); a void deal scores 0 either way."""
+    problem = show_problem("3456789TJQKA2X", "deal", "second", rules="happy")
+    rows = run_show_rows(problem, 0, 11, 0, 80)     # the random policy shows at his first play half the time
+    ll, no, yes, llshow = rows[:, SCOL_LANDLORD], rows[:, SCOL_SCORE], rows[:, SCOL_SCORE + 1], rows[:, SCOL_LL_SHOW]
+    plain = (ll >= 0) & (llshow == 1)
+    assert (yes[plain] == problem.factor * no[plain]).all()
+    mine = (ll == 0) & (llshow == 2)
+    assert (2 * yes[mine] == problem.factor * no[mine]).all()
+    other = (ll > 0) & (llshow == 2)
+    assert (2 * yes[other] == problem.factor * no[other]).all()
+    assert (no[ll < 0] == 0).all() and (yes[ll < 0] == 0).all()
+    assert problem.factor == 3 and plain.any() and (mine.any() or other.any())
+
+
+def test_evaluate_show_recommends_and_is_the_same_for_any_workers():
+    ev = evaluate_show("33344455567TJQKA22XD", "first-play", before="x1,x1,x4", bottom="2XD", base=2,
+                       samples=250, seed=2, workers=1)
+    assert ev.seat == "landlord" and ev.factor == 2 and ev.win_prob > 0.9
+    assert ev.recommendation == "show" and ev.margin > 0
+    d = ev.to_dict()
+    assert d["decision"] == "show" and d["stage"] == "first-play" and d["rules"] == "happy"
+    assert d["show"] == "qq" and d["show_merge"] == "max" and set(d["expected_score"]) == {"no", "show"}
+    one = evaluate_show("3456789TJQKA2", "deal", "third", samples=600, seed=3, workers=1)
+    two = evaluate_show("3456789TJQKA2", "deal", "third", samples=600, seed=3, workers=2)
+    assert one.to_dict() == two.to_dict() and one.stage == "deal:13"
+    # Under show_merge=max a farmer's earlier x4 already covers the landlord's x2.
+    tie = evaluate_show("33344455567TJQKA22XD", "first-play", before="x1,x1,x4", bottom="2XD", shown="deal:3",
+                        samples=250, seed=2, workers=1)
+    assert tie.margin == 0 and tie.expected_score["no"] == tie.expected_score["show"]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(rules="standard"), "show=off"),
+    (dict(rules="happy,show=off"), "show=off"),
+    (dict(rules="four"), "four-player"),
+    (dict(rules="laizi,show=qq"), "wild ranks"),
+    (dict(stage="middle"), "not before-deal, deal, deal:N or first-play"),
+    (dict(stage="deal:5"), "after 5 cards dealt"),
+    (dict(hand="33445566778899TTJQK"), "a seat is dealt 17"),
+    (dict(hand="3456789TJQKA2345X", rules="happy,show=dianle"), "no show at deal:17 under show=dianle"),
+    (dict(rules="happy,bidding=single-round"), "call-grab or first-call"),
+    (dict(before="x2"), "first-play"),
+    (dict(bottom="22X"), "first-play"),
+    (dict(base=2), "base is set by the auction"),
+    (dict(seat="fourth"), "first, second or third"),
+    (dict(stage="first-play"), "20 cards"),
+    (dict(stage="first-play", hand="3456789TJQKA2345X", seat="first"), "only the landlord"),
+    (dict(stage="first-play", hand="3456789TJQKA2345X"), "a farmer's 17 cannot"),
+    (dict(stage="first-play", hand="33344455567TJQKA22XD", bottom="2XD", before="x1,x1"), "three factors"),
+    (dict(stage="first-play", hand="33344455567TJQKA22XD", bottom="2XD", before="x1,x1,x2", shown="first-play"),
+     "farmers show before-deal or at deal:N"),
+    (dict(stage="first-play", hand="33344455567TJQKA22XD", bottom="2XD", before="x1,x1,x2"), None),
+    (dict(stage="first-play", hand="33344455567TJQKA22XD", before="x1,x1,x2"), "give the bottom"),
+    (dict(stage="first-play", hand="33344455567TJQKA22XD", bottom="89X", before="x1,x1,x2"), "not 3 cards of"),
+    (dict(stage="first-play", hand="33344455567TJQKA22XD", bottom="2XD", before="x1,x1,x4",
+          rules="happy,super_double=off"), "not allowed"),
+    (dict(stage="first-play", hand="334455667789TTJQKAXD", rules="notalon,show=qq,landlord_draw=on"), "no bottom"),
+])
+def test_show_bad_input_is_one_line(kwargs, message):
+    args = dict(hand="3456789TJQKA2", stage="deal", rules="happy")
+    args.update(kwargs)
+    if message is None:
+        assert show_problem(**args).first_play
+        return
+    with pytest.raises(DdzError, match=message) as err:
+        evaluate_show(samples=10, workers=1, **args)
+    assert "\n" not in str(err.value) and "--" not in str(err.value)
+
+
+def test_cli_show():
+    out = _ddz("bid", "3456789TJQKA2", "--rules", "happy", "--decide", "show", "--seat", "second", "--samples",
+               "250", "--seed", "1", "--workers", "1", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["decision"] == "show" and d["stage"] == "deal:13" and d["factor"] == 3 and d["seat"] == "second"
+    assert d["rules"] == "happy" and d["recommendation"] in ("no", "show")
+    before = _ddz("bid", "--rules", "happy", "--decide", "show", "--stage", "before-deal", "--samples", "250",
+                  "--workers", "1")
+    assert before.returncode == 0, before.stderr
+    assert "no card yet" in before.stdout and "before-deal (x5)" in before.stdout
+    table = _ddz("bid", "33344455567TJQKA22XD", "--rules", "happy", "--decide", "show", "--stage", "first-play",
+                 "--bottom", "2XD", "--base", "2", "--before", "x1,x1,x4", "--samples", "100", "--workers", "1")
+    assert table.returncode == 0 and "recommendation: show" in table.stdout, table.stderr
+    bad = _ddz("bid", "3456789TJQKA2345X", "--rules", "happy", "--decide", "show", "--stage", "first-play",
+               "--seat", "first")
+    assert bad.returncode == 2 and bad.stderr.startswith("error: ") and "--seat first" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+    off = _ddz("bid", "3456789TJQKA2", "--decide", "show")
+    assert off.returncode == 2 and "show=off" in off.stderr

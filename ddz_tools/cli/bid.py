@@ -6,7 +6,7 @@ import click
 from tabulate import tabulate
 
 from ..bid import (CHOICES, DOUBLE_CHOICES, SEAT_NAMES_FOUR, BidEvaluation, CallEvaluation, DoubleEvaluation,
-                   evaluate_bid, evaluate_call, evaluate_double, parse_bid_line)
+                   ShowEvaluation, evaluate_bid, evaluate_call, evaluate_double, evaluate_show, parse_bid_line)
 from .options import (default_workers, file_inputs, file_option, format_option, rules_option, run_inputs,
                       seed_option, workers_option)
 
@@ -92,8 +92,38 @@ def print_call(ev: CallEvaluation) -> None:
                f"{_ci(ev.margin_ci, lambda x: f'{x:+.3f}')} over the next best)")
 
 
+def print_show(ev: ShowEvaluation) -> None:
+    """The human-readable report of one show evaluation."""
+    if ev.stage == "first-play":
+        shown = f", the farmers showed at {','.join(ev.shown)}" if ev.shown else ""
+        where = (f"bottom {ev.bottom}, base {ev.base}, doubles {','.join(f'x{b}' for b in ev.before)}{shown}, "
+                 f"the landlord at his first play")
+    else:
+        where = f"{ev.seat} seat in the auction"
+    hand = f"hand {ev.hand}" if ev.hand else "no card yet"
+    stop = ", stopped early: recommendation settled" if ev.stopped_early else ""
+    click.echo(f"{hand}, {where}, to show at {ev.stage} (x{ev.factor}) or not, rules {ev.rules.describe()}, "
+               f"{ev.policy} policy, seed {ev.seed}")
+    rejected = (f"; {ev.rejected} drawn deals rejected by the farmers' doubles" if ev.stage == "first-play" else "")
+    click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}{rejected}"
+               + (f", {ev.failed} sample(s) given up" if ev.failed else ""))
+    level = f"{100 * ev.confidence:g}%"
+    if ev.stage == "first-play":
+        click.echo(f"the landlord wins: {_pct(ev.win_prob)} {_ci(ev.win_prob_ci, _pct)}")
+    else:
+        click.echo(f"this seat becomes landlord: {_pct(ev.landlord_prob)}, all pass: {_pct(ev.void_prob)}; its side "
+                   f"wins: {_pct(ev.win_prob)} {_ci(ev.win_prob_ci, _pct)}; the landlord shows at his first play: "
+                   f"{_pct(ev.landlord_show_prob or 0.0)}")
+    rows = [(name, f"{r.expected_score:+.3f}", _ci(r.score_ci, lambda x: f"{x:+.3f}")) for name, r in ev.choices.items()]
+    click.echo(tabulate(rows, headers=["show", "E[score]", f"[{level}]"], tablefmt="simple", disable_numparse=True))
+    click.echo(f"recommendation: {ev.recommendation} (margin {ev.margin:+.3f} "
+               f"{_ci(ev.margin_ci, lambda x: f'{x:+.3f}')} over the next best)")
+
+
 def _print(ev) -> None:
-    if isinstance(ev, DoubleEvaluation):
+    if isinstance(ev, ShowEvaluation):
+        print_show(ev)
+    elif isinstance(ev, DoubleEvaluation):
         print_double(ev)
     elif isinstance(ev, CallEvaluation):
         print_call(ev)
@@ -103,20 +133,29 @@ def _print(ev) -> None:
 
 @click.command()
 @click.argument("hand", required=False)
-@click.option("--decide", type=click.Choice(["bid", "call", "double"]), default="bid", show_default=True,
+@click.option("--decide", type=click.Choice(["bid", "call", "double", "show"]), default="bid", show_default=True,
               help="The decision: the bid; under call-grab or first-call bidding the call (or grab); "
-                   "(Happy Dou Dizhu) the double after the auction.")
+                   "(Happy Dou Dizhu) the double after the auction, or showing the hand (--stage).")
+@click.option("--stage", default="deal", show_default=True,
+              help="--decide show: when: before-deal (no HAND), deal (HAND: the cards dealt so far), deal:N, "
+                   "or first-play (the landlord's 20 cards, with --bottom, --base and the three doubles in "
+                   "--before).")
 @click.option("--bottom", default=None, help="The 3 bottom cards, when HAND is the landlord's 20 cards "
                                              "(--rules four: the 8 of the landlord's 33; --decide double: "
                                              "always, the bottom is shown to all).")
-@click.option("--seat", type=click.Choice(SEAT_NAMES_FOUR), default="first", show_default=True,
-              help="This seat's place in the round decided: the bidding (fourth under --rules four), or the "
-                   "doubling (first: the farmer on the landlord's left, second: the other farmer, third: the "
-                   "landlord).")
+@click.option("--seat", type=click.Choice(SEAT_NAMES_FOUR), default=None,
+              help="This seat's place in the round decided: the bidding (fourth under --rules four; a show "
+                   "during the deal: the auction), or the doubling (first: the farmer on the landlord's left, "
+                   "second: the other farmer, third: the landlord, who alone shows at first-play).  "
+                   "[default: first; third at first-play]")
 @click.option("--before", default="", help="What the earlier seats of that round did: bids (pass,1), "
-                                           "calls (pass,call,grab) or doubles (x2,x1).")
+                                           "calls (pass,call,grab) or doubles (x2,x1; at first-play all three).")
 @click.option("--base", type=click.IntRange(min=1), default=1, show_default=True,
-              help="--decide double: the base the auction set (2 per grab under call-grab).")
+              help="--decide double or show at first-play: the base the auction set (2 per grab under "
+                   "call-grab).")
+@click.option("--shown", default="",
+              help="--decide show at first-play: the stages at which the farmers showed during the deal "
+                   "(deal:5), merged with the landlord's x2 by show_merge.")
 @click.option("--flush/--no-flush", default=None,
               help="--decide double under bottom_bonus=table: the bottom's three cards share a suit.")
 @click.option("--samples", type=click.IntRange(min=1), default=2000, show_default=True,
@@ -131,7 +170,7 @@ def _print(ev) -> None:
 @rules_option
 @format_option()
 @file_option
-def bid(hand, decide, bottom, seat, before, base, flush, samples, confidence, policy, no_early_stop, seed, workers,
+def bid(hand, decide, stage, bottom, seat, before, base, shown, flush, samples, confidence, policy, no_early_stop, seed, workers,
         rules, fmt, file):
     """Should HAND bid (or double)? Win probability and expected score per choice.
 
@@ -150,8 +189,11 @@ def bid(hand, decide, bottom, seat, before, base, flush, samples, confidence, po
     --decide call (bidding=call-grab or first-call, e.g. --rules happy or
     notalon): call (or grab) or pass, given the auction so far.  --decide
     double (Happy Dou Dizhu): after the auction and the shown bottom, x1, x2
-    or x4 for this seat, given the base and the doubles before it.  Each
-    choice is scored with the rules' whole stake.
+    or x4 for this seat, given the base and the doubles before it.  --decide
+    show (Happy Dou Dizhu): show the hand now or not, during the deal (HAND
+    the cards dealt so far, --stage deal) or, the landlord, at his first
+    play (--stage first-play).  Each choice is scored with the rules' whole
+    stake.
 
     \b
     Examples:
@@ -162,7 +204,11 @@ def bid(hand, decide, bottom, seat, before, base, flush, samples, confidence, po
       $ ddz bid --file hands.txt --seed 7 --format json
       $ ddz bid 3345566789TJQKA2D --rules happy --decide call --seat second --before call
       $ ddz bid 3345566789TJQKA2D --rules happy --decide double --bottom 22X --base 2
+      $ ddz bid 3456789TJQKA2 --rules happy --decide show --stage deal
+      $ ddz bid 33344455567TJQKA22XD --rules happy --decide show --stage first-play --bottom 2XD --before x1,x1,x4
     """
+    if hand is None and file is None and decide == "show" and stage.strip().lower() in ("before-deal", "deal:0"):
+        hand = ""      # before the deal: no card seen yet
     if (hand is None) == (file is None):
         raise click.UsageError("give a HAND or --file (one hand per line), not both")
     defaults = {"bottom": bottom, "seat": seat, "before": before}
@@ -170,6 +216,11 @@ def bid(hand, decide, bottom, seat, before, base, flush, samples, confidence, po
                   confidence=confidence, rules=rules, early_stop=not no_early_stop)
 
     def run(args: dict, progress):
+        if args.get("seat") is None:
+            args = {k: v for k, v in args.items() if k != "seat"}
+        if decide == "show":
+            return evaluate_show(**args, **common, stage=stage, base=base, shown=shown, flush=flush,
+                                 progress=progress)
         if decide == "double":
             return evaluate_double(**args, **common, base=base, flush=flush, progress=progress)
         if decide == "call":
