@@ -33,6 +33,7 @@ run: $(STAMP)
 	$(DDZ) bid 34456789TJQKA22XD --seat first --seed 1
 	$(DDZ) bid 3455789TJQKKA222D --seat third --before pass,1 --seed 1
 	$(DDZ) bid 3345566789TJQKA2D --rules happy --decide double --bottom 22X --base 2 --seed 1
+	$(DDZ) bid 2222XDAAK --rules happy --decide show --stage deal --seed 1
 	$(DDZ) advise --hand 33JJQK2 --unseen 4455A
 	$(DDZ) advise --record data/sample_games.jsonl --move 3 --seed 1
 	# The corpus holds deliberately broken records: analyze reports them and exits 1.
