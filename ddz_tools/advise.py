@@ -61,6 +61,15 @@ first draw).  Where the bottom is hidden from this seat by the rules (a
 four-player farmer), each draw also draws which 8 of the landlord's cards
 were the bottom, so that his bids constrain the deal too.
 
+Without a bottom (``notalon``) each seat starts with 18 cards, and with
+``landlord_draw=on`` the landlord with 20 and the farmers with 17
+(:func:`start_cards`).  The drawn cards a view knows (the landlord both, a
+farmer the one drawn from him: :attr:`View.draws`) are put in the
+landlord's hidden hand as a known bottom is.  ``first-call`` bids are
+calls and passes, checked by the heuristic's call rule on each seat's cards
+before the auction; a draw the view does not know is drawn, for that check,
+as one of the landlord's cards (:func:`_drawn_cards`).
+
 Scoring
 -------
 Each deal is scored open-handed, every candidate on the same deal: by the
@@ -98,6 +107,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import threading
 import time
 from typing import Callable, Sequence
@@ -112,8 +122,8 @@ from .errors import ArgumentError, DdzError, PlayError, PositionError, ViewError
 from .game import ROLE_NAMES, Auction, Game, IllegalAction, seat_roles
 from .gamerules import DOUBLING_MODES, double_ok, multiplier, seat_score, settle, settle_doubled
 from .movegen import generate
-from .kernels import (BUFFER, min_plays_memo, new_table, next_seat, policy_bid, policy_play, spring_silent,
-                      stake_doublings, trick_after)
+from .kernels import (BUFFER, min_plays_memo, must_call, new_table, next_seat, policy_bid, policy_call,
+                      policy_double, policy_play, spring_silent, stake_doublings, trick_after)
 from .policies import POLICIES, POLICY_HEURISTIC, seed_rng
 from .position import Position, game_before_move
 from .rules import Play, Rules, play_on_table
@@ -178,8 +188,21 @@ def seats_of(rules: Rules) -> tuple:
 
 def start_cards(rules: Rules) -> tuple:
     """Cards each seat holds before the first play, landlord first (his include
-    the bottom): (20, 17, 17), or (33, 25, 25, 25) under four-player rules."""
+    the bottom): (20, 17, 17), or (33, 25, 25, 25) under four-player rules;
+    without a bottom (``notalon``) (18, 18, 18), or (20, 17, 17) when the
+    landlord drew a card from each farmer (``landlord_draw=on``).
+
+    >>> start_cards(Rules.parse("notalon,landlord_draw=on"))
+    (20, 17, 17)
+    """
+    if _draws(rules):
+        return (rules.hand_cards + 2,) + (rules.hand_cards - 1,) * (rules.seats - 1)
     return (rules.landlord_cards,) + (rules.hand_cards,) * (rules.seats - 1)
+
+
+def _draws(rules: Rules) -> bool:
+    """Does the landlord draw a card from each farmer (``landlord_draw=on``, no bottom)?"""
+    return rules.landlord_draw and rules.bottom_cards == 0
 
 
 def _bottom_public(rules: Rules) -> bool:
@@ -256,6 +279,10 @@ class View:
     #: :func:`~ddz_tools.gamerules.stake_doublings` (history form: from the
     #: replay); None: one doubling per bomb or rocket of ``bombs``.
     doublings: "int | None" = None
+    #: ``landlord_draw=on``: the cards the landlord drew that this view knows,
+    #: ``(farmer, packed card)`` pairs (the landlord knows both, a farmer the
+    #: one drawn from him).
+    draws: tuple = ()
 
     # Access ---------------------------------------------------------------------
 
@@ -363,6 +390,8 @@ class View:
                 d["shown"] = {s: format_cards(self.must[self.seats.index(s)]) for s in self.shown}
             if self.doubles:
                 d["doubles"] = list(self.doubles)
+            if self.draws:
+                d["draws"] = {s: format_cards(c) for s, c in self.draws}
             if self.stage != 1:
                 d["stage_multiple"] = self.stage
         else:
@@ -383,7 +412,7 @@ class View:
         if d.get("schema") != SCHEMA:
             raise ViewError(f"schema must be {SCHEMA!r}, not {d.get('schema')!r}")
         known = {"schema", "id", "rules", "seat", "hand", "bottom", "played", "counts", "after", "by",
-                 "unseen", "base", "bombs", "bids", "shown", "doubles", "stage_multiple"}
+                 "unseen", "base", "bombs", "bids", "shown", "doubles", "stage_multiple", "draws"}
         unknown = sorted(set(d) - known)
         if unknown:
             raise ViewError(f"unknown key {unknown[0]!r} (keys: {', '.join(sorted(known))})")
@@ -409,8 +438,9 @@ class View:
                     raise ViewError(f"a view with 'played' takes no {key!r}: it follows from the plays")
             return history_view(d["hand"], d["seat"], d["played"], d.get("bottom"), rules=rules,
                                 base=d.get("base"), id=vid, bids=d.get("bids"), shown=d.get("shown"),
-                                doubles=d.get("doubles"), stage_multiple=d.get("stage_multiple", 1))
-        for key in ("bids", "shown", "doubles", "stage_multiple"):
+                                doubles=d.get("doubles"), stage_multiple=d.get("stage_multiple", 1),
+                                draws=d.get("draws"))
+        for key in ("bids", "shown", "doubles", "stage_multiple", "draws"):
             if d.get(key) is not None:
                 raise ViewError(f"{key!r} goes with 'played' (the history form), not with 'counts'")
         return counts_view(d["hand"], d["seat"], d["counts"], d.get("after"), d.get("by"), d.get("unseen"),
@@ -470,11 +500,13 @@ def _contains(big: int, small: int) -> bool:
 
 
 def _rules(rules) -> Rules:
-    r = Rules.from_dict(rules) if isinstance(rules, dict) else Rules.parse(rules)
-    if r.bottom_cards == 0:
-        raise ViewError(f"the advisor does not model deals without a bottom yet (rules {r.describe()}: "
-                        f"18 cards a seat, or the landlord's draws)", param="rules")
-    return r
+    return Rules.from_dict(rules) if isinstance(rules, dict) else Rules.parse(rules)
+
+
+def _no_bottom(bot, rules: Rules) -> None:
+    """A bottom given under rules that deal none is an error."""
+    if bot is not None and rules.bottom_cards == 0:
+        raise ViewError(f"rules {rules.describe()} deal no bottom: leave out bottom", param="bottom")
 
 
 def _base(base) -> int:
@@ -547,17 +579,22 @@ def parse_bids(bids, rules=None) -> list:
     """The auction as ``(seat, bid)`` pairs (0 a pass) from
     ``"farmer1:pass,farmer2:1,landlord:3"`` or a list of ``"seat:bid"``
     strings or ``(seat, bid)`` pairs; the seats are those of ``rules``.
+    Under call-grab and first-call bidding a call or a grab is 1 (``call``,
+    ``grab``).
 
     >>> parse_bids("farmer2:pass, landlord:3")
     [('farmer2', 0), ('landlord', 3)]
+    >>> parse_bids("farmer1:pass,farmer2:pass,landlord:call", "notalon")
+    [('farmer1', 0), ('farmer2', 0), ('landlord', 1)]
     """
     out = []
     for i, item, seat, value in _seat_items(bids, "bids", "farmer1:pass or landlord:2", _table_seats(rules)):
         if isinstance(value, str):
             value = value.strip().lower()
-            value = 0 if value in ("pass", "p", "0") else int(value) if value in ("1", "2", "3") else value
+            value = (0 if value in ("pass", "p", "0") else int(value) if value in ("1", "2", "3")
+                     else 1 if value in ("call", "grab") else value)
         if isinstance(value, bool) or value not in (0, 1, 2, 3):
-            raise ViewError(f"bids[{i}] {item!r}: a bid is pass (0), 1, 2 or 3")
+            raise ViewError(f"bids[{i}] {item!r}: a bid is pass (0), 1, 2 or 3 (call or grab: 1)")
         out.append((seat, value))
     return out
 
@@ -579,8 +616,33 @@ def _replay_bids(bids: list, rules: Rules) -> Auction:
     return a
 
 
+def _parse_draws(draws, rules: Rules, seats: tuple) -> list:
+    """The landlord's draws a view knows (``landlord_draw=on``) as ``(farmer
+    index, packed card)`` pairs, from ``{"farmer1": "K"}``,
+    ``"farmer1:K,farmer2:5"`` or ``(farmer, card)`` pairs."""
+    if draws is None or draws == {} or draws == "" or draws == [] or draws == ():
+        return []
+    if not _draws(rules):
+        raise ViewError(f"draws: under rules {rules.describe()} the landlord draws no cards (landlord_draw=on "
+                        f"without a bottom)", param="draws")
+    items = list(draws.items()) if isinstance(draws, dict) else draws
+    out = []
+    for i, item, seat, card in _seat_items(items, "draws", "farmer1:K", seats):
+        k = seats.index(seat)
+        if k == 0:
+            raise ViewError(f"draws[{i}] {item!r}: the landlord draws from the farmers, not from himself")
+        if any(f == k for f, _ in out):
+            raise ViewError(f"draws[{i}] {item!r}: the landlord draws one card from {seat}")
+        c = _cards(card, f"draws[{i}]")
+        if card_count(c) != 1:
+            raise ViewError(f"draws[{i}] {item!r}: a draw is one card, not {card_count(c)}")
+        out.append((k, c))
+    return out
+
+
 def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None" = None,
-                 id: "str | None" = None, bids=None, shown=None, doubles=None, stage_multiple=1) -> View:
+                 id: "str | None" = None, bids=None, shown=None, doubles=None, stage_multiple=1,
+                 draws=None) -> View:
     """The view of ``seat`` after the plays ``played`` (see :func:`parse_played`).
 
     ``hand`` is the seat's cards now, or before its first play (17 cards; the
@@ -596,6 +658,12 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
     cards they hold now (the view knows them exactly), ``doubles`` gives the
     seats' factors in turn order (landlord, farmer1, farmer2) and
     ``stage_multiple`` the shows' multiple times the bottom bonus.
+    Without a bottom (``notalon``) each seat starts with 18 cards; under
+    ``landlord_draw=on`` the landlord with 20, the farmers with 17, and
+    ``draws`` gives the cards he drew that this seat knows (``{"farmer1":
+    "K"}``: the landlord knows both, a farmer the one drawn from him): like
+    a public bottom, a known drawn card the landlord has not played is in
+    his hand in every sampled deal.
 
     >>> v = history_view("3456789TJQKA2XD", "farmer1", "landlord:33,farmer1:55,farmer2:pass,landlord:pass")
     >>> v.is_lead, v.counts, format_cards(v.hand)
@@ -618,6 +686,10 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
     history = parse_played(played, rules)
     mine = _cards(hand, "hand", decks)
     bot = None if bottom is None else _cards(bottom, "bottom", decks)
+    _no_bottom(bot, rules)
+    drawn = _parse_draws(draws, rules, seats)
+    # The landlord's cards this view knows besides his plays: the bottom, or the draws it knows.
+    known = bot if bot is not None else (sum(c for _, c in drawn) if drawn else None)
     if bot is not None and me != 0 and not _bottom_public(rules):
         raise ViewError(f"{seat} does not see the bottom: under {rules.describe()} rules only the landlord "
                         f"does (leave out bottom)", param="bottom")
@@ -649,13 +721,17 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
                         f"{n_mine} (and held {start[me]} before the first play)")
     if me == 0 and bot is not None and not _contains(original, bot):
         raise ViewError(f"the bottom {format_cards(bot)} is not in the landlord's cards {format_cards(original)}")
+    if me == 0 and drawn and not _contains(original, known):
+        raise ViewError(f"the drawn cards {format_cards(known)} are not in the landlord's cards "
+                        f"{format_cards(original)}", param="draws")
     # A deal consistent with what is known, for the game to replay the plays on.
     need = list(played_by)
     need[me] = original
-    if me != 0 and bot is not None:
-        need[0] = pack_counts(max(a, b) for a, b in zip(counts_of(played_by[0]), counts_of(bot)))
-    if bot is not None and me != 0:
-        _check_deck([original, bot], f"{seat}'s cards and the bottom (the landlord's)", rules)
+    if me != 0 and known is not None:
+        need[0] = pack_counts(max(a, b) for a, b in zip(counts_of(played_by[0]), counts_of(known)))
+    if known is not None and me != 0:
+        what = "the bottom" if bot is not None else "the drawn cards"
+        _check_deck([original, known], f"{seat}'s cards and {what} (the landlord's)", rules)
     _check_deck(need, "the hands and the plays", rules)
     for s in range(n_seats):
         if card_count(need[s]) > start[s]:
@@ -671,11 +747,27 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
         rest = rest[k:]
     # Without a bottom, any of the landlord's cards serve as the bottom for the replay.
     game_bottom = bot if bot is not None else sum(1 << (4 * r) for r in _ranks(full[0])[:rules.bottom_cards])
+    deal = [full[0] - game_bottom] + full[1:]
+    replay_rules = rules.play_only()
+    gives = []
+    if _draws(rules):
+        # The deal before the draws: each farmer held the card the landlord drew
+        # from him (known, or any other of the landlord's cards for the replay).
+        spare = _ranks(_sub(full[0], known or 0))
+        for f in range(1, n_seats):
+            c = dict(drawn).get(f)
+            if c is None:
+                c = 1 << (4 * spare.pop())
+            gives.append((f, c))
+            deal[0] -= c
+            deal[f] += c
+        replay_rules = dataclasses.replace(replay_rules, landlord_draw=True)
     # Every seat passing makes seat 0 the landlord under every bidding option (Botzone's all-pass rule).
-    g = Game(hands=[full[0] - game_bottom] + full[1:], bottom=game_bottom, rules=rules.play_only(),
-             first_bidder=0, all_pass="seat0")
+    g = Game(hands=deal, bottom=game_bottom, rules=replay_rules, first_bidder=0, all_pass="seat0")
     for _ in range(n_seats):
         g.bid(0)
+    for f, c in gives:
+        g.draw(c, seat=f)
     for i, (s, text) in enumerate(history):
         if g.phase != "playing":
             raise ViewError(f"played[{i}] {s}:{text}: the game was already over")
@@ -693,8 +785,8 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
     counts = tuple(card_count(h) for h in g.hands)
     pool = full_deck(decks) - g.hands[me] - sum(played_by)
     must = [0] * n_seats
-    if me != 0 and bot is not None:
-        must[0] = _sub(bot, played_by[0])
+    if me != 0 and known is not None:
+        must[0] = _sub(known, played_by[0])
     shown_seats = []
     for name, cards in (shown or {}).items():
         s = seats.index(_seat_name(name, seats))
@@ -712,7 +804,8 @@ def history_view(hand, seat, played, bottom=None, rules=None, base: "int | None"
     plays = tuple((seats[s], p) for s, p in g.plays)
     last_by = None if g.last_play is None else seats[g.last_seat]
     return View("history", rules, seat, g.hands[me], counts, pool, True, tuple(must), g.last_play, last_by,
-                bot, plays, base, g.bombs, id, tuple(auction), stage, dbl, tuple(shown_seats), g.doublings)
+                bot, plays, base, g.bombs, id, tuple(auction), stage, dbl, tuple(shown_seats), g.doublings,
+                tuple((seats[f], c) for f, c in sorted(drawn)))
 
 
 def _doubles(doubles, rules: Rules) -> tuple:
@@ -777,6 +870,7 @@ def counts_view(hand, seat, counts, after=None, by=None, unseen=None, bottom=Non
     play, by = _after(after, by, seat, rules, seats)
     table = play.cards if play is not None else 0
     bot = None if bottom is None else _cards(bottom, "bottom", rules.decks)
+    _no_bottom(bot, rules)
     if bot is not None and me != 0 and not _bottom_public(rules):
         raise ViewError(f"{seat} does not see the bottom: under {rules.describe()} rules only the landlord "
                         f"does (leave out bottom)", param="bottom")
@@ -839,7 +933,7 @@ def two_player_view(hand, unseen, after=None, rules=None, id: "str | None" = Non
 
 
 def build_view(hand, seat=None, bottom=None, played=None, counts=None, after=None, by=None, unseen=None,
-               base: "int | None" = None, rules=None, id: "str | None" = None, bids=None) -> View:
+               base: "int | None" = None, rules=None, id: "str | None" = None, bids=None, draws=None) -> View:
     """A view of any form from the ``ddz advise`` options (the form follows
     from which are given): ``seat`` and ``played``; ``seat`` and ``counts``;
     ``seat`` and neither, for the game start (see :func:`game_start`); or no
@@ -850,7 +944,8 @@ def build_view(hand, seat=None, bottom=None, played=None, counts=None, after=Non
     (True, (20, 17, 17), ())
     """
     if seat is None:
-        for name, v in (("bottom", bottom), ("played", played), ("counts", counts), ("by", by), ("bids", bids)):
+        for name, v in (("bottom", bottom), ("played", played), ("counts", counts), ("by", by), ("bids", bids),
+                        ("draws", draws)):
             if v is not None:
                 raise ViewError(f"{name} needs a seat (without one, the view is the two-player form)", param=name)
         if unseen is None:
@@ -866,15 +961,17 @@ def build_view(hand, seat=None, bottom=None, played=None, counts=None, after=Non
         for name, v in (("counts", counts), ("after", after), ("by", by), ("unseen", unseen)):
             if v is not None:
                 raise ViewError(f"{name} cannot go with played: it follows from the plays")
-        return history_view(hand, seat, played, bottom, rules=rules, base=base, id=id, bids=bids)
+        return history_view(hand, seat, played, bottom, rules=rules, base=base, id=id, bids=bids, draws=draws)
     if bids is not None:
         raise ViewError("bids go with played (the history form), not with counts")
+    if draws is not None:
+        raise ViewError("draws go with played (the history form), not with counts", param="draws")
     return counts_view(hand, seat, counts, after, by, unseen, bottom, rules=rules,
                        base=1 if base is None else base, id=id)
 
 
 def game_start(hand, seat: str = "landlord", bottom=None, rules=None, base: "int | None" = None,
-               id: "str | None" = None, bids=None) -> View:
+               id: "str | None" = None, bids=None, draws=None) -> View:
     """The view before any play: ``seat`` holds ``hand``, its cards as dealt
     (the landlord's 20 with the bottom, a farmer's 17; four-player rules 33
     and 25), the others theirs and every other card is unseen.  It is the
@@ -887,7 +984,7 @@ def game_start(hand, seat: str = "landlord", bottom=None, rules=None, base: "int
     'landlord holds 3334456789TTJQKA22XD (landlord 20, farmer1 17, farmer2 17 cards); leads'
     """
     _check_start(hand, seat, bottom, {}, rules)
-    return history_view(hand, seat, [], bottom, rules=rules, base=base, id=id, bids=bids)
+    return history_view(hand, seat, [], bottom, rules=rules, base=base, id=id, bids=bids, draws=draws)
 
 
 def _check_start(hand, seat, bottom, others: dict, rules=None) -> None:
@@ -908,7 +1005,7 @@ def _check_start(hand, seat, bottom, others: dict, rules=None) -> None:
         raise ViewError(f"{seat} holds {n} cards, not {dealt}: give played (every play so far) or counts "
                         f"(the cards each seat holds now)", param=("played", "counts"))
     # Under four-player rules a farmer never sees the bottom: history_view says whose turn it is.
-    if me != 0 and bottom is None and _bottom_public(rules):
+    if me != 0 and bottom is None and _bottom_public(rules) and rules.bottom_cards > 0:
         raise ViewError(f"{seat}'s {n} cards with no history: the game start needs bottom (the landlord's "
                         f"{rules.bottom_cards} extra cards, public after the auction) or counts",
                         param=("bottom", "counts"))
@@ -941,10 +1038,14 @@ def view_from_record(record, move: int = 1) -> View:
     shown = {role[s]: format_cards(g.hands[s]) for s in g.shown if role[s] != to_move}
     doubles = [g.doubles[s] for s in turn_order] if all(d is not None for d in g.doubles) else None
     bottom = rec.bottom if to_move == "landlord" or _bottom_public(rec.rules) else None
+    if rec.rules.bottom_cards == 0:
+        bottom = None
+    # The landlord knows the cards he drew; a farmer the one drawn from him.
+    draws = [(role[f], c) for f, c in g.draws if to_move == "landlord" or role[f] == to_move]
     return history_view(g.hands[g.turn], to_move, [(role[s], p) for s, p in g.plays], bottom, rules=rec.rules,
                         base=g.base, id=None if rec.id is None else f"{rec.id}@{move}",
                         bids=[(role[s], v) for s, v in g.bids], shown=shown or None,
-                        doubles=doubles, stage_multiple=g.show_multiple * g.bottom_bonus_now())
+                        doubles=doubles, stage_multiple=g.show_multiple * g.bottom_bonus_now(), draws=draws or None)
 
 
 # Sampling -------------------------------------------------------------------------------
@@ -1010,11 +1111,18 @@ def _parts(free: list, n: int, limit: int) -> list:
 class _AuctionCheck:
     """The bids of the hidden seats, for :func:`_bids_fit`: ``seats[j]`` bid
     ``values[j]`` when the highest bid was ``highs[j]``; ``played[s]`` is what
-    seat ``s`` played and ``bottom`` the bottom (a seat's cards before the
-    auction, 17 or 25, are its hand now plus its plays, less the bottom for
-    the landlord).  ``draw_bottom``: the landlord's bids are checked though
-    this seat does not see the bottom (a farmer under four-player rules), so
-    each deal also draws which ``bottom_cards`` of the landlord's were the bottom."""
+    seat ``s`` played and ``bottom`` the cards the landlord took that this
+    view knows: the bottom, or the cards he drew (a seat's cards before the
+    auction, 17, 18 or 25, are its hand now plus its plays, less those for
+    the landlord, plus ``gave[s]``, the card he drew from it, for a farmer).
+    ``draw_bottom``: the landlord's bids are checked though this seat does
+    not see the bottom (a farmer under four-player rules), so each deal also
+    draws which ``bottom_cards`` of the landlord's were the bottom;
+    ``hidden_draws``: the farmers whose drawn card this view does not know
+    (``landlord_draw=on``), each deal draws it among the landlord's cards.
+    ``calls``: first-call bidding, the values are calls (1) and passes,
+    judged by the policy's call rule (a seat forced by ``must_call``
+    calls)."""
 
     seats: np.ndarray
     values: np.ndarray
@@ -1023,25 +1131,32 @@ class _AuctionCheck:
     bottom: int
     draw_bottom: bool = False
     bottom_cards: int = 0
+    gave: tuple = ()
+    hidden_draws: tuple = ()
+    calls: bool = False
+    stage_flags: int = 0
 
 
 def _auction_check(view: View) -> "_AuctionCheck | None":
     """What the auction says about the hidden hands under the heuristic bid
-    rule, or None when it says nothing (no bids, call-grab bidding, or only
-    the landlord's bids and no bottom where the bottom is public)."""
-    if view.form != "history" or not view.bids or view.rules.bidding == "call-grab":
+    (or, first-call, call) rule, or None when it says nothing (no bids,
+    call-grab bidding, or only the landlord's bids and no bottom where the
+    bottom is public)."""
+    rules = view.rules
+    if view.form != "history" or not view.bids or rules.bidding == "call-grab":
         return None
     seats = view.seats
     played = [0] * view.players
     for s, p in view.played:
         played[seats.index(s)] += p.cards
     # A bottom hidden by the rules is drawn with each deal; one merely not given says nothing.
-    draw_bottom = view.bottom is None and not _bottom_public(view.rules)
+    draw_bottom = view.bottom is None and not _bottom_public(rules)
+    no_bottom = rules.bottom_cards == 0
     rows = []
     high = 0
     for seat, value in view.bids:
         s = seats.index(seat)
-        if s != view.me and (s != 0 or view.bottom is not None or draw_bottom):
+        if s != view.me and (s != 0 or view.bottom is not None or draw_bottom or no_bottom):
             rows.append((s != 0, s, value, high))   # the landlord's bids first: they reject most
         high = max(high, value)
     if not rows:
@@ -1049,16 +1164,35 @@ def _auction_check(view: View) -> "_AuctionCheck | None":
     rows.sort(key=lambda r: r[0])
     ll_rows = rows[0][1] == 0
     seats_, values, highs = (np.array([r[k] for r in rows], np.int64) for k in (1, 2, 3))
-    return _AuctionCheck(seats_, values, highs, tuple(played), view.bottom or 0, draw_bottom and ll_rows,
-                         view.rules.bottom_cards)
+    gave = [0] * view.players
+    known = view.bottom or 0
+    hidden_draws = ()
+    if _draws(rules):
+        for seat, c in view.draws:
+            gave[seats.index(seat)] = c
+            known += c
+        hidden_draws = tuple(f for f in range(1, view.players) if gave[f] == 0)
+    return _AuctionCheck(seats_, values, highs, tuple(played), known, draw_bottom and ll_rows,
+                         rules.bottom_cards, tuple(gave), hidden_draws, rules.bidding == "first-call",
+                         rules.stage_flags)
 
 
 @kernel
-def _bids_fit(hands17, seats, values, highs, flags, table):
+def _bids_fit(hands17, seats, values, highs, calls, stage_flags, flags, table):
     """Would every seat ``seats[j]`` holding ``hands17`` have bid ``values[j]``
-    by the heuristic bid rule with ``highs[j]`` the highest bid before it?"""
+    by the heuristic bid rule with ``highs[j]`` the highest bid before it?
+    With ``calls`` (first-call bidding) the values are calls and passes by
+    the heuristic's call rule at level ``highs[j]`` (0: nobody called), a
+    seat that ``must_call`` calling."""
     for j in range(seats.shape[0]):
-        if policy_bid(hands17[seats[j]], POLICY_HEURISTIC, flags, highs[j], table) != values[j]:
+        h = hands17[seats[j]]
+        if calls != 0:
+            b = policy_call(h, POLICY_HEURISTIC, flags, highs[j], table)
+            if b == 0 and highs[j] == 0 and must_call(stage_flags, h):
+                b = 1
+        else:
+            b = policy_bid(h, POLICY_HEURISTIC, flags, highs[j], table)
+        if b != values[j]:
             return False
     return True
 
@@ -1070,13 +1204,22 @@ AUCTION_ATTEMPTS = 300
 _BOTTOM_STREAM = 0xB077
 
 
-def _drawn_bottom(cards: int, n: int, key: int) -> int:
-    """``n`` of the packed ``cards`` (the landlord's, the bottom among them)
-    drawn uniformly as physical cards by the stream ``key`` of a deal: given
-    his cards, every ``n`` of them are equally likely to have been the bottom."""
+def _drawn_cards(cards: int, n: int, key: int) -> list:
+    """``n`` of the packed ``cards`` (the landlord's) drawn uniformly in order
+    as physical cards by the stream ``key`` of a deal, each packed: given his
+    cards, every ``n`` of them (in every order) are equally likely to have
+    been the bottom, or the cards he drew from the farmers whose draws this
+    view does not know (a uniform deal, then a uniform draw from each farmer,
+    leaves every ordered pair of his final cards equally likely)."""
     ranks = np.array(_ranks(cards), np.int64)
     shuffle(ranks, sample_key(key, _BOTTOM_STREAM))
-    return int(np.sum(np.left_shift(1, 4 * ranks[:n])))
+    return [1 << (4 * int(r)) for r in ranks[:n]]
+
+
+def _drawn_bottom(cards: int, n: int, key: int) -> int:
+    """``n`` of the packed ``cards`` (the landlord's, the bottom among them)
+    drawn uniformly (:func:`_drawn_cards`), as one packed set."""
+    return sum(_drawn_cards(cards, n, key))
 
 
 def _draw(view: View, start: int, count: int, seed: int, auction: bool = True, table=None):
@@ -1118,10 +1261,15 @@ def _draw(view: View, start: int, count: int, seed: int, auction: bool = True, t
             attempt = 0
             while True:
                 for s in range(view.players):
-                    h17[s] = hands[s] + check.played[s] - (check.bottom if s == 0 else 0)
+                    h17[s] = hands[s] + check.played[s] - (check.bottom if s == 0 else 0) + check.gave[s]
                 if check.draw_bottom:
                     h17[0] -= _drawn_bottom(int(h17[0]), check.bottom_cards, key)
-                if _bids_fit(h17, check.seats, check.values, check.highs, bid_flags, table):
+                if check.hidden_draws:
+                    for f, c in zip(check.hidden_draws, _drawn_cards(int(h17[0]), len(check.hidden_draws), key)):
+                        h17[0] -= c
+                        h17[f] += c
+                if _bids_fit(h17, check.seats, check.values, check.highs, int(check.calls), check.stage_flags,
+                             bid_flags, table):
                     break
                 attempt += 1
                 if attempt == AUCTION_ATTEMPTS:
@@ -1589,7 +1737,11 @@ def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", far
     :func:`~ddz_tools.selfplay.game_seed` ``(seed, index)`` (the deal of game
     ``index`` of ``ddz simulate --seed``), the first bidder is ``index % 3``
     (``index % 4`` under four-player rules) and every seat bids by the
-    heuristic bid rule (if all pass, seat 0 is landlord with base 1).  Then each seat plays by its role's
+    heuristic bid rule, or under call-grab and first-call bidding its call
+    rule (if all pass, seat 0 is landlord with base 1); under
+    ``landlord_draw=on`` the landlord draws a random card from each farmer
+    (the game's generator, seeded by the game), and where the rules have
+    doubles each seat doubles by the heuristic's rule.  Then each seat plays by its role's
     policy: ``heuristic`` or ``random`` (the kernel of :func:`ddz_tools.policies.choose`) or
     ``advisor`` (:func:`advise` on the seat's own view: under four-player
     rules a farmer's view has no bottom), each seeded by the game and the move.
@@ -1608,10 +1760,24 @@ def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", far
     rules = _rules(rules)
     n = rules.seats
     hands, bottom = deal_cards(game_seed(seed, index), rules=rules)
-    g = Game(hands=hands, bottom=bottom, rules=rules, first_bidder=index % n, all_pass="seat0")
+    g = Game(hands=hands, bottom=bottom, rules=rules, first_bidder=index % n, all_pass="seat0",
+             rng=random.Random(game_seed(seed, index)))
     table, bufc, bufk = new_table(12), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
-    while g.phase == "bidding":
-        g.bid(int(policy_bid(g.hands[g.turn], POLICY_HEURISTIC, rules.flags, g.auction.high, table)))
+    calls = rules.bidding in ("call-grab", "first-call")
+    while g.phase in ("bidding", "drawing", "doubling"):
+        if g.phase == "drawing":
+            g.draw()
+        elif g.phase == "doubling":
+            s = g.turn
+            g.double(int(policy_double(g.hands[s], POLICY_HEURISTIC, rules.flags, rules.stage_flags,
+                                       int(s == g.landlord), table)))
+        elif calls:
+            a = g.auction
+            level = 0 if a.caller is None else 1 + a.grabs
+            v = int(policy_call(g.hands[g.turn], POLICY_HEURISTIC, rules.flags, level, table))
+            g.bid(v if v in g.legal_bids() else 1)      # a seat that must call calls
+        else:
+            g.bid(int(policy_bid(g.hands[g.turn], POLICY_HEURISTIC, rules.flags, g.auction.high, table)))
     if g.phase != "playing":
         raise RuntimeError(f"game {index}: the bidding did not make a landlord")  # all_pass="seat0" always does
     ll = g.landlord
@@ -1627,8 +1793,13 @@ def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", far
                              table, bufc, bufk)
         else:
             history = [(name[t], q) for t, q in g.plays]
-            view = history_view(g.hands[s], name[s], history, bottom if s == ll or _bottom_public(rules) else None,
-                                rules=rules, bids=[(name[t], v) for t, v in g.bids])
+            view = history_view(g.hands[s], name[s], history,
+                                bottom if (s == ll or _bottom_public(rules)) and rules.bottom_cards else None,
+                                rules=rules, bids=[(name[t], v) for t, v in g.bids],
+                                draws=[(name[f], c) for f, c in g.draws if s == ll or f == s] or None,
+                                doubles=[g.doubles[t] for t in sorted(range(n), key=lambda t: (t - ll) % n)]
+                                if rules.doubling != "off" else None,
+                                stage_multiple=g.show_multiple * g.bottom_bonus_now())
             cands = view.candidates()
             if len(cands) == 1:
                 p = cands[0]

@@ -48,6 +48,10 @@ def print_advice(a) -> None:
 @click.option("--bids", default=None,
               help="The auction, in order: 'farmer1:pass,farmer2:1,landlord:3' (with --played, or at the "
                    "game start).")
+@click.option("--draws", default=None,
+              help="Under landlord_draw=on (--rules notalon,landlord_draw=on): the cards the landlord drew that "
+                   "this seat knows, 'farmer1:K,farmer2:5' (the landlord knows both, a farmer the one drawn "
+                   "from him; with --played or at the game start).")
 @click.option("--base", type=click.IntRange(min=1), default=None,
               help="The winning bid (base stake) [default: the bids' winning bid, else 1].")
 @click.option("--record", "record", type=click.Path(dir_okay=False), default=None,
@@ -74,7 +78,7 @@ def print_advice(a) -> None:
 @rules_option
 @format_option()
 @file_option
-def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, base, record, move, samples, nodes,
+def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, draws, base, record, move, samples, nodes,
            exact_cards, confidence, no_early_stop, auction, objective, seed, workers, rules, fmt, file):
     """What should this seat play? Win probability of every legal play over
     deals of the hidden cards, each solved exactly or played out.
@@ -90,6 +94,8 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, base, re
       $ ddz advise --seat farmer2 --hand KKA --counts 4,5,3 --after QQ --by farmer1
       $ ddz advise --record data/sample_games.jsonl --move 6 --format json
       $ ddz advise --record data/four_games.jsonl --move 2
+      $ ddz advise --rules notalon,landlord_draw=on --seat landlord --hand 3345567899TJQKKA22XD \\
+            --draws farmer1:K,farmer2:5 --bids farmer1:pass,farmer2:pass,landlord:call
       $ ddz advise --rules four --seat farmer2 --hand 3456789TJQKA2XD --counts 20,18,15,22 \\
             --after 33 --by farmer1
       $ ddz advise --file views.jsonl --seed 7 --format json
@@ -121,6 +127,7 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, base, re
     if hand is not None:
         return run_inputs("advise", run, print_advice, fmt,
                           one=lib.build_view(hand=hand, seat=seat, bottom=bottom, played=played, counts=counts,
-                                             after=after, by=by, unseen=unseen, base=base, rules=rules, bids=bids))
+                                             after=after, by=by, unseen=unseen, base=base, rules=rules, bids=bids,
+                                             draws=draws))
     return run_inputs("advise", run, print_advice, fmt, inputs=file_inputs(file),
                       parse=lambda text: lib.View.from_json(text, rules), summary=summary)
