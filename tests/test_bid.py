@@ -825,3 +825,6 @@ def test_cli_show():
     assert len(bad.stderr.strip().splitlines()) == 1
     off = _ddz("bid", "3456789TJQKA2", "--decide", "show")
     assert off.returncode == 2 and "show=off" in off.stderr
+    other = _ddz("bid", "3345566789TJQKA2D", "--rules", "happy", "--decide", "double", "--bottom", "22X",
+                 "--stage", "first-play")
+    assert other.returncode == 2 and "--decide show" in other.stderr

@@ -211,6 +211,8 @@ def bid(hand, decide, stage, bottom, seat, before, base, shown, flush, samples, 
         hand = ""      # before the deal: no card seen yet
     if (hand is None) == (file is None):
         raise click.UsageError("give a HAND or --file (one hand per line), not both")
+    if decide != "show" and (shown or stage != "deal"):
+        raise click.UsageError("--stage and --shown go with --decide show")
     defaults = {"bottom": bottom, "seat": seat, "before": before}
     common = dict(samples=samples, seed=seed, workers=default_workers(workers), policy=policy,
                   confidence=confidence, rules=rules, early_stop=not no_early_stop)
