@@ -366,12 +366,34 @@ def test_public_wrappers():
     assert bid_rule("3456789TJQKA222XD", policy="random", seed=1) in (0, 1, 2, 3)
     with pytest.raises(DdzError, match="prev_seat"):
         choose_play(["3456", "99", "3"], 1, 0, prev="55")
-    with pytest.raises(DdzError, match="three hands"):
+    with pytest.raises(DdzError, match="give 3 hands"):
         choose_play(["3456", "99"], 1, 0)
     with pytest.raises(DdzError, match="holds no cards"):
         choose_play(["3456", "", "3"], 1, 0)
     with pytest.raises(DdzError, match="highest"):
         bid_rule("3456789TJQKA222XD", highest=4)
+    with pytest.raises(DdzError, match="holds 17 cards"):
+        bid_rule("3456789TJQKA222X")
+
+
+def test_public_wrappers_four_seats():
+    """Under four-player rules the wrappers take four hands and the 25 cards dealt."""
+    from ddz_tools.policies import bid_rule, choose as choose_play
+
+    hands = ["33445566778899TTJJQQKKAA22XXDD", "3", "4", "5"]
+    # The farmer on the landlord's right holds one card: the landlord tops the 4 with its highest solo.
+    p = choose_play(["3456789TJQKA2", "5", "K", "4"], 0, 0, prev="4", prev_seat=3, rules="four")
+    assert str(p) == "2"
+    assert str(choose_play(hands, 1, 0, prev="22", prev_seat=0, rules="four")) == ""
+    with pytest.raises(DdzError, match="give 4 hands"):
+        choose_play(hands[:3], 1, 0, rules="four")
+    with pytest.raises(DdzError, match="seat must be 0 to 3"):
+        choose_play(hands, 4, 0, rules="four")
+    dealt = "3334445566778899TTJQKA22X"
+    assert bid_rule(dealt, rules="four") in (0, 1, 2, 3)
+    assert bid_rule(dealt, rules="four") == bid_rule(dealt, rules="four", highest=0)
+    with pytest.raises(DdzError, match="holds 25 cards"):
+        bid_rule("3456789TJQKA222XD", rules="four")
 
 
 def test_tops_an_opponent_about_to_go_out():
