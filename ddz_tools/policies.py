@@ -409,10 +409,13 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table,
                 break
 
     if partner_holds:
-        # The partner holds the trick.  Overtake only cheaply, never near his end.
+        # The partner holds the trick.  Overtake only cheaply, never near his end;
+        # a lone 3 or 4 of his says his hand is weak: then take the lead with any
+        # answer of the split that spends no 2 or joker.
         if best < 0 or prev_n <= 2 or opp_min <= 2:
             return 0, 0
-        if _controls(gc[best]) == 0 and ((gk[best] >> 5) & 15) <= 8:
+        weak = (prev_kind & 31) == T_SOLO and ((prev_kind >> 5) & 15) <= 1
+        if _controls(gc[best]) == 0 and (weak or ((gk[best] >> 5) & 15) <= 8):
             return gc[best], gk[best]
         return 0, 0
 

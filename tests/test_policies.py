@@ -197,6 +197,20 @@ def test_does_not_overtake_a_partner_with_control_or_high_cards():
     assert choose(["3456789TJQKA", "8888JQK", "2KKQQ55"], 2, 0, prev="T", prev_seat=1) == ""
 
 
+def test_takes_the_lead_over_a_partners_low_solo():
+    # The partner's lone 3 or 4 says his hand is weak: take the lead with the split's answer (a K
+    # here); over his 8 only a low answer overtakes him, so the K waits.
+    assert choose(["3456789TJQKA", "3QQQ99", "K5566778899"], 2, 0, prev="3", prev_seat=1) == "K"
+    assert choose(["3456789TJQKA", "4QQQ99", "K5566778899"], 2, 0, prev="4", prev_seat=1) == "K"
+    assert choose(["3456789TJQKA", "8QQQ99", "K5566778899"], 2, 0, prev="8", prev_seat=1) == ""
+    # Never with a 2 or a joker, never when the partner or the landlord is about to go out.
+    assert choose(["3456789TJQKA", "3QQQ99", "25566778899"], 2, 0, prev="3", prev_seat=1) == ""
+    assert choose(["3456789TJQKA", "39", "K5566778899"], 2, 0, prev="3", prev_seat=1) == ""
+    assert choose(["A", "3QQQ99", "K5566778899"], 2, 0, prev="3", prev_seat=1) == ""
+    # heuristic-solo answers it as it would the landlord's 3.
+    assert choose(["3456789TJQKA", "3QQQ99", "K5566778899"], 2, 0, prev="3", prev_seat=1, policy=POLICY_SOLO) == "K"
+
+
 def test_feeds_a_partner_with_one_or_two_cards():
     # Farmer 1 leads; partner 2 holds one card, the landlord many: lowest solo.
     assert choose(["3456789TJQKAA", "3559KKK", "T"], 1, 0) == "3"
