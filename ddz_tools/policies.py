@@ -409,10 +409,13 @@ def _heuristic_answer(hands, seat, landlord, prev_kind, prev_seat, flags, table,
                 break
 
     if partner_holds:
-        # The partner holds the trick.  Overtake only cheaply, never near his end.
+        # The partner holds the trick.  Overtake only cheaply, never near his end;
+        # a lone 3 or 4 of his says his hand is weak: then take the lead with any
+        # answer of the split that spends no 2 or joker.
         if best < 0 or prev_n <= 2 or opp_min <= 2:
             return 0, 0
-        if _controls(gc[best]) == 0 and ((gk[best] >> 5) & 15) <= 8:
+        weak = (prev_kind & 31) == T_SOLO and ((prev_kind >> 5) & 15) <= 1
+        if _controls(gc[best]) == 0 and (weak or ((gk[best] >> 5) & 15) <= 8):
             return gc[best], gk[best]
         return 0, 0
 
@@ -649,10 +652,11 @@ def choose(hands, seat: int, landlord: int, prev=None, prev_seat: "int | None" =
            policy="heuristic", rules=None, seed: "int | None" = None) -> Play:
     """The play a policy makes for ``seat`` (a :class:`Play`; ``Play.pass_()`` to pass).
 
-    ``hands``: the three current hands (card text, :class:`Hand` or packed
-    ints), the landlord's with the bottom; ``prev``: the play to answer (text
-    or :class:`Play`), ``None`` for a free lead, made by ``prev_seat``;
-    ``seed`` seeds the random policy.
+    ``hands``: the current hands in turn order, one a seat of the rules (three,
+    or four under four-player rules; card text, :class:`Hand` or packed ints),
+    the landlord's with the bottom; ``prev``: the play to answer (text or
+    :class:`Play`), ``None`` for a free lead, made by ``prev_seat``; ``seed``
+    seeds the random policy.
 
     >>> str(choose(["3456789TJQKA", "8", "6KKQQ"], 2, 0, prev="5", prev_seat=1))  # partner about to go out
     ''
@@ -660,12 +664,14 @@ def choose(hands, seat: int, landlord: int, prev=None, prev_seat: "int | None" =
     'D'
     """
     rules = Rules.parse(rules)
-    packed = [to_packed(h) for h in hands]
-    if len(packed) != 3:
-        raise ArgumentError(f"give three hands, not {len(packed)}", param="hands")
+    n = rules.seats
+    packed = [to_packed(h, decks=rules.decks) for h in hands]
+    if len(packed) != n:
+        raise ArgumentError(f"give {n} hands (one a seat of rules {rules.describe()}), not {len(packed)}",
+                            param="hands")
     for name, v in (("seat", seat), ("landlord", landlord)):
-        if not isinstance(v, int) or not 0 <= v <= 2:
-            raise ArgumentError(f"{name} must be 0, 1 or 2, not {v!r}", param=name)
+        if not isinstance(v, int) or not 0 <= v < n:
+            raise ArgumentError(f"{name} must be 0 to {n - 1}, not {v!r}", param=name)
     if packed[seat] == 0:
         raise ArgumentError(f"seat {seat} holds no cards", param="hands")
     prev_kind = 0
@@ -673,7 +679,7 @@ def choose(hands, seat: int, landlord: int, prev=None, prev_seat: "int | None" =
         p = prev if isinstance(prev, Play) else Play.parse(prev, rules)
         if not p.is_pass:
             prev_kind = p.kind
-            if prev_seat is None or prev_seat == seat or not 0 <= prev_seat <= 2:
+            if prev_seat is None or prev_seat == seat or not 0 <= prev_seat < n:
                 raise ArgumentError("prev_seat must name the other seat that made the play to answer", param="prev_seat")
     if seed is not None:
         seed_rng(int(seed))
@@ -685,13 +691,17 @@ def choose(hands, seat: int, landlord: int, prev=None, prev_seat: "int | None" =
 
 
 def bid_rule(hand, highest: int = 0, policy="heuristic", rules=None, seed: "int | None" = None) -> int:
-    """A policy's bid for a 17-card hand: 0 (pass) or a bid above ``highest``.
+    """A policy's bid for a hand as dealt (17 cards, 18 without a bottom, 25
+    under four-player rules): 0 (pass) or a bid above ``highest``.
 
     >>> bid_rule("3456789TJQKA222XD"), bid_rule("3456789TJQKA222XD", highest=3)
     (3, 0)
     """
     rules = Rules.parse(rules)
-    h = to_packed(hand)
+    h = to_packed(hand, decks=rules.decks)
+    if packed_count(h) != rules.hand_cards:
+        raise ArgumentError(f"a hand as dealt holds {rules.hand_cards} cards under rules {rules.describe()}, "
+                            f"not {packed_count(h)}", param="hand")
     if not isinstance(highest, int) or not 0 <= highest <= 3:
         raise ArgumentError(f"highest must be 0..3, not {highest!r}", param="highest")
     if seed is not None:

@@ -197,6 +197,20 @@ def test_does_not_overtake_a_partner_with_control_or_high_cards():
     assert choose(["3456789TJQKA", "8888JQK", "2KKQQ55"], 2, 0, prev="T", prev_seat=1) == ""
 
 
+def test_takes_the_lead_over_a_partners_low_solo():
+    # The partner's lone 3 or 4 says his hand is weak: take the lead with the split's answer (a K
+    # here); over his 8 only a low answer overtakes him, so the K waits.
+    assert choose(["3456789TJQKA", "3QQQ99", "K5566778899"], 2, 0, prev="3", prev_seat=1) == "K"
+    assert choose(["3456789TJQKA", "4QQQ99", "K5566778899"], 2, 0, prev="4", prev_seat=1) == "K"
+    assert choose(["3456789TJQKA", "8QQQ99", "K5566778899"], 2, 0, prev="8", prev_seat=1) == ""
+    # Never with a 2 or a joker, never when the partner or the landlord is about to go out.
+    assert choose(["3456789TJQKA", "3QQQ99", "25566778899"], 2, 0, prev="3", prev_seat=1) == ""
+    assert choose(["3456789TJQKA", "39", "K5566778899"], 2, 0, prev="3", prev_seat=1) == ""
+    assert choose(["A", "3QQQ99", "K5566778899"], 2, 0, prev="3", prev_seat=1) == ""
+    # heuristic-solo answers it as it would the landlord's 3.
+    assert choose(["3456789TJQKA", "3QQQ99", "K5566778899"], 2, 0, prev="3", prev_seat=1, policy=POLICY_SOLO) == "K"
+
+
 def test_feeds_a_partner_with_one_or_two_cards():
     # Farmer 1 leads; partner 2 holds one card, the landlord many: lowest solo.
     assert choose(["3456789TJQKAA", "3559KKK", "T"], 1, 0) == "3"
@@ -366,12 +380,34 @@ def test_public_wrappers():
     assert bid_rule("3456789TJQKA222XD", policy="random", seed=1) in (0, 1, 2, 3)
     with pytest.raises(DdzError, match="prev_seat"):
         choose_play(["3456", "99", "3"], 1, 0, prev="55")
-    with pytest.raises(DdzError, match="three hands"):
+    with pytest.raises(DdzError, match="give 3 hands"):
         choose_play(["3456", "99"], 1, 0)
     with pytest.raises(DdzError, match="holds no cards"):
         choose_play(["3456", "", "3"], 1, 0)
     with pytest.raises(DdzError, match="highest"):
         bid_rule("3456789TJQKA222XD", highest=4)
+    with pytest.raises(DdzError, match="holds 17 cards"):
+        bid_rule("3456789TJQKA222X")
+
+
+def test_public_wrappers_four_seats():
+    """Under four-player rules the wrappers take four hands and the 25 cards dealt."""
+    from ddz_tools.policies import bid_rule, choose as choose_play
+
+    hands = ["33445566778899TTJJQQKKAA22XXDD", "3", "4", "5"]
+    # The farmer on the landlord's right holds one card: the landlord tops the 4 with its highest solo.
+    p = choose_play(["3456789TJQKA2", "5", "K", "4"], 0, 0, prev="4", prev_seat=3, rules="four")
+    assert str(p) == "2"
+    assert str(choose_play(hands, 1, 0, prev="22", prev_seat=0, rules="four")) == ""
+    with pytest.raises(DdzError, match="give 4 hands"):
+        choose_play(hands[:3], 1, 0, rules="four")
+    with pytest.raises(DdzError, match="seat must be 0 to 3"):
+        choose_play(hands, 4, 0, rules="four")
+    dealt = "3334445566778899TTJQKA22X"
+    assert bid_rule(dealt, rules="four") in (0, 1, 2, 3)
+    assert bid_rule(dealt, rules="four") == bid_rule(dealt, rules="four", highest=0)
+    with pytest.raises(DdzError, match="holds 25 cards"):
+        bid_rule("3456789TJQKA222XD", rules="four")
 
 
 def test_tops_an_opponent_about_to_go_out():
