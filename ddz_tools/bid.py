@@ -1474,7 +1474,7 @@ def _rest_of_hand(hands, bottom, lead, rel, key, policy, flags, stage_flags, spr
     shows at his first play by the policy's rule, and the deal is played
     out (``play`` and ``pols`` are work arrays).  Returns ``(landlord won,
     the multiple of the play and the bottom, the first-play show factor or
-    1)``; a sampled bottom's suits are unknown, so no flush counts."""
+    1)``; a sampled bottom's suits are drawn by :func:`_sampled_flush`."""
     for p in range(3):
         play[p] = hands[p]
     play[lead] += bottom
@@ -1493,8 +1493,27 @@ def _rest_of_hand(hands, bottom, lead, rel, key, policy, flags, stage_flags, spr
     if policy_show(play[lead], policy, flags, stage_flags, SHOW_FIRST_PLAY, 1, table) != 0:
         show = show_factor(stage_flags, SHOW_FIRST_PLAY, 1)
     res = playout(play, lead, pols, flags, _mix2(key, 0x1000 + rel), table, bufc, bufk)
-    bonus = bottom_bonus(stage_flags, bottom, 0) if bottom != 0 else 1
+    bonus = bottom_bonus(stage_flags, bottom, _sampled_flush(bottom, key)) if bottom != 0 else 1
     return res[R_LANDLORD_WON], bonus * multiplier(res[R_DOUBLINGS], res[spring_col], res[R_ANTI_SPRING]), show
+
+
+#: The stream (under a sample's key) that draws whether a sampled bottom is a flush.
+_FLUSH_STREAM = 0x7000
+
+
+@kernel
+def _sampled_flush(bottom, key):
+    """Whether a sampled bottom is a flush (1) or not (0).  The deals are of
+    ranks, so the suits are drawn: three cards of three ranks, no joker, share
+    a suit with probability 1/16 (the four copies of a rank have the four
+    suits, so each of the other two matches the first with chance 1/4),
+    decided by the sample's ``key``; any other bottom is no flush."""
+    if ((bottom >> 52) & 255) != 0:
+        return 0
+    for r in range(13):
+        if ((bottom >> (4 * r)) & 15) > 1:
+            return 0
+    return 1 if (_mix2(key, _FLUSH_STREAM) & 15) == 0 else 0
 
 
 @kernel
@@ -1513,8 +1532,8 @@ def _call_chunk(unseen, me, mine, n, before, nbefore, policy, flags, stage_flags
     (``landlord_draw``), the doubles (farmers from the landlord's left, then
     the landlord) and the landlord's first-play show by the policy, then one
     playout per landlord; this seat's score settles the whole stake (0 on a
-    redeal).  A sampled bottom's suits are not drawn: a flush never counts
-    in its bonus.
+    redeal).  Whether a sampled bottom is a flush is drawn
+    (:func:`_sampled_flush`).
     """
     hands = np.empty(3, np.int64)
     play = np.empty(3, np.int64)

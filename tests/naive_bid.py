@@ -398,6 +398,13 @@ def _naive_caller(rules, policy: int, table):
     return decide
 
 
+def naive_flush(bottom: int, key: int) -> bool:
+    """A sampled bottom is a flush: three ranks, no joker, and the sample's
+    flush stream (0x7000 under its key) 0 modulo 16 (chance 1/16)."""
+    counts = [(bottom >> (4 * r)) & 15 for r in range(15)]
+    return counts[13] + counts[14] == 0 and max(counts) <= 1 and mix2(key, 0x7000) % 16 == 0
+
+
 def naive_rest_of_hand(hands, bottom, lead, rel, key, rules, policy, table, bufc, bufk):
     """After the auction made ``lead`` landlord: the bottom or the draws, the
     doubles, the landlord's first-play show and the playout, by the policies
@@ -433,7 +440,8 @@ def naive_rest_of_hand(hands, bottom, lead, rel, key, rules, policy, table, bufc
     res = playout(np.array(play, dtype=np.int64), lead, np.full(3, policy, np.int64), flags,
                   mix2(key, 0x1000 + rel), table, bufc, bufk)
     ranks = [r for r in range(15) for _ in range((bottom >> (4 * r)) & 15)]
-    bonus = bottom_multiple(ranks, [0, 1, 2]) if bottom and rules.bottom_bonus == "table" else 1
+    suits = [0, 0, 0] if naive_flush(bottom, key) else [0, 1, 2]
+    bonus = bottom_multiple(ranks, suits) if bottom and rules.bottom_bonus == "table" else 1
     mult = bonus * 2 ** int(res[R_DOUBLINGS] + res[R_SPRING] + res[R_ANTI_SPRING])
     return int(res[R_LANDLORD_WON]), mult, show, d
 

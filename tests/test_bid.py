@@ -642,6 +642,34 @@ def test_call_rows_equal_python_loop(seat, before, policy, spec):
     assert any(r["accepted"] for r in expected)
 
 
+def test_call_rows_with_the_bottom_bonus_equal_python_loop():
+    # Enough samples that some sampled bottom is drawn a flush (x3) under bottom_bonus=table.
+    spec = "happy,bottom_bonus=table"
+    problem = call_problem("3345566789TJQKA2D", 0, "", spec)
+    rows = run_call_rows(problem, 1, 3, 0, 48, max_attempts=300)
+    assert _call_rows_as_naive(rows) == naive_bid.naive_call_rows(problem, 1, 3, 0, 48, max_attempts=300)
+
+
+def test_sampled_flush_equals_python_and_has_its_chance():
+    rng = random.Random(11)
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    eligible = flushes = 0
+    for i in range(4000):
+        bottom = sum(1 << (4 * r) for r in rng.sample(deck, 3))
+        key = rng.getrandbits(32)
+        got = bid._sampled_flush(bottom, key)
+        assert got == int(naive_bid.naive_flush(bottom, key))
+        counts = counts_of(bottom)
+        if counts[13] + counts[14] == 0 and max(counts) == 1:
+            eligible += 1
+            flushes += got
+        else:
+            assert got == 0
+    # 1/16 of the eligible bottoms, within five standard deviations.
+    p = 1 / 16
+    assert abs(flushes - eligible * p) < 5 * math.sqrt(eligible * p * (1 - p))
+
+
 @pytest.mark.parametrize("kwargs, message", [
     (dict(rules="standard"), "call-grab or first-call"),
     (dict(seat="second"), "first seat's turn"),
