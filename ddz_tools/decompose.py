@@ -343,22 +343,51 @@ def _representative_four(sig):
 
 @kernel
 def _four_free_plays(sig):
-    """The fewest rank-free plays of a four-player signature, exactly: every
-    rank held is one play (a solo, pair, trio or bomb of up to 8 cards; the
-    jokers ``X``, ``XX``, ``D``, ``DD``), but a trio takes a rank held twice
-    along as its pair (one play fewer each: no other split of a rank saves
-    a play), and the four jokers are one play."""
+    """The fewest rank-free plays of a four-player signature, exactly.
+
+    Every rank held is one play (a solo, pair, trio or bomb of up to 8
+    cards; the jokers ``X``, ``XX``, ``D``, ``DD``, the four of them one
+    play), except that a trio + pair carries a pair of another rank as its
+    kicker: a rank held 2, 4, 6 or 8 times can go entirely as 1 to 4 kicker
+    pairs (one play fewer), each needing a trio.  A rank held three times is
+    a trio; a rank held six times can be two trios (one play more, two
+    trios).  Every other way to split a rank saves nothing (a trio made
+    from 4, 5, 7 or 8 cards costs a play for one trio, and can only carry
+    away one rank held twice), so the saving is the most ranks used up as
+    kickers, fewest pairs first, over how many ranks held six times are
+    made two trios.  (Checked against a search over every way to split
+    each rank, and against the plain-Python reference.)"""
     m = 0
     for c in range(8):
         m += (sig >> (4 * c)) & 15
     n2 = (sig >> 4) & 15
     n3 = (sig >> 8) & 15
+    n4 = (sig >> 12) & 15
+    n6 = (sig >> 20) & 15
+    n8 = (sig >> 28) & 15
     x = (sig >> 32) & 3
     d = (sig >> 34) & 3
     j = (1 if x > 0 else 0) + (1 if d > 0 else 0)
     if x == 2 and d == 2:
         j = 1
-    return m - (n2 if n2 < n3 else n3) + j
+    save = 0
+    for u in range(n6 + 1):
+        trios = n3 + 2 * u
+        q = n2 if n2 < trios else trios
+        trios -= q
+        t = trios // 2
+        t = n4 if n4 < t else t
+        q += t
+        trios -= 2 * t
+        t = trios // 3
+        t = n6 - u if n6 - u < t else t
+        q += t
+        trios -= 3 * t
+        t = trios // 4
+        q += n8 if n8 < t else t
+        if q - u > save:
+            save = q - u
+    return m + j - save
 
 
 @kernel
@@ -586,7 +615,10 @@ def _search_core(root, flags, table, work, tag):
                 w = 0
             elif child >= _SIG_TAG and _sig_bound(child ^ _SIG_TAG) + 1 >= s_best[d]:
                 continue  # cannot beat the best found
-            v = _memo_get(table, (child if child >= _SIG_TAG else _hand_key(child, flags)) ^ tag)
+            if child >= _SIG_TAG and (child & _SIG_FOUR) != 0:
+                v = _four_free_plays(child ^ _SIG_TAG)   # exact: no search
+            else:
+                v = _memo_get(table, (child if child >= _SIG_TAG else _hand_key(child, flags)) ^ tag)
             if v >= 0:
                 if v + w < s_best[d]:
                     s_best[d] = v + w

@@ -22,6 +22,32 @@ def test_min_plays_equals_the_reference(spec):
         assert min_plays(hand, rules) == naive_min_plays(hand, rules), format_cards(hand)
 
 
+def test_ranks_used_up_as_kicker_pairs():
+    # A rank held 4, 6 or 8 times can go entirely as the pairs of trio + pair
+    # plays, and one held 6 times can be two trios carrying two pairs.
+    for text, want in (("3344888888", 2), ("3344888888XD", 4), ("33335558889", 3), ("3333555888", 2),
+                       ("33557777779", 3), ("333355557777888999TTT", 3)):
+        assert min_plays(text, "four") == want, text
+
+
+def test_rank_free_hands_equal_the_reference():
+    # Hands on ranks two apart (no chain), many ranks held 2 to 8 times: the
+    # exact rank-free value, kickers taken from ranks of any count.
+    rules = Rules.parse("four")
+    rng = random.Random(11)
+    done = 0
+    while done < 300:
+        counts = [0] * 15
+        for r in rng.sample([0, 2, 4, 6, 8, 10, 12], rng.randint(2, 5)):
+            counts[r] = rng.choice([1, 2, 2, 3, 3, 4, 4, 5, 6, 6, 7, 8])
+        counts[13], counts[14] = rng.choice([0, 0, 1, 2]), rng.choice([0, 0, 1, 2])
+        if sum(counts) > 15:
+            continue
+        hand = pack_counts(counts)
+        assert min_plays(hand, rules) == naive_min_plays(hand, rules), format_cards(hand)
+        done += 1
+
+
 def _deal(rng, size):
     deck = [r for r in range(13) for _ in range(8)] + [13, 13, 14, 14]
     counts = [0] * 15
