@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from ddz_tools.cards import card_count, format_cards, pack_counts
 from ddz_tools.errors import CardError
-from ddz_tools.decompose import decompose, min_plays
+from ddz_tools.decompose import SEARCH_WORK, _search_core, decompose, min_plays, new_memo_table
 from ddz_tools.rules import Rules, readings
 from naive_four import naive_min_plays
 from test_movegen_four import VARIANTS, two_deck_hands
@@ -68,6 +69,19 @@ def test_whole_hands_split_into_legal_plays():
                 assert sum(p.cards for p in split) == hand
                 for p in split:
                     assert (p.cards, p.kind) in readings(p.cards, rules.flags)
+
+
+def test_search_by_places_equals_the_search_of_every_chain():
+    # Plain four-player rules search chain plays by their lowest place with
+    # the frozen ranks merged; the other variants, and this check, take the
+    # search that tries every chain play of every sub-hand.
+    rules = Rules.parse("four")
+    rng = random.Random(44)
+    for size in (33, 25, 33, 18):
+        for _ in range(30):
+            hand = _deal(rng, size)
+            want = _search_core(hand, rules.flags, new_memo_table(14), np.empty(8 * SEARCH_WORK, np.int64), 0)
+            assert min_plays(hand, rules) == want, format_cards(hand)
 
 
 def test_worked_split_and_controls():
