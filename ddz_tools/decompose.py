@@ -808,8 +808,25 @@ def _four_children(hand, p, out, start, cap, sc):
 def _search_four(root, table, work):
     """The exact minimum of ``root`` under the four-player rules (without
     ``chains=shanghai`` and ``wing_pairs_consecutive``) by chain places (see
-    above): a memoised DFS with an explicit stack in ``work``, -1 when
-    ``work`` is too small (the values found stay in ``table``)."""
+    above); -1 when ``work`` is too small (the values found stay in
+    ``table``).  The value is kept under the hand itself too when its node
+    has another key, so that the next :func:`min_plays_memo` of the hand is
+    one look-up."""
+    key = _four_key(root, 0)
+    if key >= _SIG_TAG:
+        v = _four_free_plays(key ^ _SIG_TAG)
+    else:
+        v = _search_four_node(key, table, work)
+    if v > 0 and key != root:
+        _memo_put(table, root, v)
+    return v
+
+
+@kernel
+def _search_four_node(pending, table, work):
+    """:func:`_search_four` from the node ``pending`` (a key of
+    :func:`_four_key`): a memoised DFS with an explicit stack in ``work``,
+    -1 when ``work`` is too small."""
     s_node = work[GEN_SCRATCH:GEN_SCRATCH + _STACK]
     s_best = work[GEN_SCRATCH + _STACK:GEN_SCRATCH + 2 * _STACK]
     s_next = work[GEN_SCRATCH + 2 * _STACK:GEN_SCRATCH + 3 * _STACK]
@@ -817,9 +834,6 @@ def _search_four(root, table, work):
     sc = work[:64]
     ch = work[_WORK_FIXED:]
     cap = ch.shape[0]
-    pending = _four_key(root, 0)
-    if pending >= _SIG_TAG:
-        return _four_free_plays(pending ^ _SIG_TAG)
     top = 0
     d = -1
     while True:
