@@ -40,7 +40,9 @@ branching only on the plays holding its lowest rank (every split covers it,
 as body or kicker).  Every play comes from the shared generator, filtered by
 type.  Both searches are one explicit-stack DFS memoised in an
 open-addressing int64 table keyed by the packed hand (its own exact key) or
-the tagged signature.
+the tagged signature.  Under the four-player rules the signature's value has
+a closed form, and the chain plays are taken by their lowest place, low to
+high (:func:`_search_four`).
 
 >>> min_plays("789TJ5AA")
 3
@@ -73,6 +75,8 @@ from .kinds import (
     F_LAIZI_NO_FOUR_TWO,
     F_NATURAL_FIRST,
     F_NO_MIXED_PURE,
+    F_SHANGHAI,
+    F_WING_CONSECUTIVE,
     WILD_MASK,
     WILD_SHIFT,
     wild_cards,
@@ -343,22 +347,51 @@ def _representative_four(sig):
 
 @kernel
 def _four_free_plays(sig):
-    """The fewest rank-free plays of a four-player signature, exactly: every
-    rank held is one play (a solo, pair, trio or bomb of up to 8 cards; the
-    jokers ``X``, ``XX``, ``D``, ``DD``), but a trio takes a rank held twice
-    along as its pair (one play fewer each: no other split of a rank saves
-    a play), and the four jokers are one play."""
+    """The fewest rank-free plays of a four-player signature, exactly.
+
+    Every rank held is one play (a solo, pair, trio or bomb of up to 8
+    cards; the jokers ``X``, ``XX``, ``D``, ``DD``, the four of them one
+    play), except that a trio + pair carries a pair of another rank as its
+    kicker: a rank held 2, 4, 6 or 8 times can go entirely as 1 to 4 kicker
+    pairs (one play fewer), each needing a trio.  A rank held three times is
+    a trio; a rank held six times can be two trios (one play more, two
+    trios).  Every other way to split a rank saves nothing (a trio made
+    from 4, 5, 7 or 8 cards costs a play for one trio, and can only carry
+    away one rank held twice), so the saving is the most ranks used up as
+    kickers, fewest pairs first, over how many ranks held six times are
+    made two trios.  (Checked against a search over every way to split
+    each rank, and against the plain-Python reference.)"""
     m = 0
     for c in range(8):
         m += (sig >> (4 * c)) & 15
     n2 = (sig >> 4) & 15
     n3 = (sig >> 8) & 15
+    n4 = (sig >> 12) & 15
+    n6 = (sig >> 20) & 15
+    n8 = (sig >> 28) & 15
     x = (sig >> 32) & 3
     d = (sig >> 34) & 3
     j = (1 if x > 0 else 0) + (1 if d > 0 else 0)
     if x == 2 and d == 2:
         j = 1
-    return m - (n2 if n2 < n3 else n3) + j
+    save = 0
+    for u in range(n6 + 1):
+        trios = n3 + 2 * u
+        q = n2 if n2 < trios else trios
+        trios -= q
+        t = trios // 2
+        t = n4 if n4 < t else t
+        q += t
+        trios -= 2 * t
+        t = trios // 3
+        t = n6 - u if n6 - u < t else t
+        q += t
+        trios -= 3 * t
+        t = trios // 4
+        q += n8 if n8 < t else t
+        if q - u > save:
+            save = q - u
+    return m + j - save
 
 
 @kernel
@@ -586,7 +619,10 @@ def _search_core(root, flags, table, work, tag):
                 w = 0
             elif child >= _SIG_TAG and _sig_bound(child ^ _SIG_TAG) + 1 >= s_best[d]:
                 continue  # cannot beat the best found
-            v = _memo_get(table, (child if child >= _SIG_TAG else _hand_key(child, flags)) ^ tag)
+            if child >= _SIG_TAG and (child & _SIG_FOUR) != 0:
+                v = _four_free_plays(child ^ _SIG_TAG)   # exact: no search
+            else:
+                v = _memo_get(table, (child if child >= _SIG_TAG else _hand_key(child, flags)) ^ tag)
             if v >= 0:
                 if v + w < s_best[d]:
                     s_best[d] = v + w
@@ -596,6 +632,261 @@ def _search_core(root, flags, table, work, tag):
         best = s_best[d]
         node = s_node[d]
         _memo_put(table, (node if node >= _SIG_TAG else _hand_key(node, flags)) ^ tag, best)
+        d -= 1
+        if d < 0:
+            return best
+        top = s_end[d]
+        w = 0 if ch[s_next[d] - 1] >= _FREE else 1
+        if best + w < s_best[d]:
+            s_best[d] = best + w
+
+
+# The four-player search by chain places ------------------------------------------
+#
+# Under the four-player rules a hand's chain plays (chains, pair chains,
+# airplanes with or without pair wings) run over the places 3..A, and every
+# other play is rank-free (:func:`_four_free_plays` values them exactly).  A
+# split's chain plays are taken by their lowest place, low to high: a node is
+# ``(hand, p)``, "the fewest plays of ``hand`` when no chain may start below
+# place ``p``", and
+#
+#     value(hand, p) = min(value(hand, p + 1), 1 + value(hand - c, p))
+#
+# over the chain plays ``c`` starting at ``p``; past the last place a chain
+# can start, the value is the signature's.  The ranks below ``p`` ("frozen")
+# are then used only by rank-free plays and as wings, as is the 2 (no chain
+# holds it), so which of them holds how many cards does not matter: the key
+# sorts their counts (the 2's nibble the largest, the frozen ranks'
+# descending), a node with nothing frozen is the plain hand (``p`` 0: the
+# values :func:`min_plays_memo` looks up), and ``p`` goes in bits 54-55 and
+# 58-59 (a two-deck hand holds at most two of each joker: bits 52-53 and
+# 56-57).  Searching each split once, in one order, and merging the hands
+# that differ only in their frozen ranks visits about a seventh of the nodes
+# of :func:`_search_core`, which tries every chain play of every sub-hand.
+# Under ``chains=shanghai`` (A and 2 also run low) and
+# ``wing_pairs_consecutive=on`` (wings placed in runs) the frozen ranks do
+# matter: those take :func:`_search_core`.
+
+#: The bits of a four-player node key that hold its place.
+_FOUR_PLACE = (3 << 54) | (3 << 58)
+
+
+@kernel
+def _four_start(hand, p):
+    """The first place ``>= p`` where a chain play of ``hand`` can start
+    (12: none): a solo chain needs 5 places held, a pair chain 3 held twice,
+    an airplane 2 held three times."""
+    while p < 12:
+        c = (hand >> (4 * p)) & 15
+        if c != 0:
+            if p <= 7:
+                ok = True
+                for e in range(p + 1, p + 5):
+                    if (hand >> (4 * e)) & 15 == 0:
+                        ok = False
+                        break
+                if ok:
+                    return p
+            if c >= 2 and p <= 9 and (hand >> (4 * (p + 1))) & 15 >= 2 and (hand >> (4 * (p + 2))) & 15 >= 2:
+                return p
+            if c >= 3 and p <= 10 and (hand >> (4 * (p + 1))) & 15 >= 3:
+                return p
+        p += 1
+    return 12
+
+
+@kernel
+def _four_key(hand, p):
+    """The memo key of node ``(hand, p)`` (see above), or, when no chain can
+    start at ``p`` or above, ``hand``'s signature tagged :data:`_SIG_TAG`."""
+    p = _four_start(hand, p)
+    if p >= 12:
+        return _signature_four(hand) | _SIG_TAG
+    low = hand & ((1 << (4 * p)) - 1)
+    if low == 0:
+        return hand
+    # Counting sort of the frozen counts and the 2's, largest first: the
+    # largest to the 2, the others down from place 0.
+    two = (hand >> 48) & 15
+    key = (hand - low) & ~(15 << 48)
+    top = 0
+    i = -1
+    for v in range(8, 0, -1):
+        k = 0
+        for r in range(p):
+            if (low >> (4 * r)) & 15 == v:
+                k += 1
+        if two == v:
+            k += 1
+        for _ in range(k):
+            if i < 0:
+                top = v
+            else:
+                key |= v << (4 * i)
+            i += 1
+    return key | (top << 48) | ((p & 3) << 54) | ((p >> 2) << 58)
+
+
+@kernel
+def _four_add(key, out, start, end):
+    """Append ``key`` to ``out[start:end]`` unless it is there; the new end."""
+    for j in range(start, end):
+        if out[j] == key:
+            return end
+    out[end] = key
+    return end + 1
+
+
+@kernel
+def _four_children(hand, p, out, start, cap, sc):
+    """The children of node ``(hand, p)`` after its first (no chain at
+    ``p``): the nodes left by each chain play starting at place ``p``,
+    distinct, written from ``out[start]``; returns the end, -1 when one play
+    is the whole hand, -2 past ``cap``."""
+    end = start
+    pairs = sc[0:16]
+    np2 = 0
+    for r in range(13):
+        if (hand >> (4 * r)) & 15 >= 2:
+            pairs[np2] = r
+            np2 += 1
+    for unit in range(1, 4):
+        shortest = 5 if unit == 1 else (3 if unit == 2 else 2)
+        body = 0
+        for e in range(p, 12):
+            if (hand >> (4 * e)) & 15 < unit:
+                break
+            body += unit << (4 * e)
+            ln = e - p + 1
+            if ln < shortest:
+                continue
+            if body == hand:
+                return -1
+            if end >= cap:
+                return -2
+            end = _four_add(_four_key(hand - body, p), out, start, end)
+            if unit < 3:
+                continue
+            # The airplane with ``ln`` pair wings: every set of ``ln`` ranks
+            # held twice or more outside the body (the generator's order).
+            cand = sc[16:32]
+            m = 0
+            for i in range(np2):
+                r = pairs[i]
+                if (body >> (4 * r)) & 15 == 0:
+                    cand[m] = 2 << (4 * r)
+                    m += 1
+            if m < ln:
+                continue
+            idx = sc[32:48]
+            part = sc[48:64]
+            part[0] = body
+            for i in range(ln):
+                idx[i] = i
+                part[i + 1] = part[i] + cand[i]
+            while True:
+                c = part[ln]
+                if c == hand:
+                    return -1
+                if end >= cap:
+                    return -2
+                end = _four_add(_four_key(hand - c, p), out, start, end)
+                i = ln - 1
+                while i >= 0 and idx[i] == m - ln + i:
+                    i -= 1
+                if i < 0:
+                    break
+                idx[i] += 1
+                part[i + 1] = part[i] + cand[idx[i]]
+                for j in range(i + 1, ln):
+                    idx[j] = idx[j - 1] + 1
+                    part[j + 1] = part[j] + cand[idx[j]]
+    return end
+
+
+@kernel
+def _search_four(root, table, work):
+    """The exact minimum of ``root`` under the four-player rules (without
+    ``chains=shanghai`` and ``wing_pairs_consecutive``) by chain places (see
+    above); -1 when ``work`` is too small (the values found stay in
+    ``table``).  The value is kept under the hand itself too when its node
+    has another key, so that the next :func:`min_plays_memo` of the hand is
+    one look-up."""
+    key = _four_key(root, 0)
+    if key >= _SIG_TAG:
+        v = _four_free_plays(key ^ _SIG_TAG)
+    else:
+        v = _search_four_node(key, table, work)
+    if v > 0 and key != root:
+        _memo_put(table, root, v)
+    return v
+
+
+@kernel
+def _search_four_node(pending, table, work):
+    """:func:`_search_four` from the node ``pending`` (a key of
+    :func:`_four_key`): a memoised DFS with an explicit stack in ``work``,
+    -1 when ``work`` is too small."""
+    s_node = work[GEN_SCRATCH:GEN_SCRATCH + _STACK]
+    s_best = work[GEN_SCRATCH + _STACK:GEN_SCRATCH + 2 * _STACK]
+    s_next = work[GEN_SCRATCH + 2 * _STACK:GEN_SCRATCH + 3 * _STACK]
+    s_end = work[GEN_SCRATCH + 3 * _STACK:GEN_SCRATCH + 4 * _STACK]
+    sc = work[:64]
+    ch = work[_WORK_FIXED:]
+    cap = ch.shape[0]
+    top = 0
+    d = -1
+    while True:
+        if pending >= 0:
+            node = pending
+            pending = -1
+            if d + 1 >= _STACK or top + 1 >= cap:
+                return -1
+            hand = node & ~_FOUR_PLACE
+            p = _four_start(hand, ((node >> 54) & 3) | (((node >> 58) & 3) << 2))
+            # First child: no chain starts at p (it costs no play).
+            ch[top] = _four_key(hand, p + 1) | _FREE
+            end = _four_children(hand, p, ch, top + 1, cap, sc)
+            if end == -2:
+                return -1
+            if end < 0:
+                _memo_put(table, node, 1)
+                if d < 0:
+                    return 1
+                w = 0 if ch[s_next[d] - 1] >= _FREE else 1
+                if 1 + w < s_best[d]:
+                    s_best[d] = 1 + w
+                continue
+            d += 1
+            s_node[d] = node
+            s_best[d] = _INF
+            s_next[d] = top
+            s_end[d] = end
+            top = end
+            continue
+        i = s_next[d]
+        # A hand that is not one play needs 2 (when it is one, the first
+        # child, tried first, says so).
+        if i < s_end[d] and s_best[d] > 2:
+            s_next[d] = i + 1
+            child = ch[i]
+            w = 1
+            if child >= _FREE:
+                child ^= _FREE
+                w = 0
+            if child >= _SIG_TAG:
+                v = _four_free_plays(child ^ _SIG_TAG)
+            else:
+                v = _memo_get(table, child)
+            if v >= 0:
+                if v + w < s_best[d]:
+                    s_best[d] = v + w
+            else:
+                pending = child
+            continue
+        best = s_best[d]
+        node = s_node[d]
+        _memo_put(table, node, best)
         d -= 1
         if d < 0:
             return best
@@ -1434,6 +1725,8 @@ def _search_in(root, flags, table, work):
                 return _search_nf(root, flags, table, work)
             flags &= ~F_NATURAL_FIRST
         return _search_static(root, flags, table, work)
+    if (flags & (F_FOUR | F_SHANGHAI | F_WING_CONSECUTIVE)) == F_FOUR:
+        return _search_four(root, table, work)
     return _search_core(root, flags, table, work, 0)
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from ddz_tools.cards import card_count, format_cards, pack_counts
 from ddz_tools.errors import CardError
-from ddz_tools.decompose import decompose, min_plays
+from ddz_tools.decompose import SEARCH_WORK, _search_core, decompose, min_plays, new_memo_table
 from ddz_tools.rules import Rules, readings
 from naive_four import naive_min_plays
 from test_movegen_four import VARIANTS, two_deck_hands
@@ -20,6 +21,32 @@ def test_min_plays_equals_the_reference(spec):
     rules = Rules.parse(spec)
     for hand in two_deck_hands(200 + VARIANTS.index(spec), 12, limit=3000):
         assert min_plays(hand, rules) == naive_min_plays(hand, rules), format_cards(hand)
+
+
+def test_ranks_used_up_as_kicker_pairs():
+    # A rank held 4, 6 or 8 times can go entirely as the pairs of trio + pair
+    # plays, and one held 6 times can be two trios carrying two pairs.
+    for text, want in (("3344888888", 2), ("3344888888XD", 4), ("33335558889", 3), ("3333555888", 2),
+                       ("33557777779", 3), ("333355557777888999TTT", 3)):
+        assert min_plays(text, "four") == want, text
+
+
+def test_rank_free_hands_equal_the_reference():
+    # Hands on ranks two apart (no chain), many ranks held 2 to 8 times: the
+    # exact rank-free value, kickers taken from ranks of any count.
+    rules = Rules.parse("four")
+    rng = random.Random(11)
+    done = 0
+    while done < 300:
+        counts = [0] * 15
+        for r in rng.sample([0, 2, 4, 6, 8, 10, 12], rng.randint(2, 5)):
+            counts[r] = rng.choice([1, 2, 2, 3, 3, 4, 4, 5, 6, 6, 7, 8])
+        counts[13], counts[14] = rng.choice([0, 0, 1, 2]), rng.choice([0, 0, 1, 2])
+        if sum(counts) > 15:
+            continue
+        hand = pack_counts(counts)
+        assert min_plays(hand, rules) == naive_min_plays(hand, rules), format_cards(hand)
+        done += 1
 
 
 def _deal(rng, size):
@@ -42,6 +69,19 @@ def test_whole_hands_split_into_legal_plays():
                 assert sum(p.cards for p in split) == hand
                 for p in split:
                     assert (p.cards, p.kind) in readings(p.cards, rules.flags)
+
+
+def test_search_by_places_equals_the_search_of_every_chain():
+    # Plain four-player rules search chain plays by their lowest place with
+    # the frozen ranks merged; the other variants, and this check, take the
+    # search that tries every chain play of every sub-hand.
+    rules = Rules.parse("four")
+    rng = random.Random(44)
+    for size in (33, 25, 33, 18):
+        for _ in range(30):
+            hand = _deal(rng, size)
+            want = _search_core(hand, rules.flags, new_memo_table(14), np.empty(8 * SEARCH_WORK, np.int64), 0)
+            assert min_plays(hand, rules) == want, format_cards(hand)
 
 
 def test_worked_split_and_controls():
