@@ -709,6 +709,23 @@ def bid_rule(hand, highest: int = 0, policy="heuristic", rules=None, seed: "int 
     return int(_bid_rule(h, policy_number(policy), rules.flags, highest))
 
 
+def strength(hand, rules=None) -> int:
+    """The heuristic's hand-strength score (:func:`_strength`), on which its
+    bids, doubles and shows are thresholds: 4 per big joker, 3 per small
+    joker, 2 per 2, 5 per bomb (more for a bigger one under two decks),
+    minus the fewest plays that empty the hand.  ``hand``: any cards (17 as
+    dealt, the landlord's 20), text or packed.
+
+    >>> strength("3456789TJQKA222XD"), strength("33445566778899TTJ")
+    (10, -2)
+    """
+    rules = Rules.parse(rules)
+    h = to_packed(hand, decks=rules.decks)
+    if h == 0:
+        raise ArgumentError("give a hand of at least one card", param="hand")
+    return int(_strength(np.int64(h), rules.flags, new_table(12)))
+
+
 @kernel
 def seed_rng(seed):
     """Seed Numba's generator (shared by every kernel of this thread)."""

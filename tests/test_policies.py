@@ -40,6 +40,7 @@ from ddz_tools.policies import (
     policy_play,
     policy_show,
     seed_rng,
+    strength,
 )
 from ddz_tools.errors import DdzError
 from ddz_tools.rules import Play, Rules
@@ -352,6 +353,16 @@ def test_strength_matches_reference_and_bid_follows_it():
         for highest in range(4):
             b = int(_bid_rule(h, POLICY_HEURISTIC, 5, highest))
             assert b == (want if want > highest else 0)
+
+
+def test_public_strength_is_the_kernels_score():
+    """``strength`` (the wrapper) gives the documented score of any hand, as
+    text or packed, 17 cards or the landlord's 20; no cards is an error."""
+    for n in (17, 20):
+        for h in random_hands(60, n, seed=n):
+            assert strength(h) == strength(format_cards(h)) == strength_ref(h)
+    with pytest.raises(DdzError):
+        strength("")
 
 
 def test_heuristic_bids_on_strong_hands_and_passes_on_weak_ones():
