@@ -471,6 +471,8 @@ def review_shows(rec, opts: "AnalyzeOptions") -> tuple["list | None", "str | Non
     rules = rec.rules
     if rules.show == "off":
         return None, None
+    if rules.is_laizi:
+        return None, "show review under Laizi rules is not available (the show evaluator does not draw wild ranks)"
     g = game_before_play(rec)
     if g.landlord is None:
         return None, "show review: the game has no landlord"
@@ -480,7 +482,8 @@ def review_shows(rec, opts: "AnalyzeOptions") -> tuple["list | None", "str | Non
     flush = None
     if rec.bottom_ids is not None:
         flush = all(c < 52 for c in rec.bottom_ids) and len({c % 4 for c in rec.bottom_ids}) == 1
-    # (seat, stage, made, evaluate_show's arguments) of every reviewed moment, in time order.
+    # (stage code, place in the auction, seat, stage, choice made, evaluate_show's arguments) of every
+    # reviewed moment; sorted, they come in time order.
     moments, notes = [], []
     for k in range(3):
         seat = (rec.first_bidder + k) % 3
