@@ -20,7 +20,8 @@ per game or deal, in input order):
    limit are counted as ``unchecked``, never as mistakes.  Positions are cached
    within a game, so each is solved once.
 4. **Bid review** (``bids=True``): the bid evaluator's best bid for each seat
-   that bid, against the bid made.
+   that bid, against the bid made; under Happy Dou Dizhu also each seat's
+   double and show decisions against the doubling and show evaluators.
 
 DouZero evaluation pickles hold deals, not games: each deal is validated and
 reported (hands in our notation, control cards, bombs and minimum number of
@@ -128,6 +129,8 @@ class GameAnalysis:
     bid_review: "list | None" = None
     #: Happy Dou Dizhu, with ``--bids``: each seat's double against the doubling evaluator.
     double_review: "list | None" = None
+    #: Happy Dou Dizhu, with ``--bids``: the shows made and not made, against the show evaluator.
+    show_review: "list | None" = None
     review: "dict | None" = None
     deal: "dict | None" = None
     notes: list = dataclasses.field(default_factory=list)
@@ -183,6 +186,11 @@ class GameAnalysis:
         for b in self.double_review or []:
             if not b["agrees"]:
                 parts.append(f"seat {b['seat']} doubled {b['double']}, best {b['best']}")
+        for b in self.show_review or []:
+            if not b["agrees"]:
+                did = "showed" if b["show"] == "show" else "did not show"
+                parts.append(f"seat {b['seat']} {did} at {b['stage']}, best {b['best']}"
+                             + (" (a mistake)" if b.get("mistake") else ""))
         parts.extend(self.notes)
         return "; ".join(parts)
 
@@ -434,6 +442,95 @@ def review_doubles(rec, opts: "AnalyzeOptions") -> tuple["list | None", "str | N
     return out, "; ".join(notes) or None
 
 
+def review_shows(rec, opts: "AnalyzeOptions") -> tuple["list | None", "str | None"]:
+    """The show decisions of a Happy Dou Dizhu game against
+    :func:`~ddz_tools.bid.evaluate_show`, from what the seat knew then:
+    ``(rows, notes)``, or ``(None, why)`` when the game has none to review.
+
+    Reviewed: every show the record holds at a moment whose cards the record
+    knows (``before-deal``: none; ``deal:N`` with the whole hand dealt), and
+    the decision not to show at one moment per seat: for a seat that never
+    showed during the deal, the end of the deal (``deal:N`` with all its
+    cards, when the rules allow a show there: ``show=qq``), and for the
+    landlord who had not shown yet, his first play, shown or not.  A show at
+    ``deal:N`` before the whole hand is dealt is not reviewed (the record does
+    not say which cards the seat held then), nor the first play after the
+    landlord's draws (the evaluator does not model them); a note says so.
+
+    A row: ``seat``, ``role``, ``player``, ``stage``, ``factor`` (what the
+    show was worth there), ``show`` (``show`` or ``no``, as made), ``best``,
+    ``agrees``, ``expected`` (both choices' expected scores), ``margin`` and
+    ``margin_ci`` (the evaluator's best over the other choice), ``cost`` (best
+    minus made), ``mistake`` (the other choice is better at the evaluator's
+    confidence: its margin's interval lies above 0) and ``samples``."""
+    from .bid import evaluate_show
+    from .game import ROLE_NAMES, show_stage_code
+    from .gamerules import show_factor
+    from .records import game_before_play
+
+    rules = rec.rules
+    if rules.show == "off":
+        return None, None
+    if rules.is_laizi:
+        return None, "show review under Laizi rules is not available (the show evaluator does not draw wild ranks)"
+    g = game_before_play(rec)
+    if g.landlord is None:
+        return None, "show review: the game has no landlord"
+    n = rules.hand_cards
+    factor_at = interpreted(show_factor)
+    early = {seat: stage for seat, stage in rec.shows if stage != "first-play"}
+    flush = None
+    if rec.bottom_ids is not None:
+        flush = all(c < 52 for c in rec.bottom_ids) and len({c % 4 for c in rec.bottom_ids}) == 1
+    # (stage code, place in the auction, seat, stage, choice made, evaluate_show's arguments) of every
+    # reviewed moment; sorted, they come in time order.
+    moments, notes = [], []
+    for k in range(3):
+        seat = (rec.first_bidder + k) % 3
+        stage = early.get(seat)
+        if stage is None:
+            if factor_at(rules.stage_flags, n, 0) == 0:
+                continue               # no show with the whole hand dealt (show=dianle, 18 cards)
+            stage, made = f"deal:{n}", "no"
+        else:
+            made = "show"
+        code = show_stage_code(stage)
+        if code not in (0, n):
+            notes.append(f"show review of seat {seat}: the record does not say which {code} cards it held at "
+                         f"{stage}")
+            continue
+        moments.append((code, k, seat, stage, made, {"hand": rec.hands[seat] if code else "", "seat": k}))
+    moments.sort()
+    ll = g.landlord
+    if ll not in early:
+        if rec.draws:
+            notes.append("show review of the landlord's first play: the evaluator does not model his draws")
+        else:
+            before = () if rules.doubling == "off" else [g.doubles[(ll + r) % 3] for r in (1, 2, 0)]
+            shown = [stage for seat, stage in rec.shows if stage != "first-play"]
+            made = "show" if (ll, "first-play") in rec.shows else "no"
+            moments.append((n + 1, 0, ll, "first-play", made,
+                            {"hand": rec.hands[ll] + rec.bottom, "bottom": rec.bottom, "base": g.base,
+                             "before": before, "shown": shown, "flush": flush}))
+    roles = {(ll + r) % 3: ROLE_NAMES[r] for r in range(3)}
+    out = []
+    for _, _, seat, stage, made, kw in moments:
+        try:
+            ev = evaluate_show(stage=stage, samples=opts.bid_samples, seed=opts.seed, workers=1, rules=rules, **kw)
+        except DdzError as exc:
+            notes.append(f"show review of seat {seat} at {stage}: {exc}")
+            continue
+        exp = ev.expected_score
+        best = ev.recommendation
+        mistake = best != made and ev.margin_ci[0] > 0
+        out.append({"seat": seat, "role": roles[seat], "player": rec.players[seat] if rec.players else None,
+                    "stage": ev.stage, "factor": ev.factor, "show": made, "best": best, "agrees": made == best,
+                    "expected": {c: round(v, 4) for c, v in exp.items()}, "margin": round(ev.margin, 4),
+                    "margin_ci": [round(x, 4) for x in ev.margin_ci], "cost": round(exp[best] - exp[made], 4),
+                    "mistake": mistake, "samples": ev.samples})
+    return out, "; ".join(notes) or None
+
+
 def _guarded(review, rec, opts: AnalyzeOptions, what: str) -> tuple:
     """``review(rec, opts)``, its error as ``(None, "WHAT failed: ...")``: one
     game's review never loses the batch."""
@@ -462,6 +559,10 @@ def _deep(g: GameAnalysis, rec, opts: AnalyzeOptions) -> None:
             g.notes.append("bid review assumes a redeal when all pass (Botzone makes seat 0 landlord)")
         if rec.rules.doubling != "off":
             g.double_review, why = _guarded(review_doubles, rec, opts, "double review")
+            if why:
+                g.notes.append(why)
+        if rec.rules.show != "off":
+            g.show_review, why = _guarded(review_shows, rec, opts, "show review")
             if why:
                 g.notes.append(why)
     if opts.review:
@@ -918,6 +1019,7 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
         "mistakes": 0, "games_with_mistakes": 0, "mistakes_by_role": {r: 0 for r in ROLES},
         "positions_solved": 0, "positions_unchecked": 0, "bids_reviewed": 0, "bids_agreeing": 0,
         "bid_cost": 0.0, "doubles_reviewed": 0, "doubles_agreeing": 0, "double_cost": 0.0,
+        "shows_reviewed": 0, "shows_agreeing": 0, "show_mistakes": 0, "show_cost": 0.0,
         "review": new_totals(), "rules": {}, "players": {},
     }
     files = set()
@@ -958,6 +1060,11 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
             s["doubles_reviewed"] += 1
             s["doubles_agreeing"] += bool(b.get("agrees"))
             s["double_cost"] += b.get("cost") or 0.0
+        for b in g.show_review or []:
+            s["shows_reviewed"] += 1
+            s["shows_agreeing"] += bool(b.get("agrees"))
+            s["show_mistakes"] += bool(b.get("mistake"))
+            s["show_cost"] += b.get("cost") or 0.0
         for b in g.bid_review or []:
             s["bids_reviewed"] += 1
             s["bids_agreeing"] += bool(b.get("agrees"))
@@ -1000,6 +1107,7 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
         p["win_rate"] = round(p["wins"] / p["games"], 4) if p["games"] else None
     s["bid_cost"] = round(s["bid_cost"], 4)
     s["double_cost"] = round(s["double_cost"], 4)
+    s["show_cost"] = round(s["show_cost"], 4)
     s["players"] = dict(sorted(players.items()))
     s["files"] = len(files)
     return s
@@ -1016,7 +1124,7 @@ def _new_player() -> dict:
 CSV_COLUMNS = ("file", "line", "format", "id", "status", "rules", "phase", "move", "reason", "players",
                "landlord", "winner", "base", "multiplier", "bombs", "spring", "anti_spring",
                "scores", "result_disagrees", "mistakes", "mistake_moves", "positions_solved",
-               "positions_unchecked", "bid_review", "double_review", "notes")
+               "positions_unchecked", "bid_review", "double_review", "show_review", "notes")
 
 
 def flat_row(g: GameAnalysis) -> dict:
@@ -1024,7 +1132,9 @@ def flat_row(g: GameAnalysis) -> dict:
 
     ``mistake_moves`` holds ``move:seat:role:played>win1/win2`` per mistake and
     ``bid_review`` ``seat:bid>best@cost`` per reviewed bid (``double_review``
-    ``seat:x2>x1@cost`` per reviewed double); :func:`from_flat_row`
+    ``seat:x2>x1@cost`` per reviewed double, ``show_review``
+    ``seat:stage=no>show@cost`` per reviewed show decision, ``!`` after a
+    mistake); :func:`from_flat_row`
     reads a row back (for ``--resume`` on a CSV file).
     """
     r = g.result or {}
@@ -1046,6 +1156,8 @@ def flat_row(g: GameAnalysis) -> dict:
         "bid_review": j(f"{b['seat']}:{b['bid']}>{b['best']}@{b.get('cost', 0)}" for b in (g.bid_review or [])),
         "double_review": j(f"{b['seat']}:{b['double']}>{b['best']}@{b.get('cost', 0)}"
                            for b in (g.double_review or [])),
+        "show_review": j(f"{b['seat']}:{b['stage']}={b['show']}>{b['best']}@{b.get('cost', 0)}"
+                         + ("!" if b.get("mistake") else "") for b in (g.show_review or [])),
         "notes": j(g.notes),
     }
 
@@ -1087,6 +1199,17 @@ def from_flat_row(row: dict) -> GameAnalysis:
 
         reviews = review_rows(row.get("bid_review"), "bid")
         doubles = review_rows(row.get("double_review"), "double")
+        shows = None
+        if row.get("show_review"):
+            shows = []
+            for tok in row["show_review"].split("|"):
+                seat, _, rest = tok.partition(":")
+                stage, _, rest = rest.partition("=")
+                made, _, rest = rest.partition(">")
+                best, _, cost = rest.partition("@")
+                mistake = cost.endswith("!")
+                shows.append({"seat": int(seat), "stage": stage, "show": made, "best": best, "agrees": made == best,
+                              "cost": float(cost.rstrip("!") or 0), "mistake": mistake})
         return GameAnalysis(
             row["file"], int(row["line"]), row["format"], row["status"], id=row.get("id") or None,
             rules=row.get("rules") or None, reason=row.get("reason") or None, phase=row.get("phase") or None,
@@ -1094,7 +1217,7 @@ def from_flat_row(row: dict) -> GameAnalysis:
             result=result, result_disagrees=row["result_disagrees"].split("|") if row.get("result_disagrees") else [],
             mistakes=mistakes, positions_solved=int(row.get("positions_solved") or 0),
             positions_unchecked=int(row.get("positions_unchecked") or 0), bid_review=reviews,
-            double_review=doubles, notes=row["notes"].split("|") if row.get("notes") else [])
+            double_review=doubles, show_review=shows, notes=row["notes"].split("|") if row.get("notes") else [])
     except (KeyError, ValueError, TypeError, AttributeError) as exc:
         raise RecordError(f"not an analysis row ({type(exc).__name__}: {exc})") from None
 

@@ -565,34 +565,39 @@ def policy_call(hand, policy, flags, level, table):
 
 # Stake stages (Happy Dou Dizhu) ----------------------------------------------------------
 
-#: Doubling and show thresholds of the heuristic on :func:`_strength`, set
-#: from heuristic self-play under call-grab (the auction and play of preset
-#: ``happy``; 300,000 games, seeds 2026 and 2027): the win rate of the
-#: landlord's 20 cards (after the bottom) and of the farmers' side by each
-#: farmer's 17 cards, by strength.  A double multiplies a stake the seat wins
-#: with probability p, so it pays whenever p > 1/2; the heuristic asks for
-#: more, as the rate is an average over many hands:
+#: Doubling and show thresholds of the heuristic on :func:`_strength`, derived
+#: from the evaluators (``benchmarks/stage_thresholds.py``, docs/selfplay.md):
+#: on 1,000 seeded ``happy`` self-play games (seed 1), each farmer's and the
+#: landlord's double went to :func:`~ddz_tools.bid.evaluate_double` and the
+#: landlord's first-play show to :func:`~ddz_tools.bid.evaluate_show` (up to
+#: 1,000 samples each), and each threshold is the one whose "act from here"
+#: agrees with the most recommendations (ties: the nearest to the earlier
+#: value).  The evaluators are risk-neutral: a double or a show multiplies
+#: this seat's score on every sample, so they recommend the largest factor
+#: (x4, the show) exactly when the seat's side expects to win, and x2 never
+#: beats x4; hence one landlord threshold for both:
 #:
-#: * the landlord doubles x2 from strength 3, where he wins 2 games in 3
-#:   (68.7% of 33,385 hands at 3; 72.4% of the 47% of hands at 3 or more;
-#:   at 2: 64.9%), and x4 (``super_double=on``) from 6, where he wins 3 in 4
-#:   (75.3% of 15,710 at 6; 74.8% at 6 or more, 20% of hands).  The rate
-#:   levels off near 75% above 6 (71% to 79% for each strength 6 to 15);
-#: * the landlord shows at his first play from 16, where he wins 4 in 5
-#:   (83.3% of 360 hands at 16; 82.3% of the 834 at 16 or more, 0.28% of
-#:   hands); no strength marks a hand he wins nearly always;
-#: * a farmer doubles x2 from 8: the farmers win 58.9% of the 613 games (of
-#:   600,000 farmer hands) in which a farmer held 8 or more (95% Wilson
-#:   interval 55.0% to 62.7%; at 5 or more 54.6%, at 3 or more 51.0%).  The
-#:   farmers double first, not knowing the landlord's factor, which
-#:   multiplies their stake too.  A farmer never doubles x4: no farmer
-#:   strength held by more than a few dozen hands wins 3 in 4 (11 or more:
-#:   65.5% of 113).
-DOUBLE_LANDLORD_T2 = 3
-DOUBLE_LANDLORD_T4 = 6
-DOUBLE_FARMER_T2 = 8
+#: * the landlord doubles from 0 (x4 under ``super_double=on``, else x2):
+#:   70.6% agreement with the recommended factor (41.5% for the earlier
+#:   x2 from 3 and x4 from 6, which came from win rates by strength);
+#: * the landlord shows at his first play from 0: 70.7% (33.8% for the
+#:   earlier 16); the evaluator prices the multiple only, and these policies
+#:   never read a shown hand, so showing costs them nothing;
+#: * a farmer doubles x2 from 5 (89.9%, 89.6% for the earlier 8; the
+#:   evaluator says double on 10% of farmer hands, scattered over strengths
+#:   -4 to 2, which no threshold separates; only 7 of 2,000 hands scored 5 or
+#:   more).  A farmer never doubles x4.
+#:
+#: The evaluators play the other seats by this policy, so these thresholds are
+#: one step of a fixed point; the study run again with them derives the same
+#: values (agreements 88.1%, 71.0%, 71.3%).  The earlier thresholds (the
+#: landlord x2 from 3 and x4 from 6, the show from 16, a farmer x2 from 8)
+#: came from self-play win rates by strength (docs/selfplay.md).
+DOUBLE_LANDLORD_T2 = 0
+DOUBLE_LANDLORD_T4 = 0
+DOUBLE_FARMER_T2 = 5
 #: The heuristic landlord shows his hand at his first play from this strength on.
-SHOW_T = 16
+SHOW_T = 0
 
 
 @kernel
@@ -633,10 +638,10 @@ def policy_show(hand, policy, flags, stage_flags, stage, is_landlord, table):
     none before the deal; the landlord's whole hand at his first play).
     Neither policy shows before the auction.  At his first play the random
     landlord shows with probability 1/2, the heuristic one from strength
-    :data:`SHOW_T` on (the show is x2 on a stake he then wins 4 times in 5;
-    his hand becomes public, which costs him nothing against these policies:
-    they see the unplayed cards of the other two seats together, never who
-    holds what).  ``is_landlord``: 1 or 0.
+    :data:`SHOW_T` on (the show is x2 on a stake the show evaluator expects
+    him to win; his hand becomes public, which costs him nothing against
+    these policies: they see the unplayed cards of the other two seats
+    together, never who holds what).  ``is_landlord``: 1 or 0.
     """
     if stage != SHOW_FIRST_PLAY or show_factor(stage_flags, stage, is_landlord) == 0:
         return 0
@@ -707,6 +712,23 @@ def bid_rule(hand, highest: int = 0, policy="heuristic", rules=None, seed: "int 
     if seed is not None:
         seed_rng(int(seed))
     return int(_bid_rule(h, policy_number(policy), rules.flags, highest))
+
+
+def strength(hand, rules=None) -> int:
+    """The heuristic's hand-strength score (:func:`_strength`), on which its
+    bids, doubles and shows are thresholds: 4 per big joker, 3 per small
+    joker, 2 per 2, 5 per bomb (more for a bigger one under two decks),
+    minus the fewest plays that empty the hand.  ``hand``: any cards (17 as
+    dealt, the landlord's 20), text or packed.
+
+    >>> strength("3456789TJQKA222XD"), strength("33445566778899TTJ")
+    (10, -2)
+    """
+    rules = Rules.parse(rules)
+    h = to_packed(hand, decks=rules.decks)
+    if h == 0:
+        raise ArgumentError("give a hand of at least one card", param="hand")
+    return int(_strength(np.int64(h), rules.flags, new_table(12)))
 
 
 @kernel

@@ -325,7 +325,8 @@ def game_model(g: GameAnalysis) -> dict:
     double_review = {b["seat"]: b for b in g.double_review or []}
     landlord = r["landlord"]
     stake = None
-    if r.get("shows") or r.get("doubles") or r.get("draws") or "show_multiple" in res:
+    show_review = [dict(b, who=seats[b["seat"]]) for b in g.show_review or [] if "margin" in b]
+    if r.get("shows") or r.get("doubles") or r.get("draws") or "show_multiple" in res or show_review:
         order = [(landlord + k) % 3 for k in (1, 2, 0)]       # the doubling order
         stake = {
             "shows": [{"who": seats[s], "stage": stage} for s, stage in r.get("shows") or []],
@@ -334,6 +335,7 @@ def game_model(g: GameAnalysis) -> dict:
             "draws": [{"from": seats[s], "card": card_faces(c, wild)} for s, c in r.get("draws") or []],
             "show_multiple": res.get("show_multiple", 1), "bottom_bonus": res.get("bottom_bonus", 1),
             "reviewed": bool(double_review),
+            "show_review": show_review, "show_samples": max((b.get("samples") or 0 for b in show_review), default=0),
         }
     return {
         "title": g.id or f"{os.path.basename(g.file)}:{g.line}",

@@ -600,6 +600,121 @@ def test_happy_games_are_analysed_with_their_stages_and_doubles_reviewed(tmp_pat
     assert s["doubles_reviewed"] == 6 and 0 <= s["doubles_agreeing"] <= 6 and s["double_cost"] >= 0
 
 
+def _show_call(rec: dict, row: dict, base: int) -> dict:
+    """The arguments of ``evaluate_show`` for a show review row, built from
+    the record by hand (what the seat knew at that moment)."""
+    ll, first, stage = rec["landlord"], rec["first_bidder"], row["stage"]
+    if stage == "first-play":
+        return {"hand": rec["deal"]["hands"][ll] + rec["deal"]["bottom"], "stage": stage,
+                "bottom": rec["deal"]["bottom"], "base": base,
+                "before": [rec["doubles"][(ll + r) % 3] for r in (1, 2, 0)],
+                "shown": [x["stage"] for x in rec.get("show") or [] if x["stage"] != "first-play"]}
+    return {"hand": "" if stage == "before-deal" else rec["deal"]["hands"][row["seat"]], "stage": stage,
+            "seat": (row["seat"] - first) % 3}
+
+
+def _check_show_rows(rec: dict, rows: list, samples: int = 60) -> None:
+    """Every row of a show review equals a direct evaluator call, and its
+    verdict follows from the figures."""
+    from ddz_tools.bid import evaluate_show
+    from ddz_tools.records import game_before_play
+
+    record = parse_record(rec)
+    base = game_before_play(record).base
+    for row in rows:
+        ev = evaluate_show(**_show_call(rec, row, base), samples=samples, seed=0, workers=1, rules=record.rules)
+        assert (row["best"], row["factor"], row["samples"]) == (ev.recommendation, ev.factor, ev.samples)
+        assert row["expected"] == {c: round(v, 4) for c, v in ev.expected_score.items()}
+        assert row["agrees"] == (row["show"] == row["best"])
+        assert row["cost"] == round(ev.expected_score[row["best"]] - ev.expected_score[row["show"]], 4) >= 0
+        assert row["mistake"] == (not row["agrees"] and ev.margin_ci[0] > 0)
+        assert row["margin_ci"][0] <= row["margin"] <= row["margin_ci"][1]
+
+
+def test_bundled_happy_games_review_every_seats_show_decisions():
+    """data/happy_games.jsonl with --bids: no seat showed during the deal, so
+    each seat's choice not to show with its 17 cards dealt (deal:17, x3) is
+    reviewed in auction order, then the landlord's first play; each row is
+    the show evaluator's verdict from what the seat knew.  The notalon games
+    (show=off) have none; the summary counts them and the CSV reads back."""
+    path = str(REPO / "data" / "happy_games.jsonl")
+    recs = [json.loads(line) for line in open(path, encoding="utf-8")]
+    got = list(analyze_files([path], solve_below=0, bids=True, bid_samples=60, workers=1))
+    reviewed = 0
+    for g, rec in zip(got, recs):
+        assert g.status == "valid"
+        if rec["rules"]["preset"] == "notalon":
+            assert g.show_review is None
+            continue
+        first, ll = rec["first_bidder"], rec["landlord"]
+        assert [(b["seat"], b["stage"], b["show"]) for b in g.show_review] == \
+            [((first + k) % 3, "deal:17", "no") for k in range(3)] + \
+            [(ll, "first-play", "show" if {"seat": ll, "stage": "first-play"} in rec["show"] else "no")]
+        assert [b["role"] for b in g.show_review][-1] == "landlord"
+        _check_show_rows(rec, g.show_review)
+        reviewed += len(g.show_review)
+        back = from_flat_row({k: str(v) for k, v in flat_row(g).items()})
+        keys = ("seat", "stage", "show", "best", "cost", "mistake")
+        assert [tuple(b[k] for k in keys) for b in back.show_review] == \
+            [tuple(b[k] for k in keys) for b in g.show_review]
+    s = summarize(got)
+    assert s["shows_reviewed"] == reviewed == 20
+    assert s["shows_agreeing"] == sum(b["agrees"] for g in got for b in g.show_review or [])
+    assert s["show_mistakes"] == sum(b["mistake"] for g in got for b in g.show_review or [])
+    assert s["show_cost"] == round(sum(b["cost"] for g in got for b in g.show_review or []), 4)
+
+
+def _happy_record(shows: "list | None", rules: str = "happy") -> dict:
+    """A heuristic game under ``rules`` with the ``show`` field replaced (no
+    stored result: the shows change the stake)."""
+    rec = next(iter(simulate(1, "heuristic", seed=3, rules=rules)))
+    rec["result"] = None
+    if shows is not None:
+        rec["show"] = shows
+    return rec
+
+
+def test_constructed_shows_are_reviewed_where_the_record_knows_the_cards(tmp_path):
+    """A show before the deal (no cards) and one with the whole hand dealt
+    are reviewed as shows; a seat that showed is not reviewed for not
+    showing; a show at deal:5 is not reviewed (the record does not say which
+    five cards), with a note; the landlord's first-play show is reviewed with
+    the farmers' earlier shows merged, unless he showed during the deal."""
+    base = _happy_record([])
+    ll, first = base["landlord"], base["first_bidder"]
+    f1, f2 = (ll + 1) % 3, (ll + 2) % 3
+    one = _happy_record([{"seat": f1, "stage": "before-deal"}, {"seat": ll, "stage": "deal:17"}])
+    two = _happy_record([{"seat": f2, "stage": "deal:5"}, {"seat": ll, "stage": "first-play"}])
+    path = write_jsonl(tmp_path / "c.jsonl", [one, two])
+    g1, g2 = analyze_files([path], solve_below=0, bids=True, bid_samples=60, workers=1)
+    assert g1.status == g2.status == "valid"
+    place = {s: (s - first) % 3 for s in range(3)}
+    assert [(b["seat"], b["stage"], b["show"]) for b in g1.show_review] == \
+        [(f1, "before-deal", "show")] + sorted([(ll, "deal:17", "show"), (f2, "deal:17", "no")],
+                                               key=lambda x: place[x[0]])
+    assert g1.show_review[0]["factor"] == 5 and not any("show review" in n for n in g1.notes)
+    _check_show_rows(one, g1.show_review)
+    assert [(b["seat"], b["stage"], b["show"]) for b in g2.show_review] == \
+        sorted([(ll, "deal:17", "no"), (f1, "deal:17", "no")], key=lambda x: place[x[0]]) + \
+        [(ll, "first-play", "show")]
+    assert any(f"seat {f2}: the record does not say which 5 cards" in n for n in g2.notes)
+    _check_show_rows(two, g2.show_review)
+
+
+def test_show_review_under_dianle_reviews_the_first_play_only(tmp_path):
+    """Under show=dianle no show is possible with the whole hand dealt (the
+    last is before the 17th card), so only the landlord's first play is
+    reviewed; rules without shows have no show review."""
+    rec = _happy_record([], rules="happy,show=dianle")
+    off = _happy_record(None, rules="happy,show=off")
+    assert "show" not in off
+    path = write_jsonl(tmp_path / "d.jsonl", [rec, off])
+    g, h = analyze_files([path], solve_below=0, bids=True, bid_samples=60, workers=1)
+    assert [(b["seat"], b["stage"]) for b in g.show_review] == [(rec["landlord"], "first-play")]
+    _check_show_rows(rec, g.show_review)
+    assert h.status == "valid" and h.show_review is None and h.double_review is not None
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_four_player_mistakes_match_the_naive_minimax(seed):
     """Four seats (two decks, the landlord in seat 0): a random legal line,

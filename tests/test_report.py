@@ -226,13 +226,16 @@ def test_laizi_games_draw_their_laizi_apart(tmp_path, spec):
 def test_happy_games_show_their_stake(tmp_path):
     """A Happy Dou Dizhu game page draws the stake: the base, the public
     multiple, the shows and every seat's double (in doubling order), with
-    the doubling evaluator's verdict when the bids are reviewed."""
+    the doubling evaluator's verdict when the bids are reviewed, and the
+    show evaluator's verdict on every reviewed show decision, mistakes
+    marked."""
     recs = list(simulate(2, "heuristic", seed=6, rules="happy"))
     games = write_jsonl(tmp_path / "h.jsonl", recs)
     out = tmp_path / "out"
     write_report([games], str(out), review_nodes=NODES, solve_below=0, bids=True, bid_samples=100)
     pages = sorted((out / "games").glob("*.html"))
     assert len(pages) == len(recs)
+    analysis = {d["id"]: d for d in map(json.loads, (out / "analysis.jsonl").read_text().splitlines())}
     for page in pages:
         text = page.read_text(encoding="utf-8")
         stake = text[text.index('id="stake"'):text.index('id="timeline"')]
@@ -241,7 +244,17 @@ def test_happy_games_show_their_stake(tmp_path):
         order = [(rec["landlord"] + k) % 3 for k in (1, 2, 0)]
         assert factors == [str(rec["doubles"][s]) for s in order]
         assert f"public multiple {rec['result']['multiplier']}" in stake
-        assert stake.count("agrees") + stake.count("best: ") == 3
+        doubles = stake[stake.index('id="doubles"'):stake.index("</table>")]
+        assert doubles.count("agrees") + doubles.count("best: ") == 3
+        # The show decisions: each seat's not showing with 17 cards, then the landlord's first play.
+        shows = stake[stake.index('id="shows"'):]
+        shows = shows[:shows.index("</table>")]
+        rows = re.findall(r"<tr( class=\"flag-mistake\")?><td>.*?</tr>", shows, re.S)
+        g = analysis[rec["id"]]
+        assert len(rows) == len(g["show_review"]) == 4
+        assert [bool(r) for r in rows] == [b["mistake"] for b in g["show_review"]]
+        assert re.findall(r"<td>(deal:17|first-play) <span", shows) == [b["stage"] for b in g["show_review"]]
+        assert shows.count("agrees") == sum(b["agrees"] for b in g["show_review"])
 
 
 def _cli(args, capsys):

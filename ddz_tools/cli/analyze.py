@@ -57,6 +57,9 @@ def _print_summary_tables(s: dict, analyses: "list | None") -> None:
             ("expected points lost in bidding", s["bid_cost"]),
             *([("doubles reviewed / agreeing with the evaluator", f"{s['doubles_reviewed']} / {s['doubles_agreeing']}"),
                ("expected points lost in doubling", s["double_cost"])] if s["doubles_reviewed"] else []),
+            *([("show decisions reviewed / agreeing / mistakes",
+                f"{s['shows_reviewed']} / {s['shows_agreeing']} / {s['show_mistakes']}"),
+               ("expected points lost in showing", s["show_cost"])] if s.get("shows_reviewed") else []),
             ("rules", ", ".join(f"{k} ({v})" for k, v in s["rules"].items()))]
     rv = s["review"]
     if rv["games"]:
@@ -101,7 +104,9 @@ def _csv_writer(stream):
               help="Solver nodes per position; a position beyond it is reported unchecked.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Solver seconds per position (makes results depend on machine load).")
-@click.option("--bids", is_flag=True, help="Review every bid with the Monte Carlo bid evaluator (slow).")
+@click.option("--bids", is_flag=True,
+              help="Review every bid with the Monte Carlo bid evaluator (slow); under Happy Dou Dizhu also the "
+                   "doubles and the show decisions.")
 @click.option("--bid-samples", type=click.IntRange(min=1), default=200, show_default=True,
               help="Samples per bid evaluation (with --bids).")
 @click.option("--review", type=click.Choice(REVIEW_MODES), default=None,

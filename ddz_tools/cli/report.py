@@ -27,7 +27,9 @@ from .options import (Progress, default_workers, emit_json, format_option, revie
               help="Solver seconds per position (makes results depend on machine load).")
 @click.option("--solve-below", type=click.IntRange(min=0), default=0, show_default=True,
               help="Also run analyze's endgame mistake search from N cards a hand (0 = off).")
-@click.option("--bids", is_flag=True, help="Review every bid with the Monte Carlo bid evaluator (slow).")
+@click.option("--bids", is_flag=True,
+              help="Review every bid with the Monte Carlo bid evaluator (slow); under Happy Dou Dizhu also the "
+                   "doubles and the show decisions.")
 @click.option("--bid-samples", type=click.IntRange(min=1), default=200, show_default=True,
               help="Samples per bid evaluation (with --bids).")
 @workers_option
