@@ -63,7 +63,7 @@ import numpy as np
 from ._jit import kernel, prefetch
 from .cards import RANK_2, RANK_D, RANK_X, card_count, count_of, format_cards, full_deck, to_packed
 from .errors import ArgumentError, CardError
-from .movegen import GEN_SCRATCH, gen_all, gen_into_scratch
+from .movegen import GEN_SCRATCH, first_subset, gen_all, gen_into_scratch, next_subset
 from .kinds import (
     F_CHAINS_WITH_TWO,
     F_FOUR,
@@ -780,10 +780,7 @@ def _four_children(hand, p, out, start, cap, sc):
                 continue
             idx = sc[32:48]
             part = sc[48:64]
-            part[0] = body
-            for i in range(ln):
-                idx[i] = i
-                part[i + 1] = part[i] + cand[i]
+            first_subset(cand, ln, body, idx, part)
             while True:
                 c = part[ln]
                 if c == hand:
@@ -791,16 +788,8 @@ def _four_children(hand, p, out, start, cap, sc):
                 if end >= cap:
                     return -2
                 end = _four_add(_four_key(hand - c, p), out, start, end)
-                i = ln - 1
-                while i >= 0 and idx[i] == m - ln + i:
-                    i -= 1
-                if i < 0:
+                if not next_subset(cand, m, ln, idx, part):
                     break
-                idx[i] += 1
-                part[i + 1] = part[i] + cand[idx[i]]
-                for j in range(i + 1, ln):
-                    idx[j] = idx[j - 1] + 1
-                    part[j + 1] = part[j] + cand[idx[j]]
     return end
 
 

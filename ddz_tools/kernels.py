@@ -24,7 +24,10 @@ Move generation (:mod:`ddz_tools.movegen`)
     allocation per call); ``gen_all(hand, flags, prev_kind,
     bufc, bufk) -> (n, cards, kinds)``: the same, with fresh arrays when the
     buffers are too small; ``gen_batch(hands, flags, prev_kinds, counts) ->
-    total``: the number of plays of each of many hands, in one call.
+    total``: the number of plays of each of many hands, in one call;
+    ``first_subset(cand, k, base, idx, part)`` and ``next_subset(cand, m, k,
+    idx, part) -> bool``: the ``k``-subsets of ``cand[:m]`` in lexicographic
+    order with their sums (the wings of an airplane).
 Decomposer (:mod:`ddz_tools.decompose`)
     ``min_plays_memo(hand, flags, table)``: the exact minimum number of plays
     of a hand, memoised in ``table`` (:func:`new_memo_table`);
@@ -115,7 +118,7 @@ from .gamerules import (
     stake_doublings,
     trick_after,
 )
-from .movegen import GEN_SCRATCH, gen_all, gen_batch, gen_into, gen_into_scratch
+from .movegen import GEN_SCRATCH, first_subset, gen_all, gen_batch, gen_into, gen_into_scratch, next_subset
 from .policies import (BUFFER, POLICIES, new_table, policy_bid, policy_call, policy_double, policy_play, policy_show,
                        seed_rng)
 from .selfplay import (
@@ -138,7 +141,7 @@ __all__ = [
     # cards
     "packed_count", "packed_contains", "packed_valid", "packed_valid_decks",
     # movegen
-    "gen_into", "gen_into_scratch", "GEN_SCRATCH", "gen_all", "gen_batch",
+    "gen_into", "gen_into_scratch", "GEN_SCRATCH", "gen_all", "gen_batch", "first_subset", "next_subset",
     # decompose
     "min_plays_memo", "min_plays_memo_in", "min_plays_prefetch", "SEARCH_WORK", "min_plays_fresh", "new_memo_table",
     # policies

@@ -365,30 +365,46 @@ def _wings(hand, body, kind, k, flags, pairs, np2, out_cards, out_kinds, n, scra
             m += 1
     if m < k:
         return n
-    # Every k-subset of the m candidate pairs, in lexicographic order; part[i]
-    # is the sum of the first i chosen.
+    # Every k-subset of the m candidate pairs, in lexicographic order.
     idx = scratch[16:24]
     part = scratch[24:32]
-    part[0] = body
-    for i in range(k):
-        idx[i] = i
-        part[i + 1] = part[i] + cand[i]
+    first_subset(cand, k, body, idx, part)
     while True:
         if n < out_cards.shape[0]:
             out_cards[n] = part[k]
             out_kinds[n] = kind
         n += 1
-        i = k - 1
-        while i >= 0 and idx[i] == m - k + i:
-            i -= 1
-        if i < 0:
+        if not next_subset(cand, m, k, idx, part):
             break
-        idx[i] += 1
-        part[i + 1] = part[i] + cand[idx[i]]
-        for j in range(i + 1, k):
-            idx[j] = idx[j - 1] + 1
-            part[j + 1] = part[j] + cand[idx[j]]
     return n
+
+
+@kernel
+def first_subset(cand, k, base, idx, part):
+    """Start the ``k``-subsets of ``cand[:m]`` in lexicographic order:
+    ``idx[:k]`` the chosen positions (the first ``k``), ``part[i]`` ``base``
+    plus the first ``i`` chosen values (``part[k]`` the whole sum)."""
+    part[0] = base
+    for i in range(k):
+        idx[i] = i
+        part[i + 1] = part[i] + cand[i]
+
+
+@kernel
+def next_subset(cand, m, k, idx, part):
+    """Step ``idx`` and ``part`` (see :func:`first_subset`) to the next
+    ``k``-subset of ``cand[:m]``; False after the last."""
+    i = k - 1
+    while i >= 0 and idx[i] == m - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    idx[i] += 1
+    part[i + 1] = part[i] + cand[idx[i]]
+    for j in range(i + 1, k):
+        idx[j] = idx[j - 1] + 1
+        part[j + 1] = part[j] + cand[idx[j]]
+    return True
 
 
 @kernel

@@ -186,3 +186,29 @@ def test_whole_hands_plays_are_readings_of_cards_in_the_hand():
             for c, k in plays(hand, rules):
                 assert all(x <= y for x, y in zip([(c >> 4 * r) & 15 for r in range(15)], counts))
                 assert (c, k) in naive_readings(c, rules)
+
+
+def test_subset_stepper_equals_itertools():
+    """first_subset/next_subset walk the k-subsets in itertools.combinations' order, with sums."""
+    import itertools
+
+    import numpy as np
+
+    from ddz_tools.kernels import first_subset, next_subset
+
+    rng = random.Random(5)
+    for _ in range(200):
+        m = rng.randint(1, 12)
+        k = rng.randint(1, min(m, 8))
+        cand = np.array([rng.randint(1, 1 << 40) for _ in range(m)] + [0] * (16 - m), np.int64)
+        base = rng.randint(0, 1 << 40)
+        idx = np.zeros(16, np.int64)
+        part = np.zeros(17, np.int64)
+        got = []
+        first_subset(cand, k, base, idx, part)
+        while True:
+            got.append((tuple(int(x) for x in idx[:k]), int(part[k])))
+            if not next_subset(cand, m, k, idx, part):
+                break
+        want = [(c, base + sum(int(cand[i]) for i in c)) for c in itertools.combinations(range(m), k)]
+        assert got == want
