@@ -63,7 +63,7 @@ import numpy as np
 from ._jit import kernel, prefetch
 from .cards import RANK_2, RANK_D, RANK_X, card_count, count_of, format_cards, full_deck, to_packed
 from .errors import ArgumentError, CardError
-from .movegen import GEN_SCRATCH, first_subset, gen_all, gen_into_scratch, next_subset
+from .movegen import GEN_SCRATCH, first_subset, gen_all, gen_into_scratch, next_subset, wing_pairs
 from .kinds import (
     F_CHAINS_WITH_TWO,
     F_FOUR,
@@ -770,12 +770,7 @@ def _four_children(hand, p, out, start, cap, sc):
             # The airplane with ``ln`` pair wings: every set of ``ln`` ranks
             # held twice or more outside the body (the generator's order).
             cand = sc[16:32]
-            m = 0
-            for i in range(np2):
-                r = pairs[i]
-                if (body >> (4 * r)) & 15 == 0:
-                    cand[m] = 2 << (4 * r)
-                    m += 1
+            m = wing_pairs(body, pairs, np2, cand)
             if m < ln:
                 continue
             idx = sc[32:48]

@@ -27,7 +27,9 @@ Move generation (:mod:`ddz_tools.movegen`)
     total``: the number of plays of each of many hands, in one call;
     ``first_subset(cand, k, base, idx, part)`` and ``next_subset(cand, m, k,
     idx, part) -> bool``: the ``k``-subsets of ``cand[:m]`` in lexicographic
-    order with their sums (the wings of an airplane).
+    order with their sums, and ``wing_pairs(body, pairs, np2, cand) -> m``:
+    the pairs an airplane body may carry as wings (the generator's and the
+    two-deck decomposer's).
 Decomposer (:mod:`ddz_tools.decompose`)
     ``min_plays_memo(hand, flags, table)``: the exact minimum number of plays
     of a hand, memoised in ``table`` (:func:`new_memo_table`);
@@ -118,7 +120,8 @@ from .gamerules import (
     stake_doublings,
     trick_after,
 )
-from .movegen import GEN_SCRATCH, first_subset, gen_all, gen_batch, gen_into, gen_into_scratch, next_subset
+from .movegen import (GEN_SCRATCH, first_subset, gen_all, gen_batch, gen_into, gen_into_scratch, next_subset,
+                      wing_pairs)
 from .policies import (BUFFER, POLICIES, new_table, policy_bid, policy_call, policy_double, policy_play, policy_show,
                        seed_rng)
 from .selfplay import (
@@ -142,6 +145,7 @@ __all__ = [
     "packed_count", "packed_contains", "packed_valid", "packed_valid_decks",
     # movegen
     "gen_into", "gen_into_scratch", "GEN_SCRATCH", "gen_all", "gen_batch", "first_subset", "next_subset",
+    "wing_pairs",
     # decompose
     "min_plays_memo", "min_plays_memo_in", "min_plays_prefetch", "SEARCH_WORK", "min_plays_fresh", "new_memo_table",
     # policies

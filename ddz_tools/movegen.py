@@ -357,12 +357,7 @@ def _wings(hand, body, kind, k, flags, pairs, np2, out_cards, out_kinds, n, scra
                 n += 1
         return n
     cand = scratch[0:16]
-    m = 0
-    for i in range(np2):
-        r = pairs[i]
-        if (body >> (4 * r)) & 15 == 0:
-            cand[m] = 2 << (4 * r)
-            m += 1
+    m = wing_pairs(body, pairs, np2, cand)
     if m < k:
         return n
     # Every k-subset of the m candidate pairs, in lexicographic order.
@@ -377,6 +372,20 @@ def _wings(hand, body, kind, k, flags, pairs, np2, out_cards, out_kinds, n, scra
         if not next_subset(cand, m, k, idx, part):
             break
     return n
+
+
+@kernel
+def wing_pairs(body, pairs, np2, cand):
+    """The pair wings an airplane ``body`` may carry: a pair (packed) of each
+    rank ``pairs[:np2]`` (the ranks held twice or more) that the body does
+    not use, into ``cand``, lowest first; returns how many."""
+    m = 0
+    for i in range(np2):
+        r = pairs[i]
+        if (body >> (4 * r)) & 15 == 0:
+            cand[m] = 2 << (4 * r)
+            m += 1
+    return m
 
 
 @kernel

@@ -212,3 +212,20 @@ def test_subset_stepper_equals_itertools():
                 break
         want = [(c, base + sum(int(cand[i]) for i in c)) for c in itertools.combinations(range(m), k)]
         assert got == want
+
+
+def test_wing_pairs_equal_python():
+    """wing_pairs lists, lowest first, a pair of each given rank that the body does not use."""
+    import numpy as np
+
+    from ddz_tools.kernels import wing_pairs
+
+    rng = random.Random(6)
+    for _ in range(300):
+        ranks = sorted(rng.sample(range(13), rng.randint(0, 8)))
+        body_ranks = rng.sample(range(13), rng.randint(0, 5))
+        body = sum(3 << (4 * r) for r in body_ranks)
+        pairs = np.array(ranks + [0] * (16 - len(ranks)), np.int64)
+        cand = np.zeros(16, np.int64)
+        m = wing_pairs(body, pairs, len(ranks), cand)
+        assert [int(x) for x in cand[:m]] == [2 << (4 * r) for r in ranks if r not in body_ranks]
