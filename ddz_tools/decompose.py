@@ -63,7 +63,7 @@ import numpy as np
 from ._jit import kernel, prefetch
 from .cards import RANK_2, RANK_D, RANK_X, card_count, count_of, format_cards, full_deck, to_packed
 from .errors import ArgumentError, CardError
-from .movegen import GEN_SCRATCH, first_subset, gen_all, gen_into_scratch, next_subset, wing_pairs
+from .movegen import GEN_SCRATCH, first_subset, gen_all, gen_into_scratch, next_subset, pair_ranks, wing_pairs
 from .kinds import (
     F_CHAINS_WITH_TWO,
     F_FOUR,
@@ -745,11 +745,7 @@ def _four_children(hand, p, out, start, cap, sc):
     is the whole hand, -2 past ``cap``."""
     end = start
     pairs = sc[0:16]
-    np2 = 0
-    for r in range(13):
-        if (hand >> (4 * r)) & 15 >= 2:
-            pairs[np2] = r
-            np2 += 1
+    np2 = pair_ranks(hand, pairs)
     for unit in range(1, 4):
         shortest = 5 if unit == 1 else (3 if unit == 2 else 2)
         body = 0

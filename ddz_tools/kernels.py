@@ -27,9 +27,10 @@ Move generation (:mod:`ddz_tools.movegen`)
     total``: the number of plays of each of many hands, in one call;
     ``first_subset(cand, k, base, idx, part)`` and ``next_subset(cand, m, k,
     idx, part) -> bool``: the ``k``-subsets of ``cand[:m]`` in lexicographic
-    order with their sums, and ``wing_pairs(body, pairs, np2, cand) -> m``:
-    the pairs an airplane body may carry as wings (the generator's and the
-    two-deck decomposer's).
+    order with their sums, ``pair_ranks(hand, pairs) -> np2``: the ranks
+    held twice or more, and ``wing_pairs(body, pairs, np2, cand) -> m``: the
+    pairs of those an airplane body may carry as wings (the generator's and
+    the two-deck decomposer's).
 Decomposer (:mod:`ddz_tools.decompose`)
     ``min_plays_memo(hand, flags, table)``: the exact minimum number of plays
     of a hand, memoised in ``table`` (:func:`new_memo_table`);
@@ -121,7 +122,7 @@ from .gamerules import (
     trick_after,
 )
 from .movegen import (GEN_SCRATCH, first_subset, gen_all, gen_batch, gen_into, gen_into_scratch, next_subset,
-                      wing_pairs)
+                      pair_ranks, wing_pairs)
 from .policies import (BUFFER, POLICIES, new_table, policy_bid, policy_call, policy_double, policy_play, policy_show,
                        seed_rng)
 from .selfplay import (
@@ -145,7 +146,7 @@ __all__ = [
     "packed_count", "packed_contains", "packed_valid", "packed_valid_decks",
     # movegen
     "gen_into", "gen_into_scratch", "GEN_SCRATCH", "gen_all", "gen_batch", "first_subset", "next_subset",
-    "wing_pairs",
+    "pair_ranks", "wing_pairs",
     # decompose
     "min_plays_memo", "min_plays_memo_in", "min_plays_prefetch", "SEARCH_WORK", "min_plays_fresh", "new_memo_table",
     # policies

@@ -375,6 +375,19 @@ def _wings(hand, body, kind, k, flags, pairs, np2, out_cards, out_kinds, n, scra
 
 
 @kernel
+def pair_ranks(hand, pairs):
+    """The ranks 3..2 that ``hand`` holds twice or more, into ``pairs``,
+    lowest first (the ranks an airplane's pair wings come from); returns how
+    many."""
+    np2 = 0
+    for r in range(13):
+        if (hand >> (4 * r)) & 15 >= 2:
+            pairs[np2] = r
+            np2 += 1
+    return np2
+
+
+@kernel
 def wing_pairs(body, pairs, np2, cand):
     """The pair wings an airplane ``body`` may carry: a pair (packed) of each
     rank ``pairs[:np2]`` (the ranks held twice or more) that the body does
@@ -430,11 +443,7 @@ def _gen_four(hand, flags, prev_kind, out_cards, out_kinds, scratch):
     pl = (prev_kind >> 9) & 15
     lo = 0 if lead else pm + 1
     pairs = scratch[32:48]
-    np2 = 0
-    for r in range(13):
-        if (hand >> (4 * r)) & 15 >= 2:
-            pairs[np2] = r
-            np2 += 1
+    np2 = pair_ranks(hand, pairs)
     if lead or pt == T_SOLO:
         for r in range(lo, 15):
             if (hand >> (4 * r)) & 15 >= 1:

@@ -214,6 +214,21 @@ def test_subset_stepper_equals_itertools():
         assert got == want
 
 
+def test_pair_ranks_equal_python():
+    """pair_ranks lists, lowest first, the ranks 3..2 held twice or more (jokers never)."""
+    import numpy as np
+
+    from ddz_tools.kernels import pair_ranks
+
+    rng = random.Random(7)
+    for _ in range(300):
+        counts = [rng.randint(0, 8) for _ in range(13)] + [rng.randint(0, 2), rng.randint(0, 2)]
+        hand = pack_counts(counts)
+        pairs = np.zeros(16, np.int64)
+        n = pair_ranks(hand, pairs)
+        assert [int(x) for x in pairs[:n]] == [r for r in range(13) if counts[r] >= 2]
+
+
 def test_wing_pairs_equal_python():
     """wing_pairs lists, lowest first, a pair of each given rank that the body does not use."""
     import numpy as np
