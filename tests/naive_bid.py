@@ -277,16 +277,34 @@ def naive_wilson(k: int, n: int, z: float) -> tuple[float, float]:
     return ((-b - disc) / (2 * a), (-b + disc) / (2 * a))
 
 
+def _known_bottom_playout(hands, problem, policy: int, key: int, table, bufc, bufk) -> tuple[int, int]:
+    """The playout of a deal whose landlord (seat 0) took the known bottom
+    ``problem.bottom``: (landlord won, the multiple of the bottom bonus
+    (``problem.flush`` for a flush), the bombs and the spring)."""
+    from naive_gamerules import bottom_multiple
+
+    from ddz_tools.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout
+
+    rules = problem.rules
+    res = playout(np.array(hands, dtype=np.int64), 0, np.full(3, policy, np.int64), rules.flags, mix2(key, 0x1000),
+                  table, bufc, bufk)
+    bonus = 1
+    if rules.bottom_bonus == "table":
+        ranks = [r for r in range(15) for _ in range((problem.bottom >> (4 * r)) & 15)]
+        bonus = bottom_multiple(ranks, [0, 0, 0] if problem.flush else [0, 1, 2])
+    return int(res[R_LANDLORD_WON]), bonus * 2 ** int(res[R_DOUBLINGS] + res[R_SPRING] + res[R_ANTI_SPRING])
+
+
 def naive_double_rows(problem, policy: int, seed: int, start: int, count: int, max_attempts: int) -> list:
     """One dict per sample index of the doubling evaluator, from the
     definitions of ``evaluate_double``: the deal, the landlord's call and the
     earlier doubles judged by the policy (rejection), the later doubles and
     the landlord's first-play show by the policy, one playout, and this seat's
     score for each factor settled in plain Python (``naive_gamerules``)."""
-    from naive_gamerules import bottom_multiple, settlement_doubled, show_multiple
+    from naive_gamerules import settlement_doubled, show_multiple
 
     from ddz_tools.policies import policy_bid, policy_double, policy_show
-    from ddz_tools.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout, work_arrays
+    from ddz_tools.selfplay import work_arrays
 
     rules = problem.rules
     flags, sf = rules.flags, rules.stage_flags
@@ -322,14 +340,8 @@ def naive_double_rows(problem, policy: int, seed: int, start: int, count: int, m
         _seed_numba(mix2(key, 0x5000))
         shows = policy_show(hands[0], policy, flags, sf, 100, 1, table)
         show = show_multiple(rules.show, rules.show_split, "first-play", True) if shows else 1
-        res = playout(np.array(hands, dtype=np.int64), 0, np.full(3, policy, np.int64), flags, mix2(key, 0x1000),
-                      table, bufc, bufk)
-        won = int(res[R_LANDLORD_WON])
-        bonus = 1
-        if rules.bottom_bonus == "table":
-            ranks = [r for r in range(15) for _ in range((problem.bottom >> (4 * r)) & 15)]
-            bonus = bottom_multiple(ranks, [0, 0, 0] if problem.flush else [0, 1, 2])
-        mult = show * bonus * 2 ** int(res[R_DOUBLINGS] + res[R_SPRING] + res[R_ANTI_SPRING])
+        won, mult = _known_bottom_playout(hands, problem, policy, key, table, bufc, bufk)
+        mult *= show
         row.update(won=won, mult=mult, show=show, doubles=[d[0], d[1], d[2]])
         row["scores"] = {}
         for f in legal_factors:
@@ -546,10 +558,10 @@ def naive_show_rows(problem, policy: int, seed: int, start: int, count: int, max
     when their doubles fit (the policy's doubling rule), one playout, the
     landlord's score with the earlier shows' multiple and with his x2 too.
     Show multiples from the rules tables (``naive_gamerules``)."""
-    from naive_gamerules import bottom_multiple, settlement_doubled, show_multiple
+    from naive_gamerules import settlement_doubled, show_multiple
 
     from ddz_tools.policies import policy_double
-    from ddz_tools.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout, work_arrays
+    from ddz_tools.selfplay import work_arrays
 
     rules = problem.rules
     n = rules.hand_cards
@@ -612,14 +624,7 @@ def naive_show_rows(problem, policy: int, seed: int, start: int, count: int, max
         rows.append(row)
         if not row["accepted"]:
             continue
-        res = playout(np.array(hands, dtype=np.int64), 0, np.full(3, policy, np.int64), flags, mix2(key, 0x1000),
-                      table, bufc, bufk)
-        won = int(res[R_LANDLORD_WON])
-        bonus = 1
-        if rules.bottom_bonus == "table":
-            ranks = [r for r in range(15) for _ in range((problem.bottom >> (4 * r)) & 15)]
-            bonus = bottom_multiple(ranks, [0, 0, 0] if problem.flush else [0, 1, 2])
-        mult = bonus * 2 ** int(res[R_DOUBLINGS] + res[R_SPRING] + res[R_ANTI_SPRING])
+        won, mult = _known_bottom_playout(hands, problem, policy, key, table, bufc, bufk)
         row.update(landlord=0, base=problem.base, won=won, mult=mult, ll_show=1, scores=[
             settlement_doubled(0, bool(won), problem.base * mult * m, [dl, f1, f2], rules.doubling)[0]
             for m in (_merged(rules.show_merge, earlier),
