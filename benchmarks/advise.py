@@ -38,18 +38,18 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from ddz_tools.advise import AdvisorOptions, advise, play_game, view_from_record  # noqa: E402
-from ddz_tools.bid import mean_interval, wilson_interval  # noqa: E402
-from ddz_tools.cards import card_count  # noqa: E402
-from ddz_tools.records import parse_record  # noqa: E402
+from ddz_tools.analysis.advise import AdvisorOptions, advise, play_game, view_from_record  # noqa: E402
+from ddz_tools.analysis.bid import mean_interval, wilson_interval  # noqa: E402
+from ddz_tools.core.cards import card_count  # noqa: E402
+from ddz_tools.engines.records import parse_record  # noqa: E402
 
 from _rows import read_rows  # noqa: E402  (beside this script)
 
 
 def _set_tie_playouts(on: bool) -> None:
-    import ddz_tools.advise
+    import ddz_tools.analysis.advise
 
-    ddz_tools.advise.TIE_PLAYOUTS = on
+    ddz_tools.analysis.advise.TIE_PLAYOUTS = on
 
 
 def _one_deal(args) -> dict:
@@ -88,14 +88,14 @@ class _RuleAgent:
 
     @staticmethod
     def _rl(cards: int) -> str:
-        from ddz_tools.cards import format_cards
+        from ddz_tools.core.cards import format_cards
 
         return format_cards(cards).replace("X", "B").replace("D", "R")
 
     def __call__(self, g, seat):
-        from ddz_tools.cards import parse_cards
-        from ddz_tools.movegen import generate
-        from ddz_tools.rules import Play
+        from ddz_tools.core.cards import parse_cards
+        from ddz_tools.moves.movegen import generate
+        from ddz_tools.core.rules import Play
 
         legal = list(generate(g.hands[seat], g.last_play, g.rules))
         actions, seen = [], set()
@@ -212,7 +212,7 @@ def _speed_views(n: int, seed: int):
 
 
 def parse_record_cards(text: str) -> int:
-    from ddz_tools.rules import play_text_cards
+    from ddz_tools.core.rules import play_text_cards
 
     return 0 if text in ("", "pass") else play_text_cards(text)
 

@@ -1,10 +1,10 @@
 """Batch analysis speed: ``ddz analyze`` games per second, validate-and-score and with the mistake search.
 
-Games are seeded self-play records (``ddz_tools.selfplay.simulate``, heuristic
+Games are seeded self-play records (``ddz_tools.engines.selfplay.simulate``, heuristic
 policy), written as ``ddz-record/1`` JSON Lines to a temporary file.  On one
 core (``workers=1``), median of ``--repeat`` runs:
 
-* ``analyze``: :func:`ddz_tools.analyze.analyze_files` from the file to
+* ``analyze``: :func:`ddz_tools.analysis.analyze.analyze_files` from the file to
   :class:`GameAnalysis` objects, mistake search off (``solve_below=0``): read,
   JSON decode, record check, replay and score (one kernel call per chunk),
   result objects.  The figure the issue's target (10,000 games/s on one core)
@@ -51,11 +51,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
-from ddz_tools.analyze import (  # noqa: E402
+from ddz_tools.analysis.analyze import (  # noqa: E402
     AnalyzeOptions, analyze_files, analyze_items, gc_paused, iter_items, summarize)
-from ddz_tools.sources import decode_item  # noqa: E402
-from ddz_tools.records import pack_games, parse_record, run_batch  # noqa: E402
-from ddz_tools.selfplay import simulate  # noqa: E402
+from ddz_tools.engines.sources import decode_item  # noqa: E402
+from ddz_tools.engines.records import pack_games, parse_record, run_batch  # noqa: E402
+from ddz_tools.engines.selfplay import simulate  # noqa: E402
 
 
 def timed(fn, repeat: int):
@@ -94,8 +94,8 @@ def write_corpus(folder: str) -> None:
     * ``botzone_game.json``: a Botzone judge log of a seeded random game
       (``botzone.judge_log_from_game``).
     """
-    from ddz_tools.botzone import judge_log_from_game
-    from ddz_tools.game import random_game
+    from ddz_tools.engines.botzone import judge_log_from_game
+    from ddz_tools.engines.game import random_game
 
     os.makedirs(folder, exist_ok=True)
     good = []

@@ -38,8 +38,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from ddz_tools.bid import evaluate_bid  # noqa: E402
-from ddz_tools.cards import format_cards  # noqa: E402
+from ddz_tools.analysis.bid import evaluate_bid  # noqa: E402
+from ddz_tools.core.cards import format_cards  # noqa: E402
 
 DECK = [r for r in range(13) for _ in range(4)] + [13, 14]
 

@@ -5,12 +5,12 @@ Run:  .venv/bin/python benchmarks/bid_validation.py [--deals 5000] [--samples 50
 
 The study
 ---------
-Deal ``d`` is ``ddz_tools.selfplay.deal_cards(game_seed(seed, d))``; seats
+Deal ``d`` is ``ddz_tools.engines.selfplay.deal_cards(game_seed(seed, d))``; seats
 bid in the order 0, 1, 2 and the evaluated seat is ``d % 3``.  The seats
 before it bid by the heuristic policy's own bid rule; when one of them bids 3
 the evaluated seat has no decision and the deal is skipped (and counted).
 The evaluated seat's 17 cards and the earlier bids go to
-:func:`ddz_tools.bid.evaluate_bid` (heuristic policy, ``--samples`` samples,
+:func:`ddz_tools.analysis.bid.evaluate_bid` (heuristic policy, ``--samples`` samples,
 early stopping on, so a first seat is conditioned on nothing and the others
 on the real earlier bids).
 
@@ -57,18 +57,18 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from ddz_tools.bid import CHOICES, evaluate_bid, sample_key, wilson_interval  # noqa: E402
-from ddz_tools.cards import counts_of  # noqa: E402
-from ddz_tools.gamerules import (  # noqa: E402
+from ddz_tools.analysis.bid import CHOICES, evaluate_bid, sample_key, wilson_interval  # noqa: E402
+from ddz_tools.core.cards import counts_of  # noqa: E402
+from ddz_tools.core.gamerules import (  # noqa: E402
     A_BASE, A_HIGH, A_LANDLORD, A_OUTCOME, A_TURN, AUCTION_OPEN, AUCTION_SIZE, AUCTION_VOID, BIDDING_MODES,
     auction_bid, auction_start, multiplier, settle,
 )
-from ddz_tools.kernels import (  # noqa: E402
+from ddz_tools.engines.kernels import (  # noqa: E402
     R_ANTI_SPRING, R_BOMBS, R_LANDLORD_WON, R_SPRING, interpreted, playout, work_arrays,
 )
-from ddz_tools.policies import bid_rule  # noqa: E402
-from ddz_tools.rules import Rules  # noqa: E402
-from ddz_tools.selfplay import deal_cards, game_seed  # noqa: E402
+from ddz_tools.engines.policies import bid_rule  # noqa: E402
+from ddz_tools.core.rules import Rules  # noqa: E402
+from ddz_tools.engines.selfplay import deal_cards, game_seed  # noqa: E402
 
 HEURISTIC = 1
 POLICIES = np.full(3, HEURISTIC, np.int64)
@@ -145,7 +145,7 @@ def draw_calibration(path, bins, n, brier, brier_base, args, tool: str = "ddz bi
     """The calibration bins as an SVG chart: observed win rate against mean
     predicted probability with 95% Wilson intervals, deals per bin below
     (``tool``, ``won`` and ``who`` name the evaluator and the outcome)."""
-    from ddz_tools.report import pyplot
+    from ddz_tools.analysis.report import pyplot
 
     plt = pyplot()
 

@@ -1,4 +1,4 @@
-"""Benchmark of the hand decomposer (``ddz_tools.decompose``).
+"""Benchmark of the hand decomposer (``ddz_tools.engines.decompose``).
 
 Seeded random 17- and 20-card hands (2,000 of each by default).  Per hand,
 the time of the public Python API ``min_plays(hand, rules)`` (warm: JIT
@@ -34,9 +34,9 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import numpy as np  # noqa: E402
 
-from ddz_tools import decompose as dec  # noqa: E402
-from ddz_tools.cards import format_cards  # noqa: E402
-from ddz_tools.rules import Rules  # noqa: E402
+from ddz_tools.engines import decompose as dec  # noqa: E402
+from ddz_tools.core.cards import format_cards  # noqa: E402
+from ddz_tools.core.rules import Rules  # noqa: E402
 
 DECK = [r for r in range(13) for _ in range(4)] + [13, 14]
 

@@ -6,13 +6,13 @@ Run:  .venv/bin/python benchmarks/double_validation.py [--deals 1000] [--samples
 
 The study
 ---------
-Game ``d`` is game ``d`` of ``ddz_tools.selfplay.simulate(deals, "heuristic",
+Game ``d`` is game ``d`` of ``ddz_tools.engines.selfplay.simulate(deals, "heuristic",
 seed, rules="happy")``: the heuristic policy in every seat, through the
 auction, the doubles (farmers from the landlord's left, then the landlord),
 the landlord's show at his first play and the play.  The evaluated seat is
 the ``d % 3``-th to double; its cards when it doubles (the landlord's with
 the bottom), the bottom, the base and the real doubles of the seats before
-it go to :func:`ddz_tools.bid.evaluate_double` (heuristic policy, up to
+it go to :func:`ddz_tools.analysis.bid.evaluate_double` (heuristic policy, up to
 ``--samples`` samples, early stopping on).  Games with no landlord (every
 seat passed until the redeal limit) are skipped.
 
@@ -50,12 +50,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bid_validation import calibration_table, draw_calibration, mean_ci  # noqa: E402
 
-from ddz_tools._jit import interpreted  # noqa: E402
-from ddz_tools.bid import evaluate_double  # noqa: E402
-from ddz_tools.cards import format_cards, parse_cards  # noqa: E402
-from ddz_tools.gamerules import DOUBLING_MODES, settle_doubled  # noqa: E402
-from ddz_tools.rules import Rules  # noqa: E402
-from ddz_tools.selfplay import simulate  # noqa: E402
+from ddz_tools.core._jit import interpreted  # noqa: E402
+from ddz_tools.analysis.bid import evaluate_double  # noqa: E402
+from ddz_tools.core.cards import format_cards, parse_cards  # noqa: E402
+from ddz_tools.core.gamerules import DOUBLING_MODES, settle_doubled  # noqa: E402
+from ddz_tools.core.rules import Rules  # noqa: E402
+from ddz_tools.engines.selfplay import simulate  # noqa: E402
 
 _settle = interpreted(settle_doubled)
 RULES = Rules.parse("happy")

@@ -43,11 +43,11 @@ import time
 import numpy as np
 from tabulate import tabulate
 
-from ddz_tools.kernels import min_plays_fresh
+from ddz_tools.engines.kernels import min_plays_fresh
 from laizi import batch_time  # noqa: E402  (beside this script: the leads of a hand, one batch call)
-from ddz_tools.rules import Rules
-from ddz_tools.selfplay import _game, _game_seed, new_game_arrays, selfplay_stats, simulate, wilson_interval
-from ddz_tools.policies import BUFFER, new_table
+from ddz_tools.core.rules import Rules
+from ddz_tools.engines.selfplay import _game, _game_seed, new_game_arrays, selfplay_stats, simulate, wilson_interval
+from ddz_tools.engines.policies import BUFFER, new_table
 
 
 def deal(rng: random.Random, decks: int, size: int) -> int:

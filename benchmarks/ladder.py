@@ -4,7 +4,7 @@ difference in points (ADP) of each pair, both sides of every deal.
     python benchmarks/ladder.py --deals 100 --seed 1 --procs 2 --out out/ladder.jsonl
     python benchmarks/ladder.py --pairs advisor128:rule,oracle:heuristic --deals 20
 
-The deals.  Deal ``i`` is ``ddz_tools.selfplay.deal_cards(game_seed(seed, i))`` (the deal of
+The deals.  Deal ``i`` is ``ddz_tools.engines.selfplay.deal_cards(game_seed(seed, i))`` (the deal of
 game ``i`` of ``ddz simulate --seed S``): seat 0 is the landlord with its 17 cards and the
 bottom, seat 1 (who plays after him) and seat 2 the farmers; no bidding, base 1, as in
 DouZero's evaluation data.  For a pair ``A:B`` each deal is played twice: A as landlord
@@ -29,7 +29,7 @@ The figures.  WP: A's share of games won, over both roles (2 games a deal) and p
 Wilson 95% intervals.  ADP: A's points a game, over both roles and per role, with normal 95%
 intervals over deals: the score of A's seats under our classic settlement at base 1 (the
 landlord +-2 x stake, each farmer +-stake, so A as the farmers +-2 x stake; stake = 2 ** (bombs
-+ rockets), x2 for a spring or an anti-spring: ``ddz_tools.game.score``).  DouZero's own
++ rockets), x2 for a spring or an anti-spring: ``ddz_tools.engines.game.score``).  DouZero's own
 GameEnv does not count springs.  games/s: games over the seconds spent in them (one process).
 With both ``oracle:heuristic`` and ``advisor128:heuristic``, the share of the oracle's margin
 over the heuristic that the advisor closes (on the deals both pairs played; a seeded bootstrap
@@ -55,10 +55,10 @@ from tabulate import tabulate
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from ddz_tools.bid import mean_interval, wilson_interval  # noqa: E402
-from ddz_tools.cards import counts_of, pack_douzero, parse_cards  # noqa: E402
-from ddz_tools.game import score  # noqa: E402
-from ddz_tools.selfplay import deal_cards, game_seed  # noqa: E402
+from ddz_tools.analysis.bid import mean_interval, wilson_interval  # noqa: E402
+from ddz_tools.core.cards import counts_of, pack_douzero, parse_cards  # noqa: E402
+from ddz_tools.engines.game import score  # noqa: E402
+from ddz_tools.engines.selfplay import deal_cards, game_seed  # noqa: E402
 
 AGENTS = ("random", "rule", "heuristic", "heuristic-solo", "advisor32", "advisor128", "oracle")
 DEFAULT_PAIRS = ("heuristic:random,heuristic:rule,advisor32:heuristic,advisor32:rule,"
@@ -180,7 +180,7 @@ def _play_douzero(deal: tuple, landlord: str, farmers: str, seed: int, objective
 
 def _warm() -> None:
     """Load the kernels and the harnesses in a worker before its first timed game."""
-    from ddz_tools.advise import history_view
+    from ddz_tools.analysis.advise import history_view
     from ddz_tools.agents import heuristic_play, import_rlcard
 
     import_rlcard()
@@ -269,7 +269,7 @@ def summary(rows: list, seed: int, objective: str) -> None:
     by_pair: dict = {}
     for r in rows:
         by_pair.setdefault(r["pair"], {})[r["deal"]] = r
-    print(f"ladder: seed {seed}, deals ddz_tools.selfplay.deal_cards(game_seed({seed}, i)), landlord seat 0, "
+    print(f"ladder: seed {seed}, deals ddz_tools.engines.selfplay.deal_cards(game_seed({seed}, i)), landlord seat 0, "
           f"base 1, each pair on both sides of each deal")
     print("WP: A's games won (both roles: 2 a deal); ADP: A's points a game (landlord +-2 x stake, "
           "the two farmers +-2 x stake; stake 2^(bombs+rockets), x2 for a spring or anti-spring: "

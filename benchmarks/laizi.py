@@ -38,9 +38,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from ddz_tools.kernels import gen_batch, min_plays_fresh  # noqa: E402
-from ddz_tools.rules import Rules  # noqa: E402
-from ddz_tools.selfplay import SimulationSummary, selfplay_stats, simulate  # noqa: E402
+from ddz_tools.engines.kernels import gen_batch, min_plays_fresh  # noqa: E402
+from ddz_tools.core.rules import Rules  # noqa: E402
+from ddz_tools.engines.selfplay import SimulationSummary, selfplay_stats, simulate  # noqa: E402
 
 DECK = [r for r in range(13) for _ in range(4)] + [13, 14]
 

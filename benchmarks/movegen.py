@@ -48,10 +48,10 @@ from pathlib import Path
 import numpy as np
 from tabulate import tabulate
 
-from ddz_tools.cards import douzero_values, format_cards
-from ddz_tools.kernels import gen_batch
-from ddz_tools.movegen import count_batch, generate
-from ddz_tools.rules import Play, Rules
+from ddz_tools.core.cards import douzero_values, format_cards
+from ddz_tools.engines.kernels import gen_batch
+from ddz_tools.moves.movegen import count_batch, generate
+from ddz_tools.core.rules import Play, Rules
 
 REPO = Path(__file__).resolve().parent.parent
 AFTER = ["5", "77", "34567", "888-4", "9999", "333444-56"]

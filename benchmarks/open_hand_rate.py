@@ -1,6 +1,6 @@
 """Open-hand landlord win rate over seeded whole deals, beside heuristic self-play.
 
-For each game index ``i`` of the run seed, :func:`ddz_tools.selfplay.simulate`
+For each game index ``i`` of the run seed, :func:`ddz_tools.engines.selfplay.simulate`
 deals the cards, lets the heuristic bid rule choose the landlord (the bottom
 goes to his hand) and plays the game out with the heuristic policy in every
 seat.  The same deal, just after the auction, is then solved open-hand (every
@@ -33,10 +33,10 @@ import os
 import sys
 import time
 
-from ddz_tools.position import from_record
-from ddz_tools.records import parse_record
-from ddz_tools.selfplay import simulate
-from ddz_tools.solver import Solver
+from ddz_tools.engines.position import from_record
+from ddz_tools.engines.records import parse_record
+from ddz_tools.engines.selfplay import simulate
+from ddz_tools.engines.solver import Solver
 
 from _rows import read_rows  # beside this script
 

@@ -1,11 +1,11 @@
 """Validate-and-score speed: the Numba batch kernel vs the Python state machine (and DouZero).
 
-Games are seeded self-play records (``ddz_tools.selfplay.simulate``), written
+Games are seeded self-play records (``ddz_tools.engines.selfplay.simulate``), written
 as ``ddz-record/1`` JSON lines.  For each rule set the script times, on one
 core, median of ``--repeat`` runs:
 
-* ``python``  -- :func:`ddz_tools.records.replay_record` per record (the
-  Python :class:`~ddz_tools.game.Game`), on already parsed records;
+* ``python``  -- :func:`ddz_tools.engines.records.replay_record` per record (the
+  Python :class:`~ddz_tools.engines.game.Game`), on already parsed records;
 * ``kernel``  -- the batch kernel alone (``run_batch`` on packed arrays);
 * ``pack``    -- :func:`pack_games`: parsed records to int64 arrays (bids
   replayed, play texts converted);
@@ -31,8 +31,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from ddz_tools.records import pack_games, parse_record, replay_record, run_batch, validate_batch  # noqa: E402
-from ddz_tools.selfplay import simulate  # noqa: E402
+from ddz_tools.engines.records import pack_games, parse_record, replay_record, run_batch, validate_batch  # noqa: E402
+from ddz_tools.engines.selfplay import simulate  # noqa: E402
 
 
 def timed(fn, repeat: int) -> tuple[float, object]:
@@ -82,7 +82,7 @@ def douzero_games(recs) -> list:
         data["three_landlord_cards"] = _dz_cards(rec.bottom)
         actions = {p: [] for p in pos.values()}
         for s, text in rec.plays:
-            from ddz_tools.cards import parse_cards
+            from ddz_tools.core.cards import parse_cards
             body = text.replace("-", "")
             actions[pos[s]].append(_dz_cards(parse_cards(body)) if body else [])
         out.append((data, actions, rep.result))

@@ -1,21 +1,21 @@
 """Whole-game review speed: ``ddz analyze --review`` / ``ddz report`` on heuristic self-play games.
 
-Games are seeded self-play records (``ddz_tools.selfplay.simulate``, heuristic
+Games are seeded self-play records (``ddz_tools.engines.selfplay.simulate``, heuristic
 policy).  Figures:
 
-* ``open, one core``: :func:`ddz_tools.review.review_record` in ``open`` mode
+* ``open, one core``: :func:`ddz_tools.analysis.review.review_record` in ``open`` mode
   on each game, one at a time in this process (run it under ``taskset -c 0``
   for one core): median, p90 and max seconds per game (wall and CPU), positions
   per game, the share of positions left unknown at the node budget, and
   mistakes found.  The first game is reviewed once before timing, so Numba's
   compile is not counted.
-* ``open, N workers``: :func:`ddz_tools.analyze.analyze_files` with
+* ``open, N workers``: :func:`ddz_tools.analysis.analyze.analyze_files` with
   ``review="open"`` over the same games with ``--workers`` processes (default
   2): games per hour, wall clock, worker start-up included.
 * ``hidden``: the same at the advisor's default budget on the first
   ``--hidden-games`` games (default 3: one advisor call per move is slow).
 * ``report``: the time to write the pages of the reviewed games
-  (:class:`ddz_tools.report.ReportWriter`: templates and SVG charts), per game.
+  (:class:`ddz_tools.analysis.report.ReportWriter`: templates and SVG charts), per game.
 
 No peer reviews Dou Dizhu games move by move with an exact solver, so there is
 no ratio.  The machine is shared: CPU time is printed beside wall time.
@@ -37,10 +37,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-from ddz_tools.analyze import analyze_files  # noqa: E402
-from ddz_tools.records import parse_record  # noqa: E402
-from ddz_tools.review import REVIEW_NODE_LIMIT, review_record  # noqa: E402
-from ddz_tools.selfplay import simulate  # noqa: E402
+from ddz_tools.analysis.analyze import analyze_files  # noqa: E402
+from ddz_tools.engines.records import parse_record  # noqa: E402
+from ddz_tools.analysis.review import REVIEW_NODE_LIMIT, review_record  # noqa: E402
+from ddz_tools.engines.selfplay import simulate  # noqa: E402
 
 
 def pct(xs, q):
@@ -89,7 +89,7 @@ def main(argv=None) -> None:
           f"{flagged} mistakes in {len(recs)} games")
 
     try:
-        import ddz_tools.advise  # noqa: F401
+        import ddz_tools.analysis.advise  # noqa: F401
         have_advisor = True
     except ImportError:
         have_advisor = False
@@ -121,7 +121,7 @@ def parallel(raw, args, workers=None) -> None:
         if workers > 1:
             print(f"open, {workers} workers: {len(res)} games in {dt:.1f} s = {3600 * len(res) / dt:,.0f} games/hour "
                   f"(worker start-up and compile-cache load included)")
-        from ddz_tools.report import ReportWriter
+        from ddz_tools.analysis.report import ReportWriter
 
         t0, c0 = time.perf_counter(), time.process_time()
         w = ReportWriter(os.path.join(tmp, "report"))

@@ -42,13 +42,13 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from ddz_tools.cards import format_cards, parse_cards  # noqa: E402
-from ddz_tools.gamerules import stake_doublings, trick_after  # noqa: E402
-from ddz_tools.kernels import interpreted  # noqa: E402
-from ddz_tools.movegen import gen_into  # noqa: E402
-from ddz_tools.policies import BUFFER, POLICY_HEURISTIC, new_table, policy_play  # noqa: E402
-from ddz_tools.rules import STANDARD  # noqa: E402
-from ddz_tools.selfplay import deal_cards, game_seed, selfplay_stats  # noqa: E402
+from ddz_tools.core.cards import format_cards, parse_cards  # noqa: E402
+from ddz_tools.core.gamerules import stake_doublings, trick_after  # noqa: E402
+from ddz_tools.engines.kernels import interpreted  # noqa: E402
+from ddz_tools.moves.movegen import gen_into  # noqa: E402
+from ddz_tools.engines.policies import BUFFER, POLICY_HEURISTIC, new_table, policy_play  # noqa: E402
+from ddz_tools.core.rules import STANDARD  # noqa: E402
+from ddz_tools.engines.selfplay import deal_cards, game_seed, selfplay_stats  # noqa: E402
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

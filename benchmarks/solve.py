@@ -1,4 +1,4 @@
-"""Benchmark of the endgame solver (``ddz_tools.solver``).
+"""Benchmark of the endgame solver (``ddz_tools.engines.solver``).
 
 Sets (seeded, reproducible):
 
@@ -59,10 +59,10 @@ import time
 
 from tabulate import tabulate
 
-from ddz_tools.cards import FULL_DECK, RANKS, counts_of, pack_counts
-from ddz_tools.position import Position
-from ddz_tools.rules import Rules
-from ddz_tools.solver import Solver
+from ddz_tools.core.cards import FULL_DECK, RANKS, counts_of, pack_counts
+from ddz_tools.engines.position import Position
+from ddz_tools.core.rules import Rules
+from ddz_tools.engines.solver import Solver
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 _RANK_STR = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]

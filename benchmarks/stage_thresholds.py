@@ -8,7 +8,7 @@ Run:  .venv/bin/python benchmarks/stage_thresholds.py [--games 300] [--seed 1] [
 
 The study
 ---------
-Game ``d`` is game ``d`` of ``ddz_tools.selfplay.simulate(games, "heuristic",
+Game ``d`` is game ``d`` of ``ddz_tools.engines.selfplay.simulate(games, "heuristic",
 seed, rules="happy")``; games without a landlord are skipped.  Each game gives
 four situations, each seat's cards as the policy decided with them:
 
@@ -18,10 +18,10 @@ four situations, each seat's cards as the policy decided with them:
 * ``show``: the landlord's show at his first play (20 cards, the bottom, the
   base, the three real doubles, the farmers' earlier shows).
 
-Each is evaluated by :func:`ddz_tools.bid.evaluate_double` or
-:func:`~ddz_tools.bid.evaluate_show` (heuristic policy, up to ``--samples``
+Each is evaluated by :func:`ddz_tools.analysis.bid.evaluate_double` or
+:func:`~ddz_tools.analysis.bid.evaluate_show` (heuristic policy, up to ``--samples``
 samples, seeded by the game and the situation, one worker), and scored by
-:func:`ddz_tools.policies.strength`.  For each decision the threshold ``t``
+:func:`ddz_tools.engines.policies.strength`.  For each decision the threshold ``t``
 (the policy acts when ``strength >= t``) that agrees with the most
 recommendations is chosen; among equally good ones the nearest to today's
 constant (then the higher).  The landlord's two thresholds (x2 from ``T2``, x4
@@ -51,13 +51,13 @@ from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from ddz_tools.bid import evaluate_double, evaluate_show  # noqa: E402
-from ddz_tools.cards import format_cards, parse_cards  # noqa: E402
-from ddz_tools.policies import (  # noqa: E402
+from ddz_tools.analysis.bid import evaluate_double, evaluate_show  # noqa: E402
+from ddz_tools.core.cards import format_cards, parse_cards  # noqa: E402
+from ddz_tools.engines.policies import (  # noqa: E402
     DOUBLE_FARMER_T2, DOUBLE_LANDLORD_T2, DOUBLE_LANDLORD_T4, SHOW_T, strength,
 )
-from ddz_tools.rules import Rules  # noqa: E402
-from ddz_tools.selfplay import simulate  # noqa: E402
+from ddz_tools.core.rules import Rules  # noqa: E402
+from ddz_tools.engines.selfplay import simulate  # noqa: E402
 
 RULES = Rules.parse("happy")
 ORDER = (1, 2, 0)   # relative to the landlord: the farmer on his left, the other farmer, the landlord

@@ -1,19 +1,23 @@
 """ddz-tools: Dou Dizhu analysis and hand solving.
 
-Layers, each importing only those before it:
+The package is in layers, one folder each, and each layer imports only those
+before it (``docs/architecture.md`` draws them):
 
-1. :mod:`ddz_tools.cards` -- notation, packed hands, :class:`~ddz_tools.cards.Hand`;
-2. :mod:`ddz_tools.rules` -- combination types, readings, comparison, rule options;
-3. :mod:`ddz_tools.movegen` -- the Numba move generator every tool shares;
-4. :mod:`ddz_tools.decompose`, :mod:`ddz_tools.solver`, :mod:`ddz_tools.game`
-   (with records and policies) -- the engines;
-5. :mod:`ddz_tools.bid`, :mod:`ddz_tools.analyze` -- Monte Carlo and batch work;
+1. :mod:`ddz_tools.core` -- cards (notation, packed hands), rules (types,
+   readings, comparison, options) and the game rules every tool shares;
+2. :mod:`ddz_tools.variants` -- each variant of the game answers for its deal,
+   seats, settlement, wild cards, stake and which decisions exist;
+3. :mod:`ddz_tools.moves` -- the Numba move generator;
+4. :mod:`ddz_tools.engines` -- the decomposer, the solver, the game engine and
+   its records, the policies and self-play;
+5. :mod:`ddz_tools.analysis` -- the bid evaluator, the advisor, batch analysis
+   and the reports;
 6. :mod:`ddz_tools.cli` -- the thin ``ddz`` command line.
 """
 
-from .cards import Hand, format_cards, parse_cards
-from .errors import DdzError
-from .rules import PRESETS, Play, Rules, classify
+from .core.cards import Hand, format_cards, parse_cards
+from .core.errors import DdzError
+from .core.rules import PRESETS, Play, Rules, classify
 
 __version__ = "0.1.0"
 

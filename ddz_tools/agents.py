@@ -3,13 +3,13 @@
 Three policies, each a player of three-player classic Dou Dizhu:
 
 ``heuristic``
-    The heuristic policy of :mod:`ddz_tools.policies`.  Its kernel takes
+    The heuristic policy of :mod:`ddz_tools.engines.policies`.  Its kernel takes
     every seat's hand but reads only what the seat may know (its own hand,
     the cards the others hold together and how many each holds), so it is
     given a deal drawn consistently with the seat's view
-    (:func:`ddz_tools.advise.sample_deals`): :func:`heuristic_play`.
+    (:func:`ddz_tools.analysis.advise.sample_deals`): :func:`heuristic_play`.
 ``advisor``
-    :func:`ddz_tools.advise.advise` on the seat's view with ``samples`` deals
+    :func:`ddz_tools.analysis.advise.advise` on the seat's view with ``samples`` deals
     at most, its recommendation played: :func:`advisor_play`.
 ``oracle``
     The advisor seeing every card: the view shows both other hands
@@ -31,7 +31,7 @@ right after the landlord) and ``landlord_up`` are our ``landlord``,
 ``farmer1`` and ``farmer2``.
 
 Each decision replays the harness's history into a
-:func:`~ddz_tools.advise.history_view` under the harness's rule set:
+:func:`~ddz_tools.analysis.advise.history_view` under the harness's rule set:
 :data:`RLCARD_RULES` (what RLCard's judger generates: the ``standard``
 combinations with kickers that may share a rank) or :data:`DOUZERO_RULES`
 (the ``douzero`` preset, DouZero's move generator).  The play chosen is
@@ -69,13 +69,13 @@ import sys
 import types
 from typing import Sequence
 
-from .advise import OBJECTIVES, THREE_SEATS, View, advise, history_view, sample_deals
-from .cards import (FULL_DECK, RANKS, card_count, counts_of, douzero_values, format_cards, pack_counts, pack_douzero,
+from .analysis.advise import OBJECTIVES, THREE_SEATS, View, advise, history_view, sample_deals
+from .core.cards import (FULL_DECK, RANKS, card_count, counts_of, douzero_values, format_cards, pack_counts, pack_douzero,
                     parse_cards)
-from .errors import ArgumentError, RulesError
-from .game import seat_roles
-from .policies import choose
-from .rules import Play, Rules
+from .core.errors import ArgumentError, RulesError
+from .engines.game import seat_roles
+from .engines.policies import choose
+from .core.rules import Play, Rules
 
 __all__ = [
     "POLICIES", "OBJECTIVES", "RLCARD_RULES", "DOUZERO_RULES", "DOUZERO_POSITIONS", "check_rules",
@@ -85,7 +85,7 @@ __all__ = [
 
 #: The agents' policies.
 POLICIES = ("heuristic", "heuristic-solo", "advisor", "oracle")
-#: What the advisor maximises: the chance to win, or (where :func:`~ddz_tools.advise.advise`
+#: What the advisor maximises: the chance to win, or (where :func:`~ddz_tools.analysis.advise.advise`
 #: takes an ``objective``) the expected score.
 #: The rule set of RLCard's Dou Dizhu judger as our options.
 RLCARD_RULES = "standard,kickers_distinct=off"
@@ -106,7 +106,7 @@ def check_rules(rules) -> Rules:
     >>> check_rules("four")
     Traceback (most recent call last):
     ...
-    ddz_tools.errors.RulesError: the agents play three-player classic rules, not four
+    ddz_tools.core.errors.RulesError: the agents play three-player classic rules, not four
     """
     r = Rules.parse(rules)
     if r.seats != 3 or r.decks != 1 or r.bottom_cards != 3 or r.is_laizi or r.has_stages:
@@ -139,17 +139,17 @@ def _allowed(play: Play, allowed) -> bool:
 def heuristic_play(view: View, seed: int = 0, allowed=None, policy: str = "heuristic") -> Play:
     """The heuristic policy's play for the player to move of ``view``
     (``policy`` ``heuristic-solo``: the heuristic without the farmers'
-    partnership conventions, :data:`ddz_tools.policies.POLICY_SOLO`).
+    partnership conventions, :data:`ddz_tools.engines.policies.POLICY_SOLO`).
 
     The kernel reads only what the seat may know, so any deal that fits the
     view gives the same play: the deal drawn is
     ``sample_deals(view, 0, 1, seed)``, passed to
-    :func:`ddz_tools.policies.choose` with the view's play to answer.
+    :func:`ddz_tools.engines.policies.choose` with the view's play to answer.
     ``allowed`` (a set of packed card sets, 0 for the pass), if given, is
     what the harness allows: a play outside it is replaced by the
     heuristic's play under ``standard`` rules (distinct kickers).
 
-    >>> from ddz_tools.advise import history_view
+    >>> from ddz_tools.analysis.advise import history_view
     >>> str(heuristic_play(history_view("3456789TJQKA2XD55", "farmer1", "landlord:33", bottom="22A")))
     '55'
     """
@@ -166,14 +166,14 @@ def heuristic_play(view: View, seed: int = 0, allowed=None, policy: str = "heuri
 
 def advisor_play(view: View, samples: int = 128, seed: int = 0, objective: str = "win", allowed=None) -> Play:
     """The advisor's play for the player to move of ``view``: the
-    recommendation of :func:`~ddz_tools.advise.advise` with ``samples`` deals
+    recommendation of :func:`~ddz_tools.analysis.advise.advise` with ``samples`` deals
     at most, or with ``allowed`` (a set of packed card sets, 0 for the pass)
     its best candidate in that set.  A single legal play is played without
     advice.  ``objective`` ``"score"`` is passed on to ``advise`` (which
     then maximises the expected score); ``"win"``, the default, is
     ``advise``'s own default and is not passed.
 
-    >>> from ddz_tools.advise import counts_view
+    >>> from ddz_tools.analysis.advise import counts_view
     >>> v = counts_view("KKA", "farmer2", "4,5,3", after="QQ", by="farmer1")
     >>> str(heuristic_play(v)), str(advisor_play(v, samples=32))   # the heuristic never overtakes its partner
     ('', 'KK')
@@ -195,7 +195,7 @@ def advisor_play(view: View, samples: int = 128, seed: int = 0, objective: str =
 
 class Player:
     """One of our policies as a player of any harness: :meth:`play` picks the
-    play for a :class:`~ddz_tools.advise.View` (three-player classic rules).
+    play for a :class:`~ddz_tools.analysis.advise.View` (three-player classic rules).
 
     ``policy`` is ``heuristic``, ``heuristic-solo``, ``advisor`` or ``oracle`` (the oracle's
     view must show both other hands); ``samples`` the advisor's most deals a
@@ -308,7 +308,7 @@ def _landlord_played(trace, landlord: int) -> int:
 
 
 def rlcard_view(state: dict, bottom=None, hands=None, rules=RLCARD_RULES) -> View:
-    """The :class:`~ddz_tools.advise.View` of the player to move in an RLCard
+    """The :class:`~ddz_tools.analysis.advise.View` of the player to move in an RLCard
     Dou Dizhu state (the dict of ``env.reset()``/``env.step()``, or its
     ``raw_obs``).
 
@@ -387,7 +387,7 @@ class RLCardAgent:
     >>> RLCardAgent("oracle")
     Traceback (most recent call last):
     ...
-    ddz_tools.errors.ArgumentError: the oracle reads the other hands from the environment: give env
+    ddz_tools.core.errors.ArgumentError: the oracle reads the other hands from the environment: give env
     """
 
     use_raw = True
@@ -448,7 +448,7 @@ def _contains(big: int, small: int) -> bool:
 
 
 def douzero_view(infoset, oracle: bool = False) -> View:
-    """The :class:`~ddz_tools.advise.View` of the player to move in a DouZero
+    """The :class:`~ddz_tools.analysis.advise.View` of the player to move in a DouZero
     ``InfoSet`` (of ``douzero.env.game.GameEnv``).  The bottom is rebuilt
     from ``three_landlord_cards`` and the landlord's plays
     (:func:`rebuilt_bottom`: exact for what a view uses it for).  With

@@ -1,10 +1,10 @@
 """Compile every kernel now: ``python -m ddz_tools.warmup``.
 
 The kernels are compiled on first use and cached on disk (see
-:mod:`ddz_tools._jit`), so the first command of each kind on a machine waits
+:mod:`ddz_tools.core._jit`), so the first command of each kind on a machine waits
 for the compiler.  :func:`warm_up` runs every tool once on a small input
 instead, which leaves every kernel in the cache; ``make run`` starts with it.
-It also compiles the public kernels of :mod:`ddz_tools.kernels` that no tool
+It also compiles the public kernels of :mod:`ddz_tools.engines.kernels` that no tool
 calls from Python (a user's code may), and grows a solver's table once (the
 rehash a large ``ddz solve`` needs).  It says which kernels it compiles (one
 line per module, on stderr) and returns the kernels still not cached: private
@@ -35,7 +35,7 @@ def warm_up(part: "str | None" = None) -> list[str]:
     and show evaluators; ``play`` the
     policies, self-play, records and the bid evaluator; ``rest`` the advisor,
     batch analysis and the public kernels no tool calls from Python."""
-    from ._jit import uncached
+    from .core._jit import uncached
 
     if part is not None and part not in PARTS:
         raise ValueError(f"part must be one of {', '.join(PARTS)}, not {part!r}")
@@ -52,11 +52,11 @@ def _core() -> None:
     """The move generator, the decomposer, the solver and the stake evaluators."""
     import numpy as np
 
-    from .cards import parse_cards
-    from .decompose import decompose, min_plays
-    from .movegen import count_batch, generate
-    from .position import Position
-    from .solver import Solver, solve
+    from .core.cards import parse_cards
+    from .engines.decompose import decompose, min_plays
+    from .moves.movegen import count_batch, generate
+    from .engines.position import Position
+    from .engines.solver import Solver, solve
 
     for rules in ("standard", "douzero"):
         generate("3334445556667779XD", rules=rules)
@@ -70,7 +70,7 @@ def _core() -> None:
     Solver(tt_mb=1).solve(Position.three_player("3579JKA", "468TQK2", "3579JQA", to_move="landlord"))
     # The call and doubling evaluators (Happy Dou Dizhu) compile here, beside the solver, so
     # that the two processes of --jobs 2 take about as long.
-    from .bid import evaluate_call, evaluate_double, evaluate_show
+    from .analysis.bid import evaluate_call, evaluate_double, evaluate_show
 
     evaluate_call("3345566789TJQKA2D", "first", samples=20, seed=1, workers=1, early_stop=False, rules="happy")
     evaluate_double("3345566789TJQKA2D", "22X", samples=20, seed=1, workers=1, early_stop=False, rules="happy")
@@ -79,7 +79,7 @@ def _core() -> None:
 
 def _games() -> list:
     """A few self-play records (heuristic, and mixed policies)."""
-    from .selfplay import simulate
+    from .engines.selfplay import simulate
 
     records = list(simulate(4, "heuristic", seed=1, workers=1))
     records += list(simulate(2, "random,heuristic,random".split(","), seed=2, workers=1))
@@ -88,10 +88,10 @@ def _games() -> list:
 
 def _play() -> None:
     """The policies, self-play, the record validator and the bid evaluator."""
-    from .bid import evaluate_bid
-    from .policies import bid_rule, choose
-    from .records import validate_batch
-    from .selfplay import deal_cards, game_seed, selfplay_stats
+    from .analysis.bid import evaluate_bid
+    from .engines.policies import bid_rule, choose
+    from .engines.records import validate_batch
+    from .engines.selfplay import deal_cards, game_seed, selfplay_stats
 
     choose(["34567D", "56789T", "4AA"], 0, 0)
     choose(["3456789TJQKA", "8", "6KKQQ"], 2, 0, prev="5", prev_seat=1, policy="random", seed=1)
@@ -109,13 +109,13 @@ def _rest() -> None:
     call only from other kernels."""
     import numpy as np
 
-    from .advise import advise, counts_view, two_player_view, view_from_record
-    from .analyze import analyze_files
-    from .cards import parse_cards
-    from .gamerules import AUCTION_SIZE, auction_seats, auction_start, bid_error
-    from .kernels import min_plays_fresh, packed_valid, packed_valid_decks
-    from .records import read_records, write_record
-    from .rules import Rules
+    from .analysis.advise import advise, counts_view, two_player_view, view_from_record
+    from .analysis.analyze import analyze_files
+    from .core.cards import parse_cards
+    from .core.gamerules import AUCTION_SIZE, auction_seats, auction_start, bid_error
+    from .engines.kernels import min_plays_fresh, packed_valid, packed_valid_decks
+    from .engines.records import read_records, write_record
+    from .core.rules import Rules
 
     records = _games()
     advise(two_player_view("33JJQK2", "4455A"))
@@ -148,7 +148,7 @@ def main(argv=None) -> int:
     import argparse
     import subprocess
 
-    from ._jit import announce_compiles
+    from .core._jit import announce_compiles
 
     ap = argparse.ArgumentParser(prog="python -m ddz_tools.warmup", description=main.__doc__.split(";")[0])
     ap.add_argument("--jobs", type=int, default=1, help="processes compiling at once (1, or 2 and more)")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ddz_tools.rules import PRESETS, Rules
+from ddz_tools.core.rules import PRESETS, Rules
 
 REPO = Path(__file__).resolve().parent.parent
 # The CLI's first-run notice ("compiling the ... kernels") depends on what the

@@ -1,7 +1,7 @@
 """Plain-Python reference move generator, written from docs/rules.md (tests only).
 
 This is the slow, obviously-right twin of the Numba move generator
-(``ddz_tools.movegen.gen_into``) and of ``ddz_tools.rules.readings``.  It
+(``ddz_tools.moves.movegen.gen_into``) and of ``ddz_tools.core.rules.readings``.  It
 shares no logic with either: it enumerates *every sub-multiset* of a hand
 with :func:`itertools.product` and asks, for each one, whether it is one of
 the combinations of the rules table, trying every body the table allows and
@@ -21,7 +21,7 @@ Public functions:
 * :func:`naive_answers` -- every legal non-pass answer to a previous play;
 * :func:`naive_beats` -- may a play of one kind answer another.
 
->>> from ddz_tools.rules import Rules
+>>> from ddz_tools.core.rules import Rules
 >>> sorted(naive_play_names(naive_leads(0x2, Rules())))  # hand "33"
 ['pair 33', 'solo 3']
 >>> naive_play_names(naive_readings(0x111110, Rules()))  # 45678
@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ddz_tools.rules import TYPE_OF_NAME, Rules
+from ddz_tools.core.rules import TYPE_OF_NAME, Rules
 
 RANK_TEXT = "3456789TJQKA2XD"
 ACE, TWO, SMALL_JOKER, BIG_JOKER = 11, 12, 13, 14
@@ -51,7 +51,7 @@ def pack(counts) -> int:
 
 
 def encode(type_name: str, main: int, length: int) -> int:
-    """The ``kind`` int of a play (documented in ddz_tools.rules)."""
+    """The ``kind`` int of a play (documented in ddz_tools.core.rules)."""
     return TYPE_OF_NAME[type_name] | (main << 5) | (length << 9)
 
 
@@ -286,8 +286,8 @@ MOVECOUNT_HANDS = [
 def _movecount_line(hand_text: str, spec: str, after: "str | None") -> str:
     from collections import Counter
 
-    from ddz_tools.cards import parse_cards
-    from ddz_tools.rules import Play
+    from ddz_tools.core.cards import parse_cards
+    from ddz_tools.core.rules import Play
 
     rules = Rules.parse(spec)
     hand = parse_cards(hand_text)

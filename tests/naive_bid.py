@@ -1,6 +1,6 @@
 """Plain-Python twin of the bid evaluator's kernels (tests only).
 
-Written from the definitions in ``ddz_tools/bid.py``'s module doc and from
+Written from the definitions in ``ddz_tools/analysis/bid.py``'s module doc and from
 docs/rules.md, in plain Python with unbounded ints and lists, sharing no code
 with the kernels:
 
@@ -119,8 +119,8 @@ def naive_wild(flags: int, given: int, key: int) -> tuple[int, int]:
     draws the wild ranks (the game's rule, ``gamerules.draw_wild``); the
     ``given`` ones replace the first drawn, and a drawn second rank equal to
     a given first is replaced by the drawn first."""
-    from ddz_tools.gamerules import GAME_MASK, draw_wild
-    from ddz_tools.kinds import WILD_MASK, WILD_SHIFT
+    from ddz_tools.core.gamerules import GAME_MASK, draw_wild
+    from ddz_tools.core.kinds import WILD_MASK, WILD_SHIFT
 
     n = (flags >> 24) & 3
     if n == 0:
@@ -156,8 +156,8 @@ def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: i
     ``flags`` are the game flags, ``given`` the wild ranks the bidder knows
     (Laizi rules draw the others for each deal, see :func:`naive_wild`).
     """
-    from ddz_tools.policies import _bid_rule
-    from ddz_tools.selfplay import (R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout,
+    from ddz_tools.engines.policies import _bid_rule
+    from ddz_tools.engines.selfplay import (R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout,
                                     work_arrays)
 
     game_flags = flags
@@ -283,7 +283,7 @@ def _known_bottom_playout(hands, problem, policy: int, key: int, table, bufc, bu
     (``problem.flush`` for a flush), the bombs and the spring)."""
     from naive_gamerules import bottom_multiple
 
-    from ddz_tools.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout
+    from ddz_tools.engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout
 
     rules = problem.rules
     res = playout(np.array(hands, dtype=np.int64), 0, np.full(3, policy, np.int64), rules.flags, mix2(key, 0x1000),
@@ -303,8 +303,8 @@ def naive_double_rows(problem, policy: int, seed: int, start: int, count: int, m
     score for each factor settled in plain Python (``naive_gamerules``)."""
     from naive_gamerules import settlement_doubled, show_multiple
 
-    from ddz_tools.policies import policy_bid, policy_double, policy_show
-    from ddz_tools.selfplay import work_arrays
+    from ddz_tools.engines.policies import policy_bid, policy_double, policy_show
+    from ddz_tools.engines.selfplay import work_arrays
 
     rules = problem.rules
     flags, sf = rules.flags, rules.stage_flags
@@ -390,7 +390,7 @@ def _naive_caller(rules, policy: int, table):
     """``decide(hands, auction, key, i)``: the policy's call-grab action at the
     auction's ``i``-th action (numba's generator seeded per action), a seat
     forced by ``must_call`` calling while nobody has called."""
-    from ddz_tools.policies import policy_call
+    from ddz_tools.engines.policies import policy_call
 
     jokers_2s = {"off": None, "jokers": (1, 0), "jokers+2s": (1, 4)}[rules.must_call]
 
@@ -425,9 +425,9 @@ def naive_rest_of_hand(hands, bottom, lead, rel, key, rules, policy, table, bufc
     the doubles by seat)``."""
     from naive_gamerules import bottom_multiple, show_multiple
 
-    from ddz_tools.cards import packed_count
-    from ddz_tools.policies import policy_double, policy_show
-    from ddz_tools.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout
+    from ddz_tools.core.cards import packed_count
+    from ddz_tools.engines.policies import policy_double, policy_show
+    from ddz_tools.engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout
 
     flags, sf = rules.flags, rules.stage_flags
     play = list(hands)
@@ -468,7 +468,7 @@ def naive_call_rows(problem, policy: int, seed: int, start: int, count: int, max
     landlord, this seat's score settled in plain Python."""
     from naive_gamerules import settlement_doubled
 
-    from ddz_tools.selfplay import work_arrays
+    from ddz_tools.engines.selfplay import work_arrays
 
     rules = problem.rules
     n = rules.hand_cards
@@ -560,8 +560,8 @@ def naive_show_rows(problem, policy: int, seed: int, start: int, count: int, max
     Show multiples from the rules tables (``naive_gamerules``)."""
     from naive_gamerules import settlement_doubled, show_multiple
 
-    from ddz_tools.policies import policy_double
-    from ddz_tools.selfplay import work_arrays
+    from ddz_tools.engines.policies import policy_double
+    from ddz_tools.engines.selfplay import work_arrays
 
     rules = problem.rules
     n = rules.hand_cards

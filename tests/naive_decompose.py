@@ -1,7 +1,7 @@
 """Plain-Python reference for the decomposer, written from the rules text.
 
 It shares nothing with the kernels but the rules classifier
-(:func:`ddz_tools.rules.readings`, itself written straight from docs/rules.md):
+(:func:`ddz_tools.core.rules.readings`, itself written straight from docs/rules.md):
 
 * candidate plays are built shape by shape with itertools (a body of one
   rank, a run of ranks, a trio / airplane / four body plus any multiset of
@@ -19,8 +19,8 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ddz_tools.cards import NUM_RANKS, counts_of, pack_counts
-from ddz_tools.rules import readings
+from ddz_tools.core.cards import NUM_RANKS, counts_of, pack_counts
+from ddz_tools.core.rules import readings
 
 
 def pack(counts) -> int:
@@ -139,7 +139,7 @@ def clear_caches() -> None:
 def _whole_kickers(hand: tuple, play: tuple, flags: int) -> bool:
     """Does every reading's kicker part take whole ranks of ``hand`` (no pair
     or trio broken into kickers)?  Used to find hands that need a break."""
-    from ddz_tools.rules import body_of
+    from ddz_tools.core.rules import body_of
 
     packed = pack(play)
     for cards, kind in readings(packed, flags):

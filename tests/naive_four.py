@@ -2,7 +2,7 @@
 docs/rules.md (tests only).
 
 The slow, obviously-right twin of the kernel generator under ``rules four``
-(``ddz_tools.movegen._gen_four``) and of ``ddz_tools.rules.readings`` there.
+(``ddz_tools.moves.movegen._gen_four``) and of ``ddz_tools.core.rules.readings`` there.
 Like :mod:`naive` it shares no logic with either: it enumerates every
 sub-multiset of a hand and asks of each whether the rules text makes it a
 play.  Chains are read as substrings of the chain sequence, written out as
@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ddz_tools.rules import TYPE_OF_NAME, Rules
+from ddz_tools.core.rules import TYPE_OF_NAME, Rules
 
 RANK_TEXT = "3456789TJQKA2XD"
 TWO, SMALL_JOKER, BIG_JOKER = 12, 13, 14

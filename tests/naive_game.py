@@ -1,7 +1,7 @@
 """Plain-Python reference replay of a ``ddz-record/1`` game (tests only).
 
-The slow twin of :class:`ddz_tools.game.Game` and of the batch kernel
-``ddz_tools.records._validate_games``, written again from docs/rules.md and the
+The slow twin of :class:`ddz_tools.engines.game.Game` and of the batch kernel
+``ddz_tools.engines.records._validate_games``, written again from docs/rules.md and the
 record format: hands are lists of 15 rank counts, the bidding is written as
 "who may still speak" lists, and a play is classified with the reference
 classifier of ``tests/naive.py`` (every reading of a multiset by the rules
@@ -21,7 +21,7 @@ import naive_four
 from naive import TYPE_OF_NAME, decode, naive_beats, naive_readings, pack
 from naive_gamerules import bomb_factor
 
-from ddz_tools.rules import Rules
+from ddz_tools.core.rules import Rules
 
 RANK_TEXT = "3456789TJQKA2XD"
 # Cards of each body rank, by type name (docs/rules.md table).

@@ -1,4 +1,4 @@
-"""Plain-Python references for ``ddz_tools.gamerules`` (tests only), written from
+"""Plain-Python references for ``ddz_tools.core.gamerules`` (tests only), written from
 the rules text with other algorithms than the kernels:
 
 * the trick is followed through the whole move history (who played last and

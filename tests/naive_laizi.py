@@ -4,15 +4,15 @@ The literal definition of docs/rules.md (Laizi): every sub-multiset of the
 hand, every substitution of faces for its laizi, each classified by the
 classic reference (:func:`tests.naive.naive_readings`), kept when the laizi
 rules allow it, deduplicated by identity ``(cards, kind)``.  It shares no
-logic with the kernel (:mod:`ddz_tools.movegen_laizi`), which builds plays
+logic with the kernel (:mod:`ddz_tools.moves.movegen_laizi`), which builds plays
 type by type.
 
 Rule options are read from a :class:`Rules` object's named fields; what it
 imports from the package is the documented encoding (packed hands, the kind
 int with its tier bits).
 
->>> from ddz_tools.rules import Rules
->>> from ddz_tools.cards import parse_cards, RANKS
+>>> from ddz_tools.core.rules import Rules
+>>> from ddz_tools.core.cards import parse_cards, RANKS
 >>> r = Rules.parse("laizi")
 >>> sorted(naive_play_names(naive_laizi_readings(parse_cards("5678") + (1 << 24), (6,), r)))
 ['chain 56789=45678', 'chain 56789=56789']

@@ -1,6 +1,6 @@
 """Plain-Python references for the self-play kernels (tests only).
 
-Written from docs/rules.md, sharing no code with ``ddz_tools.selfplay``:
+Written from docs/rules.md, sharing no code with ``ddz_tools.engines.selfplay``:
 
 * :func:`check_record` replays a ``ddz-record/1`` dict move by move with the
   plain-Python rules of ``tests/naive.py`` (readings by brute force, the

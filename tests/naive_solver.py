@@ -1,6 +1,6 @@
 """Plain-Python reference solver for open-hand endgames (tests only).
 
-Written from the rules text, a different way from ``ddz_tools.solver`` (the
+Written from the rules text, a different way from ``ddz_tools.engines.solver`` (the
 Laizi rules at the end: :func:`laizi_wins`, with tests/naive_laizi.py's plays):
 
 * legal plays come from enumerating every sub-multiset of the hand and asking
@@ -20,8 +20,8 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ddz_tools.cards import NUM_RANKS, RANK_2, RANK_A, counts_of, pack_counts
-from ddz_tools.rules import F_CHAINS_WITH_TWO, T_ROCKET, T_SOLO, beats, make_kind, readings
+from ddz_tools.core.cards import NUM_RANKS, RANK_2, RANK_A, counts_of, pack_counts
+from ddz_tools.core.rules import F_CHAINS_WITH_TWO, T_ROCKET, T_SOLO, beats, make_kind, readings
 
 
 def sub_multisets(packed: int):

@@ -6,8 +6,8 @@ import random
 import numpy as np
 import pytest
 
-from ddz_tools import advise as adv
-from ddz_tools.advise import (
+from ddz_tools.analysis import advise as adv
+from ddz_tools.analysis.advise import (
     View,
     ViewError,
     advise,
@@ -17,15 +17,15 @@ from ddz_tools.advise import (
     two_player_view,
     view_from_record,
 )
-from ddz_tools.cards import FULL_DECK, card_count, counts_of, format_cards, parse_cards
-from ddz_tools.errors import DdzError
+from ddz_tools.core.cards import FULL_DECK, card_count, counts_of, format_cards, parse_cards
+from ddz_tools.core.errors import DdzError
 from ddz_tools.cli import main
-from ddz_tools.game import random_game
-from ddz_tools.policies import choose
-from ddz_tools.position import Position
-from ddz_tools.records import record_from_game, record_to_dict
-from ddz_tools.rules import Play, classify
-from ddz_tools.solver import solve
+from ddz_tools.engines.game import random_game
+from ddz_tools.engines.policies import choose
+from ddz_tools.engines.position import Position
+from ddz_tools.engines.records import record_from_game, record_to_dict
+from ddz_tools.core.rules import Play, classify
+from ddz_tools.engines.solver import solve
 
 SEATS = ("landlord", "farmer1", "farmer2")
 
@@ -135,9 +135,9 @@ def test_sampled_deals_fit_the_bids(seed):
     # Property: every deal drawn with the auction is consistent with the view, and each
     # hidden seat's 17 cards before the auction would have bid as it did (heuristic rule);
     # the first draw of every index is the unconditioned one.
-    from ddz_tools.policies import bid_rule
+    from ddz_tools.engines.policies import bid_rule
 
-    from ddz_tools.records import parse_record
+    from ddz_tools.engines.records import parse_record
 
     rec = parse_record(adv.play_game(seed, 11))
     move = 1 + (seed * 5) % len(rec.plays)
@@ -249,7 +249,7 @@ def test_positions_and_views_read_the_play_to_answer_alike(after, by, message):
     """Position.build and the advisor's views read the play on the table and its maker
     with one function (rules.play_on_table): the same checks, each error naming the
     caller's own field (last_play/last_by, after/by)."""
-    from ddz_tools.errors import PositionError
+    from ddz_tools.core.errors import PositionError
 
     with pytest.raises(PositionError, match=message) as pos:
         Position.build({"landlord": "3", "farmer1": "4", "farmer2": "5"}, "farmer2", after, by)
@@ -595,7 +595,7 @@ def test_simulate_with_the_advisor(tmp_path, capsys):
                              "--format", "json")
     assert code == 0, err
     assert json.loads(stdout)["policy"] == "landlord=advisor,farmers=heuristic"
-    from ddz_tools.records import replay_record
+    from ddz_tools.engines.records import replay_record
 
     for line in out.read_text().splitlines():
         rec = json.loads(line)
@@ -620,8 +620,8 @@ def _happy_record_with_a_show(seed0: int = 0) -> dict:
 
 
 def test_a_view_from_a_happy_record_knows_the_shown_hand_and_the_stake():
-    from ddz_tools.advise import view_from_record
-    from ddz_tools.gamerules import settle_doubled, DOUBLING_MODES
+    from ddz_tools.analysis.advise import view_from_record
+    from ddz_tools.core.gamerules import settle_doubled, DOUBLING_MODES
 
     rec = _happy_record_with_a_show()
     view = view_from_record(rec, 3)           # move 3: a farmer, or the landlord after two answers
@@ -644,7 +644,7 @@ def test_a_view_from_a_happy_record_knows_the_shown_hand_and_the_stake():
 
 def test_happy_views_are_advised_with_the_whole_stake():
     rec = _happy_record_with_a_show(50)
-    from ddz_tools.advise import view_from_record
+    from ddz_tools.analysis.advise import view_from_record
     view = view_from_record(rec, 3)
     res = advise(view, samples=16, seed=1, workers=1)
     best = res.candidates[0]
@@ -664,7 +664,7 @@ def test_bad_stage_fields_of_a_view_are_named():
 def test_the_stake_counts_what_each_bomb_multiplies_it_by():
     """A history view's stake is the replayed game's: under laizi_multipliers=hlddz a
     hard bomb multiplies it by 4 (by 2 in the classic game)."""
-    from ddz_tools.rules import Rules
+    from ddz_tools.core.rules import Rules
 
     laizi = Rules.parse("laizi").with_wild("9")
     v = history_view("3356789TJQKA2XD55", "farmer1", "landlord:4444", rules=laizi)

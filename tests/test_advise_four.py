@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ddz_tools import advise as adv
-from ddz_tools.advise import (
+from ddz_tools.analysis import advise as adv
+from ddz_tools.analysis.advise import (
     View,
     ViewError,
     advise,
@@ -29,15 +29,15 @@ from ddz_tools.advise import (
     sample_deals,
     view_from_record,
 )
-from ddz_tools.cards import card_count, counts_of, format_cards, full_deck, pack_counts, parse_cards
+from ddz_tools.core.cards import card_count, counts_of, format_cards, full_deck, pack_counts, parse_cards
 from ddz_tools.cli import main
-from ddz_tools._jit import interpreted
-from ddz_tools.game import seat_roles
-from ddz_tools.gamerules import multiplier
-from ddz_tools.policies import BUFFER, new_table, policy_bid, policy_play
-from ddz_tools.position import game_before_move
-from ddz_tools.records import parse_record, replay_record
-from ddz_tools.rules import Rules
+from ddz_tools.core._jit import interpreted
+from ddz_tools.engines.game import seat_roles
+from ddz_tools.core.gamerules import multiplier
+from ddz_tools.engines.policies import BUFFER, new_table, policy_bid, policy_play
+from ddz_tools.engines.position import game_before_move
+from ddz_tools.engines.records import parse_record, replay_record
+from ddz_tools.core.rules import Rules
 
 REPO = Path(__file__).resolve().parent.parent
 FOUR = Rules.parse("four")
@@ -299,8 +299,8 @@ def test_small_four_seat_deals_are_solved():
 def test_nothing_hidden_four_players_equals_solve_all(seed):
     """The three other hands all of one rank: one deal, solved exactly, and the plays
     that win are ddz solve --all's winning plays."""
-    from ddz_tools.position import Position
-    from ddz_tools.solver import solve
+    from ddz_tools.engines.position import Position
+    from ddz_tools.engines.solver import solve
 
     rng = random.Random(seed)
     rank = rng.randrange(13)

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from ddz_tools import advise as adv
-from ddz_tools.advise import View, ViewError, advise, counts_view, history_view, sample_deals, view_from_record
-from ddz_tools.cards import FULL_DECK, card_count, counts_of, format_cards
+from ddz_tools.analysis import advise as adv
+from ddz_tools.analysis.advise import View, ViewError, advise, counts_view, history_view, sample_deals, view_from_record
+from ddz_tools.core.cards import FULL_DECK, card_count, counts_of, format_cards
 from ddz_tools.cli import main
-from ddz_tools.policies import bid_rule
-from ddz_tools.records import parse_record, replay_record
+from ddz_tools.engines.policies import bid_rule
+from ddz_tools.engines.records import parse_record, replay_record
 
 SEATS = ("landlord", "farmer1", "farmer2")
 RULES = ("notalon", "notalon,landlord_draw=on")

@@ -24,10 +24,10 @@ from ddz_tools.agents import (
     rlcard_seats,
     rlcard_view,
 )
-from ddz_tools.cards import FULL_DECK, card_count, counts_of, douzero_values, pack_douzero, parse_cards
-from ddz_tools.errors import ArgumentError, RulesError
-from ddz_tools.policies import choose
-from ddz_tools.selfplay import deal_cards, game_seed
+from ddz_tools.core.cards import FULL_DECK, card_count, counts_of, douzero_values, pack_douzero, parse_cards
+from ddz_tools.core.errors import ArgumentError, RulesError
+from ddz_tools.engines.policies import choose
+from ddz_tools.engines.selfplay import deal_cards, game_seed
 
 SEATS = ("landlord", "farmer1", "farmer2")
 
@@ -44,7 +44,7 @@ def test_rules_must_be_three_player_classic():
     for spec in ("four", "laizi", "happy", "notalon"):
         with pytest.raises(RulesError, match="three-player classic"):
             check_rules(spec)
-    from ddz_tools.advise import counts_view
+    from ddz_tools.analysis.advise import counts_view
 
     v = counts_view("55667788XX", "farmer2", "12,9,10,14", after="44", by="farmer1", rules="four")
     with pytest.raises(RulesError):
@@ -64,7 +64,7 @@ def test_bad_arguments():
         DouZeroAgent("landlord_left")
     with pytest.raises(ArgumentError, match="17 cards"):
         douzero_deal(["3", "4", "5"], "6")
-    from ddz_tools.advise import history_view
+    from ddz_tools.analysis.advise import history_view
 
     with pytest.raises(ArgumentError, match="show both"):
         Player("oracle").play(history_view("3456789TJQKA2XD55", "farmer1", "landlord:33", bottom="22A"))
@@ -369,7 +369,7 @@ def test_douzero_oracle_view_shows_every_hand(dz):
     infoset = log[len(log) // 2][0]
     view = douzero_view(infoset, oracle=True)
     assert len(view.shown) == 2
-    from ddz_tools.advise import distinct_deals
+    from ddz_tools.analysis.advise import distinct_deals
 
     assert distinct_deals(view) == 1
     for pos, name in zip(DOUZERO_POSITIONS, SEATS):

@@ -16,7 +16,7 @@ import pytest
 
 import naive_solver
 from conftest import REPO
-from ddz_tools.analyze import (
+from ddz_tools.analysis.analyze import (
     AnalyzeOptions,
     GameAnalysis,
     Mistake,
@@ -28,12 +28,12 @@ from ddz_tools.analyze import (
     review_bids,
     summarize,
 )
-from ddz_tools.cards import card_count, format_cards
+from ddz_tools.core.cards import card_count, format_cards
 from ddz_tools.cli import main
-from ddz_tools.game import random_game
-from ddz_tools.records import parse_record, record_from_game, record_to_dict, replay_record
-from ddz_tools.rules import Play, Rules
-from ddz_tools.selfplay import simulate
+from ddz_tools.engines.game import random_game
+from ddz_tools.engines.records import parse_record, record_from_game, record_to_dict, replay_record
+from ddz_tools.core.rules import Play, Rules
+from ddz_tools.engines.selfplay import simulate
 
 CORPUS = REPO / "data" / "analysis_corpus"
 
@@ -140,7 +140,7 @@ def test_missing_file_and_refused_pickle_are_reported(tmp_path):
     deals = res[2:]
     assert [g.status for g in deals] == ["deal"] * 4 + ["invalid"]
     d = deals[0].deal
-    assert [card_count(__import__("ddz_tools.cards").cards.parse_cards(h)) for h in d["hands"]] == [20, 17, 17]
+    assert [card_count(__import__("ddz_tools.core.cards").cards.parse_cards(h)) for h in d["hands"]] == [20, 17, 17]
     assert len(d["min_plays"]) == 3 and all(1 <= m <= 20 for m in d["min_plays"])
 
 
@@ -436,7 +436,7 @@ def test_workers_give_the_same_results(tmp_path):
 def test_large_inputs_stream_with_the_same_results(tmp_path, monkeypatch):
     """Past READ_AHEAD items the input is read chunk by chunk (no total known):
     the same results in the same order, with one worker or two."""
-    import ddz_tools.analyze as analyze_mod
+    import ddz_tools.analysis.analyze as analyze_mod
 
     path = write_jsonl(tmp_path / "g.jsonl", list(simulate(30, "heuristic", seed=6)) + ["{bad"])
     kw = dict(solve_below=0, chunk_size=2)  # read-ahead: 4 chunks a worker, under the 31 items
@@ -473,7 +473,7 @@ def test_dask_local_cluster_gives_the_same_results(tmp_path, capsys):
 
 
 def test_bid_review_matches_the_evaluator():
-    from ddz_tools.bid import evaluate_bid
+    from ddz_tools.analysis.bid import evaluate_bid
 
     rec = parse_record(next(simulate(1, "heuristic", seed=12)))
     entries, why = review_bids(rec, AnalyzeOptions(bids=True, bid_samples=60, seed=3))
@@ -486,7 +486,7 @@ def test_bid_review_matches_the_evaluator():
         assert e["agrees"] == (e["bid"] == e["best"]) and e["cost"] >= 0
         before.append(bid)
     # A call-grab auction: every action against the call evaluator, from what the seat knew.
-    from ddz_tools.bid import evaluate_call
+    from ddz_tools.analysis.bid import evaluate_call
 
     happy = parse_record(next(simulate(1, "heuristic", seed=12, rules="happy")))
     entries, why = review_bids(happy, AnalyzeOptions(bids=True, bid_samples=60, seed=3))
@@ -579,8 +579,8 @@ def test_happy_games_are_analysed_with_their_stages_and_doubles_reviewed(tmp_pat
     stages, the endgames searched, each seat's double reviewed by the
     doubling evaluator (as ``evaluate_double`` gives it), and the flat row
     reads back."""
-    from ddz_tools.bid import evaluate_double
-    from ddz_tools.records import game_before_play
+    from ddz_tools.analysis.bid import evaluate_double
+    from ddz_tools.engines.records import game_before_play
 
     recs = list(simulate(2, "heuristic", seed=8, rules="happy"))
     path = write_jsonl(tmp_path / "h.jsonl", recs)
@@ -616,8 +616,8 @@ def _show_call(rec: dict, row: dict, base: int) -> dict:
 def _check_show_rows(rec: dict, rows: list, samples: int = 60) -> None:
     """Every row of a show review equals a direct evaluator call, and its
     verdict follows from the figures."""
-    from ddz_tools.bid import evaluate_show
-    from ddz_tools.records import game_before_play
+    from ddz_tools.analysis.bid import evaluate_show
+    from ddz_tools.engines.records import game_before_play
 
     record = parse_record(rec)
     base = game_before_play(record).base

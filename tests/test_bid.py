@@ -1,4 +1,4 @@
-"""Tests of the Monte Carlo bid evaluator (ddz_tools.bid) and ``ddz bid``."""
+"""Tests of the Monte Carlo bid evaluator (ddz_tools.analysis.bid) and ``ddz bid``."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import random_deal
-from ddz_tools import bid
-from ddz_tools.bid import (
+from ddz_tools.analysis import bid
+from ddz_tools.analysis.bid import (
     CHOICES,
     COL_ACCEPTED,
     COL_ATTEMPTS,
@@ -32,11 +32,11 @@ from ddz_tools.bid import (
     run_rows,
     wilson_interval,
 )
-from ddz_tools.cards import FULL_DECK, card_count, counts_of, format_cards
-from ddz_tools.errors import DdzError, RulesError
-from ddz_tools.gamerules import draw_wild_given
-from ddz_tools.kinds import WILD_MASK, WILD_SHIFT, wild_flags
-from ddz_tools.rules import Rules
+from ddz_tools.core.cards import FULL_DECK, card_count, counts_of, format_cards
+from ddz_tools.core.errors import DdzError, RulesError
+from ddz_tools.core.gamerules import draw_wild_given
+from ddz_tools.core.kinds import WILD_MASK, WILD_SHIFT, wild_flags
+from ddz_tools.core.rules import Rules
 
 import naive_bid
 
@@ -299,7 +299,7 @@ def test_conditioning_rejects_and_accepted_deals_fit_the_bids():
     for i, r in enumerate(rows):
         key = naive_bid.sample_key(21, i, int(r[COL_ATTEMPTS]) - 1)
         hands, _ = naive_bid.naive_deal(problem.unseen.tolist(), key, 2, hand, None)
-        from ddz_tools.policies import _bid_rule
+        from ddz_tools.engines.policies import _bid_rule
         assert naive_bid.policy_bid(_bid_rule, hands[0], 1, FLAGS, 0, key, 0) == 0
         assert naive_bid.policy_bid(_bid_rule, hands[1], 1, FLAGS, 0, key, 1) == 0
 
@@ -427,7 +427,7 @@ def test_cli_errors_and_file(tmp_path):
 
 def test_rows_do_not_depend_on_the_work_tables():
     """A warm, shared memo table (reused between chunks) changes speed, never a result."""
-    from ddz_tools.policies import BUFFER, new_table
+    from ddz_tools.engines.policies import BUFFER, new_table
 
     problem = bid_problem(_hand17(12), None, 1, "pass")
     warm = run_rows(problem, 1, FLAGS, 8, 0, 30)
@@ -461,8 +461,8 @@ def test_spring_any_player_only_adds_springs():
     """spring=any-player: the same deals and playouts, and a stake that is never
     lower; it is doubled exactly where the landlord won and one farmer (not
     both) played no card, which the landlord-only rule does not count."""
-    from ddz_tools.selfplay import R_SPRING, R_SPRING_ANY, playout
-    from ddz_tools.policies import BUFFER, new_table
+    from ddz_tools.engines.selfplay import R_SPRING, R_SPRING_ANY, playout
+    from ddz_tools.engines.policies import BUFFER, new_table
 
     problem = bid_problem(_hand17(21), None, 0, ())
     plain = run_rows(problem, 1, FLAGS, 4, 0, 120)
@@ -489,7 +489,7 @@ def test_spring_any_player_only_adds_springs():
 
 # Doubling (Happy Dou Dizhu) ------------------------------------------------------------------
 
-from ddz_tools.bid import (  # noqa: E402
+from ddz_tools.analysis.bid import (  # noqa: E402
     DCOL_ACCEPTED,
     DCOL_ATTEMPTS,
     DCOL_DOUBLES,
@@ -602,7 +602,7 @@ def test_cli_double():
 
 # Calling and grabbing ---------------------------------------------------------------------------
 
-from ddz_tools.bid import CCOL_ACCEPTED, CCOL_ATTEMPTS, CCOL_CHOICE, call_problem, evaluate_call, run_call_rows  # noqa: E402,E501
+from ddz_tools.analysis.bid import CCOL_ACCEPTED, CCOL_ATTEMPTS, CCOL_CHOICE, call_problem, evaluate_call, run_call_rows  # noqa: E402,E501
 
 
 def _call_rows_as_naive(rows) -> list:
@@ -702,7 +702,7 @@ def test_call_evaluation_and_cli():
 
 # Showing the hand (Happy Dou Dizhu) -----------------------------------------------------------
 
-from ddz_tools.bid import (SCOL_ACCEPTED, SCOL_ATTEMPTS, SCOL_BASE, SCOL_LANDLORD, SCOL_LL_SHOW,  # noqa: E402
+from ddz_tools.analysis.bid import (SCOL_ACCEPTED, SCOL_ATTEMPTS, SCOL_BASE, SCOL_LANDLORD, SCOL_LL_SHOW,  # noqa: E402
                           SCOL_MULT, SCOL_SCORE, SCOL_WON, evaluate_show, run_show_rows, show_problem)
 
 

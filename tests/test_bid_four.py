@@ -15,11 +15,11 @@ import pytest
 
 import naive_bid
 from test_bid import _rows_as_naive
-from ddz_tools import bid
-from ddz_tools.bid import CHOICES, bid_problem, evaluate_bid, run_rows
-from ddz_tools.cards import card_count, counts_of, format_cards, full_deck
-from ddz_tools.errors import DdzError
-from ddz_tools.rules import Rules
+from ddz_tools.analysis import bid
+from ddz_tools.analysis.bid import CHOICES, bid_problem, evaluate_bid, run_rows
+from ddz_tools.core.cards import card_count, counts_of, format_cards, full_deck
+from ddz_tools.core.errors import DdzError
+from ddz_tools.core.rules import Rules
 
 FOUR = Rules.parse("four")
 DECKS2 = full_deck(2)

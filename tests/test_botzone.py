@@ -8,11 +8,11 @@ import json
 import pytest
 
 from conftest import REPO
-from ddz_tools.botzone import import_file, import_judge_log, import_transcript, judge_log_from_game, sniff_text
-from ddz_tools.cards import format_cards, pack_card_ids
-from ddz_tools.errors import RecordError
-from ddz_tools.game import random_game
-from ddz_tools.records import record_to_dict, replay_record, validate_batch
+from ddz_tools.engines.botzone import import_file, import_judge_log, import_transcript, judge_log_from_game, sniff_text
+from ddz_tools.core.cards import format_cards, pack_card_ids
+from ddz_tools.core.errors import RecordError
+from ddz_tools.engines.game import random_game
+from ddz_tools.engines.records import record_to_dict, replay_record, validate_batch
 
 SAMPLE_LOG = REPO / "data" / "botzone_sample_log.json"
 

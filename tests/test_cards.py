@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import DECK, random_hands
-from ddz_tools.cards import (
+from ddz_tools.core.cards import (
     FULL_DECK,
     RANKS,
     Hand,
@@ -30,7 +30,7 @@ from ddz_tools.cards import (
     rank_of_card_id,
     to_packed,
 )
-from ddz_tools.errors import CardError, DdzError
+from ddz_tools.core.errors import CardError, DdzError
 
 # A legal hand as rank counts: up to 4 of 3..2, up to 1 of each joker.
 counts_st = st.tuples(*([st.integers(0, 4)] * 13 + [st.integers(0, 1)] * 2)).map(list)

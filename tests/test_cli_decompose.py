@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from ddz_tools.cli import main
-from ddz_tools.decompose import decompose
+from ddz_tools.engines.decompose import decompose
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

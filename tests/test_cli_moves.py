@@ -10,10 +10,10 @@ import sys
 import pytest
 
 from conftest import REPO, random_hands
-from ddz_tools.cards import format_cards
+from ddz_tools.core.cards import format_cards
 from ddz_tools.cli import main
-from ddz_tools.movegen import generate
-from ddz_tools.rules import Play, Rules, classify
+from ddz_tools.moves.movegen import generate
+from ddz_tools.core.rules import Play, Rules, classify
 
 
 def run(argv, capsys, monkeypatch=None, stdin: "str | None" = None):

@@ -123,8 +123,8 @@ def test_file_positions_without_id_are_named_by_line(capsys, tmp_path):
 
 def test_whole_deal_from_options(capsys):
     """A whole deal, 20/17/17, is accepted (here cut short by a node limit)."""
-    from ddz_tools.cards import card_count, parse_cards
-    from ddz_tools.cards import FULL_DECK
+    from ddz_tools.core.cards import card_count, parse_cards
+    from ddz_tools.core.cards import FULL_DECK
     landlord, farmer1, farmer2 = "33445566778899TTJQKD", "34567789TJJQKAA22", "345689TJQQKKAA22X"
     assert [card_count(parse_cards(h)) for h in (landlord, farmer1, farmer2)] == [20, 17, 17]
     assert sum(parse_cards(h) for h in (landlord, farmer1, farmer2)) == FULL_DECK

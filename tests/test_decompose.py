@@ -13,8 +13,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ddz_tools.cards import FULL_DECK, format_cards, parse_cards
-from ddz_tools.decompose import (
+from ddz_tools.core.cards import FULL_DECK, format_cards, parse_cards
+from ddz_tools.engines.decompose import (
     SEARCH_WORK,
     Decomposition,
     min_plays_memo,
@@ -26,9 +26,9 @@ from ddz_tools.decompose import (
     min_plays_fresh,
     new_memo_table,
 )
-from ddz_tools.errors import CardError, DdzError
-from ddz_tools.movegen import generate
-from ddz_tools.rules import Play, Rules, readings
+from ddz_tools.core.errors import CardError, DdzError
+from ddz_tools.moves.movegen import generate
+from ddz_tools.core.rules import Play, Rules, readings
 
 from naive_decompose import clear_caches, naive_min_plays, naive_min_plays_nobreak, naive_splits
 
@@ -293,7 +293,7 @@ def test_kernels_run_without_jit():
     hands = random_hands(8, 12, sizes=(3, 12))
     code = (
         "import sys, warnings; warnings.simplefilter('ignore')\n"
-        "from ddz_tools.decompose import min_plays\n"
+        "from ddz_tools.engines.decompose import min_plays\n"
         f"print([min_plays(h, r) for r in ('standard', 'douzero') for h in {hands!r}])\n"
     )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")

@@ -8,10 +8,10 @@ import random
 import numpy as np
 import pytest
 
-from ddz_tools.cards import card_count, format_cards, pack_counts
-from ddz_tools.errors import CardError
-from ddz_tools.decompose import SEARCH_WORK, _search_core, decompose, min_plays, new_memo_table
-from ddz_tools.rules import Rules, readings
+from ddz_tools.core.cards import card_count, format_cards, pack_counts
+from ddz_tools.core.errors import CardError
+from ddz_tools.engines.decompose import SEARCH_WORK, _search_core, decompose, min_plays, new_memo_table
+from ddz_tools.core.rules import Rules, readings
 from naive_four import naive_min_plays
 from test_movegen_four import VARIANTS, two_deck_hands
 

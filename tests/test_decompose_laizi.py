@@ -12,9 +12,9 @@ import random
 import pytest
 
 from conftest import random_laizi_hand
-from ddz_tools.cards import format_cards
-from ddz_tools.decompose import decompose, min_plays
-from ddz_tools.rules import Rules, readings
+from ddz_tools.core.cards import format_cards
+from ddz_tools.engines.decompose import decompose, min_plays
+from ddz_tools.core.rules import Rules, readings
 
 from naive_decompose import naive_laizi_min_plays
 

@@ -14,9 +14,9 @@ import pytest
 
 import ddz_tools
 from conftest import REPO
-from ddz_tools import errors
+from ddz_tools.core import errors
 from ddz_tools.cli import main
-from ddz_tools.errors import ArgumentError, BidError, CardError, DdzError, GameError, IllegalAction, RecordError
+from ddz_tools.core.errors import ArgumentError, BidError, CardError, DdzError, GameError, IllegalAction, RecordError
 
 
 def package_modules():
@@ -30,22 +30,22 @@ def test_every_exception_class_lives_in_errors():
         for name, obj in vars(module).items():
             if inspect.isclass(obj) and issubclass(obj, BaseException) and obj.__module__.startswith("ddz_tools"):
                 defined.add((obj.__module__, name))
-    assert defined and {m for m, _ in defined} == {"ddz_tools.errors"}
+    assert defined and {m for m, _ in defined} == {"ddz_tools.core.errors"}
     for name in errors.__all__:
         assert issubclass(getattr(errors, name), DdzError) or name == "SearchLimit"
 
 
 def test_old_import_paths_still_work():
-    from ddz_tools.bid import BidError as bid_error
-    from ddz_tools.game import IllegalAction as illegal_action
+    from ddz_tools.analysis.bid import BidError as bid_error
+    from ddz_tools.engines.game import IllegalAction as illegal_action
     assert bid_error is BidError and illegal_action is IllegalAction
     assert issubclass(IllegalAction, GameError) and issubclass(BidError, DdzError)
 
 
 def test_argument_errors_carry_their_parameter():
-    from ddz_tools.decompose import decompose
-    from ddz_tools.selfplay import simulate
-    from ddz_tools.solver import Solver
+    from ddz_tools.engines.decompose import decompose
+    from ddz_tools.engines.selfplay import simulate
+    from ddz_tools.engines.solver import Solver
 
     cases = [(lambda: list(simulate(1, "greedy")), "policy"),
              (lambda: list(simulate(1, seed=2 ** 70)), "seed"),
@@ -60,7 +60,7 @@ def test_argument_errors_carry_their_parameter():
 
 
 def test_misuse_of_the_api_is_a_type_error():
-    from ddz_tools.movegen import generate
+    from ddz_tools.moves.movegen import generate
 
     with pytest.raises(TypeError):
         generate(3.5)
@@ -144,7 +144,7 @@ def test_a_bug_exits_1_with_a_traceback():
 
 
 def test_record_errors_are_input_errors():
-    from ddz_tools.records import parse_record
+    from ddz_tools.engines.records import parse_record
 
     with pytest.raises(RecordError):
         parse_record("{")

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import TYPE_OF_NAME, decode, naive_beats, naive_readings
 
-from ddz_tools.cards import FULL_DECK, card_count, parse_cards
-from ddz_tools.errors import DdzError, GameError
-from ddz_tools.game import (
+from ddz_tools.core.cards import FULL_DECK, card_count, parse_cards
+from ddz_tools.core.errors import DdzError, GameError
+from ddz_tools.engines.game import (
     FINISHED,
     PLAYING,
     REDEAL,
@@ -22,7 +22,7 @@ from ddz_tools.game import (
     random_game,
     score,
 )
-from ddz_tools.rules import Play, Rules
+from ddz_tools.core.rules import Play, Rules
 
 DEAL = dict(hands=["3333444455556666D", "777788889999TTTTX", "JJJJQQQQKKKKAAAA2"], bottom="222")
 

@@ -15,10 +15,10 @@ from click.testing import CliRunner
 from naive_game import naive_replay
 
 from conftest import REPO
-from ddz_tools.cards import card_count, format_cards, full_deck, parse_cards
-from ddz_tools.errors import CardError, DdzError, GameError, RecordError
-from ddz_tools.game import FINISHED, PLAYING, REDEAL, Game, IllegalAction, random_game, seat_roles
-from ddz_tools.records import (
+from ddz_tools.core.cards import card_count, format_cards, full_deck, parse_cards
+from ddz_tools.core.errors import CardError, DdzError, GameError, RecordError
+from ddz_tools.engines.game import FINISHED, PLAYING, REDEAL, Game, IllegalAction, random_game, seat_roles
+from ddz_tools.engines.records import (
     parse_record,
     read_records,
     record_from_game,
@@ -406,7 +406,7 @@ def test_the_four_seat_auction_matches_the_reference():
     Auction and the reference auction of tests/naive_game.py agree."""
     from naive_game import Bad, auction as naive
 
-    from ddz_tools.game import Auction
+    from ddz_tools.engines.game import Auction
 
     rng = random.Random(12)
     seen = set()

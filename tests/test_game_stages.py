@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from ddz_tools.cards import card_count, format_cards
-from ddz_tools.errors import GameError
-from ddz_tools.game import DOUBLING, DRAWING, PLAYING, Auction, Game, IllegalAction, random_game, score
-from ddz_tools.records import (
+from ddz_tools.core.cards import card_count, format_cards
+from ddz_tools.core.errors import GameError
+from ddz_tools.engines.game import DOUBLING, DRAWING, PLAYING, Auction, Game, IllegalAction, random_game, score
+from ddz_tools.engines.records import (
     parse_record,
     record_from_game,
     record_to_dict,

@@ -1,4 +1,4 @@
-"""The game rules of ``ddz_tools.gamerules``: each kernel, compiled and run by
+"""The game rules of ``ddz_tools.core.gamerules``: each kernel, compiled and run by
 Python, against the plain-Python references of ``naive_gamerules.py`` and
 ``naive_game.auction`` on many seeded random inputs, plus property tests of
 the rules' invariants."""
@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from naive_game import Bad, auction as naive_auction
 from naive_gamerules import play_to_answer, settlement, stake_of
 
-from ddz_tools import gamerules as gr
-from ddz_tools._jit import interpreted
-from ddz_tools.kinds import F_STAKE_TIERS
+from ddz_tools.core import gamerules as gr
+from ddz_tools.core._jit import interpreted
+from ddz_tools.core.kinds import F_STAKE_TIERS
 
 # Each rule is checked compiled (called from Python through Numba's dispatcher)
 # and interpreted (the form the Python game runs).
@@ -178,7 +178,7 @@ def test_a_four_seat_single_round_auction():
 
 from naive_gamerules import FOUR_FACTORS  # noqa: E402
 
-from ddz_tools.kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS, F_FOUR  # noqa: E402
+from ddz_tools.core.kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS, F_FOUR  # noqa: E402
 
 FOUR_FLAGS = {"all": F_FOUR, "six-plus": F_FOUR | F_BOMBS_SIX_PLUS, "ladder": F_FOUR | F_BOMBS_LADDER}
 
@@ -253,7 +253,7 @@ def test_the_worked_four_player_scores():
 
 from naive_gamerules import bottom_multiple, settlement_doubled, show_multiple  # noqa: E402
 
-from ddz_tools.rules import Rules  # noqa: E402
+from ddz_tools.core.rules import Rules  # noqa: E402
 
 
 def _stage_code(stage) -> int:
@@ -348,7 +348,7 @@ def test_the_worked_examples_of_happy_dou_dizhu():
 
 
 def test_must_call_hands():
-    from ddz_tools.cards import parse_cards
+    from ddz_tools.core.cards import parse_cards
     jokers = Rules.parse("happy,must_call=jokers").stage_flags
     both = Rules.parse("happy,must_call=jokers+2s").stage_flags
     off = Rules.parse("happy").stage_flags
@@ -362,7 +362,7 @@ def test_must_call_hands():
 @pytest.mark.parametrize("form", FORMS)
 def test_draw_card_takes_the_index_th_card(form):
     draw = FORMS[form](gr.draw_card)
-    from ddz_tools.cards import parse_cards
+    from ddz_tools.core.cards import parse_cards
     hand = parse_cards("3345KKD")
     assert [draw(hand, i) for i in range(7)] == [parse_cards(c) for c in "3345KKD"]
     assert draw(hand, 7) == 0

@@ -16,11 +16,11 @@ from numba.core import event
 
 import ddz_tools
 from conftest import REPO
-from ddz_tools import _jit
+from ddz_tools.core import _jit
 
 NOTICE = "compiling the move generator kernels (first run on this machine, once; "
-CHECK = ("from ddz_tools._jit import is_cached, uncached\n"
-         "from ddz_tools.movegen import _gen\n"
+CHECK = ("from ddz_tools.core._jit import is_cached, uncached\n"
+         "from ddz_tools.moves.movegen import _gen\n"
          "print(is_cached(_gen), len(uncached(['movegen'])) < 4)\n")
 
 
@@ -57,7 +57,7 @@ def test_first_run_says_it_compiles_once(tmp_path):
 
 
 def test_notice_is_one_line_per_module_and_skips_nested_compiles():
-    import ddz_tools.decompose  # noqa: F401  (registers its kernels and the move generator's)
+    import ddz_tools.engines.decompose  # noqa: F401  (registers its kernels and the move generator's)
 
     out = io.StringIO()
     notice = _jit._CompileNotice(out)
@@ -89,16 +89,16 @@ def test_before_first_kernel_runs_once_before_the_first_kernel_runs(tmp_path):
     kernel (before it is compiled or loaded), and only once; the laizi move
     generator is linked that way: importing the move generator links nothing."""
     (tmp_path / "hooked.py").write_text(
-        "from ddz_tools import _jit\n"
+        "from ddz_tools.core import _jit\n"
         "ran = []\n"
         "_jit.before_first_kernel(lambda: ran.append(len(ran)))\n\n\n"
         "@_jit.kernel\n"
         "def k(x):\n"
         "    return x + 1\n")
     code = ("import hooked\n"
-            "from ddz_tools import movegen_laizi\n"
-            "from ddz_tools.movegen import generate\n"
-            "from ddz_tools.rules import Rules\n"
+            "from ddz_tools.moves import movegen_laizi\n"
+            "from ddz_tools.moves.movegen import generate\n"
+            "from ddz_tools.core.rules import Rules\n"
             "print(hooked.ran, len(movegen_laizi._LINKED))\n"
             "print(hooked.k(1), hooked.ran, hooked.k(2), hooked.k(2.5), hooked.ran, len(movegen_laizi._LINKED))\n"
             "print(len(generate('3459', rules=Rules.parse('laizi').with_wild('9'))), len(generate('3459')))\n")
@@ -118,8 +118,8 @@ def test_threads_first_calling_kernels_at_once_wait_for_the_link(tmp_path):
     a kernel before the laizi generator's symbol is registered (a kernel
     loaded without it crashed the process: ddz simulate's workers did)."""
     code = ("import threading\n"
-            "from ddz_tools.movegen import generate\n"
-            "from ddz_tools.rules import Rules\n"
+            "from ddz_tools.moves.movegen import generate\n"
+            "from ddz_tools.core.rules import Rules\n"
             "r = Rules.parse('laizi').with_wild('9')\n"
             "start = threading.Barrier(4)\n"
             "out = []\n"
@@ -225,8 +225,8 @@ def test_plain_arrays_are_typed_as_numba_types_them():
 def test_a_solve_does_not_import_numpy_ma():
     """Typing the solver's arrays no longer imports ``numpy.ma`` (40 ms of start-up)."""
     code = ("import sys\n"
-            "from ddz_tools.solver import solve\n"
-            "from ddz_tools.position import Position\n"
+            "from ddz_tools.engines.solver import solve\n"
+            "from ddz_tools.engines.position import Position\n"
             "print(solve(Position.two_player('33', '4')).result, 'numpy.ma' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=900)
     assert out.stdout.split() == ["win", "False"], out.stderr

@@ -23,10 +23,10 @@ from collections import Counter
 import pytest
 
 from conftest import DATA
-from ddz_tools.cards import RANKS, parse_cards
-from ddz_tools.errors import CardError
-from ddz_tools.kinds import T_BOMB, TIER_NAMES, TYPE_NAMES, kind_length, kind_main, kind_tier, kind_type
-from ddz_tools.rules import Rules, readings
+from ddz_tools.core.cards import RANKS, parse_cards
+from ddz_tools.core.errors import CardError
+from ddz_tools.core.kinds import T_BOMB, TIER_NAMES, TYPE_NAMES, kind_length, kind_main, kind_tier, kind_type
+from ddz_tools.core.rules import Rules, readings
 
 DOC = json.loads((DATA / "ddzlib_readings.json").read_text(encoding="utf-8"))
 CASES = DOC["cases"]

@@ -25,11 +25,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import DECK, REPO, all_option_sets, random_hands, rules_with_flips
-from ddz_tools import movegen
-from ddz_tools.cards import format_cards, parse_cards
-from ddz_tools.errors import CardError, PlayError
-from ddz_tools.movegen import gen_into, count_batch, generate, legal_plays
-from ddz_tools.rules import (
+from ddz_tools.moves import movegen
+from ddz_tools.core.cards import format_cards, parse_cards
+from ddz_tools.core.errors import CardError, PlayError
+from ddz_tools.moves.movegen import gen_into, count_batch, generate, legal_plays
+from ddz_tools.core.rules import (
     TYPE_NAMES,
     TYPE_OF_NAME,
     Play,
@@ -577,8 +577,8 @@ def test_kernel_as_plain_python_matches_naive():
         "import sys; sys.path.insert(0, 'tests')\n"
         "from conftest import random_hands\n"
         "from naive import naive_leads, naive_answers\n"
-        "from ddz_tools.movegen import generate\n"
-        "from ddz_tools.rules import Rules, Play\n"
+        "from ddz_tools.moves.movegen import generate\n"
+        "from ddz_tools.core.rules import Rules, Play\n"
         "n = 0\n"
         "for spec in ('standard', 'douzero', 'encyclopedia'):\n"
         "    r = Rules.parse(spec)\n"

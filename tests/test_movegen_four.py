@@ -9,10 +9,10 @@ from collections import Counter
 
 import pytest
 
-from ddz_tools.cards import FULL_DECK, card_count, format_cards, is_valid_packed, pack_counts, parse_cards
-from ddz_tools.errors import CardError, RulesError
-from ddz_tools.movegen import generate
-from ddz_tools.rules import Play, Rules, classify, readings
+from ddz_tools.core.cards import FULL_DECK, card_count, format_cards, is_valid_packed, pack_counts, parse_cards
+from ddz_tools.core.errors import CardError, RulesError
+from ddz_tools.moves.movegen import generate
+from ddz_tools.core.rules import Play, Rules, classify, readings
 from conftest import DATA
 from naive_four import naive_answers, naive_beats, naive_leads, naive_readings
 
@@ -164,7 +164,7 @@ def test_two_decks_bad_input():
 
 
 def test_packed_contains_with_eight_of_a_rank():
-    from ddz_tools.cards import contains
+    from ddz_tools.core.cards import contains
     rng = random.Random(5)
     for _ in range(2000):
         a = [rng.randint(0, 8) for _ in range(13)] + [rng.randint(0, 2), rng.randint(0, 2)]
@@ -194,7 +194,7 @@ def test_subset_stepper_equals_itertools():
 
     import numpy as np
 
-    from ddz_tools.kernels import first_subset, next_subset
+    from ddz_tools.engines.kernels import first_subset, next_subset
 
     rng = random.Random(5)
     for _ in range(200):
@@ -218,7 +218,7 @@ def test_pair_ranks_equal_python():
     """pair_ranks lists, lowest first, the ranks 3..2 held twice or more (jokers never)."""
     import numpy as np
 
-    from ddz_tools.kernels import pair_ranks
+    from ddz_tools.engines.kernels import pair_ranks
 
     rng = random.Random(7)
     for _ in range(300):
@@ -233,7 +233,7 @@ def test_wing_pairs_equal_python():
     """wing_pairs lists, lowest first, a pair of each given rank that the body does not use."""
     import numpy as np
 
-    from ddz_tools.kernels import wing_pairs
+    from ddz_tools.engines.kernels import wing_pairs
 
     rng = random.Random(6)
     for _ in range(300):

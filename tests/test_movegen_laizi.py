@@ -14,10 +14,10 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import random_laizi_hand
 from naive_laizi import naive_laizi_answers, naive_laizi_beats, naive_laizi_leads
-from ddz_tools.cards import format_cards
-from ddz_tools.kinds import beats
-from ddz_tools.movegen import generate
-from ddz_tools.rules import Play, Rules, readings
+from ddz_tools.core.cards import format_cards
+from ddz_tools.core.kinds import beats
+from ddz_tools.moves.movegen import generate
+from ddz_tools.core.rules import Play, Rules, readings
 
 #: Rule sets compared, each with wild ranks drawn per hand.
 SPECS = [

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from conftest import random_deal, random_hands, random_laizi_hand, rules_with_flips
 from naive import naive_answers, naive_beats, naive_leads, naive_readings, unpack
 from naive_decompose import naive_min_plays
-from ddz_tools.cards import format_cards, packed_count, parse_cards
-from ddz_tools.decompose import min_plays
-from ddz_tools.kernels import gen_all, min_plays_memo
-from ddz_tools.kinds import T_BOMB, T_ROCKET
-from ddz_tools.policies import (
+from ddz_tools.core.cards import format_cards, packed_count, parse_cards
+from ddz_tools.engines.decompose import min_plays
+from ddz_tools.engines.kernels import gen_all, min_plays_memo
+from ddz_tools.core.kinds import T_BOMB, T_ROCKET
+from ddz_tools.engines.policies import (
     BID_T1,
     BID_T2,
     BID_T3,
@@ -42,8 +42,8 @@ from ddz_tools.policies import (
     seed_rng,
     strength,
 )
-from ddz_tools.errors import DdzError
-from ddz_tools.rules import Play, Rules
+from ddz_tools.core.errors import DdzError
+from ddz_tools.core.rules import Play, Rules
 
 STANDARD = Rules()
 
@@ -306,10 +306,10 @@ def test_heuristic_spends_no_laizi_where_natural_cards_make_the_same_play(spec):
     (type, main face, length, tier) holds fewer laizi (the legal plays from
     the move generator, itself checked against the plain-Python laizi
     reference in tests/test_movegen.py)."""
-    from ddz_tools.movegen import generate
-    from ddz_tools.records import parse_record
-    from ddz_tools.review import replay_states
-    from ddz_tools.selfplay import simulate
+    from ddz_tools.moves.movegen import generate
+    from ddz_tools.engines.records import parse_record
+    from ddz_tools.analysis.review import replay_states
+    from ddz_tools.engines.selfplay import simulate
 
     checked = 0
     for r in simulate(8, "heuristic", seed=17, rules=spec):
@@ -380,7 +380,7 @@ def test_bids_are_legal(seed, highest, policy):
 
 
 def test_public_wrappers():
-    from ddz_tools.policies import bid_rule, choose as choose_play
+    from ddz_tools.engines.policies import bid_rule, choose as choose_play
 
     assert str(choose_play(["345678", "3", "4"], 0, 0)) == "345678"
     p = choose_play(["3456", "99", "3"], 1, 0, prev="55", prev_seat=0)
@@ -403,7 +403,7 @@ def test_public_wrappers():
 
 def test_public_wrappers_four_seats():
     """Under four-player rules the wrappers take four hands and the 25 cards dealt."""
-    from ddz_tools.policies import bid_rule, choose as choose_play
+    from ddz_tools.engines.policies import bid_rule, choose as choose_play
 
     hands = ["33445566778899TTJJQQKKAA22XXDD", "3", "4", "5"]
     # The farmer on the landlord's right holds one card: the landlord tops the 4 with its highest solo.
@@ -479,7 +479,7 @@ def test_shows_only_at_the_landlords_first_play():
     """Neither policy shows before the auction (nor draws from the generator
     there); at his first play the random landlord shows half of the time, the
     heuristic one from strength SHOW_T; never a farmer, never under show=off."""
-    from ddz_tools.gamerules import SHOW_FIRST_PLAY
+    from ddz_tools.core.gamerules import SHOW_FIRST_PLAY
 
     table = new_table()
     sf = HAPPY.stage_flags

@@ -9,10 +9,10 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from ddz_tools.cards import FULL_DECK, format_cards
-from ddz_tools.errors import DdzError, PositionError
-from ddz_tools.position import Position
-from ddz_tools.rules import Play
+from ddz_tools.core.cards import FULL_DECK, format_cards
+from ddz_tools.core.errors import DdzError, PositionError
+from ddz_tools.engines.position import Position
+from ddz_tools.core.rules import Play
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -206,9 +206,9 @@ def test_push_follows_the_turn_rule():
 
 
 def test_from_record_replays_to_the_move():
-    from ddz_tools.game import Game
-    from ddz_tools.position import from_record
-    from ddz_tools.records import record_from_game
+    from ddz_tools.engines.game import Game
+    from ddz_tools.engines.position import from_record
+    from ddz_tools.engines.records import record_from_game
 
     g = Game(seed=5, first_bidder=1)
     g.bid(3)

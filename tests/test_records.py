@@ -15,9 +15,9 @@ from click.testing import CliRunner
 from naive_game import naive_replay
 
 from conftest import REPO
-from ddz_tools.errors import RecordError
-from ddz_tools.game import Game, random_game
-from ddz_tools.records import (
+from ddz_tools.core.errors import RecordError
+from ddz_tools.engines.game import Game, random_game
+from ddz_tools.engines.records import (
     parse_record,
     read_records,
     record_from_game,
@@ -26,7 +26,7 @@ from ddz_tools.records import (
     validate_batch,
     write_record,
 )
-from ddz_tools.rules import Play
+from ddz_tools.core.rules import Play
 
 DATA = REPO / "data"
 RULE_SPECS = ["standard", "douzero", "encyclopedia", "standard,bidding=call-grab",
@@ -132,7 +132,7 @@ def test_numba_disabled_gives_the_same_verdicts(tmp_path):
     recs += [record_to_dict(record_from_game(random_game(s, "four,bomb_doubles=ladder"))) for s in (118, 3)]
     path = tmp_path / "g.jsonl"
     path.write_text("".join(json.dumps(d) + "\n" for d in recs))
-    code = ("import sys, json; from ddz_tools.records import validate_batch, parse_record;"
+    code = ("import sys, json; from ddz_tools.engines.records import validate_batch, parse_record;"
             "recs=[parse_record(l) for l in open(sys.argv[1])]; r=validate_batch(recs);"
             "print(json.dumps([r.status.tolist(), r.index.tolist(), r.scores.tolist()]))")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
@@ -305,7 +305,7 @@ def test_cli_replay_json(fast):
 def test_replay_files_fast_and_full_agree():
     """The library behind ``ddz replay``: the batch kernel and the full replay
     give each line the same verdict, result and move index."""
-    from ddz_tools.replay import ReplaySummary, replay_files
+    from ddz_tools.engines.replay import ReplaySummary, replay_files
 
     paths = [str(DATA / "sample_games.jsonl"), str(DATA / "bad_games.jsonl"), str(DATA / "no-such-file.jsonl")]
     full, fast = list(replay_files(paths)), list(replay_files(paths, fast=True))

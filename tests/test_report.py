@@ -18,8 +18,8 @@ import pytest
 
 from conftest import REPO
 from ddz_tools.cli import main
-from ddz_tools.report import DATA_FILE, card_faces, write_report
-from ddz_tools.selfplay import simulate
+from ddz_tools.analysis.report import DATA_FILE, card_faces, write_report
+from ddz_tools.engines.selfplay import simulate
 
 pytest.importorskip("jinja2")
 pytest.importorskip("matplotlib")

@@ -1,4 +1,4 @@
-"""Whole-game review (``ddz_tools.review``): every move judged against the exact
+"""Whole-game review (``ddz_tools.analysis.review``): every move judged against the exact
 solver, unknowns kept unknown, and agreement with analyze's endgame search."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from ddz_tools.analyze import analyze_files, find_mistakes, summarize
-from ddz_tools.cards import card_count, format_cards, parse_cards
-from ddz_tools.errors import DdzError
-from ddz_tools.records import parse_record
-from ddz_tools.review import (
+from ddz_tools.analysis.analyze import analyze_files, find_mistakes, summarize
+from ddz_tools.core.cards import card_count, format_cards, parse_cards
+from ddz_tools.core.errors import DdzError
+from ddz_tools.engines.records import parse_record
+from ddz_tools.analysis.review import (
     HIDDEN_THRESHOLDS,
     position_of,
     GameReview,
@@ -19,9 +19,9 @@ from ddz_tools.review import (
     replay_states,
     review_record,
 )
-from ddz_tools.rules import Play
-from ddz_tools.selfplay import simulate
-from ddz_tools.solver import Solver
+from ddz_tools.core.rules import Play
+from ddz_tools.engines.selfplay import simulate
+from ddz_tools.engines.solver import Solver
 
 NODES = 30_000
 
@@ -122,7 +122,7 @@ def test_bad_modes_and_missing_advisor():
     with pytest.raises(DdzError, match="review mode"):
         review_record(rec, "closed")
     try:
-        import ddz_tools.advise  # noqa: F401
+        import ddz_tools.analysis.advise  # noqa: F401
     except ImportError:
         with pytest.raises(DdzError, match="advisor"):
             review_record(rec, "hidden")
@@ -150,7 +150,7 @@ def test_analyze_files_reviews_and_summarises(tmp_path):
 
 
 def test_hidden_review_uses_the_advisors_view():
-    advise = pytest.importorskip("ddz_tools.advise")
+    advise = pytest.importorskip("ddz_tools.analysis.advise")
     raw = next(simulate(1, "heuristic", seed=8))
     raw["plays"] = raw["plays"][:4]           # the opening: four advisor calls
     raw.pop("result", None)
@@ -172,7 +172,7 @@ def test_hidden_review_uses_the_advisors_view():
 
 def test_hidden_review_of_a_four_player_game():
     """Four seats: each move is judged on its seat's own view (a farmer's without the bottom)."""
-    advise = pytest.importorskip("ddz_tools.advise")
+    advise = pytest.importorskip("ddz_tools.analysis.advise")
     raw = next(simulate(1, "heuristic", seed=4, rules="four"))
     raw["plays"] = raw["plays"][:5]
     raw.pop("result", None)

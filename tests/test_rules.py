@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import PLAY_OPTIONS, all_option_sets, random_hands, rules_with_flips
-from ddz_tools.cards import format_cards, parse_cards
-from ddz_tools.errors import DdzError, PlayError, RulesError
-from ddz_tools.movegen import gen_into, generate
-from ddz_tools.rules import (
+from ddz_tools.core.cards import format_cards, parse_cards
+from ddz_tools.core.errors import DdzError, PlayError, RulesError
+from ddz_tools.moves.movegen import gen_into, generate
+from ddz_tools.core.rules import (
     PRESETS,
     STANDARD,
     TYPE_NAMES,

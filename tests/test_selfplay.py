@@ -2,7 +2,7 @@
 
 The kernels' RNG (Numba's) cannot be reproduced in Python, so games are
 compared structurally: every recorded game is replayed by the naive checker
-(``tests/naive_selfplay.py``) and by the record reader of ``ddz_tools.records``,
+(``tests/naive_selfplay.py``) and by the record reader of ``ddz_tools.engines.records``,
 and ``_playout`` is compared with a Python game loop that asks the same
 policy kernel for each move under the same seed.
 """
@@ -16,10 +16,10 @@ import pytest
 
 from conftest import random_deal
 from naive_selfplay import check_record, python_playout, seed_ref
-from ddz_tools.errors import DdzError, RulesError
-from ddz_tools.policies import BUFFER, new_table, policy_play, seed_rng
-from ddz_tools.rules import Rules
-from ddz_tools.selfplay import (
+from ddz_tools.core.errors import DdzError, RulesError
+from ddz_tools.engines.policies import BUFFER, new_table, policy_play, seed_rng
+from ddz_tools.core.rules import Rules
+from ddz_tools.engines.selfplay import (
     _game_seed,
     _playout,
     _playout_seats,
@@ -80,7 +80,7 @@ def test_records_replay_with_naive_rules(spec, policy):
 @pytest.mark.parametrize("spec", ["standard", "douzero", "standard,bidding=until-two-pass,spring=any-player",
                                   "encyclopedia,bidding=call-grab"])
 def test_records_replay_with_record_reader(spec):
-    records = pytest.importorskip("ddz_tools.records")
+    records = pytest.importorskip("ddz_tools.engines.records")
     for rec in simulate(30, "heuristic", seed=4, rules=spec):
         rep = records.replay_record(rec)
         assert rep.status == "ok", (rec["id"], rep.reason)
@@ -213,7 +213,7 @@ def test_kernels_agree_with_their_python_execution():
     import subprocess
     import sys
 
-    script = ("import json\nfrom ddz_tools.selfplay import simulate\n"
+    script = ("import json\nfrom ddz_tools.engines.selfplay import simulate\n"
               "print(json.dumps([list(simulate(n, p, seed=3, rules=r)) for p, n in (('heuristic', 20), ('random', 3))"
               " for r in ('standard', 'douzero,bidding=call-grab')]))\n")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
@@ -226,7 +226,7 @@ def test_kernels_agree_with_their_python_execution():
 
 
 def test_results_do_not_depend_on_workers_or_chunks():
-    import ddz_tools.selfplay as sp
+    import ddz_tools.engines.selfplay as sp
 
     one = list(simulate(40, "heuristic", seed=21))
     assert list(simulate(40, "heuristic", seed=21, workers=3)) == one

@@ -18,13 +18,13 @@ from click.testing import CliRunner
 from naive_game import naive_replay
 from naive_selfplay import python_game_four
 
-from ddz_tools.cards import format_cards, full_deck, parse_cards
+from ddz_tools.core.cards import format_cards, full_deck, parse_cards
 from ddz_tools.cli import cli
-from ddz_tools.errors import DdzError
-from ddz_tools.policies import BUFFER, new_table, policy_bid, policy_play
-from ddz_tools.records import replay_record, validate_batch
-from ddz_tools.rules import Rules
-from ddz_tools.selfplay import (
+from ddz_tools.core.errors import DdzError
+from ddz_tools.engines.policies import BUFFER, new_table, policy_bid, policy_play
+from ddz_tools.engines.records import replay_record, validate_batch
+from ddz_tools.core.rules import Rules
+from ddz_tools.engines.selfplay import (
     D_BOTTOM,
     I_BASE,
     I_BOMBS,
@@ -124,7 +124,7 @@ def test_determinism_slices_and_workers():
     assert list(simulate(24, "heuristic", seed=5, rules="four", workers=2)) == a
     assert list(simulate(6, "heuristic", seed=5, rules="four", start=18)) == a[18:]
     assert list(simulate(6, "heuristic", seed=6, rules="four")) != a[:6]
-    import ddz_tools.selfplay as sp
+    import ddz_tools.engines.selfplay as sp
 
     old = sp.CHUNK
     try:
@@ -196,7 +196,7 @@ def test_kernels_agree_with_their_python_execution():
     import sys
 
     runs = [("heuristic", 2, "four"), ("heuristic", 1, "four,bomb_doubles=ladder"), ("random", 2, "four")]
-    script = ("import json\nfrom ddz_tools.selfplay import simulate\n"
+    script = ("import json\nfrom ddz_tools.engines.selfplay import simulate\n"
               f"print(json.dumps([list(simulate(n, p, seed=3, rules=r)) for p, n, r in {runs!r}]))\n")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)

@@ -2,8 +2,8 @@
 bottom (``notalon``): every recorded game is checked against a plain-Python
 reference of the stake stages written from /work/shared/VARIANTS.md §2-§3
 (show multiples, their merge, the bottom bonus, the double factors and the
-settlement), which shares no code with ``ddz_tools.gamerules``; the plays are
-replayed by the Python game (``ddz_tools.records.replay_record``), a second
+settlement), which shares no code with ``ddz_tools.core.gamerules``; the plays are
+replayed by the Python game (``ddz_tools.engines.records.replay_record``), a second
 implementation of the rules.
 """
 
@@ -16,10 +16,10 @@ import pytest
 
 from naive_gamerules import bottom_multiple, settlement_doubled, show_multiple
 
-from ddz_tools.cards import format_cards
-from ddz_tools.records import replay_record
-from ddz_tools.rules import Rules
-from ddz_tools.selfplay import (
+from ddz_tools.core.cards import format_cards
+from ddz_tools.engines.records import replay_record
+from ddz_tools.core.rules import Rules
+from ddz_tools.engines.selfplay import (
     STAKE_BUCKETS,
     SimulationSummary,
     deal_cards,
@@ -238,7 +238,7 @@ def test_reference_settles_the_worked_examples():
     assert ref_settle(0, True, 16, [2, 4, 1], "global") == [256, -128, -128]
     assert ref_settle(0, True, 1 * 2 ** 1, [1, 1, 1], "per-pair") == [4, -2, -2]
     # The kernels agree.
-    from ddz_tools.gamerules import DOUBLING_GLOBAL, DOUBLING_PER_PAIR, settle_doubled
+    from ddz_tools.core.gamerules import DOUBLING_GLOBAL, DOUBLING_PER_PAIR, settle_doubled
 
     assert list(settle_doubled(0, 1, 16, 2, 4, 1, DOUBLING_PER_PAIR)) == [160, -128, -32]
     assert list(settle_doubled(0, 1, 16, 2, 4, 1, DOUBLING_GLOBAL)) == [256, -128, -128]
@@ -426,7 +426,7 @@ def test_kernels_agree_with_their_python_execution():
 
     runs = (("heuristic", 2, "happy,bottom_bonus=table,must_call=jokers"), ("random", 4, "happy,show=dianle"),
             ("random", 4, "notalon,landlord_draw=on,doubling=global"))
-    script = ("import json\nfrom ddz_tools.selfplay import simulate\n"
+    script = ("import json\nfrom ddz_tools.engines.selfplay import simulate\n"
               f"print(json.dumps([list(simulate(n, p, seed=3, rules=r)) for p, n, r in {runs!r}]))\n")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)

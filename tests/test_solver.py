@@ -14,12 +14,12 @@ import time
 import numpy as np
 import pytest
 
-from ddz_tools.cards import FULL_DECK, counts_of, format_cards, pack_counts, parse_cards
-from ddz_tools.errors import DdzError, SearchLimit
-from ddz_tools.movegen import generate
-from ddz_tools.position import Position
-from ddz_tools.rules import PRESETS as ALL_PRESETS, Play
-from ddz_tools.solver import Solver, solve
+from ddz_tools.core.cards import FULL_DECK, counts_of, format_cards, pack_counts, parse_cards
+from ddz_tools.core.errors import DdzError, SearchLimit
+from ddz_tools.moves.movegen import generate
+from ddz_tools.engines.position import Position
+from ddz_tools.core.rules import PRESETS as ALL_PRESETS, Play
+from ddz_tools.engines.solver import Solver, solve
 
 from naive_solver import wins, winning_plays
 
@@ -142,7 +142,7 @@ def test_decomposer_work_array_that_grows_still_exact():
     hand: the search stops, the solver doubles the array and the search
     resumes, with the reference's results and the same nodes as a solver
     whose array is big from the start."""
-    from ddz_tools.decompose import SEARCH_WORK
+    from ddz_tools.engines.decompose import SEARCH_WORK
     rng = random.Random(8)
     small = Solver(4)
     big = Solver(4)
@@ -167,7 +167,7 @@ def test_relaxations_change_no_result(budget):
     throughout) under a budget that gives most of them up, and with them
     switched off: the reference's result and the same winning plays; the
     relaxations were tried and some proved a farmers' win."""
-    from ddz_tools.solver.layout import C_RX_TRIES, C_RX_WINS
+    from ddz_tools.engines.solver.layout import C_RX_TRIES, C_RX_WINS
     rng = random.Random(21 + budget)
     on = Solver(8)
     on.relax_budget = budget
@@ -192,7 +192,7 @@ def test_relaxations_change_no_result(budget):
 def test_relaxations_on_larger_positions_match_no_relaxations():
     """Twelve cards a seat, a relaxation budget small enough to give up
     often: the same results as without relaxations."""
-    from ddz_tools.solver.layout import C_RX_ABORTS
+    from ddz_tools.engines.solver.layout import C_RX_ABORTS
     on = Solver(64)
     on.relax_budget = 300
     off = Solver(64)
@@ -222,8 +222,8 @@ def _dominated_plain(hand: int, cards: int, kind: int, flags: int, partner: int 
     (ranks held exactly twice) and pairs in no chain or pair chain.  With a
     ``partner`` (a farmer's, when he plays), he holds no card of a rank above
     y up to x."""
-    from ddz_tools.rules import F_CHAINS_WITH_TWO, T_AIRPLANE_PAIR, T_AIRPLANE_SOLO, T_FOUR_PAIR, T_FOUR_SOLO
-    from ddz_tools.rules import T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_TRIO_PAIR, T_TRIO_SOLO
+    from ddz_tools.core.rules import F_CHAINS_WITH_TWO, T_AIRPLANE_PAIR, T_AIRPLANE_SOLO, T_FOUR_PAIR, T_FOUR_SOLO
+    from ddz_tools.core.rules import T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_TRIO_PAIR, T_TRIO_SOLO
     held, used = counts_of(hand), counts_of(cards)
     t = kind & 31
     if cards == hand:
@@ -253,7 +253,7 @@ def _chainable(held: list, r: int, want: int, flags: int) -> bool:
     """Rank ``r`` is in a chain the hand (rank counts ``held``) could make:
     five consecutive ranks held, for a pair or trio also three consecutive
     ones held twice, for a trio also two consecutive ones held three times."""
-    from ddz_tools.rules import F_CHAINS_WITH_TWO
+    from ddz_tools.core.rules import F_CHAINS_WITH_TWO
     top = 12 if flags & F_CHAINS_WITH_TWO else 11
     shapes = ((1, 5),) + (((2, 3),) if want >= 2 else ()) + (((3, 2),) if want == 3 else ())
     for need, length in shapes:
@@ -273,7 +273,7 @@ def _lower_dominated_plain(hand: int, opponents: list, cards: int, kind: int, pk
     beats the play to answer, no opponent holds one card (two, three) of any
     rank above y up to x, and the partner (a farmer's, when he plays) holds
     no card of those ranks."""
-    from ddz_tools.rules import T_PAIR, T_SOLO, T_TRIO, T_TRIO_PAIR, T_TRIO_SOLO
+    from ddz_tools.core.rules import T_PAIR, T_SOLO, T_TRIO, T_TRIO_PAIR, T_TRIO_SOLO
     t = kind & 31
     if t == T_SOLO:
         want = 1
@@ -304,9 +304,9 @@ def test_lower_rank_dominance_matches_its_definition():
     (every seat; a farmer's partner counted),
     leading and answering a single, a pair or a trio, on random hands under
     every preset."""
-    from ddz_tools.rules import T_PAIR, T_SOLO, T_TRIO_SOLO
-    from ddz_tools.solver.driver import State
-    from ddz_tools.solver.layout import PASS_KIND
+    from ddz_tools.core.rules import T_PAIR, T_SOLO, T_TRIO_SOLO
+    from ddz_tools.engines.solver.driver import State
+    from ddz_tools.engines.solver.layout import PASS_KIND
 
     rng = random.Random(51)
     solver = Solver(1)
@@ -353,7 +353,7 @@ def test_lower_rank_dominance_matches_its_definition():
 def test_kicker_dominance_matches_its_definition():
     """The kernel's bit-parallel check equals the definition on every play of
     random hands of 1-20 cards, under every preset."""
-    from ddz_tools.solver.ordering import dominated
+    from ddz_tools.engines.solver.ordering import dominated
 
     rng = random.Random(48)
     hits = 0
@@ -418,7 +418,7 @@ def test_value_solves_leave_dominated_root_plays_out():
     either: the moves left are every move but those the definitions name, in
     the same order; and a value solve (the root's plays probed at once for three
     players) gives the reference's result and one of its winning plays."""
-    from ddz_tools.solver.driver import State
+    from ddz_tools.engines.solver.driver import State
 
     rng = random.Random(50)
     solver = Solver(8)
@@ -512,7 +512,7 @@ def test_plays_out_matches_the_reference_generator():
     move generator lists a play of all its cards that beats it, under every
     preset; hands are often one play (a random lead of a random hand)."""
     from naive import naive_answers, naive_leads
-    from ddz_tools.solver.search import plays_out
+    from ddz_tools.engines.solver.search import plays_out
 
     rng = random.Random(52)
     _, pbuf = _profile_arrays()
@@ -553,9 +553,9 @@ def test_out_now_rule_on_and_off_agree():
 
 
 _INSPECT = """
-from ddz_tools.decompose import min_plays_fresh
-from ddz_tools.position import Position
-from ddz_tools.solver import Solver, search_step
+from ddz_tools.engines.decompose import min_plays_fresh
+from ddz_tools.engines.position import Position
+from ddz_tools.engines.solver import Solver, search_step
 Solver(1).solve(Position.two_player("33JJQK2", "4455A"))
 min_plays_fresh(7, 0)
 flat = next(iter(search_step.inspect_llvm().values()))
@@ -597,7 +597,7 @@ def test_scratch_too_small_for_one_block_of_children_still_exact():
 def test_solver_passes_its_work_arrays_in_the_records_order():
     """The driver hands the kernel its work arrays as a plain tuple, which
     the kernel reads as the record Work: the order must be Work's."""
-    from ddz_tools.solver.layout import MAX_DEPTH, Work
+    from ddz_tools.engines.solver.layout import MAX_DEPTH, Work
     s = Solver(1)
     w = Work(*s._work())
     assert all(getattr(w, name) is getattr(s, name) for name in Work._fields)
@@ -605,7 +605,7 @@ def test_solver_passes_its_work_arrays_in_the_records_order():
 
 
 def test_sort_range_sorts_a_slice_in_place():
-    from ddz_tools.solver.ordering import sort_range
+    from ddz_tools.engines.solver.ordering import sort_range
     rng = random.Random(3)
     for n in list(range(0, 40)) + [100, 257, 1000]:
         a = np.array([rng.randrange(-50, 50) for _ in range(n + 7)], np.int64)
@@ -812,10 +812,10 @@ def test_move_ordering():
     rocket just before it; among the other plays that neither empty the hand
     nor go unanswered, fewest plays left first; a farmer passes first over
     his partner's play."""
-    from ddz_tools.decompose import min_plays
-    from ddz_tools.rules import T_BOMB, T_ROCKET
-    from ddz_tools.solver.driver import State
-    from ddz_tools.solver.layout import PASS_KIND
+    from ddz_tools.engines.decompose import min_plays
+    from ddz_tools.core.rules import T_BOMB, T_ROCKET
+    from ddz_tools.engines.solver.driver import State
+    from ddz_tools.engines.solver.layout import PASS_KIND
 
     rng = random.Random(23)
     solver = Solver(tt_mb=1)
@@ -990,8 +990,8 @@ def test_in_place_doubling_keeps_every_entry_findable():
     """tt_split against a plain rebuild: every entry of a full small table
     (random keys, some buckets full) is found after the doubling, in a bucket
     of the new size, with no empty slot before a filled one."""
-    from ddz_tools.solver.key import bucket_base, tt_find, tt_split, tt_store
-    from ddz_tools.solver.layout import BUCKET, C_SIZE, ENTRY_WORDS, MISC_MASK, VALID_BIT, VALUE_BIT
+    from ddz_tools.engines.solver.key import bucket_base, tt_find, tt_split, tt_store
+    from ddz_tools.engines.solver.layout import BUCKET, C_SIZE, ENTRY_WORDS, MISC_MASK, VALID_BIT, VALUE_BIT
     rng = np.random.default_rng(11)
     for nb in (1, 2, 16, 64):
         words = nb * BUCKET * ENTRY_WORDS
@@ -1038,7 +1038,7 @@ def _whole(deal_id):
 
 def _landlord_child(p: Position, mv) -> "Position | None":
     """The position after the landlord's root play ``mv`` (None if it ends the game)."""
-    from ddz_tools.solver.driver import State
+    from ddz_tools.engines.solver.driver import State
 
     st = State(tuple(h for _, h in p.hands), 0, 0, 0, 0)
     child = Solver._child(st, mv, 3)
@@ -1060,7 +1060,7 @@ def _root_equals_best_child(deal_id, node_limit):
     """Solve the root, then every child of the root on its own (a fresh
     table each): the root wins exactly when some child wins for the landlord,
     and the winning play reported is one of them."""
-    from ddz_tools.solver.driver import State
+    from ddz_tools.engines.solver.driver import State
 
     p, expect = _whole(deal_id)
     root = solve(p, line=False, tt_mb=64)
@@ -1121,9 +1121,9 @@ def test_whole_deals_same_for_workers_and_table_size():
 def test_positions_late_in_whole_games_match_the_reference():
     """Self-play whole games, cut where every hand is small: the position
     rebuilt from the record (from_record) solves to the reference's answer."""
-    from ddz_tools.position import from_record
-    from ddz_tools.records import parse_record
-    from ddz_tools.selfplay import simulate
+    from ddz_tools.engines.position import from_record
+    from ddz_tools.engines.records import parse_record
+    from ddz_tools.engines.selfplay import simulate
 
     checked = 0
     for rec in simulate(150, "heuristic", seed=3):
@@ -1153,9 +1153,9 @@ def test_control_win_against_every_split():
     hands but where it says it gave up."""
     import numpy as np
     from naive_solver import control_split as naive_control_split
-    from ddz_tools.solver.control import control_split, control_win, control_win_search
-    from ddz_tools.solver.layout import CW_ROWS
-    from ddz_tools.solver.profiles import merge_opponents
+    from ddz_tools.engines.solver.control import control_split, control_win, control_win_search
+    from ddz_tools.engines.solver.layout import CW_ROWS
+    from ddz_tools.engines.solver.profiles import merge_opponents
 
     rng = random.Random(43)
     wk = _work_arrays(cw_rows=CW_ROWS)
@@ -1224,9 +1224,9 @@ def test_cover_rule_matches_its_definition_and_the_reference():
     once) holds exactly when its plain definition does, and whenever it
     holds the reference solver finds the movers lost."""
     from naive_solver import covered as naive_covered, plays
-    from ddz_tools.solver.layout import CW_ROWS, MEMO_BITS, PROF_W
-    from ddz_tools.solver.profiles import merge_opponents
-    from ddz_tools.solver.threats import covered
+    from ddz_tools.engines.solver.layout import CW_ROWS, MEMO_BITS, PROF_W
+    from ddz_tools.engines.solver.profiles import merge_opponents
+    from ddz_tools.engines.solver.threats import covered
 
     rng = random.Random(48)
     wk = _work_arrays(cw_rows=CW_ROWS, memo_bits=MEMO_BITS)
@@ -1314,7 +1314,7 @@ def test_threat_rule_matches_its_definition_and_the_reference():
     holds exactly when its plain definition does, and whenever it holds the
     reference solver finds the farmers lost."""
     from naive_solver import plays, threat_lost
-    from ddz_tools.solver.threats import threat_rule
+    from ddz_tools.engines.solver.threats import threat_rule
 
     rng = random.Random(50)
     wk = _work_arrays()
@@ -1344,7 +1344,7 @@ def test_low_solo_bounds_hold_for_every_split():
     kernel's bound, which is 0 exactly when there is none; under every
     preset."""
     from naive_solver import least_low_solos, most_covers, most_regains
-    from ddz_tools.solver.threats import low_solo_covers, low_solos_least, regains
+    from ddz_tools.engines.solver.threats import low_solo_covers, low_solos_least, regains
 
     rng = random.Random(52)
     wk = _work_arrays(scratch=1 << 12)
@@ -1399,7 +1399,7 @@ def test_solo_count_is_sound_and_sharpens_the_threat_rule():
     farmer to move lost; it holds wherever the rule without the count does,
     and in more positions."""
     from naive_solver import plays
-    from ddz_tools.solver.threats import threat_rule
+    from ddz_tools.engines.solver.threats import threat_rule
 
     rng = random.Random(53)
     wk = _work_arrays()
@@ -1495,18 +1495,18 @@ def test_threat_rule_on_and_off_agree_on_bigger_positions():
 def _profile_arrays():
     """A fresh answer-profile cache and its generation buffers, as a Solver holds them."""
     import numpy as np
-    from ddz_tools.solver.layout import PROF_PLAYS, PROF_ROWS, PROF_W
+    from ddz_tools.engines.solver.layout import PROF_PLAYS, PROF_ROWS, PROF_W
     return np.zeros((PROF_ROWS, PROF_W), np.int64), np.zeros((3, PROF_PLAYS), np.int64)
 
 
 def _work_arrays(scratch: int = 1 << 15, cw_rows: "int | None" = None, memo_bits: int = 4):
     """Fresh work arrays of a search as the kernels take them
-    (:class:`~ddz_tools.solver.layout.Work`): the decomposer's memo of
+    (:class:`~ddz_tools.engines.solver.layout.Work`): the decomposer's memo of
     ``2**memo_bits`` slots, scratch arrays of ``scratch`` entries, a fresh
     answer-profile cache, and a control-win memo of ``cw_rows`` rows (all
     of them by default)."""
-    from ddz_tools.decompose import SEARCH_WORK, new_memo_table
-    from ddz_tools.solver.layout import CWM_ROWS, PROF_W, Work
+    from ddz_tools.engines.decompose import SEARCH_WORK, new_memo_table
+    from ddz_tools.engines.solver.layout import CWM_ROWS, PROF_W, Work
     prof, pbuf = _profile_arrays()
     return Work(memo=new_memo_table(memo_bits), dwork=np.empty(SEARCH_WORK, np.int64),
                 sc=np.empty(scratch, np.int64), sk=np.empty(scratch, np.int64), prof=prof, pbuf=pbuf,
@@ -1525,7 +1525,7 @@ def test_answer_profile_matches_the_generator():
     """The cached answer profile says a hand can answer a play exactly when the
     move generator lists an answer to it, under every preset."""
     import numpy as np
-    from ddz_tools.solver.profiles import can_answer
+    from ddz_tools.engines.solver.profiles import can_answer
 
     rng = random.Random(44)
     prof, pbuf = _profile_arrays()
@@ -1564,8 +1564,8 @@ def test_after_move_passes_over_seats_that_cannot_answer():
     in hand, or a hand set aside), as the plain definition does: random two-
     and three-player positions, every move of the seat to move, pass included."""
     import numpy as np
-    from ddz_tools.solver.layout import PASS_KIND
-    from ddz_tools.solver.search import after_move
+    from ddz_tools.engines.solver.layout import PASS_KIND
+    from ddz_tools.engines.solver.search import after_move
 
     rng = random.Random(47)
     prof, pbuf = _profile_arrays()
@@ -1603,7 +1603,7 @@ def test_merged_profile_answers_as_each_opponent_does():
     profiles, merged nibble by nibble, say so: checked against asking each
     opponent's hand, for every seat of two- and three-player positions."""
     import numpy as np
-    from ddz_tools.solver.profiles import free, merge_opponents, unanswered
+    from ddz_tools.engines.solver.profiles import free, merge_opponents, unanswered
 
     rng = random.Random(46)
     prof, pbuf = _profile_arrays()
@@ -1631,7 +1631,7 @@ def test_merged_profile_answers_as_each_opponent_does():
 def test_generation_with_scratch_equals_gen_into():
     """The allocation-free generator the solver calls lists exactly what gen_into lists."""
     import numpy as np
-    from ddz_tools.kernels import GEN_SCRATCH, gen_into, gen_into_scratch
+    from ddz_tools.engines.kernels import GEN_SCRATCH, gen_into, gen_into_scratch
 
     rng = random.Random(45)
     scratch = np.full(GEN_SCRATCH, 7, np.int64)
@@ -1648,7 +1648,7 @@ def test_generation_with_scratch_equals_gen_into():
 
 def _key_of(hands, turn, prev, lb, flags):
     """The solver's table key of a position, decoded as (hands, prev, squeezed)."""
-    from ddz_tools.solver.key import canon, misc
+    from ddz_tools.engines.solver.key import canon, misc
 
     n = len(hands)
     h = list(hands) + [0] * (3 - n)

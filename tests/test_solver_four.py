@@ -11,11 +11,11 @@ import random
 import numpy as np
 import pytest
 
-from ddz_tools.cards import format_cards, pack_counts
-from ddz_tools.movegen import generate
-from ddz_tools.position import FOUR_SEATS, Position
-from ddz_tools.rules import Play, Rules
-from ddz_tools.solver import Solver, solve
+from ddz_tools.core.cards import format_cards, pack_counts
+from ddz_tools.moves.movegen import generate
+from ddz_tools.engines.position import FOUR_SEATS, Position
+from ddz_tools.core.rules import Play, Rules
+from ddz_tools.engines.solver import Solver, solve
 
 from naive_four import naive_answers, naive_leads
 from naive_solver_four import (chain_possible_four, four_winning_plays, four_wins, pack_farmers_ref, table_key_four,
@@ -160,7 +160,7 @@ def test_relaxations_change_no_result(budget, mode):
     that gives many up, and with them switched off: the reference's result
     and the same winning plays; the relaxations were tried and some proved a
     farmers' win."""
-    from ddz_tools.solver.layout import C_RX_TRIES, C_RX_WINS
+    from ddz_tools.engines.solver.layout import C_RX_TRIES, C_RX_WINS
     rng = random.Random(f"relax-{budget}-{mode}")
     on = Solver(8)
     on.relax_budget = budget
@@ -217,7 +217,7 @@ def test_node_limit_gives_unknown_never_a_wrong_answer():
 
 
 def _profile_arrays():
-    from ddz_tools.solver.layout import PROF_PLAYS, PROF_ROWS, PROF_W
+    from ddz_tools.engines.solver.layout import PROF_PLAYS, PROF_ROWS, PROF_W
     return np.zeros((PROF_ROWS, PROF_W), np.int64), np.zeros((3, PROF_PLAYS), np.int64)
 
 
@@ -241,7 +241,7 @@ def test_answer_profile_matches_the_reference(spec):
     reference (every sub-multiset of the hand read from the rules text)
     lists an answer: bombs by size then rank, the four jokers (under
     top_bomb=bomb8 below an 8-card bomb), Shanghai chains from a low A."""
-    from ddz_tools.solver.profiles import can_answer
+    from ddz_tools.engines.solver.profiles import can_answer
 
     rules = Rules.parse(spec)
     rng = random.Random(f"profile-{spec}")
@@ -263,7 +263,7 @@ def test_merged_profile_answers_as_the_opponents_do(spec):
     """Some opponent of the seat to move (the three farmers for the
     landlord, the landlord for a farmer) can answer a play exactly when the
     merged profile says so, as the reference finds asking each of them."""
-    from ddz_tools.solver.profiles import free, merge_opponents
+    from ddz_tools.engines.solver.profiles import free, merge_opponents
 
     rules = Rules.parse(spec)
     rng = random.Random(f"merged-{spec}")
@@ -289,8 +289,8 @@ def test_after_move_passes_round_four_seats():
     no answer in hand (or a hand set aside) passes, and a play that comes
     back round to its maker gives him the lead (three passes), as the plain
     definition with the reference's answers says."""
-    from ddz_tools.solver.layout import PASS_KIND
-    from ddz_tools.solver.search import after_move
+    from ddz_tools.engines.solver.layout import PASS_KIND
+    from ddz_tools.engines.solver.search import after_move
 
     rng = random.Random(57)
     prof, pbuf = _profile_arrays()
@@ -343,8 +343,8 @@ _KEYS = []
 def _key_of(hands, turn, prev, lb, flags):
     """The table key the solver stores a position under (the search
     kernel's own, through its TASK_KEY: no kernel of its own to compile)."""
-    from ddz_tools.kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS
-    from ddz_tools.solver.driver import State
+    from ddz_tools.core.kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS
+    from ddz_tools.engines.solver.driver import State
 
     if not _KEYS:
         _KEYS.append(Solver(1))
@@ -357,7 +357,7 @@ def test_table_key_matches_the_reference():
     rank held up to 8 times; no renaming under chains=shanghai where a chain
     is possible), the farmers' packed in two words with four hands, the play
     to answer renamed with them, and the misc bits of the seats and rules."""
-    from ddz_tools.solver.layout import BOMB8_BIT, FOUR_SEATS_BIT
+    from ddz_tools.engines.solver.layout import BOMB8_BIT, FOUR_SEATS_BIT
 
     rng = random.Random(59)
     squeezed = gapped = same = 0
@@ -453,8 +453,8 @@ def test_relaxation_codes_follow_the_rules():
     functions): at three seats the ones the solver always tried; at four,
     each mode's codes in order, never setting aside the farmer whose play is
     to be answered, and at a farmer's node never the farmer himself."""
-    from ddz_tools._jit import interpreted
-    from ddz_tools.solver.relax import relax_aside, relax_code
+    from ddz_tools.core._jit import interpreted
+    from ddz_tools.engines.solver.relax import relax_aside, relax_code
 
     code, aside = interpreted(relax_code), interpreted(relax_aside)
 
@@ -486,8 +486,8 @@ def test_dominated_plays_match_their_definition():
     8 of a rank, the chains of each variant, both partners of a farmer, no
     wing swapped where wings must be consecutive), on random positions of
     two, three and four hands, leads and answers."""
-    from ddz_tools.kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS
-    from ddz_tools.solver.driver import State
+    from ddz_tools.core.kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS
+    from ddz_tools.engines.solver.driver import State
     from naive_solver_four import dominated_four
 
     rng = random.Random(71)

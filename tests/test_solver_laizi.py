@@ -12,12 +12,12 @@ import random
 import numpy as np
 import pytest
 
-from ddz_tools.cards import format_cards
-from ddz_tools.kinds import TIER_PURE, TIER_SHIFT, TIER_SOFT, T_BOMB, T_SOLO, make_kind
-from ddz_tools.movegen import generate
-from ddz_tools.position import Position
-from ddz_tools.rules import Play, Rules
-from ddz_tools.solver import Solver, solve
+from ddz_tools.core.cards import format_cards
+from ddz_tools.core.kinds import TIER_PURE, TIER_SHIFT, TIER_SOFT, T_BOMB, T_SOLO, make_kind
+from ddz_tools.moves.movegen import generate
+from ddz_tools.engines.position import Position
+from ddz_tools.core.rules import Play, Rules
+from ddz_tools.engines.solver import Solver, solve
 
 from naive_solver import laizi_plays, laizi_winning_plays, laizi_wins
 
@@ -230,8 +230,8 @@ def test_classic_keys_are_unchanged_and_laizi_keys_apart():
     nodes); bomb tiers, laizi options and wild ranks have bits of their own
     (no two distinct inputs give one word); a position whose hands hold laizi
     is never renamed and is marked apart from every renamed key."""
-    from ddz_tools.solver.key import canon, misc
-    from ddz_tools.solver.layout import LAIZI_BIT, MISC_MASK, VALUE_BIT
+    from ddz_tools.engines.solver.key import canon, misc
+    from ddz_tools.engines.solver.layout import LAIZI_BIT, MISC_MASK, VALUE_BIT
 
     rng = random.Random(5)
     for _ in range(2000):
@@ -259,8 +259,8 @@ def test_answer_profiles_under_laizi_match_the_generator():
     """``can_answer`` and ``free`` (the merged profiles, bombs compared by
     level) say what generating each hand's answers says, for laizi hands and
     plays including tiered and long bombs."""
-    from ddz_tools.solver.layout import PROF_PLAYS, PROF_ROWS, PROF_W
-    from ddz_tools.solver.profiles import can_answer, free, merge_opponents, unanswered
+    from ddz_tools.engines.solver.layout import PROF_PLAYS, PROF_ROWS, PROF_W
+    from ddz_tools.engines.solver.profiles import can_answer, free, merge_opponents, unanswered
 
     rng = random.Random(11)
     prof = np.zeros((PROF_ROWS, PROF_W), np.int64)

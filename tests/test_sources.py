@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from ddz_tools.cards import FULL_DECK, douzero_values, format_cards, pack_douzero
-from ddz_tools.errors import RecordError
-from ddz_tools.sources import (
+from ddz_tools.core.cards import FULL_DECK, douzero_values, format_cards, pack_douzero
+from ddz_tools.core.errors import RecordError
+from ddz_tools.engines.sources import (
     FMT_BOTZONE_LOG,
     FMT_BOTZONE_TRANSCRIPT,
     FMT_DOUZERO,

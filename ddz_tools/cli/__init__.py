@@ -2,7 +2,7 @@
 
 Each command lives in its own module and is imported only when it runs, so
 ``ddz moves`` does not pay for loading the solver.  Errors are mapped to exit
-codes here, in one place: a :class:`~ddz_tools.errors.DdzError` (bad input)
+codes here, in one place: a :class:`~ddz_tools.core.errors.DdzError` (bad input)
 or an unreadable file becomes ``error: ...`` on stderr and exit code 2, never
 a traceback; a library message that names a parameter names the command's
 flag instead (``bottom`` -> ``--bottom``).  Any other exception is a bug and
@@ -19,7 +19,7 @@ import sys
 
 import click
 
-from ..errors import DdzError
+from ..core.errors import DdzError
 
 # Numba leaves hundreds of thousands of objects behind, and the garbage
 # collection at interpreter exit walked them all: about a quarter of a one-second
@@ -82,7 +82,7 @@ class LazyGroup(click.Group):
         # The command's modules are loaded (and Numba with them): from here
         # on, a kernel that is about to be compiled is announced on stderr,
         # and cached ones load without Numba's context refresh (0.2 s).
-        from .._jit import announce_compiles, load_cached_kernels_directly
+        from ..core._jit import announce_compiles, load_cached_kernels_directly
         announce_compiles()
         load_cached_kernels_directly()
         return getattr(module, entry[1])

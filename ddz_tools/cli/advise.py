@@ -100,7 +100,7 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, draws, b
             --after 33 --by farmer1
       $ ddz advise --file views.jsonl --seed 7 --format json
     """
-    from .. import advise as lib
+    from ..analysis import advise as lib
 
     opts = dict(seed=seed, workers=default_workers(workers), confidence=confidence,
                 early_stop=not no_early_stop, auction=auction, objective=objective)
@@ -120,7 +120,7 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, draws, b
     if record is not None:
         if move is None:
             raise click.UsageError("--record needs --move N")
-        from ..position import read_game_records
+        from ..engines.position import read_game_records
 
         return run_inputs("advise", run, print_advice, fmt, inputs=read_game_records(record, rules),
                           parse=lambda rec: lib.view_from_record(rec, move), summary=summary)

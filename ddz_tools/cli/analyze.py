@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from ..analyze import (
+from ..analysis.analyze import (
     CSV_COLUMNS,
     DEFAULT_NODE_LIMIT,
     STATUS_DEAL,
@@ -22,8 +22,8 @@ from ..analyze import (
     summarize,
     summary_rows,
 )
-from ..report import ReportWriter
-from ..review import MODES as REVIEW_MODES
+from ..analysis.report import ReportWriter
+from ..analysis.review import MODES as REVIEW_MODES
 from .options import (Progress, default_workers, emit_json, format_option, print_table, rules_option, seed_option,
                       workers_option, review_nodes_option, review_samples_option)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from tabulate import tabulate
 
-from ..bid import (CHOICES, DOUBLE_CHOICES, SEAT_NAMES_FOUR, BidEvaluation, CallEvaluation, DoubleEvaluation,
+from ..analysis.bid import (CHOICES, DOUBLE_CHOICES, SEAT_NAMES_FOUR, BidEvaluation, CallEvaluation, DoubleEvaluation,
                    ShowEvaluation, evaluate_bid, evaluate_call, evaluate_double, evaluate_show, parse_bid_line)
 from .options import (default_workers, file_inputs, file_option, format_option, rules_option, run_inputs,
                       seed_option, workers_option)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..decompose import DEFAULT_SPLIT_LIMIT, Decomposition, decompose as decompose_hand
+from ..engines.decompose import DEFAULT_SPLIT_LIMIT, Decomposition, decompose as decompose_hand
 from .options import emit_json, file_inputs, file_option, format_option, print_table, rules_option, run_each
 
 

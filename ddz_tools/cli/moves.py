@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import click
 
-from ..movegen import moves_report
-from ..rules import TYPE_NAMES, classify_report, play_to_answer
+from ..moves.movegen import moves_report
+from ..core.rules import TYPE_NAMES, classify_report, play_to_answer
 from .options import emit_json, file_inputs, file_option, format_option, print_table, rules_option, run_each
 
 

@@ -10,9 +10,9 @@ import time
 
 import click
 
-from ..errors import DdzError
-from ..review import REVIEW_NODE_LIMIT
-from ..rules import Rules
+from ..core.errors import DdzError
+from ..analysis.review import REVIEW_NODE_LIMIT
+from ..core.rules import Rules
 
 
 def _parse_rules(ctx, param, value):
@@ -107,7 +107,7 @@ def run_each(inputs, run, show, fmt: str, summary: str, quiet: bool = False) -> 
     could not be read (None if it could), else ``run(item)`` gives a result
     for ``show`` (in table format a blank line follows each).  An input that
     could not be read, or whose ``run`` raises a
-    :class:`~ddz_tools.errors.DdzError`, is reported on stderr as ``error:
+    :class:`~ddz_tools.core.errors.DdzError`, is reported on stderr as ``error:
     LABEL: REASON`` and skipped; the others go on.  At the end ``summary``,
     formatted with ``done`` and ``failed``, goes to stderr (with ``quiet``
     only when an input was skipped).  Returns the exit code: 1 when an input

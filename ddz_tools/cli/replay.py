@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..replay import ReplaySummary, replay_files
+from ..engines.replay import ReplaySummary, replay_files
 from .options import emit_json, format_option, print_table
 
 _HEADERS = ["file:line", "id", "status", "rules", "landlord", "base", "winner", "mult", "doubles", "scores", "note"]

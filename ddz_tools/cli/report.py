@@ -6,9 +6,9 @@ import sys
 
 import click
 
-from ..analyze import STATUS_INVALID
-from ..report import write_report
-from ..review import MODES as REVIEW_MODES
+from ..analysis.analyze import STATUS_INVALID
+from ..analysis.report import write_report
+from ..analysis.review import MODES as REVIEW_MODES
 from .options import (Progress, default_workers, emit_json, format_option, review_nodes_option,
                       review_samples_option, rules_option, seed_option, workers_option)
 

@@ -8,9 +8,9 @@ import sys
 import click
 from tabulate import tabulate
 
-from ..errors import DdzError
-from ..policies import policy_number
-from ..selfplay import SimulationSummary, simulate as run
+from ..core.errors import DdzError
+from ..engines.policies import policy_number
+from ..engines.selfplay import SimulationSummary, simulate as run
 from .options import Progress, default_workers, format_option, rules_option, seed_option, workers_option
 
 
@@ -84,7 +84,7 @@ def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, far
       $ ddz simulate --games 20 --landlord-policy advisor --farmer-policy heuristic --out adv.jsonl
 
     With --landlord-policy or --farmer-policy the games are played in Python
-    (ddz_tools.advise.play_game): the same deals, heuristic bidding, the
+    (ddz_tools.analysis.advise.play_game): the same deals, heuristic bidding, the
     first bidder game i % 3, and each seat playing its role's policy; the
     records' players name each seat's policy.
     """
@@ -97,7 +97,7 @@ def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, far
     tally = SimulationSummary()
     try:
         if landlord_policy or farmer_policy:
-            from ..advise import AdvisorOptions, simulate_advised
+            from ..analysis.advise import AdvisorOptions, simulate_advised
 
             if not isinstance(policy, str):
                 raise click.UsageError("--landlord-policy/--farmer-policy go with one --policy, not one per seat")

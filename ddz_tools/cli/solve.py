@@ -7,9 +7,9 @@ import sys
 
 import click
 
-from ..errors import DdzError
-from ..position import FOUR_SEATS, TWO_SEATS, Position, from_record, read_game_records
-from ..solver import DEFAULT_TT_MB, Solver, SolveResult
+from ..core.errors import DdzError
+from ..engines.position import FOUR_SEATS, TWO_SEATS, Position, from_record, read_game_records
+from ..engines.solver import DEFAULT_TT_MB, Solver, SolveResult
 from .options import (Progress, default_workers, emit_json, file_option, format_option, print_table, read_lines,
                       rules_option, workers_option)
 

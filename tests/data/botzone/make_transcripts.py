@@ -1,8 +1,8 @@
 """Write the Botzone FightTheLandlord2 bot-side transcripts of tests/data/botzone/.
 
 The games are this project's own: seeded deals played by the game engine
-(``ddz_tools.game``) under Botzone's bidding, written first as a judge log by
-``ddz_tools.botzone.judge_log_from_game`` and then turned, request by request,
+(``ddz_tools.engines.game``) under Botzone's bidding, written first as a judge log by
+``ddz_tools.engines.botzone.judge_log_from_game`` and then turned, request by request,
 into the lines a bot sees and answers::
 
     Judge: {"requests": [...every request to this bot so far], "responses": [...its answers so far]}
@@ -18,8 +18,8 @@ import json
 import random
 from pathlib import Path
 
-from ddz_tools.botzone import BOTZONE_RULES, judge_log_from_game
-from ddz_tools.game import Game
+from ddz_tools.engines.botzone import BOTZONE_RULES, judge_log_from_game
+from ddz_tools.engines.game import Game
 
 HERE = Path(__file__).resolve().parent
 

@@ -1,0 +1,1030 @@
+"""Rules: combination types, readings, comparison and rule options.
+
+The rules in plain English (``docs/rules.md`` is the full text)
+---------------------------------------------------------------
+Three players, 54 cards (ranks ``3..A 2`` four times, two jokers ``X`` < ``D``).
+A play is one *combination*: solo, pair, trio, trio + solo, trio + pair, chain
+(5..12 consecutive singles, 3..A), pair chain (3+ consecutive pairs, 3..A),
+airplane (2+ consecutive trios, 3..A), airplane + solo wings (k trios + k solos),
+airplane + pair wings (k trios + k pairs), four + two solos, four + two pairs,
+bomb (four of a rank) and rocket (both jokers).  A kicker never has a rank of
+the combination's body.  A play is answered by the same type with the same
+length and a higher main rank (the highest body rank); a bomb beats every
+non-bomb and any lower bomb; the rocket beats everything.
+
+Rule options (each a flag, see :class:`Rules`) decide the disputed details:
+``kickers_distinct``, ``jokers_as_kickers``, ``jokers_in_four_two``,
+``four_with_one`` and ``chains_with_two``; the presets ``standard`` (default),
+``douzero`` and ``encyclopedia`` name sets of them.  Game options (``bidding``,
+``first_bidder``, ``spring``) live on the same object.
+
+Encoding used by the kernels
+----------------------------
+A play is two int64s: ``cards`` (a packed hand, see :mod:`ddz_tools.core.cards`)
+and ``kind``::
+
+    kind = type | main << 5 | length << 9
+
+``type`` is one of the ``T_*`` constants, ``main`` the highest rank index of
+the body and ``length`` the number of body ranks (1 except for chains and
+airplanes).  A multiset with two readings (``333444555666`` as a 4-trio
+airplane, and under ``douzero`` also as a 3-trio airplane with solo wings) is
+one play per reading: same ``cards``, different ``kind``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+from .cards import (
+    NUM_RANKS,
+    RANK_2,
+    RANK_A,
+    RANK_D,
+    RANK_X,
+    RANKS,
+    card_count,
+    counts_of,
+    format_cards,
+    pack_counts,
+    parse_cards,
+)
+from .errors import DdzError, PlayError, RulesError
+from .gamerules import (
+    DOUBLING_MODES,
+    MUST_CALL_MODES,
+    S_BONUS,
+    S_DOUBLING,
+    S_DRAW,
+    S_MERGE_PRODUCT,
+    S_MUST,
+    S_NO_BOTTOM,
+    S_SHOW,
+    S_SPLIT,
+    S_SUPER,
+    SHOW_MODES,
+)
+from .faces import play_faces, play_notation, readings_of_faces, reads_as_itself, wild_readings
+from .kinds import (  # noqa: F401  (the encoding, re-exported: every tool names it from here)
+    BODY_COUNT,
+    F_BOMB_ORDER_RANK,
+    F_BOMBS_LADDER,
+    F_BOMBS_SIX_PLUS,
+    F_CHAINS_WITH_TWO,
+    F_FOUR,
+    F_FOUR_WITH_ONE,
+    F_JOKERS_AS_KICKERS,
+    F_JOKERS_IN_FOUR_TWO,
+    F_KICKERS_DISTINCT,
+    F_LAIZI_ALONE_ANY,
+    F_LAIZI_NO_FOUR_TWO,
+    F_LONG_BOMBS,
+    F_NATURAL_FIRST,
+    F_NO_MIXED_PURE,
+    F_PURE_BOMB_SOFT,
+    F_SHANGHAI,
+    F_STAKE_TIERS,
+    F_TOP_BOMB8,
+    F_WING_CONSECUTIVE,
+    KICKERS,
+    KIND_PASS,
+    NUM_TYPES,
+    T_AIRPLANE,
+    T_AIRPLANE_PAIR,
+    T_AIRPLANE_SOLO,
+    T_BOMB,
+    T_CHAIN,
+    T_FOUR_PAIR,
+    T_FOUR_SOLO,
+    T_FOUR_TWO_PAIR,
+    T_FOUR_TWO_SOLO,
+    T_PAIR,
+    T_PAIR_CHAIN,
+    T_PASS,
+    T_ROCKET,
+    T_SOLO,
+    T_TRIO,
+    T_TRIO_PAIR,
+    T_TRIO_SOLO,
+    TIER_NAMES,
+    TYPE_NAMES,
+    TYPE_OF_NAME,
+    WILD_MASK,
+    beats,
+    classic_readings,
+    kind_length,
+    kind_main,
+    kind_tier,
+    kind_type,
+    make_kind,
+    place_rank,
+    wild_flags,
+    wild_of_flags,
+)
+
+# Rule options ------------------------------------------------------------------
+
+#: On/off play options whose flag bit is set when the option is on.
+_PLAY_OPTIONS = {
+    "kickers_distinct": F_KICKERS_DISTINCT,
+    "jokers_as_kickers": F_JOKERS_AS_KICKERS,
+    "jokers_in_four_two": F_JOKERS_IN_FOUR_TWO,
+    "four_with_one": F_FOUR_WITH_ONE,
+    "chains_with_two": F_CHAINS_WITH_TWO,
+    "natural_first": F_NATURAL_FIRST,
+    "long_bombs": F_LONG_BOMBS,
+    "wing_pairs_consecutive": F_WING_CONSECUTIVE,
+}
+#: On/off play options (Laizi) whose flag bit is set when the option is off,
+#: so that the default leaves the flags as they were.
+_PLAY_OPTIONS_OFF = {
+    "laizi_alone_as_self": F_LAIZI_ALONE_ANY,
+    "laizi_in_four_two": F_LAIZI_NO_FOUR_TWO,
+    "mixed_pure_bomb": F_NO_MIXED_PURE,
+}
+#: Play options with named values: value -> flag bits.
+_PLAY_CHOICES = {
+    "bomb_order": {"tiered": 0, "rank": F_BOMB_ORDER_RANK},
+    "pure_bomb": {"top": 0, "soft": F_PURE_BOMB_SOFT},
+    "chains": {"classic": 0, "shanghai": F_SHANGHAI},
+    "top_bomb": {"jokers": 0, "bomb8": F_TOP_BOMB8},
+    "bomb_doubles": {"all": 0, "six-plus": F_BOMBS_SIX_PLUS, "ladder": F_BOMBS_LADDER},
+}
+_GAME_OPTIONS = {
+    "bidding": ("single-round", "until-two-pass", "call-grab", "first-call"),
+    "first_bidder": ("random", "left-of-dealer"),
+    "spring": ("landlord", "any-player"),
+    "laizi_multipliers": ("hlddz", "flat"),
+    "laizi_reveal": ("after-landlord", "before-bidding"),
+    "show": ("off", "qq", "dianle"),
+    "show_merge": ("max", "product"),
+    "doubling": ("off", "per-pair", "global"),
+    "bottom_bonus": ("off", "table"),
+    "must_call": ("off", "jokers", "jokers+2s"),
+}
+#: On/off game options.
+_GAME_BOOLS = ("super_double", "landlord_draw")
+#: Whole-number game options: name -> (lowest, highest).
+_GAME_INTS = {"show_split": (1, 17)}
+_BOOL_OPTIONS = {**_PLAY_OPTIONS, **_PLAY_OPTIONS_OFF, **{name: 0 for name in _GAME_BOOLS}}
+_TRUE = {"on", "true", "yes", "1"}
+_FALSE = {"off", "false", "no", "0"}
+#: Options that only Laizi presets use (left out of a classic rule set's description).
+LAIZI_OPTIONS = ("laizi_alone_as_self", "laizi_in_four_two", "bomb_order", "pure_bomb", "natural_first",
+                 "long_bombs", "mixed_pure_bomb", "laizi_multipliers", "laizi_reveal")
+#: Options of the stake stages and the deal (Happy Dou Dizhu, no bottom), left
+#: out of the description of a rule set whose preset does not use them.
+STAGE_OPTIONS = ("show", "show_split", "show_merge", "doubling", "super_double", "bottom_bonus", "must_call",
+                 "landlord_draw")
+#: The presets that play the stake stages or deal without a bottom.
+STAGE_PRESETS = ("happy", "notalon")
+#: Options of four-player Dou Dizhu (two decks), left out of the description
+#: of a three-player rule set; every one but the deal's is refused there.
+FOUR_OPTIONS = ("chains", "wing_pairs_consecutive", "top_bomb", "bomb_doubles")
+#: Options that do not apply to the four-player plays (no solo kickers, no
+#: four + kickers, no chain through the 2 but under ``chains=shanghai``).
+NOT_FOUR_OPTIONS = ("kickers_distinct", "jokers_as_kickers", "jokers_in_four_two", "four_with_one",
+                    "chains_with_two")
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    """A complete rule set: play options plus game options, and for Laizi
+    rules the wild ranks of the deal being played.
+
+    Build one from a preset name with single-option overrides:
+
+    >>> Rules.parse("standard").describe()
+    'standard'
+    >>> r = Rules.parse("douzero,four_with_one=on")
+    >>> r.kickers_distinct, r.four_with_one, r.describe()
+    (False, True, 'douzero,four_with_one=on')
+
+    The presets ``laizi`` and ``tiandi`` draw one or two wild ranks a deal
+    (``wild_ranks``); which ranks they are is part of the deal, not of the
+    rules, and is given with :meth:`with_wild`:
+
+    >>> r = Rules.parse("laizi,natural_first=on").with_wild("9")
+    >>> r.describe(), r.wild_text()
+    ('laizi,natural_first=on', '9')
+    """
+
+    kickers_distinct: bool = True
+    jokers_as_kickers: bool = False
+    jokers_in_four_two: bool = True
+    four_with_one: bool = False
+    chains_with_two: bool = False
+    laizi_alone_as_self: bool = True
+    laizi_in_four_two: bool = True
+    bomb_order: str = "tiered"
+    pure_bomb: str = "top"
+    natural_first: bool = False
+    long_bombs: bool = False
+    mixed_pure_bomb: bool = True
+    bidding: str = "single-round"
+    first_bidder: str = "random"
+    spring: str = "landlord"
+    laizi_multipliers: str = "hlddz"
+    laizi_reveal: str = "after-landlord"
+    show: str = "off"
+    show_split: int = 8
+    show_merge: str = "max"
+    doubling: str = "off"
+    super_double: bool = False
+    bottom_bonus: str = "off"
+    must_call: str = "off"
+    landlord_draw: bool = False
+    chains: str = "classic"
+    wing_pairs_consecutive: bool = False
+    top_bomb: str = "jokers"
+    bomb_doubles: str = "all"
+    #: Decks dealt: 1, or 2 (108 cards) for four-player Dou Dizhu.
+    decks: int = 1
+    #: Seats at the table: 3, or 4 (``four``: the landlord against three farmers).
+    seats: int = 3
+    #: How many wild ranks a deal draws: 0 (classic), 1 (``laizi``), 2 (``tiandi``).
+    wild_ranks: int = 0
+    #: Cards in the bottom: 3, 0 under ``notalon`` (18 cards a seat), 8 under ``four``.
+    bottom_cards: int = 3
+    preset: str = "standard"
+    #: The deal's wild ranks (rank indices; under ``tiandi`` 天 then 地), none before they are drawn.
+    wild: tuple = ()
+
+    @functools.cached_property
+    def flags(self) -> int:
+        """The play options and the wild ranks as the int bit set the kernels
+        take (computed once; see :mod:`ddz_tools.core.kinds`)."""
+        f = 0
+        for name, bit in _PLAY_OPTIONS.items():
+            if getattr(self, name):
+                f |= bit
+        for name, bit in _PLAY_OPTIONS_OFF.items():
+            if not getattr(self, name):
+                f |= bit
+        for name, values in _PLAY_CHOICES.items():
+            f |= values[getattr(self, name)]
+        if self.is_laizi and self.laizi_multipliers == "hlddz":
+            f |= F_STAKE_TIERS
+        if self.seats == 4:
+            f |= F_FOUR
+        return f | wild_flags(self.wild)
+
+    @functools.cached_property
+    def game_flags(self) -> int:
+        """:attr:`flags` with how a deal draws its wild ranks, for the game
+        kernels (:func:`ddz_tools.core.gamerules.draw_wild`); the same as
+        :attr:`flags` under classic rules."""
+        f = self.flags
+        if self.is_laizi:
+            f |= self.wild_ranks << 24
+            if self.laizi_reveal == "before-bidding":
+                f |= 1 << 26
+        return f
+
+    @functools.cached_property
+    def stage_flags(self) -> int:
+        """The stake-stage and deal options as the int the game kernels take
+        (the ``S_*`` fields of :mod:`ddz_tools.core.gamerules`)."""
+        f = SHOW_MODES[self.show] << S_SHOW
+        f |= self.show_split << S_SPLIT
+        f |= DOUBLING_MODES[self.doubling] << S_DOUBLING
+        f |= MUST_CALL_MODES[self.must_call] << S_MUST
+        if self.show_merge == "product":
+            f |= S_MERGE_PRODUCT
+        if self.super_double:
+            f |= S_SUPER
+        if self.bottom_bonus == "table":
+            f |= S_BONUS
+        if self.landlord_draw:
+            f |= S_DRAW
+        if self.bottom_cards == 0:
+            f |= S_NO_BOTTOM
+        return f
+
+    @property
+    def hand_cards(self) -> int:
+        """Cards dealt to each seat: 17, 18 with no bottom, 25 with four players."""
+        return (54 * self.decks - self.bottom_cards) // self.seats
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck: 54, or 108 with two decks."""
+        return 54 * self.decks
+
+    @property
+    def landlord_cards(self) -> int:
+        """Cards the landlord holds after taking the bottom (20, 18 or 33)."""
+        return self.hand_cards + self.bottom_cards
+
+    @property
+    def is_four(self) -> bool:
+        """True for four-player Dou Dizhu (two decks, three farmers)."""
+        return self.seats == 4
+
+    @property
+    def has_stages(self) -> bool:
+        """True when a hand has stake stages beyond the classic ones: shows,
+        doubles or a bottom bonus."""
+        return self.show != "off" or self.doubling != "off" or self.bottom_bonus != "off"
+
+    def play_only(self) -> "Rules":
+        """These rules for the play of a hand alone, as a tool replays plays
+        from a hand already settled: no shows, doubles, bottom bonus,
+        must-call or draws (the combinations, the auction and the spring
+        are kept).
+
+        >>> Rules.parse("happy").play_only().has_stages
+        False
+        """
+        if not (self.has_stages or self.must_call != "off" or self.landlord_draw):
+            return self
+        return dataclasses.replace(self, show="off", doubling="off", bottom_bonus="off", must_call="off",
+                                   landlord_draw=False)
+
+    @property
+    def is_laizi(self) -> bool:
+        """True for the Laizi presets (a deal draws wild ranks)."""
+        return self.wild_ranks > 0
+
+    @classmethod
+    def parse(cls, spec: "str | Rules | None") -> "Rules":
+        """``NAME[,option=value...]``; ``None`` or ``""`` is ``standard``.
+
+        Rule sets are immutable, so a spec string is parsed once and the
+        result reused (the text path of every public function passes one).
+        """
+        if isinstance(spec, Rules):
+            return spec
+        if spec is None:
+            return PRESETS["standard"]
+        return _parse_spec(spec if isinstance(spec, str) else str(spec))
+
+    @classmethod
+    def _parse_uncached(cls, spec: str) -> "Rules":
+        if not spec.strip():
+            return PRESETS["standard"]
+        parts = [p.strip() for p in spec.split(",") if p.strip()]
+        head = parts[0]
+        if "=" in head:
+            base = PRESETS["standard"]
+        else:
+            base = PRESETS.get(head.lower())
+            if base is None:
+                raise RulesError(f"unknown rules preset {head!r} (choose from {', '.join(PRESETS)})")
+            parts = parts[1:]
+        changes = {}
+        for part in parts:
+            if "=" not in part:
+                raise RulesError(f"rules option {part!r} needs a value, as in {part}=on")
+            key, value = (x.strip() for x in part.split("=", 1))
+            key = key.lower().replace("-", "_")
+            value_l = value.lower()
+            if key in _GAME_INTS:
+                lo, hi = _GAME_INTS[key]
+                if not value_l.isdigit() or not lo <= int(value_l) <= hi:
+                    raise RulesError(f"rules option {key} takes a whole number {lo}..{hi}, not {value!r}")
+                changes[key] = int(value_l)
+            elif key in _BOOL_OPTIONS:
+                if value_l in _TRUE:
+                    changes[key] = True
+                elif value_l in _FALSE:
+                    changes[key] = False
+                else:
+                    raise RulesError(f"rules option {key} takes on or off, not {value!r}")
+            elif key in _PLAY_CHOICES or key in _GAME_OPTIONS:
+                values = tuple(_PLAY_CHOICES[key]) if key in _PLAY_CHOICES else _GAME_OPTIONS[key]
+                if value_l not in values:
+                    raise RulesError(f"rules option {key} takes one of {', '.join(values)}, not {value!r}")
+                changes[key] = value_l
+            elif key == "wild":
+                raise RulesError("the wild rank is part of the deal, not of the rules: give it as wild "
+                                 "(a position's, view's or record's 'wild')", param=("rules", "wild"))
+            else:
+                known = ", ".join(list(_BOOL_OPTIONS) + list(_PLAY_CHOICES) + list(_GAME_OPTIONS) + list(_GAME_INTS))
+                raise RulesError(f"unknown rules option {key!r} (known: {known})")
+        rules = dataclasses.replace(base, **changes)
+        _check_seats(rules, changes)
+        return rules
+
+    @classmethod
+    def from_dict(cls, d: "dict | str | None") -> "Rules":
+        """From a record's ``rules`` field: a spec string or ``{"preset": ..., option: value}``
+        (a ``wild`` key there is the deal's wild ranks, as :meth:`with_wild` takes them)."""
+        if d is None or isinstance(d, str):
+            return cls.parse(d)
+        if not isinstance(d, dict):
+            raise RulesError(f"rules must be a name or an object, not {type(d).__name__}")
+        items = dict(d)
+        items.pop("spec", None)
+        wild = items.pop("wild", None)
+        spec = [str(items.pop("preset", "standard"))]
+        base = PRESETS.get(spec[0].lower())
+        for k, v in items.items():
+            if k in ("wild_ranks", "bottom_cards", "decks", "seats") and base is not None and v == getattr(base, k):
+                continue
+            if isinstance(v, bool):
+                v = "on" if v else "off"
+            spec.append(f"{k}={v}")
+        r = cls.parse(",".join(spec))
+        return r.with_wild(wild) if wild else r
+
+    def with_wild(self, wild) -> "Rules":
+        """These rules with the deal's wild ranks: rank text (``"9"``, ``"5,9"``,
+        天 then 地), a list of rank names or of rank indices; ``None`` or ``""``
+        for none.  Under ``tiandi`` one rank alone is 天 before 地 is drawn.
+
+        >>> Rules.parse("tiandi").with_wild("5,9").wild
+        (2, 6)
+        >>> Rules.parse("standard").with_wild("9")
+        Traceback (most recent call last):
+        ...
+        ddz_tools.core.errors.RulesError: standard rules have no laizi, so no wild 9 (laizi are played under rules laizi or tiandi)
+        """
+        ranks = parse_wild(wild)
+        if ranks == self.wild:
+            return self
+        if ranks and not self.is_laizi:
+            raise RulesError(f"{self.preset} rules have no laizi, so no wild {format_wild(ranks)} "
+                             f"(laizi are played under rules laizi or tiandi)", param=("wild", "rules"))
+        if len(ranks) > self.wild_ranks:
+            raise RulesError(f"{self.preset} rules draw {self.wild_ranks} laizi rank"
+                             f"{'s' if self.wild_ranks > 1 else ''} a deal, not the {len(ranks)} of "
+                             f"wild {format_wild(ranks)}", param="wild")
+        return dataclasses.replace(self, wild=ranks)
+
+    def require_wild(self) -> "Rules":
+        """These rules, after checking that a Laizi rule set has its wild rank(s)
+        (a :class:`~ddz_tools.core.errors.RulesError` naming ``--wild`` if not)."""
+        if self.is_laizi and not self.wild:
+            example = "5,9" if self.wild_ranks == 2 else "9"
+            raise RulesError(f"{self.preset} rules need the deal's laizi rank{'s' if self.wild_ranks > 1 else ''}: "
+                             f"give wild (e.g. {example})", param="wild")
+        return self
+
+    @property
+    def wild_at_bidding(self) -> int:
+        """How many wild ranks are turned up before the bidding: every one
+        under ``laizi_reveal=before-bidding``; else none under ``laizi`` and
+        the 天 rank under ``tiandi`` (0 under classic rules)."""
+        if not self.is_laizi:
+            return 0
+        return self.wild_ranks if self.laizi_reveal == "before-bidding" else self.wild_ranks - 1
+
+    def at_bidding(self) -> "Rules":
+        """These rules as the bidders see them: with only the wild ranks
+        turned up before the bidding (:attr:`wild_at_bidding`).
+
+        >>> Rules.parse("tiandi").with_wild("5,9").at_bidding().wild_text()
+        '5'
+        """
+        if len(self.wild) <= self.wild_at_bidding:
+            return self
+        return dataclasses.replace(self, wild=self.wild[:self.wild_at_bidding])
+
+    def wild_text(self) -> str:
+        """The wild ranks as text (``"5,9"``), ``""`` for none."""
+        return format_wild(self.wild)
+
+    def overrides(self) -> dict:
+        """Options that differ from this rule set's preset."""
+        base = PRESETS[self.preset]
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.name not in ("preset", "wild") and getattr(self, f.name) != getattr(base, f.name)
+        }
+
+    def describe(self) -> str:
+        """The spec string that :meth:`parse` turns back into this rule set
+        (the wild ranks, part of the deal, are not in it: :meth:`wild_text`)."""
+        parts = [self.preset]
+        for k, v in self.overrides().items():
+            parts.append(f"{k}={('on' if v else 'off') if isinstance(v, bool) else v}")
+        return ",".join(parts)
+
+    def to_dict(self) -> dict:
+        """Every option by name, for JSON output; under Laizi rules also the
+        options of wild cards and ``wild`` (the deal's wild ranks as text),
+        which classic rule sets leave out unless changed."""
+        d = dataclasses.asdict(self)
+        d.pop("wild")
+        changed = self.overrides()
+        if not self.is_laizi:
+            for k in LAIZI_OPTIONS + ("wild_ranks",):
+                if k not in changed:
+                    d.pop(k)
+        else:
+            d["wild"] = self.wild_text()
+        if self.preset not in STAGE_PRESETS and not self.is_four:
+            for k in STAGE_OPTIONS + ("bottom_cards",):
+                if k not in changed:
+                    d.pop(k)
+        if self.is_four:
+            for k in STAGE_OPTIONS + NOT_FOUR_OPTIONS + ("bidding",) + ("laizi_multipliers", "laizi_reveal"):
+                d.pop(k, None)
+            d["bottom_cards"] = self.bottom_cards
+        else:
+            for k in FOUR_OPTIONS + ("decks", "seats"):
+                d.pop(k)
+        d["spec"] = self.describe()
+        return d
+
+
+def _check_seats(rules: Rules, changes: dict) -> None:
+    """Refuse options that do not apply to the number of seats: the four-player
+    options at a three-player table, and the three-player ones at four."""
+    if rules.seats == 4:
+        for k in NOT_FOUR_OPTIONS:
+            if k in changes:
+                raise RulesError(f"rules option {k} does not apply to four-player rules (no solo kickers, no four + "
+                                 f"kickers, chains through A and 2 only with chains=shanghai)")
+        for k in STAGE_OPTIONS + ("bidding",):
+            if k in changes and changes[k] != getattr(PRESETS["four"], k):
+                raise RulesError(f"rules option {k} is not played with four players (single-round bidding, "
+                                 f"no shows or doubles)")
+        for k in LAIZI_OPTIONS:
+            if k in changes and changes[k] != getattr(PRESETS["four"], k):
+                raise RulesError(f"rules option {k} is a Laizi option; the four-player game has no wild cards")
+    else:
+        for k in FOUR_OPTIONS:
+            if k in changes and changes[k] != getattr(PRESETS["standard"], k):
+                raise RulesError(f"rules option {k} is a four-player option: use it with rules four")
+
+
+def parse_wild(wild) -> tuple:
+    """Wild ranks from text (``"9"``, ``"5,9"``, ``"T"`` or ``"10"``), a list
+    of rank names or rank indices: a tuple of rank indices 0..12.  A joker, an
+    unknown rank or the same rank twice raises :class:`RulesError`."""
+    if wild is None or wild == "" or wild == ():
+        return ()
+    if isinstance(wild, str):
+        items = [w for w in wild.replace(" ", ",").split(",") if w]
+    elif isinstance(wild, (list, tuple)):
+        items = list(wild)
+    else:
+        raise RulesError(f"wild must be rank text such as \"9\" or \"5,9\", not {type(wild).__name__}",
+                         param="wild")
+    out = []
+    for w in items:
+        if isinstance(w, int) and not isinstance(w, bool):
+            r = w
+        elif isinstance(w, str):
+            t = w.strip().upper()
+            t = "T" if t == "10" else t
+            r = RANKS.find(t) if len(t) == 1 else -1
+            if t in ("B", "R"):
+                r = RANK_X
+        else:
+            r = -1
+        if not 0 <= r < NUM_RANKS:
+            raise RulesError(f"wild: {w!r} is no rank (a laizi rank is one of 3..A, 2)", param="wild")
+        if r > RANK_2:
+            raise RulesError(f"wild {RANKS[r]}: a joker is never a laizi (a laizi rank is one of 3..A, 2)",
+                             param="wild")
+        if r in out:
+            raise RulesError(f"wild: the rank {RANKS[r]} is given twice (天 and 地 are two different ranks)",
+                             param="wild")
+        out.append(r)
+    if len(out) > 2:
+        raise RulesError(f"wild: {len(out)} ranks given; a deal has at most two laizi ranks (天 and 地)",
+                         param="wild")
+    return tuple(out)
+
+
+def format_wild(wild) -> str:
+    """Rank indices as ``--wild`` text: ``(2, 6)`` -> ``"5,9"``."""
+    return ",".join(RANKS[r] for r in wild)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_spec(spec: str) -> Rules:
+    return Rules._parse_uncached(spec)
+
+
+PRESETS = {
+    "standard": Rules(),
+    "douzero": Rules(kickers_distinct=False, jokers_as_kickers=True, preset="douzero"),
+    "encyclopedia": Rules(four_with_one=True, chains_with_two=True, preset="encyclopedia"),
+    "laizi": Rules(wild_ranks=1, preset="laizi"),
+    "tiandi": Rules(wild_ranks=2, long_bombs=True, preset="tiandi"),
+    "happy": Rules(bidding="call-grab", show="qq", doubling="per-pair", super_double=True, preset="happy"),
+    "notalon": Rules(bidding="first-call", bottom_cards=0, preset="notalon"),
+    "four": Rules(decks=2, seats=4, bottom_cards=8, bomb_doubles="six-plus", preset="four"),
+}
+STANDARD = PRESETS["standard"]
+
+
+# Readings ------------------------------------------------------------------------
+
+
+def readings(cards: int, flags: int, hand: "int | None" = None) -> list[tuple[int, int]]:
+    """Every ``(cards, kind)`` reading of a packed multiset as one play under
+    the rule ``flags`` (:attr:`Rules.flags`), sorted by kind; empty when the
+    cards form no legal play.  With wild ranks in the flags a laizi may stand
+    for other faces (:func:`ddz_tools.core.faces.wild_readings`; ``hand``, the
+    whole hand, matters only to ``natural_first``)."""
+    if flags & WILD_MASK:
+        return wild_readings(cards, flags, hand)
+    return classic_readings(cards, flags)
+
+
+def body_of(cards: int, kind: int, flags: int = 0) -> int:
+    """The packed body (main part) of a play; the kickers are ``cards - body``
+    (the cards that leave the hand: with wild ranks in ``flags``, a laizi of
+    the body counts at its own rank)."""
+    if flags & WILD_MASK:
+        return play_faces(cards, kind, flags)[0]
+    t = kind & 31
+    if t == T_PASS:
+        return 0
+    if t == T_ROCKET or t == T_BOMB:
+        return cards
+    main, length, per = kind_main(kind), kind_length(kind), BODY_COUNT[t]
+    top = -1 if main == 15 else main   # AAA222 under chains=shanghai (kinds.chain_place)
+    return sum(per << (4 * place_rank(p)) for p in range(top - length + 1, top + 1))
+
+
+class Play:
+    """One play: its cards and its reading (type, main rank, length).
+
+    >>> p = Play.parse("333444-56")
+    >>> p.type_name, p.main_rank, p.length, str(p), p.notation()
+    ('airplane_solo', '4', 2, '33344456', '333444-56')
+    >>> Play.parse("34567").beats(Play.parse("34567"))
+    False
+    """
+
+    __slots__ = ("cards", "kind")
+
+    def __init__(self, cards: int, kind: int):
+        self.cards = cards
+        self.kind = kind
+
+    @classmethod
+    def pass_(cls) -> "Play":
+        return cls(0, KIND_PASS)
+
+    @classmethod
+    def parse(cls, text: str, rules: "Rules | str | None" = None, hand: "int | None" = None) -> "Play":
+        """Parse a play; ``-`` separates the body from the kickers.
+
+        Without ``-``, the kicker-free reading is taken when there is one;
+        otherwise the cards must have exactly one reading.  A ``:type`` suffix
+        (``3333-55:four_two_solo``) picks the reading by type name; it is only
+        ever needed where two readings share body and kickers (four + two solos
+        of one rank against four + one pair, with ``kickers_distinct`` off and
+        ``four_with_one`` on), and :meth:`notation` writes it there.  ``""``,
+        ``pass`` and ``-`` alone are the pass.
+
+        Under Laizi rules with the wild ranks given (:meth:`Rules.with_wild`),
+        ``CARDS=FACES`` pins what the laizi stand for (``34569=34567`` with 9
+        wild; each side may have its ``-``); plain cards read each card as
+        itself where that is a play, else their one reading.  ``hand`` (the
+        whole hand) matters only to ``natural_first``.
+
+        >>> r = Rules.parse("laizi").with_wild("9")
+        >>> [Play.parse(t, r).notation(r) for t in ("34569", "5559", "5559=5555", "99")]
+        ['34569=34567', '555-9', '5559=5555', '99']
+        """
+        rules = Rules.parse(rules)
+        t = text.strip()
+        if t == "" or t.lower() in ("pass", "-", "p"):
+            return cls.pass_()
+        want_type = None
+        if ":" in t:
+            t, _, tname = t.partition(":")
+            want_type = TYPE_OF_NAME.get(tname.strip().lower())
+            if want_type is None:
+                raise PlayError(f"{text!r}: unknown combination type {tname.strip()!r}")
+        flags = rules.flags
+        faces_text = None
+        if "=" in t:
+            t, _, faces_text = t.partition("=")
+            if not flags & WILD_MASK:
+                raise PlayError(f"{text!r}: '=FACES' is for wild cards, and {rules.describe()} rules have none"
+                                + (" given (--wild)" if rules.is_laizi else ""))
+        decks = rules.decks
+        if "-" in t:
+            body_text, _, kick_text = t.partition("-")
+            body, kick = parse_cards(body_text, decks), parse_cards(kick_text, decks)
+            cards = _checked_sum(body, kick, text, decks)
+            found = [rk for rk in readings(cards, flags, hand) if body_of(*rk, flags) == body]
+        else:
+            cards = parse_cards(t, decks)
+            found = readings(cards, flags, hand)
+        if faces_text is not None:
+            fb, _, fk = faces_text.strip().partition("-")
+            by_faces = readings_of_faces(cards, _parse_faces(fb, text), _parse_faces(fk, text) if "-" in faces_text
+                                         else None, flags, hand)
+            found = [rk for rk in found if rk in by_faces]
+            if not found:
+                raise PlayError(f"{text!r}: {faces_text.strip()} is not a reading of {format_cards(cards)} "
+                                f"under {rules.describe()} rules with {rules.wild_text()} wild")
+        elif flags & WILD_MASK and found:
+            itself = [rk for rk in found if reads_as_itself(*rk, flags)]
+            if itself:
+                found = itself
+            elif len(found) > 1:
+                options = " or ".join(cls(*rk).notation(rules) for rk in found)
+                raise PlayError(f"{text!r} has several readings: write {options}")
+        if want_type is not None:
+            found = [rk for rk in found if kind_type(rk[1]) == want_type]
+        if not found:
+            wild = f" with {rules.wild_text()} wild" if rules.wild else ""
+            raise PlayError(f"{text!r} is not a legal play under {rules.describe()} rules{wild}")
+        if len(found) > 1:
+            # The notation without a suffix names the reading that needs none.
+            plain = [rk for rk in found if not _needs_type_suffix(*rk, flags)]
+            if "-" not in t:
+                plain = [rk for rk in plain if kind_type(rk[1]) not in KICKERS]
+                if not plain:
+                    options = " or ".join(cls(*rk).notation(rules) for rk in found)
+                    raise PlayError(f"{text!r} has several readings: write {options}")
+            found = plain or found
+        return cls(*found[0])
+
+    @property
+    def type(self) -> int:
+        return self.kind & 31
+
+    @property
+    def type_name(self) -> str:
+        return TYPE_NAMES[self.kind & 31]
+
+    @property
+    def main(self) -> int:
+        return kind_main(self.kind)
+
+    @property
+    def main_rank(self) -> str:
+        main = kind_main(self.kind)
+        return RANKS[RANK_2 if main == 15 else main] if self.kind else ""
+
+    @property
+    def length(self) -> int:
+        return kind_length(self.kind)
+
+    @property
+    def is_pass(self) -> bool:
+        return self.kind == KIND_PASS
+
+    @property
+    def tier(self) -> int:
+        """A bomb's tier (``TIER_HARD``, ``TIER_SOFT``, ``TIER_PURE``, ``TIER_MIXED``); 0 otherwise."""
+        return kind_tier(self.kind)
+
+    def body(self, rules: "Rules | str | int | None" = None) -> int:
+        return body_of(self.cards, self.kind, _flags_of(rules))
+
+    def kickers(self, rules: "Rules | str | int | None" = None) -> int:
+        return self.cards - body_of(self.cards, self.kind, _flags_of(rules))
+
+    def faces(self, rules: "Rules | str | int | None" = None) -> str:
+        """What the cards stand for (body, ``-``, kickers): the cards
+        themselves unless a laizi stands for another rank."""
+        flags = _flags_of(rules)
+        if self.kind == KIND_PASS:
+            return "pass"
+        if flags & WILD_MASK:
+            from .faces import faces_text
+            return faces_text(self.cards, self.kind, flags)
+        return self.notation(None)
+
+    def notation(self, rules: "Rules | str | int | None" = None) -> str:
+        """Body, then ``-`` and the kickers if there are any; ``pass`` for a pass.
+
+        Under rules where the same text is also four + one pair
+        (``four_with_one`` on, ``kickers_distinct`` off), four + two solos of
+        one rank get ``:four_two_solo``, so that :meth:`parse` under those
+        rules gives this play back.
+        """
+        if self.kind == KIND_PASS:
+            return "pass"
+        flags = _flags_of(rules)
+        if flags & WILD_MASK:
+            text = play_notation(self.cards, self.kind, flags)
+        else:
+            kick = self.kickers()
+            body = format_cards(self.body())
+            text = f"{body}-{format_cards(kick)}" if kick else body
+        if rules is not None and _needs_type_suffix(self.cards, self.kind, flags):
+            text += ":" + TYPE_NAMES[self.kind & 31]
+        return text
+
+    def beats(self, other: "Play", rules: "Rules | str | int | None" = None) -> bool:
+        """May this play answer ``other``?  (``rules`` order the bombs of Laizi rules.)"""
+        return beats(self.kind, other.kind, _flags_of(rules))
+
+    def num_cards(self) -> int:
+        return card_count(self.cards)
+
+    def to_dict(self, rules: "Rules | str | None" = None) -> dict:
+        """The play for JSON: ``cards``, ``notation``, ``type``, ``main``,
+        ``length``; under Laizi rules with wild ranks also ``faces`` (what the
+        cards stand for) and, for a bomb, ``tier`` and ``size``; under the
+        four-player rules a bomb's ``size`` (its cards; its length is the
+        size less 3)."""
+        d = {"cards": str(self), "notation": self.notation(rules), "type": self.type_name,
+             "main": self.main_rank, "length": self.length}
+        flags = _flags_of(rules)
+        if flags & WILD_MASK:
+            d["faces"] = self.faces(flags)
+            if self.type == T_BOMB:
+                d["tier"] = TIER_NAMES[self.tier]
+                d["size"] = self.length + 3
+        elif flags & F_FOUR and self.type == T_BOMB:
+            d["size"] = self.length + 3
+        return d
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    def __repr__(self) -> str:
+        return f"Play.parse({self.notation()!r})" if self.kind else "Play.pass_()"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Play) and other.cards == self.cards and other.kind == self.kind
+
+    def __hash__(self) -> int:
+        return hash((self.cards, self.kind))
+
+
+def _parse_faces(text: str, play: str) -> int:
+    """The packed faces of the ``=FACES`` side of a play: card text, but a
+    face may appear up to 12 times (the long bombs of 天地癞子)."""
+    t = text.strip().upper().replace("10", "T")
+    counts = [0] * NUM_RANKS
+    for ch in t:
+        r = RANKS.find({"B": "X", "R": "D"}.get(ch, ch))
+        if r < 0:
+            raise PlayError(f"{play!r}: {ch!r} is not a rank")
+        counts[r] += 1
+        if counts[r] > (1 if r >= RANK_X else 12):
+            raise PlayError(f"{play!r}: {counts[r]} faces {RANKS[r]} are more than any play holds")
+    return pack_counts(counts)
+
+
+def _flags_of(rules: "Rules | str | int | None") -> int:
+    """The kernel flags of ``rules`` given as a rule set, spec or flags int (None: standard)."""
+    if rules is None:
+        return 0
+    return rules if isinstance(rules, int) else Rules.parse(rules).flags
+
+
+def play_to_answer(after: "str | Play | None", rules: "Rules | str | None" = None,
+                   name: str = "after") -> "Play | None":
+    """The play on the table that the side to move must answer, from its text
+    (or a :class:`Play`); None (a free lead) when ``after`` is None.
+
+    Every tool that takes a play to answer (a position's ``last_play``, the
+    advisor's ``after``, ``ddz moves --after``) reads it here.  A pass, text
+    that is no legal play, or anything but text raises
+    :class:`~ddz_tools.core.errors.PlayError`, its message led by ``name``.
+
+    >>> play_to_answer("333444-56").notation(), play_to_answer(None)
+    ('333444-56', None)
+    >>> play_to_answer("pass", name="last_play")
+    Traceback (most recent call last):
+    ...
+    ddz_tools.core.errors.PlayError: last_play must be a play, not a pass (leave it out for a free lead)
+    """
+    if after is None:
+        return None
+    if isinstance(after, Play):
+        play = after
+    elif isinstance(after, str):
+        try:
+            play = Play.parse(after, rules)
+        except DdzError as exc:
+            raise PlayError(f"{name}: {exc}") from None
+    else:
+        raise PlayError(f"{name} must be play text or null, not {type(after).__name__}")
+    if play.is_pass:
+        raise PlayError(f"{name} must be a play, not a pass (leave it out for a free lead)")
+    return play
+
+
+def play_on_table(after: "str | Play | None", by: "str | None", to_move: str, seats,
+                  rules: "Rules | str | None" = None,
+                  names: "tuple[str, str]" = ("after", "by"),
+                  default_by: "str | None" = None) -> "tuple[Play | None, str | None]":
+    """The play that ``to_move`` must answer and the seat that made it:
+    ``(play, by)``, or ``(None, None)`` for a free lead.
+
+    ``after`` is play text or a :class:`Play` (None or blank text: a free
+    lead), read by :func:`play_to_answer`; ``by`` must be one of ``seats``
+    and not ``to_move``, given exactly when ``after`` is (``default_by``, if
+    given, stands for a missing ``by`` when there is a play).  Every tool that
+    takes the play on the table with its maker reads them here (a position's
+    ``last_play``/``last_by``, the advisor's ``after``/``by``): ``names`` are
+    the two fields as the caller calls them, and each error, a
+    :class:`~ddz_tools.core.errors.PlayError`, names the field it is about (also
+    in its ``param``).
+
+    >>> play, by = play_on_table("QQ", "farmer1", "farmer2", ("landlord", "farmer1", "farmer2"))
+    >>> play.notation(), by
+    ('QQ', 'farmer1')
+    >>> play_on_table(" ", None, "me", ("me", "opponent"))
+    (None, None)
+    >>> play_on_table("QQ", "farmer2", "farmer2", ("landlord", "farmer1", "farmer2"), names=("last_play", "last_by"))
+    Traceback (most recent call last):
+    ...
+    ddz_tools.core.errors.PlayError: last_by is farmer2, the side to move: a player never answers their own play
+    """
+    what, who = names
+    if isinstance(after, str) and after.strip() == "":
+        after = None
+    try:
+        play = play_to_answer(after, rules, what)
+    except PlayError as exc:
+        raise PlayError(str(exc), param=what) from None
+    if play is None:
+        if by is not None:
+            raise PlayError(f"{who} needs {what}, the play that seat made: give both, or neither for a free lead",
+                            param=(who, what))
+        return None, None
+    if isinstance(after, Play):   # text was read under the rules; a Play object is checked against them
+        rules = Rules.parse(rules)
+        if (play.cards, play.kind) not in readings(play.cards, rules.flags):
+            raise PlayError(f"{what} {play.notation()} is not legal under {rules.describe()} rules", param=what)
+    if by is None:
+        by = default_by
+    if by is None:
+        raise PlayError(f"{what} needs {who}, the seat that made it: give both, or neither for a free lead",
+                        param=(what, who))
+    if by not in seats:
+        raise PlayError(f"{who} must be one of {', '.join(seats)}, not {by!r}", param=who)
+    if by == to_move:
+        raise PlayError(f"{who} is {by}, the side to move: a player never answers their own play", param=who)
+    return play, by
+
+
+def play_text_cards(text: str, decks: int = 1) -> int:
+    """The packed cards of play text in any notation (``333444-56``,
+    ``3333-55:four_two_solo``, ``34569=34567``, bare cards), without
+    choosing a reading.
+
+    Raises :class:`~ddz_tools.core.errors.CardError` for impossible cards
+    (a sum over 4 of a rank is reported as a :class:`PlayError`).
+    """
+    core = text.partition(":")[0].partition("=")[0]
+    if "-" in core:
+        body, _, kick = core.partition("-")
+        return _checked_sum(parse_cards(body, decks), parse_cards(kick, decks), text, decks)
+    return parse_cards(core, decks)
+
+
+def has_fixed_reading(text: str) -> bool:
+    """True when play text names its reading (body-kicker notation, a type
+    suffix or the faces of its laizi)."""
+    return "-" in text.strip().strip("-") or ":" in text or "=" in text
+
+
+def _needs_type_suffix(cards: int, kind: int, flags: int) -> bool:
+    """Four + two solos whose two kickers share a rank read like four + one pair."""
+    if kind & 31 != T_FOUR_TWO_SOLO or not flags & F_FOUR_WITH_ONE or flags & F_KICKERS_DISTINCT:
+        return False
+    kick = cards - body_of(cards, kind)
+    return max(counts_of(kick)) == 2
+
+
+def _checked_sum(a: int, b: int, text: str, decks: int = 1) -> int:
+    total = pack_counts(x + y for x, y in zip(counts_of(a), counts_of(b)))
+    for r, x in enumerate(counts_of(total)):
+        if x > (decks if r >= RANK_X else 4 * decks):
+            raise PlayError(f"{text!r} holds {x} cards of rank {RANKS[r]}")
+    return total
+
+
+def classify_report(text: str, rules: "Rules | str | None" = None) -> dict:
+    """The readings of card text as the JSON-ready object of ``ddz classify
+    --format json``: ``cards`` (canonical text; the ``-`` and a ``:type`` of
+    play notation are ignored, a ``=FACES`` keeps the one reading it names),
+    ``rules`` (spec) and ``readings`` (each :meth:`Play.to_dict`).
+
+    >>> r = classify_report("333-4")
+    >>> r["cards"], [p["type"] for p in r["readings"]]
+    ('3334', ['trio_solo'])
+    """
+    rules = Rules.parse(rules).require_wild()
+    cards = play_text_cards(text, rules.decks)
+    out = {"cards": format_cards(cards), "rules": rules.describe()}
+    if rules.is_laizi:
+        out["wild"] = rules.wild_text()
+    # Under wild ranks ``CARDS=FACES`` pins one reading (an error when it is none).
+    plays = [Play.parse(text, rules)] if "=" in text else classify(cards, rules)
+    out["readings"] = [p.to_dict(rules) for p in plays]
+    return out
+
+
+def classify(text_or_cards: "str | int", rules: "Rules | str | None" = None) -> list[Play]:
+    """Every reading of a set of cards as one play (empty if none).
+
+    >>> [p.notation() for p in classify("333444555666", "douzero")]
+    ['333444555-666', '444555666-333', '333444555666']
+    """
+    rules = Rules.parse(rules)
+    cards = parse_cards(text_or_cards, rules.decks) if isinstance(text_or_cards, str) else text_or_cards
+    return [Play(c, k) for c, k in readings(cards, rules.flags)]
+
