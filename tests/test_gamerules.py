@@ -23,6 +23,15 @@ from ddz_tools.core.kinds import F_STAKE_TIERS
 FORMS = {"kernel": lambda f: f, "interpreted": interpreted}
 
 
+def settled(fn, landlord, won, stake, seats=3, doubles=None, doubling=gr.DOUBLING_OFF):
+    """The scores :func:`~ddz_tools.core.gamerules.settle_seats` (``fn``, a FORMS form of it)
+    writes for a table of ``seats``."""
+    d = np.array(doubles if doubles is not None else [1] * seats, np.int64)
+    out = np.zeros(seats, np.int64)
+    fn(landlord, int(won), stake, seats, doubling, d, 0, out, 0)
+    return out.tolist()
+
+
 def _kind(rng: random.Random) -> int:
     return rng.randint(1, 16) | (rng.randint(0, 14) << 5) | (rng.randint(1, 12) << 9)
 
@@ -53,7 +62,7 @@ def test_trick_after_agrees_with_the_history_reference(form, nplayers):
 @pytest.mark.parametrize("form", FORMS)
 def test_stake_and_settlement_agree_with_the_reference(form):
     doublings, springs = FORMS[form](gr.stake_doublings), FORMS[form](gr.spring_doubles)
-    mult_of, settle = FORMS[form](gr.multiplier), FORMS[form](gr.settle)
+    mult_of, settle = FORMS[form](gr.multiplier), FORMS[form](gr.settle_seats)
     rng = random.Random(21)
     for i in range(3000):
         landlord, winner, base = rng.randrange(3), rng.randrange(3), rng.randint(1, 3)
@@ -71,13 +80,13 @@ def test_stake_and_settlement_agree_with_the_reference(form):
         mult = mult_of(total, spring, anti)
         want = stake_of(base, plays, landlord, winner, any_player, tiers)
         assert (spring, anti, mult, base * mult) == want
-        assert list(settle(landlord, won, base * mult)) == settlement(landlord, won, base * mult)
+        assert settled(settle, landlord, won, base * mult) == settlement(landlord, won, base * mult)
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2), st.booleans(), st.integers(0, 3 * 2 ** 12))
 def test_settlement_sums_to_zero_and_the_landlord_takes_both_sides(landlord, won, stake):
-    scores = gr.settle(landlord, won, stake)
+    scores = settled(gr.settle_seats, landlord, won, stake)
     assert sum(scores) == 0
     farmers = [s for s in range(3) if s != landlord]
     assert scores[farmers[0]] == scores[farmers[1]] == -scores[landlord] // 2
@@ -203,7 +212,7 @@ def test_the_flags_of_bomb_doubles_are_the_rules_flags():
 @pytest.mark.parametrize("option", list(FOUR_FLAGS))
 def test_four_player_stake_and_settlement_agree_with_the_reference(form, option):
     doublings, spring_silent = FORMS[form](gr.stake_doublings), FORMS[form](gr.spring_silent)
-    mult_of, seat_score = FORMS[form](gr.multiplier), FORMS[form](gr.seat_score)
+    mult_of, settle = FORMS[form](gr.multiplier), FORMS[form](gr.settle_seats)
     flags = FOUR_FLAGS[option]
     rng = random.Random(f"four-stake-{option}")
     seen = set()
@@ -220,7 +229,7 @@ def test_four_player_stake_and_settlement_agree_with_the_reference(form, option)
         mult = mult_of(total, spring, anti)
         want = stake_of(base, plays, landlord, winner, any_player, seats=4, bomb_doubles=option)
         assert (spring, anti, mult, base * mult) == want, (plays, landlord, winner)
-        scores = [seat_score(s, landlord, won, base * mult, 4) for s in range(4)]
+        scores = settled(settle, landlord, won, base * mult, seats=4)
         assert scores == settlement(landlord, won, base * mult, seats=4) and sum(scores) == 0
         seen.add(mult % 3 == 0)
     assert seen == ({True, False} if option == "ladder" else {False})
@@ -246,7 +255,7 @@ def test_the_worked_four_player_scores():
     for option, mult, pays in (("six-plus", 4, 8), ("ladder", 6, 12), ("all", 8, 16)):
         d = sum(gr.stake_doublings(k, FOUR_FLAGS[option]) for k in plays)
         assert gr.multiplier(d, 0, 0) == mult
-        assert [gr.seat_score(s, 0, 1, 2 * mult, 4) for s in range(4)] == [3 * pays, -pays, -pays, -pays]
+        assert settled(gr.settle_seats, 0, 1, 2 * mult, seats=4) == [3 * pays, -pays, -pays, -pays]
 
 
 # Stake stages (Happy Dou Dizhu) ------------------------------------------------------------
@@ -321,17 +330,17 @@ def test_bottom_bonus_agrees_with_the_reference(form):
 
 @pytest.mark.parametrize("form", FORMS)
 def test_settlement_with_doubles_agrees_with_the_reference(form):
-    settle_doubled, settle = FORMS[form](gr.settle_doubled), FORMS[form](gr.settle)
+    settle = FORMS[form](gr.settle_seats)
     rng = random.Random(45)
     for _ in range(3000):
         landlord, won, stake = rng.randrange(3), rng.random() < 0.5, rng.randint(1, 500)
         doubles = [rng.choice([1, 2, 4]) for _ in range(3)]
         for mode, code in gr.DOUBLING_MODES.items():
-            got = list(settle_doubled(landlord, won, stake, *doubles, code))
+            got = settled(settle, landlord, won, stake, doubles=doubles, doubling=code)
             assert got == settlement_doubled(landlord, won, stake, doubles, mode)
             assert sum(got) == 0
-        assert list(settle_doubled(landlord, won, stake, 1, 1, 1, gr.DOUBLING_PER_PAIR)) == list(
-            settle(landlord, won, stake))
+        assert settled(settle, landlord, won, stake, doubles=[1, 1, 1], doubling=gr.DOUBLING_PER_PAIR) == \
+            settled(settle, landlord, won, stake)
 
 
 def test_the_worked_examples_of_happy_dou_dizhu():
@@ -342,9 +351,10 @@ def test_the_worked_examples_of_happy_dou_dizhu():
     show = gr.show_factor(flags, gr.SHOW_FIRST_PLAY, True)
     stake = 2 * show * gr.multiplier(2, 0, 0)
     assert stake == 16
-    assert gr.settle_doubled(0, 1, stake, 2, 4, 1, gr.DOUBLING_PER_PAIR) == (160, -128, -32)
-    assert gr.settle_doubled(0, 1, stake, 2, 4, 1, gr.DOUBLING_GLOBAL) == (256, -128, -128)
-    assert gr.settle_doubled(0, 1, 1 * gr.multiplier(0, 1, 0), 1, 1, 1, gr.DOUBLING_PER_PAIR) == (4, -2, -2)
+    assert settled(gr.settle_seats, 0, 1, stake, doubles=[2, 4, 1], doubling=gr.DOUBLING_PER_PAIR) == [160, -128, -32]
+    assert settled(gr.settle_seats, 0, 1, stake, doubles=[2, 4, 1], doubling=gr.DOUBLING_GLOBAL) == [256, -128, -128]
+    assert settled(gr.settle_seats, 0, 1, 1 * gr.multiplier(0, 1, 0), doubles=[1, 1, 1],
+                   doubling=gr.DOUBLING_PER_PAIR) == [4, -2, -2]
 
 
 def test_must_call_hands():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+import numpy as np
 import pytest
 
 from naive_gamerules import bottom_multiple, settlement_doubled, show_multiple
@@ -238,11 +239,16 @@ def test_reference_settles_the_worked_examples():
     assert ref_settle(0, True, 16, [2, 4, 1], "global") == [256, -128, -128]
     assert ref_settle(0, True, 1 * 2 ** 1, [1, 1, 1], "per-pair") == [4, -2, -2]
     # The kernels agree.
-    from ddz_tools.core.gamerules import DOUBLING_GLOBAL, DOUBLING_PER_PAIR, settle_doubled
+    from ddz_tools.core.gamerules import DOUBLING_GLOBAL, DOUBLING_PER_PAIR, settle_seats
 
-    assert list(settle_doubled(0, 1, 16, 2, 4, 1, DOUBLING_PER_PAIR)) == [160, -128, -32]
-    assert list(settle_doubled(0, 1, 16, 2, 4, 1, DOUBLING_GLOBAL)) == [256, -128, -128]
-    assert list(settle_doubled(0, 1, 2, 1, 1, 1, DOUBLING_PER_PAIR)) == [4, -2, -2]
+    for doubles, mode, want in (([2, 4, 1], DOUBLING_PER_PAIR, [160, -128, -32]),
+                                ([2, 4, 1], DOUBLING_GLOBAL, [256, -128, -128])):
+        out = np.zeros(3, np.int64)
+        settle_seats(0, 1, 16, 3, mode, np.array(doubles, np.int64), 0, out, 0)
+        assert out.tolist() == want
+    out = np.zeros(3, np.int64)
+    settle_seats(0, 1, 2, 3, DOUBLING_PER_PAIR, np.ones(3, np.int64), 0, out, 0)
+    assert out.tolist() == [4, -2, -2]
 
 
 def test_reference_show_factors_and_bonus():

@@ -67,12 +67,12 @@ doubles it.
 The public multiple also holds the show multiple and the bottom bonus
 (both 1 in classic games).
 
-*Settlement.*  Each farmer settles the stake with the landlord: ``+2s / -s /
--s`` when the landlord wins, the reverse when the farmers win; with four
-players ``+3s / -s / -s / -s`` (:func:`seat_score`).  With doubles
-(:func:`settle_doubled`), ``doubling=per-pair``: farmer ``f`` settles
+*Settlement* (:func:`settle_seats`, one rule for any number of seats).  Each
+farmer settles the stake with the landlord: ``+2s / -s / -s`` when the
+landlord wins, the reverse when the farmers win; with four players ``+3s /
+-s / -s / -s``.  With doubles, ``doubling=per-pair``: farmer ``f`` settles
 ``s * d_landlord * d_f``, and the landlord the sum; ``global``: each farmer
-settles ``s * d_0 * d_1 * d_2``.  The scores always sum to zero.
+settles ``s`` times every seat's factor.  The scores always sum to zero.
 
 Calling convention
 ------------------
@@ -88,7 +88,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
+from ._jit import interpreted, kernel
 from .kinds import (
     F_BOMBS_LADDER,
     F_BOMBS_SIX_PLUS,
@@ -292,67 +292,67 @@ def multiplier(doublings, spring, anti_spring):
 
 
 @kernel
-def seat_score(seat, landlord, landlord_won, stake, nseats):
-    """The score of ``seat`` at a table of ``nseats``: each farmer settles
-    ``stake`` with the landlord, who wins or loses ``(nseats - 1) * stake``
-    (three players ``+2s / -s / -s`` when the landlord wins, four ``+3s / -s
-    / -s / -s``; the reverse when the farmers win)."""
+def settle_seats(landlord, landlord_won, stake, nseats, doubling, doubles, d0, out, o0):
+    """Settle a hand at a table of ``nseats``: write each seat's score to
+    ``out[o0 + seat]``.
+
+    Each farmer settles with the landlord, who wins or loses what the
+    farmers together lose or win; so the scores sum to zero.  A farmer's
+    share is ``stake`` (the base times the public multiple), times the
+    doubles where the rules have them: ``doubles[d0 + seat]`` is each seat's
+    factor (1, 2 or 4), read only when ``doubling`` is not
+    :data:`DOUBLING_OFF`.  :data:`DOUBLING_PER_PAIR`: farmer ``f`` settles
+    ``stake * d_landlord * d_f``; :data:`DOUBLING_GLOBAL`: every factor
+    multiplies one shared stake that each farmer settles.  Without doubles:
+    three players ``+2s / -s / -s`` when the landlord wins, four ``+3s / -s /
+    -s / -s``; the reverse when the farmers win.
+
+    >>> out = [0, 0, 0, 0]
+    >>> interpreted(settle_seats)(2, 0, 6, 4, DOUBLING_OFF, [1, 1, 1, 1], 0, out, 0); out
+    [6, 6, -18, 6]
+    >>> out = [0, 0, 0]
+    >>> interpreted(settle_seats)(0, 1, 3, 3, DOUBLING_PER_PAIR, [2, 1, 4], 0, out, 0); out
+    [30, -6, -24]
+    """
     sign = 1 if landlord_won else -1
-    if seat == landlord:
-        return sign * stake * (nseats - 1)
-    return -sign * stake
-
-
-@kernel
-def settle(landlord, landlord_won, stake):
-    """Scores of seats 0, 1, 2 of a three-player hand (:func:`seat_score`)."""
-    return (seat_score(0, landlord, landlord_won, stake, 3), seat_score(1, landlord, landlord_won, stake, 3),
-            seat_score(2, landlord, landlord_won, stake, 3))
-
-
-@kernel
-def settle_doubled(landlord, landlord_won, stake, d0, d1, d2, doubling):
-    """Scores of seats 0, 1, 2 when the seats doubled by ``d0, d1, d2``
-    (1, 2 or 4 each; all 1 when nobody doubled or ``doubling=off``).
-
-    ``stake`` is the public stake, the base times the public multiple.
-    ``doubling`` :data:`DOUBLING_PER_PAIR`: each farmer settles ``stake`` times
-    the landlord's and his own factor with the landlord; :data:`DOUBLING_GLOBAL`:
-    every factor multiplies one shared stake that each farmer settles;
-    :data:`DOUBLING_OFF`: the factors are ignored (:func:`settle`).  The
-    scores sum to zero."""
-    dl = d0 if landlord == 0 else (d1 if landlord == 1 else d2)
-    sign = 1 if landlord_won else -1
-    if doubling == DOUBLING_OFF:
-        dl = 1
+    dl = 1
+    every = 1
+    if doubling != DOUBLING_OFF:
+        dl = doubles[d0 + landlord]
+        for s in range(nseats):
+            every *= doubles[d0 + s]
     total = 0
-    out0 = 0
-    out1 = 0
-    out2 = 0
-    for f in range(3):
+    for f in range(nseats):
         if f == landlord:
             continue
-        df = d0 if f == 0 else (d1 if f == 1 else d2)
         if doubling == DOUBLING_OFF:
-            s_f = stake
+            share = stake
         elif doubling == DOUBLING_PER_PAIR:
-            s_f = stake * dl * df
+            share = stake * dl * doubles[d0 + f]
         else:
-            s_f = stake * d0 * d1 * d2
-        total += s_f
-        if f == 0:
-            out0 = -sign * s_f
-        elif f == 1:
-            out1 = -sign * s_f
-        else:
-            out2 = -sign * s_f
-    if landlord == 0:
-        out0 = sign * total
-    elif landlord == 1:
-        out1 = sign * total
-    else:
-        out2 = sign * total
-    return out0, out1, out2
+            share = stake * every
+        total += share
+        out[o0 + f] = -sign * share
+    out[o0 + landlord] = sign * total
+
+
+@kernel
+def bottom_flush(ids, i0, n):
+    """1 when the ``n`` card ids from ``ids[i0]`` (a bottom dealt from one
+    deck, ids 0..53 with suit ``id % 4``) are no joker and all of one suit:
+    the flush that ``bottom_bonus=table`` pays for; else 0.  Without card ids
+    nobody knows the suits: callers give no ids, and no flush.
+
+    >>> interpreted(bottom_flush)([0, 4, 40], 0, 3), interpreted(bottom_flush)([0, 5, 40], 0, 3)
+    (1, 0)
+    """
+    if n == 0:
+        return 0
+    suit = ids[i0] % 4
+    for k in range(i0, i0 + n):
+        if ids[k] >= 52 or ids[k] % 4 != suit:
+            return 0
+    return 1
 
 
 # Stake stages (Happy Dou Dizhu) and the deal without a bottom -------------------------

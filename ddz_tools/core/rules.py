@@ -615,6 +615,15 @@ PRESETS = {
 STANDARD = PRESETS["standard"]
 
 
+def add_preset(name: str, rules: Rules) -> None:
+    """Make ``name`` a preset for ``rules`` (whose ``preset`` is ``name``):
+    :func:`ddz_tools.variants.register` calls it for a new variant."""
+    if rules.preset != name:
+        raise RulesError(f"the rules of preset {name!r} must name it as their preset, not {rules.preset!r}")
+    PRESETS[name] = rules
+    _parse_spec.cache_clear()
+
+
 # Readings ------------------------------------------------------------------------
 
 

@@ -148,17 +148,17 @@ from ..core.gamerules import (
     auction_start,
     bid_error,
     bottom_bonus,
+    bottom_flush,
     double_ok,
     draw_card,
     merge_show,
     must_call,
-    settle_doubled,
     show_factor,
     stake_doublings,
     may_pass,
     multiplier,
     next_seat,
-    seat_score,
+    settle_seats,
     spring_silent,
     trick_after,
 )
@@ -219,9 +219,9 @@ _trick_after = interpreted(trick_after)
 _next_seat = interpreted(next_seat)
 _stake_doublings = interpreted(stake_doublings)
 _spring_silent = interpreted(spring_silent)
-_seat_score = interpreted(seat_score)
+_settle_seats = interpreted(settle_seats)
+_bottom_flush = interpreted(bottom_flush)
 _multiplier = interpreted(multiplier)
-_settle_doubled = interpreted(settle_doubled)
 _contains = interpreted(packed_contains)
 _auction_must_call = interpreted(auction_must_call)
 _must_call = interpreted(must_call)
@@ -476,7 +476,7 @@ def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays
     (default: ``bombs``, one doubling each).  Stake stages (Happy Dou Dizhu,
     three players): ``show`` the show multiple, ``bonus`` the bottom bonus,
     ``doubles`` the seats' factors (default all 1) settled per the
-    ``doubling`` option (:func:`~ddz_tools.core.gamerules.settle_doubled`).
+    ``doubling`` option (:func:`~ddz_tools.core.gamerules.settle_seats`).
     Example from docs/rules.md: bid 3, two bombs, the landlord wins:
 
     >>> score(0, 0, 3, 2, 9, [4, 3]).scores
@@ -493,10 +493,8 @@ def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays
     spring, anti = _spring_silent(landlord_wins, landlord_plays, silent, seats - 1, spring_rule == "any-player")
     mult = show * bonus * _multiplier(bombs if doublings is None else doublings, spring, anti)
     doubles = (1,) * seats if doubles is None else tuple(doubles)
-    if seats == 3:
-        scores = _settle_doubled(landlord, landlord_wins, base * mult, *doubles, DOUBLING_MODES[doubling])
-    else:
-        scores = [_seat_score(s, landlord, landlord_wins, base * mult, seats) for s in range(seats)]
+    scores = [0] * seats
+    _settle_seats(landlord, landlord_wins, base * mult, seats, DOUBLING_MODES[doubling], doubles, 0, scores, 0)
     return Result("landlord" if landlord_wins else "farmers", winner_seat, landlord, base, mult,
                   bombs, spring == 1, anti == 1, tuple(scores), show, bonus, tuple(doubles), staged)
 
@@ -509,7 +507,9 @@ def seat_scores(landlord: int, landlord_wins: bool, stake: int, seats: int = 3) 
     >>> seat_scores(1, False, 6, seats=4)
     (6, -18, 6, 6)
     """
-    return tuple(_seat_score(s, landlord, landlord_wins, stake, seats) for s in range(seats))
+    scores = [0] * seats
+    _settle_seats(landlord, landlord_wins, stake, seats, DOUBLING_MODES["off"], (), 0, scores, 0)
+    return tuple(scores)
 
 
 # Choosing the reading of a play ------------------------------------------------------
@@ -731,7 +731,7 @@ class Game:
         # The bottom's suits matter only to the bottom bonus (a flush): known from card ids.
         self._flush = None
         if self.bottom_ids is not None:
-            self._flush = int(all(c < 52 for c in self.bottom_ids) and len({c % 4 for c in self.bottom_ids}) == 1)
+            self._flush = _bottom_flush(self.bottom_ids, 0, len(self.bottom_ids))
         elif self.base_rules.bottom_bonus == "table" and self.bottom:
             rules_flags = self.base_rules.stage_flags
             distinct = self.bottom < (1 << 52) and all((self.bottom >> (4 * r)) & 15 <= 1 for r in range(13))

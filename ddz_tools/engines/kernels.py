@@ -61,14 +61,14 @@ Solver (:mod:`ddz_tools.engines.solver`)
 Game rules (:mod:`ddz_tools.core.gamerules`)
     ``next_seat``, ``may_pass``, ``trick_after`` (turn and trick);
     ``stake_doublings``, ``spring_doubles``, ``spring_silent``,
-    ``multiplier``, ``settle``, ``seat_score`` (stake and settlement, any
-    number of farmers; ``TRIPLE_SHIFT`` splits a stake value into doublings
-    and triplings); ``auction_start``, ``auction_seats``, ``bid_error``,
+    ``multiplier``, ``settle_seats`` (stake and settlement, any number of
+    seats; ``TRIPLE_SHIFT`` splits a stake value into doublings and
+    triplings), ``bottom_flush`` (a bottom's flush, from card ids); ``auction_start``, ``auction_seats``, ``bid_error``,
     ``auction_bid``, ``auction_must_call`` (the auction, on an int64 state of
     ``AUCTION_SIZE`` fields ``A_*``, ``A_SEATS`` its number of seats); the stake stages and the deal without
     a bottom, on the ``stage_flags`` of :attr:`Rules.stage_flags`:
     ``show_factor``, ``merge_show``, ``double_ok``, ``bottom_bonus``,
-    ``must_call``, ``draw_card``, ``settle_doubled``.
+    ``must_call``, ``draw_card``.
 """
 
 from ..core._jit import interpreted
@@ -105,6 +105,7 @@ from ..core.gamerules import (
     auction_start,
     bid_error,
     bottom_bonus,
+    bottom_flush,
     double_ok,
     draw_card,
     may_pass,
@@ -112,9 +113,7 @@ from ..core.gamerules import (
     multiplier,
     must_call,
     next_seat,
-    seat_score,
-    settle,
-    settle_doubled,
+    settle_seats,
     show_factor,
     spring_doubles,
     spring_silent,
@@ -158,10 +157,10 @@ __all__ = [
     # solver
     "search_step",
     # gamerules
-    "next_seat", "may_pass", "trick_after", "stake_doublings", "spring_doubles", "multiplier", "settle",
+    "next_seat", "may_pass", "trick_after", "stake_doublings", "spring_doubles", "multiplier", "settle_seats", "bottom_flush",
     "auction_start", "bid_error", "auction_bid", "AUCTION_SIZE", "A_FIRST", "A_TURN", "A_BIDS", "A_HIGH",
     "A_HIGH_SEAT", "A_PASSED", "A_CALLER", "A_GRABS", "A_OUTCOME", "A_LANDLORD", "A_BASE", "AUCTION_OPEN",
     "AUCTION_WON", "AUCTION_VOID", "BID_OK", "BID_OVER", "BID_WRONG_TURN", "BID_BAD", "BIDDING_MODES",
     "SPRING_MODES", "auction_must_call", "show_factor", "merge_show", "double_ok", "bottom_bonus", "must_call",
-    "draw_card", "settle_doubled", "auction_seats", "A_SEATS", "spring_silent", "seat_score", "TRIPLE_SHIFT",
+    "draw_card", "auction_seats", "A_SEATS", "spring_silent", "TRIPLE_SHIFT",
 ]

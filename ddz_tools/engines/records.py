@@ -116,8 +116,7 @@ from ..core.gamerules import (
     may_pass,
     multiplier,
     next_seat,
-    seat_score,
-    settle_doubled,
+    settle_seats,
     spring_silent,
     trick_after,
 )
@@ -849,14 +848,8 @@ def _validate_one(hand_row, nseats, landlord, base, flags, spring_any, seats, ca
             silent += 1
     spring, anti = spring_silent(won, played[landlord], silent, nseats - 1, spring_any)
     mult = stages[0] * multiplier(doublings, spring, anti)
-    if nseats == 3:
-        s0, s1, s2 = settle_doubled(landlord, won, base * mult, stages[1], stages[2], stages[3], stages[4])
-        out[OUT_S0] = s0
-        out[OUT_S0 + 1] = s1
-        out[OUT_S0 + 2] = s2
-    else:
-        for f in range(nseats):
-            out[OUT_S0 + f] = seat_score(f, landlord, won, base * mult, nseats)
+    # stages[1 + seat] holds each seat's double (three seats: only three have any), stages[4] the mode.
+    settle_seats(landlord, won, base * mult, nseats, stages[4], stages, 1, out, OUT_S0)
     out[OUT_STATUS] = S_OK
     out[OUT_WINNER] = winner
     out[OUT_BOMBS] = bombs

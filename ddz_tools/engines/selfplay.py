@@ -143,6 +143,7 @@ from ..core.gamerules import (
     auction_start,
     bid_error,
     bottom_bonus,
+    bottom_flush,
     draw_card,
     draw_wild,
     merge_show,
@@ -150,8 +151,7 @@ from ..core.gamerules import (
     must_call,
     next_seat,
     play_flags,
-    seat_score,
-    settle_doubled,
+    settle_seats,
     show_factor,
     spring_silent,
     stake_doublings,
@@ -595,27 +595,16 @@ def _game(seed, pols, flags, stage_flags, first_bidder, bidding, spring, deal, b
                                show_factor(stage_flags, info[I_SHOWS + 2 * j + 1], 1 if seat == landlord else 0))
     flush = 0
     if no_bottom == 0 and nseats == 3:
-        a = deal[D_IDS + 51]
-        b = deal[D_IDS + 52]
-        c = deal[D_IDS + 53]
-        if a < 52 and b < 52 and c < 52 and a % 4 == b % 4 and b % 4 == c % 4:
-            flush = 1
+        flush = bottom_flush(deal, D_IDS + 51, 3)
     bonus = bottom_bonus(stage_flags, deal[D_BOTTOM], flush)
     res = np.zeros(RESULT_SIZE, np.int64)
     n = _run(hands, landlord, pols, pflags, table, bufc, bufk, plays, res)
     sp = res[R_SPRING_ANY] if spring == 1 else res[R_SPRING]
     mult = show_mult * bonus * multiplier(res[R_DOUBLINGS], sp, res[R_ANTI_SPRING])
     won = res[R_LANDLORD_WON]
-    if nseats == 3:
-        s0, s1, s2 = settle_doubled(landlord, won, base * mult, info[I_DOUBLES], info[I_DOUBLES + 1],
-                                    info[I_DOUBLES + 2], doubling)
-        info[I_SCORES] = s0
-        info[I_SCORES + 1] = s1
-        info[I_SCORES + 2] = s2
-        info[I_SCORES + 3] = 0
-    else:
-        for s in range(nseats):
-            info[I_SCORES + s] = seat_score(s, landlord, won, base * mult, nseats)
+    for s in range(MAX_SEATS):
+        info[I_SCORES + s] = 0
+    settle_seats(landlord, won, base * mult, nseats, doubling, info, I_DOUBLES, info, I_SCORES)
     info[I_WILD] = every >> WILD_SHIFT
     info[I_FIRST_BIDDER] = first
     info[I_N_BIDS] = nb

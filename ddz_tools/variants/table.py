@@ -1,0 +1,121 @@
+"""The table axis of a variant: how many seats, how many decks, the bottom.
+
+Three tables are played: three seats with a 3-card bottom (classic), three
+seats without a bottom (18 cards each; ``notalon``), and four seats with two
+decks and an 8-card bottom (``four``).  A :class:`Table` answers every
+question about the deal's shape, the seats' names and roles, and the
+settlement, for any number of seats: code elsewhere asks it instead of
+testing the seat count.
+
+>>> THREE.hand_cards, THREE.landlord_cards, NO_BOTTOM.hand_cards, FOUR.hand_cards, FOUR.deck_size
+(17, 20, 18, 25, 108)
+>>> FOUR.roles
+('landlord', 'farmer1', 'farmer2', 'farmer3')
+>>> THREE.seat_roles(2)
+{2: 'landlord', 0: 'farmer1', 1: 'farmer2'}
+>>> THREE.settle(0, True, 6), FOUR.settle(1, False, 2)
+((12, -6, -6), (2, -6, 2, 2))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Sequence
+
+from ..core._jit import interpreted
+from ..core.errors import GameError
+from ..core.gamerules import DOUBLING_MODES, settle_seats
+
+__all__ = ["Table", "THREE", "NO_BOTTOM", "FOUR", "ROLE_NAMES", "TABLES"]
+
+#: The roles in turn order from the landlord: the landlord, then the farmer on
+#: his left (who moves after him), and so on round the table.
+ROLE_NAMES = ("landlord", "farmer1", "farmer2", "farmer3")
+
+_settle_seats = interpreted(settle_seats)
+
+
+@dataclasses.dataclass(frozen=True)
+class Table:
+    """The seats, the decks and the bottom of one kind of table."""
+
+    #: A short name (``three``, ``three-no-bottom``, ``four``).
+    name: str
+    #: Seats at the table.
+    seats: int
+    #: Decks dealt (54 cards each).
+    decks: int
+    #: Cards in the bottom the landlord takes (0: none).
+    bottom_cards: int
+
+    @property
+    def deck_size(self) -> int:
+        """Cards dealt in all: 54 a deck."""
+        return 54 * self.decks
+
+    @property
+    def hand_cards(self) -> int:
+        """Cards dealt to each seat."""
+        return (self.deck_size - self.bottom_cards) // self.seats
+
+    @property
+    def landlord_cards(self) -> int:
+        """Cards the landlord holds once he has the bottom."""
+        return self.hand_cards + self.bottom_cards
+
+    @property
+    def farmers(self) -> int:
+        """Farmers playing against the landlord."""
+        return self.seats - 1
+
+    @property
+    def roles(self) -> tuple:
+        """The roles at this table in turn order from the landlord."""
+        return ROLE_NAMES[:self.seats]
+
+    @property
+    def seat_numbers(self) -> str:
+        """The seats as a reader lists them: ``0, 1 or 2``."""
+        return ", ".join(str(s) for s in range(self.seats - 1)) + f" or {self.seats - 1}"
+
+    def seat_roles(self, landlord: int) -> dict:
+        """Each seat's role once ``landlord`` is known.
+
+        >>> FOUR.seat_roles(2)
+        {2: 'landlord', 3: 'farmer1', 0: 'farmer2', 1: 'farmer3'}
+        """
+        return {(landlord + i) % self.seats: ROLE_NAMES[i] for i in range(self.seats)}
+
+    def seat_of_role(self, role: str, landlord: int) -> int:
+        """The seat that plays ``role`` (a name of :attr:`roles`)."""
+        if role not in self.roles:
+            raise GameError(f"role must be one of {', '.join(self.roles)}, not {role!r}")
+        return (landlord + self.roles.index(role)) % self.seats
+
+    def check_seat(self, seat) -> int:
+        """``seat`` when it is a seat number of this table, else a
+        :class:`~ddz_tools.core.errors.GameError` naming the seats."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise GameError(f"seat must be {self.seat_numbers}, not {seat!r}")
+        return seat
+
+    def settle(self, landlord: int, landlord_won: bool, stake: int, doubles: "Sequence[int] | None" = None,
+               doubling: str = "off") -> tuple:
+        """Each seat's score: every farmer settles ``stake`` with the landlord,
+        times the seats' doubles under ``doubling`` (the one settlement rule,
+        :func:`~ddz_tools.core.gamerules.settle_seats`)."""
+        scores = [0] * self.seats
+        factors = tuple(doubles) if doubles is not None else (1,) * self.seats
+        _settle_seats(landlord, int(landlord_won), stake, self.seats, DOUBLING_MODES[doubling], factors, 0,
+                      scores, 0)
+        return tuple(scores)
+
+
+#: Three seats, one deck, a 3-card bottom: classic Dou Dizhu.
+THREE = Table("three", 3, 1, 3)
+#: Three seats, one deck, no bottom: 18 cards each.
+NO_BOTTOM = Table("three-no-bottom", 3, 1, 0)
+#: Four seats, two decks, an 8-card bottom: the landlord against three farmers.
+FOUR = Table("four", 4, 2, 8)
+#: Every table, by name.
+TABLES = {t.name: t for t in (THREE, NO_BOTTOM, FOUR)}
