@@ -120,7 +120,7 @@ from ..core.cards import (NUM_RANKS, RANK_X, RANKS, card_count, counts_of, forma
                     parse_cards)
 from ..core.errors import ArgumentError, DdzError, PlayError, PositionError, ViewError
 from ..engines.game import ROLE_NAMES, Auction, Game, IllegalAction, seat_roles
-from ..core.gamerules import DOUBLING_MODES, double_ok, multiplier, seat_score, settle, settle_doubled
+from ..core.gamerules import DOUBLING_MODES, double_ok, multiplier, seat_settlement
 from ..moves.movegen import generate
 from ..engines.kernels import (BUFFER, min_plays_memo, must_call, new_table, next_seat, policy_bid, policy_call,
                       policy_double, policy_play, spring_silent, stake_doublings, trick_after)
@@ -171,9 +171,7 @@ EXACT_NODES = 2_000_000
 
 # The stake and settlement rules, called from Python (see gamerules).
 _multiplier = interpreted(multiplier)
-_settle = interpreted(settle)
-_settle_doubled = interpreted(settle_doubled)
-_seat_score = interpreted(seat_score)
+_seat_settlement = interpreted(seat_settlement)
 _double_ok = interpreted(double_ok)
 
 
@@ -312,11 +310,9 @@ class View:
         """This seat's score if its side won now (it loses as much otherwise):
         the stake settled with the doubles as the rules' ``doubling`` says;
         four players (no doubles): each farmer settles the stake with the
-        landlord, who wins or loses three stakes (:func:`~ddz_tools.core.gamerules.seat_score`)."""
-        if self.players != 3:
-            return _seat_score(self.me, 0, self.me == 0, self.stake, self.players)
-        doubles = self.doubles or (1, 1, 1)
-        return _settle_doubled(0, self.me == 0, self.stake, *doubles, DOUBLING_MODES[self.rules.doubling])[self.me]
+        landlord, who wins or loses three stakes (:func:`~ddz_tools.core.gamerules.seat_settlement`)."""
+        return _seat_settlement(self.me, 0, self.me == 0, self.stake, self.players,
+                                DOUBLING_MODES[self.rules.doubling], self.doubles or (1,) * self.players, 0)
 
     def deal_score(self, won: bool, doublings: int = 0, spring: int = 0, anti_spring: int = 0) -> int:
         """This seat's score when the game ends with its side winning (``won``)
@@ -330,10 +326,8 @@ class View:
         before = self.bombs if self.doublings is None else self.doublings
         stake = self.base * self.stage * _multiplier(before + doublings, spring, anti_spring)
         landlord_won = won == (self.me == 0)
-        if self.players != 3:
-            return _seat_score(self.me, 0, landlord_won, stake, self.players)
-        doubles = self.doubles or (1, 1, 1)
-        return _settle_doubled(0, landlord_won, stake, *doubles, DOUBLING_MODES[self.rules.doubling])[self.me]
+        return _seat_settlement(self.me, 0, landlord_won, stake, self.players, DOUBLING_MODES[self.rules.doubling],
+                                self.doubles or (1,) * self.players, 0)
 
     def spring_start(self) -> np.ndarray:
         """``[0, landlord's plays, bits of the farmers who played]`` so far, for

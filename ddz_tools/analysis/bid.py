@@ -52,7 +52,7 @@ into three hands of 25 and the bottom (the 75 into three hands when the
 bottom is known), the seats are ``first`` .. ``fourth``, one round of bids
 goes round the four of them, and the landlord scores ``+-3 * stake``
 (each of the three farmers settles the stake with him,
-:func:`~ddz_tools.core.gamerules.seat_score`); the stake's multiplier follows
+:func:`~ddz_tools.core.gamerules.seat_settlement`); the stake's multiplier follows
 ``bomb_doubles`` (:func:`~ddz_tools.core.gamerules.multiplier`).  The call and
 doubling decisions are three-player ones and refuse four-player rules.
 
@@ -143,15 +143,15 @@ from ..core.gamerules import (
     S_DOUBLING,
     SHOW_FIRST_PLAY,
     DOUBLING_MODES,
+    DOUBLING_OFF,
+    NO_DOUBLES,
     bottom_bonus,
     double_ok,
     merge_show,
     draw_wild_given,
     multiplier,
     play_flags,
-    seat_score,
-    settle,
-    settle_doubled,
+    seat_settlement,
     show_factor,
 )
 from ..engines.policies import BUFFER, new_table, policy_bid, policy_call, policy_double, policy_show
@@ -414,7 +414,7 @@ def _bid_chunk(unseen, nseats, hand_n, me, me17, bottom_known, before, legal, po
             row[base + 1] = top
             row[base + 2] = won
             row[base + 3] = mult
-            row[base + 4] = seat_score(me, lead, won, top * mult, nseats)
+            row[base + 4] = seat_settlement(me, lead, won, top * mult, nseats, DOUBLING_OFF, NO_DOUBLES, 0)
     return count
 
 
@@ -1088,7 +1088,7 @@ def _double_chunk(unseen, me, me17, bottom, before, nbefore, legal, policy, flag
             if legal[c] == 0:
                 continue
             d[me] = FACTORS[c]
-            row[DCOL_SCORE + c] = settle_doubled(0, won, base * mult, d[0], d[1], d[2], doubling)[me]
+            row[DCOL_SCORE + c] = seat_settlement(me, 0, won, base * mult, 3, doubling, d, 0)
     return count
 
 
@@ -1609,8 +1609,7 @@ def _call_chunk(unseen, me, mine, n, before, nbefore, policy, flags, stage_flags
             row[base_col + 1] = top
             row[base_col + 2] = won
             row[base_col + 3] = mult
-            row[base_col + 4] = settle_doubled(lead, won, top * mult, cache_doubles[rel, 0], cache_doubles[rel, 1],
-                                               cache_doubles[rel, 2], doubling)[me]
+            row[base_col + 4] = seat_settlement(me, lead, won, top * mult, 3, doubling, cache_doubles[rel], 0)
     return count
 
 
@@ -1886,8 +1885,8 @@ def _show_chunk(unseen, me, mine, seen, n, stage, policy, flags, stage_flags, mo
         row[SCOL_MULT] = mult
         row[SCOL_LL_SHOW] = ll_show
         shown = factor if rel == 0 else merge_show(stage_flags, factor, ll_show)
-        row[SCOL_SCORE] = settle_doubled(lead, won, top * mult * ll_show, d[0], d[1], d[2], doubling)[me]
-        row[SCOL_SCORE + 1] = settle_doubled(lead, won, top * mult * shown, d[0], d[1], d[2], doubling)[me]
+        row[SCOL_SCORE] = seat_settlement(me, lead, won, top * mult * ll_show, 3, doubling, d, 0)
+        row[SCOL_SCORE + 1] = seat_settlement(me, lead, won, top * mult * shown, 3, doubling, d, 0)
     return count
 
 
@@ -1943,7 +1942,7 @@ def _parse_show_stage(stage, n: int) -> int:
 
 _show_factor = interpreted(show_factor)
 _merge_show = interpreted(merge_show)
-_settle_doubled = interpreted(settle_doubled)
+_seat_settlement = interpreted(seat_settlement)
 
 
 def show_problem(hand="", stage="deal", seat: "int | str | None" = None, before=(), bottom=None, base: int = 1,
@@ -2098,7 +2097,7 @@ def run_show_rows(problem: ShowProblem, policy: int, seed: int, start: int, coun
         o = out[i]
         o[SCOL_BASE], o[SCOL_WON], o[SCOL_MULT], o[SCOL_LL_SHOW] = problem.base, won, mult, 1
         for c, m in enumerate((problem.earlier, with_show)):
-            o[SCOL_SCORE + c] = _settle_doubled(0, won, problem.base * mult * m, dl, f1, f2, doubling)[0]
+            o[SCOL_SCORE + c] = _seat_settlement(0, 0, won, problem.base * mult * m, 3, doubling, (dl, f1, f2), 0)
     return out
 
 

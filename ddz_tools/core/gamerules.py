@@ -292,9 +292,8 @@ def multiplier(doublings, spring, anti_spring):
 
 
 @kernel
-def settle_seats(landlord, landlord_won, stake, nseats, doubling, doubles, d0, out, o0):
-    """Settle a hand at a table of ``nseats``: write each seat's score to
-    ``out[o0 + seat]``.
+def seat_settlement(seat, landlord, landlord_won, stake, nseats, doubling, doubles, d0):
+    """The score of ``seat`` when a hand at a table of ``nseats`` is settled.
 
     Each farmer settles with the landlord, who wins or loses what the
     farmers together lose or win; so the scores sum to zero.  A farmer's
@@ -307,33 +306,39 @@ def settle_seats(landlord, landlord_won, stake, nseats, doubling, doubles, d0, o
     three players ``+2s / -s / -s`` when the landlord wins, four ``+3s / -s /
     -s / -s``; the reverse when the farmers win.
 
-    >>> out = [0, 0, 0, 0]
-    >>> interpreted(settle_seats)(2, 0, 6, 4, DOUBLING_OFF, [1, 1, 1, 1], 0, out, 0); out
-    [6, 6, -18, 6]
-    >>> out = [0, 0, 0]
-    >>> interpreted(settle_seats)(0, 1, 3, 3, DOUBLING_PER_PAIR, [2, 1, 4], 0, out, 0); out
-    [30, -6, -24]
+    >>> interpreted(seat_settlement)(2, 2, 0, 6, 4, DOUBLING_OFF, NO_DOUBLES, 0)
+    -18
+    >>> interpreted(seat_settlement)(2, 0, 1, 3, 3, DOUBLING_PER_PAIR, [2, 1, 4], 0)
+    -24
     """
     sign = 1 if landlord_won else -1
-    dl = 1
-    every = 1
-    if doubling != DOUBLING_OFF:
-        dl = doubles[d0 + landlord]
-        for s in range(nseats):
-            every *= doubles[d0 + s]
     total = 0
     for f in range(nseats):
-        if f == landlord:
+        # The landlord's score sums every farmer's share, a farmer's is his own.
+        if f == landlord or (seat != landlord and f != seat):
             continue
         if doubling == DOUBLING_OFF:
             share = stake
         elif doubling == DOUBLING_PER_PAIR:
-            share = stake * dl * doubles[d0 + f]
+            share = stake * doubles[d0 + landlord] * doubles[d0 + f]
         else:
-            share = stake * every
+            share = stake
+            for s in range(nseats):
+                share *= doubles[d0 + s]
         total += share
-        out[o0 + f] = -sign * share
-    out[o0 + landlord] = sign * total
+    return sign * total if seat == landlord else -sign * total
+
+
+@kernel
+def settle_seats(landlord, landlord_won, stake, nseats, doubling, doubles, d0, out, o0):
+    """Write every seat's :func:`seat_settlement` to ``out[o0 + seat]``.
+
+    >>> out = [0, 0, 0, 0]
+    >>> interpreted(settle_seats)(2, 0, 6, 4, DOUBLING_OFF, NO_DOUBLES, 0, out, 0); out
+    [6, 6, -18, 6]
+    """
+    for s in range(nseats):
+        out[o0 + s] = seat_settlement(s, landlord, landlord_won, stake, nseats, doubling, doubles, d0)
 
 
 @kernel
@@ -362,6 +367,8 @@ DOUBLING_OFF = 0
 DOUBLING_PER_PAIR = 1
 DOUBLING_GLOBAL = 2
 DOUBLING_MODES = {"off": DOUBLING_OFF, "per-pair": DOUBLING_PER_PAIR, "global": DOUBLING_GLOBAL}
+#: Every seat's factor 1: the ``doubles`` of a settlement without doubles.
+NO_DOUBLES = np.ones(4, np.int64)
 #: ``show`` option -> code.
 SHOW_OFF = 0
 SHOW_QQ = 1

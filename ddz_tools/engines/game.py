@@ -140,6 +140,7 @@ from ..core.gamerules import (
     BID_WRONG_TURN,
     BIDDING_MODES,
     DOUBLING_MODES,
+    DOUBLING_OFF,
     SHOW_BEFORE_DEAL,
     SHOW_FIRST_PLAY,
     auction_bid,
@@ -158,7 +159,7 @@ from ..core.gamerules import (
     may_pass,
     multiplier,
     next_seat,
-    settle_seats,
+    seat_settlement,
     spring_silent,
     trick_after,
 )
@@ -219,7 +220,7 @@ _trick_after = interpreted(trick_after)
 _next_seat = interpreted(next_seat)
 _stake_doublings = interpreted(stake_doublings)
 _spring_silent = interpreted(spring_silent)
-_settle_seats = interpreted(settle_seats)
+_seat_settlement = interpreted(seat_settlement)
 _bottom_flush = interpreted(bottom_flush)
 _multiplier = interpreted(multiplier)
 _contains = interpreted(packed_contains)
@@ -476,7 +477,7 @@ def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays
     (default: ``bombs``, one doubling each).  Stake stages (Happy Dou Dizhu,
     three players): ``show`` the show multiple, ``bonus`` the bottom bonus,
     ``doubles`` the seats' factors (default all 1) settled per the
-    ``doubling`` option (:func:`~ddz_tools.core.gamerules.settle_seats`).
+    ``doubling`` option (:func:`~ddz_tools.core.gamerules.seat_settlement`).
     Example from docs/rules.md: bid 3, two bombs, the landlord wins:
 
     >>> score(0, 0, 3, 2, 9, [4, 3]).scores
@@ -493,8 +494,8 @@ def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays
     spring, anti = _spring_silent(landlord_wins, landlord_plays, silent, seats - 1, spring_rule == "any-player")
     mult = show * bonus * _multiplier(bombs if doublings is None else doublings, spring, anti)
     doubles = (1,) * seats if doubles is None else tuple(doubles)
-    scores = [0] * seats
-    _settle_seats(landlord, landlord_wins, base * mult, seats, DOUBLING_MODES[doubling], doubles, 0, scores, 0)
+    scores = [_seat_settlement(s, landlord, landlord_wins, base * mult, seats, DOUBLING_MODES[doubling], doubles, 0)
+              for s in range(seats)]
     return Result("landlord" if landlord_wins else "farmers", winner_seat, landlord, base, mult,
                   bombs, spring == 1, anti == 1, tuple(scores), show, bonus, tuple(doubles), staged)
 
@@ -507,9 +508,7 @@ def seat_scores(landlord: int, landlord_wins: bool, stake: int, seats: int = 3) 
     >>> seat_scores(1, False, 6, seats=4)
     (6, -18, 6, 6)
     """
-    scores = [0] * seats
-    _settle_seats(landlord, landlord_wins, stake, seats, DOUBLING_MODES["off"], (), 0, scores, 0)
-    return tuple(scores)
+    return tuple(_seat_settlement(s, landlord, landlord_wins, stake, seats, DOUBLING_OFF, (), 0) for s in range(seats))
 
 
 # Choosing the reading of a play ------------------------------------------------------

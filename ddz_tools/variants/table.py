@@ -24,7 +24,7 @@ from typing import Sequence
 
 from ..core._jit import interpreted
 from ..core.errors import GameError
-from ..core.gamerules import DOUBLING_MODES, settle_seats
+from ..core.gamerules import DOUBLING_MODES, seat_settlement
 
 __all__ = ["Table", "THREE", "NO_BOTTOM", "FOUR", "ROLE_NAMES", "TABLES"]
 
@@ -32,7 +32,7 @@ __all__ = ["Table", "THREE", "NO_BOTTOM", "FOUR", "ROLE_NAMES", "TABLES"]
 #: his left (who moves after him), and so on round the table.
 ROLE_NAMES = ("landlord", "farmer1", "farmer2", "farmer3")
 
-_settle_seats = interpreted(settle_seats)
+_seat_settlement = interpreted(seat_settlement)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,12 +103,10 @@ class Table:
                doubling: str = "off") -> tuple:
         """Each seat's score: every farmer settles ``stake`` with the landlord,
         times the seats' doubles under ``doubling`` (the one settlement rule,
-        :func:`~ddz_tools.core.gamerules.settle_seats`)."""
-        scores = [0] * self.seats
+        :func:`~ddz_tools.core.gamerules.seat_settlement`)."""
         factors = tuple(doubles) if doubles is not None else (1,) * self.seats
-        _settle_seats(landlord, int(landlord_won), stake, self.seats, DOUBLING_MODES[doubling], factors, 0,
-                      scores, 0)
-        return tuple(scores)
+        return tuple(_seat_settlement(s, landlord, landlord_won, stake, self.seats, DOUBLING_MODES[doubling], factors,
+                                      0) for s in range(self.seats))
 
 
 #: Three seats, one deck, a 3-card bottom: classic Dou Dizhu.
