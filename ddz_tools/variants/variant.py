@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 
 import numpy as np
 
@@ -37,7 +38,7 @@ from .stake import BID_AUCTIONS, Stake
 from .table import FOUR, NO_BOTTOM, THREE, Table
 from .wild import WILD_CARDS, WildCards
 
-__all__ = ["Variant", "variant_of", "find_variant", "register", "VARIANTS", "DECISIONS",
+__all__ = ["Variant", "variant_of", "find_variant", "register", "support_table", "VARIANTS", "DECISIONS",
            "P_FLAGS", "P_GAME_FLAGS", "P_STAGE_FLAGS", "P_SEATS", "P_DECKS", "P_HAND", "P_BOTTOM", "P_WILD_RANKS",
            "PARAMS_SIZE"]
 
@@ -238,6 +239,35 @@ def register(name: str, rules: "Rules | str") -> Variant:
     add_preset(name, dataclasses.replace(base, preset=name))
     VARIANTS[name] = variant_of(name)
     return VARIANTS[name]
+
+
+def support_table(names=None) -> str:
+    """The Markdown table of which decision each registered variant answers
+    (``docs/rules.md`` holds it, and a test keeps the two equal), then every
+    refusal's reason, the variant's rules written ``R``.
+
+    >>> print(support_table(["standard"]).splitlines()[2])
+    | `standard` | yes | no (1) | no (2) | no (3) | yes | yes | yes | yes |
+    """
+    names = list(VARIANTS) if names is None else list(names)
+    rows = ["| variant | " + " | ".join(f"`{d}`" for d in DECISIONS) + " |",
+            "|---|" + "---|" * len(DECISIONS)]
+    reasons: list = []
+    for name in names:
+        v = VARIANTS[name]
+        cells = []
+        for d in DECISIONS:
+            why = v.supports(d)
+            if why is None:
+                cells.append("yes")
+                continue
+            generic = re.sub(rf"(?<![\w-]){re.escape(v.describe())}(?![\w-])", "R", why)
+            if generic not in reasons:
+                reasons.append(generic)
+            cells.append(f"no ({reasons.index(generic) + 1})")
+        rows.append(f"| `{name}` | " + " | ".join(cells) + " |")
+    notes = [f"{i}. {r}" for i, r in enumerate(reasons, 1)]
+    return "\n".join(rows + [""] + notes)
 
 
 def find_variant(name: str) -> Variant:
