@@ -11,8 +11,8 @@ the registry, :func:`register` adds a variant.  This layer imports only
 
 from .stake import Stake
 from .table import FOUR, NO_BOTTOM, ROLE_NAMES, THREE, Table
-from .variant import DECISIONS, VARIANTS, Variant, find_variant, register, variant_of
+from .variant import DECISIONS, VARIANTS, Variant, find_variant, register, support_table, variant_of
 from .wild import LAIZI, NATURAL, TIANDI, WildCards
 
-__all__ = ["Variant", "variant_of", "find_variant", "register", "VARIANTS", "DECISIONS", "Table", "THREE",
+__all__ = ["Variant", "variant_of", "find_variant", "register", "support_table", "VARIANTS", "DECISIONS", "Table", "THREE",
            "NO_BOTTOM", "FOUR", "ROLE_NAMES", "WildCards", "NATURAL", "LAIZI", "TIANDI", "Stake"]

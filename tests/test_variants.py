@@ -1,0 +1,181 @@
+"""One suite over every registered variant (as OpenSpiel plays every game
+through the same checks): the deal, every tool answering or refusing with
+the variant's own reason, self-play that replays clean, the settlement
+recomputed from each record, and the table of ``docs/rules.md``.
+
+A made-up variant, three players without a bottom holding 天地癞子 wild
+cards, is registered here by :func:`ddz_tools.variants.register` alone and
+goes through the same suite: a new variant needs no change elsewhere.
+
+``python tests/test_variants.py --update`` rewrites the support table of
+``docs/rules.md`` from :func:`ddz_tools.variants.support_table`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+
+import pytest
+
+from ddz_tools.core.errors import DdzError
+from ddz_tools.core.rules import PRESETS, Rules
+from ddz_tools.variants import DECISIONS, VARIANTS, register, support_table, variant_of
+
+REPO = Path(__file__).resolve().parent.parent
+RULES_DOC = REPO / "docs" / "rules.md"
+TABLE_BEGIN, TABLE_END = "<!-- BEGIN support table -->", "<!-- END support table -->"
+
+#: The variants the package registers itself.
+BUILT_IN = tuple(VARIANTS)
+#: The made-up variant: no bottom (18 cards each, one call ends the auction) and two wild ranks a deal.
+MADE_UP = "tiandi-notalon"
+NAMES = BUILT_IN + (MADE_UP,)
+
+
+@pytest.fixture(scope="module")
+def made_up():
+    """Register the made-up variant for this module's tests, and take it away after."""
+    if MADE_UP not in VARIANTS:
+        register(MADE_UP, dataclasses.replace(PRESETS["tiandi"], bidding="first-call", bottom_cards=0))
+    yield VARIANTS[MADE_UP]
+    VARIANTS.pop(MADE_UP, None)
+    PRESETS.pop(MADE_UP, None)
+    from ddz_tools.core.options import _parse_spec
+    _parse_spec.cache_clear()
+
+
+@pytest.fixture(params=NAMES)
+def variant(request, made_up):
+    return VARIANTS[request.param]
+
+
+def _deal(v, seed):
+    from ddz_tools.engines.game import Game
+
+    return Game(rules=v.rules, seed=seed)
+
+
+def test_the_deal_has_the_variants_shape(variant):
+    from ddz_tools.core.cards import card_count
+    from ddz_tools.engines.game import deck_problem
+
+    t = variant.table
+    for seed in range(6):
+        g = _deal(variant, seed)
+        assert len(g.dealt) == t.seats == len(variant.roles)
+        assert [card_count(h) for h in g.dealt] + [card_count(g.bottom)] == list(variant.hand_sizes)
+        assert deck_problem(list(g.dealt) + [g.bottom], t.decks) is None
+        assert len(g.wild) == variant.cards.ranks
+        assert t.landlord_cards == t.hand_cards + t.bottom_cards
+        assert sorted(variant.seat_roles(seed % t.seats).values()) == sorted(variant.roles)
+
+
+@pytest.fixture(scope="module")
+def games(made_up):
+    """Seeded self-play records of every variant, heuristic and random players."""
+    from ddz_tools.engines.selfplay import simulate
+
+    return {name: list(simulate(12, "heuristic", seed=5, rules=name)) + list(simulate(12, "random", seed=6, rules=name))
+            for name in NAMES}
+
+
+def test_selfplay_replays_clean_and_settles_as_the_variant_says(variant, games):
+    from ddz_tools.engines.records import parse_record, replay_record, validate_batch
+
+    recs = games[variant.name]
+    assert recs
+    batch = validate_batch(recs)
+    assert not batch.status.any() and not batch.mismatch.any(), (batch.status, batch.mismatch)
+    assert batch.scores[:, :variant.seats].tolist() == [r["result"]["scores"] for r in recs]
+    for rec in recs:
+        r = parse_record(rec)
+        assert r.rules.preset == variant.name
+        again = replay_record(rec)
+        assert again.ok, again
+        res = rec["result"]
+        assert tuple(res["scores"]) == tuple(again.result.scores)
+        # The settlement recomputed from the record by the variant's one rule.
+        doubles = rec.get("doubles") if variant.stake.doubles else None
+        won = res["winner"] == "landlord"
+        assert variant.settle(rec["landlord"], won, res["base"] * res["multiplier"], doubles) == \
+            tuple(res["scores"]), rec["id"]
+        assert sum(res["scores"]) == 0 and len(res["scores"]) == variant.seats
+
+
+def _answer(variant, decision, games):
+    """Ask the tool that answers ``decision`` about a small input of this variant."""
+    from ddz_tools.analysis import advise as adv
+    from ddz_tools.analysis import bid
+
+    g = _deal(variant, 3)
+    shown = variant.wild_shown(g.wild, landlord_known=False)
+    rules = variant.rules.with_wild(shown)
+    small = dict(samples=24, seed=1, workers=1, early_stop=False)
+    if decision == "bid":
+        return bid.evaluate_bid(g.dealt[0], seat=0, rules=rules, **small)
+    if decision == "call":
+        return bid.evaluate_call(g.dealt[0], seat=0, rules=rules, **small)
+    if decision == "double":
+        return bid.evaluate_double(g.dealt[1], g.bottom, seat="first", rules=variant.rules.with_wild(g.wild),
+                                   flush=False, **small)
+    if decision == "show":
+        return bid.evaluate_show(g.dealt[0], "deal", rules=rules, **small)
+    if decision == "advise":
+        view = adv.view_from_record(games[variant.name][0], move=1)
+        return adv.advise(view, samples=8, seed=1)
+    if decision == "advise-endgame":
+        return adv.advise(adv.two_player_view("33JJQK2", "4455A", rules=variant.rules.with_wild(g.wild)), samples=4)
+    if decision == "agents":
+        from ddz_tools import agents
+
+        return agents.check_rules(variant.rules)
+    if decision == "botzone":
+        from ddz_tools.engines.botzone import judge_log_from_game
+
+        return judge_log_from_game(g, seed=3)
+    raise AssertionError(decision)
+
+
+@pytest.mark.parametrize("decision", DECISIONS)
+def test_every_tool_answers_or_refuses_with_the_variants_reason(variant, decision, games):
+    why = variant.supports(decision)
+    if why is None:
+        assert _answer(variant, decision, games) is not None
+    else:
+        with pytest.raises(DdzError) as err:
+            _answer(variant, decision, games)
+        assert str(err.value) == why
+
+
+def test_the_rules_page_holds_the_support_table():
+    lines = RULES_DOC.read_text(encoding="utf-8").split("\n")
+    a, b = lines.index(TABLE_BEGIN), lines.index(TABLE_END)
+    assert "\n".join(lines[a + 1:b]).strip() == support_table(BUILT_IN), \
+        "docs/rules.md's support table is stale: python tests/test_variants.py --update"
+
+
+def test_a_variant_answers_for_its_parts():
+    four, happy, notalon = variant_of("four"), variant_of("happy"), variant_of("notalon,landlord_draw=on")
+    assert (four.table.seats, four.table.decks, four.hand_sizes[-1]) == (4, 2, 8)
+    assert happy.stake.auction == "call" and happy.stake.shows and happy.stake.doubles
+    assert notalon.stake.draws and notalon.table.bottom_cards == 0 and notalon.table.hand_cards == 18
+    assert variant_of("tiandi").cards.ranks == 2 and not variant_of("standard").cards.wild
+    assert variant_of("standard") is variant_of(Rules.parse("standard"))
+    with pytest.raises(ValueError):
+        four.supports("fly")
+    assert list(four.params[:3]) == [four.rules.flags, four.rules.game_flags, four.rules.stage_flags]
+
+
+def _update() -> None:
+    text = RULES_DOC.read_text(encoding="utf-8")
+    a, b = text.index(TABLE_BEGIN) + len(TABLE_BEGIN), text.index(TABLE_END)
+    RULES_DOC.write_text(text[:a] + "\n" + support_table(BUILT_IN) + "\n" + text[b:], encoding="utf-8")
+    print("rewritten docs/rules.md: the support table")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--update"]:
+        sys.exit("usage: python tests/test_variants.py --update")
+    _update()
