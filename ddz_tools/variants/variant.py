@@ -163,6 +163,9 @@ class Variant:
         if decision == "botzone":
             if t.seats != 3:
                 return f"Botzone's FightTheLandlord2 seats three players; a {t.seats}-player game has no Botzone log"
+            if t != THREE or self.cards.wild or s.staged or r.bidding != "single-round":
+                return (f"Botzone's FightTheLandlord2 plays classic three-player rules with one round of bids "
+                        f"(bidding=single-round), not {spec}")
             return None
         return None
 
