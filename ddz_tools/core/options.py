@@ -97,6 +97,9 @@ _GAME_OPTIONS = {
     "bottom_bonus": ("off", "table"),
     "must_call": ("off", "jokers", "jokers+2s"),
 }
+#: Stake-stage options whose value sets a flag bit of :attr:`Rules.stage_flags`.
+_STAGE_BITS = {"show_merge": {"max": 0, "product": S_MERGE_PRODUCT}, "super_double": {False: 0, True: S_SUPER},
+               "bottom_bonus": {"off": 0, "table": S_BONUS}, "landlord_draw": {False: 0, True: S_DRAW}}
 #: On/off game options.
 _GAME_BOOLS = ("super_double", "landlord_draw")
 #: Whole-number game options: name -> (lowest, highest).
@@ -111,8 +114,6 @@ LAIZI_OPTIONS = ("laizi_alone_as_self", "laizi_in_four_two", "bomb_order", "pure
 #: out of the description of a rule set whose preset does not use them.
 STAGE_OPTIONS = ("show", "show_split", "show_merge", "doubling", "super_double", "bottom_bonus", "must_call",
                  "landlord_draw")
-#: The presets that play the stake stages or deal without a bottom.
-STAGE_PRESETS = ("happy", "notalon")
 #: Options of four-player Dou Dizhu (two decks), left out of the description
 #: of a three-player rule set; every one but the deal's is refused there.
 FOUR_OPTIONS = ("chains", "wing_pairs_consecutive", "top_bomb", "bomb_doubles")
@@ -120,6 +121,14 @@ FOUR_OPTIONS = ("chains", "wing_pairs_consecutive", "top_bomb", "bomb_doubles")
 #: four + kickers, no chain through the 2 but under ``chains=shanghai``).
 NOT_FOUR_OPTIONS = ("kickers_distinct", "jokers_as_kickers", "jokers_in_four_two", "four_with_one",
                     "chains_with_two")
+#: The options of each part of the game (:meth:`Rules.axes`): a rule set's
+#: description leaves out the options of the parts its preset does not play.
+AXIS_OPTIONS = {
+    "laizi": LAIZI_OPTIONS + ("wild_ranks",),
+    "stages": STAGE_OPTIONS + ("bottom_cards",),
+    "four": FOUR_OPTIONS + ("decks", "seats"),
+    "three": NOT_FOUR_OPTIONS + STAGE_OPTIONS + ("bidding", "laizi_multipliers", "laizi_reveal") + LAIZI_OPTIONS,
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -224,17 +233,9 @@ class Rules:
         f |= self.show_split << S_SPLIT
         f |= DOUBLING_MODES[self.doubling] << S_DOUBLING
         f |= MUST_CALL_MODES[self.must_call] << S_MUST
-        if self.show_merge == "product":
-            f |= S_MERGE_PRODUCT
-        if self.super_double:
-            f |= S_SUPER
-        if self.bottom_bonus == "table":
-            f |= S_BONUS
-        if self.landlord_draw:
-            f |= S_DRAW
-        if self.bottom_cards == 0:
-            f |= S_NO_BOTTOM
-        return f
+        for name, bits in _STAGE_BITS.items():
+            f |= bits[getattr(self, name)]
+        return f | (S_NO_BOTTOM if not self.bottom_cards else 0)
 
     @property
     def hand_cards(self) -> int:
@@ -437,30 +438,36 @@ class Rules:
             parts.append(f"{k}={('on' if v else 'off') if isinstance(v, bool) else v}")
         return ",".join(parts)
 
+    def axes(self) -> frozenset:
+        """The parts of the game these rules play beyond the classic three-seat
+        hand, each with options of its own (:data:`AXIS_OPTIONS`): ``laizi``
+        (wild cards), ``stages`` (stake stages or a deal without a bottom) and
+        ``four`` (four seats, two decks); ``three`` is every three-seat table.
+
+        >>> sorted(Rules.parse("happy").axes()), sorted(Rules.parse("four").axes())
+        (['stages', 'three'], ['four'])
+        """
+        staged = self.has_stages or self.must_call != "off" or self.landlord_draw or self.bottom_cards == 0
+        return frozenset(name for name, on in (("laizi", self.wild_ranks > 0), ("stages", staged),
+                                               ("four", self.seats == 4), ("three", self.seats == 3)) if on)
+
     def to_dict(self) -> dict:
-        """Every option by name, for JSON output; under Laizi rules also the
-        options of wild cards and ``wild`` (the deal's wild ranks as text),
-        which classic rule sets leave out unless changed."""
+        """Every option by name, for JSON output: the options of the parts of
+        the game the preset plays (:meth:`axes`), the others only where
+        changed (and never another table's); under Laizi rules also ``wild``
+        (the deal's wild ranks as text)."""
         d = dataclasses.asdict(self)
         d.pop("wild")
-        changed = self.overrides()
-        if not self.is_laizi:
-            for k in LAIZI_OPTIONS + ("wild_ranks",):
-                if k not in changed:
-                    d.pop(k)
-        else:
+        changed, axes = self.overrides(), self.axes()
+        for axis, names in AXIS_OPTIONS.items():
+            if axis not in PRESETS[self.preset].axes():
+                for k in names:
+                    if k not in changed or axis in ("three", "four"):
+                        d.pop(k, None)
+        if "laizi" in axes:
             d["wild"] = self.wild_text()
-        if self.preset not in STAGE_PRESETS and not self.is_four:
-            for k in STAGE_OPTIONS + ("bottom_cards",):
-                if k not in changed:
-                    d.pop(k)
-        if self.is_four:
-            for k in STAGE_OPTIONS + NOT_FOUR_OPTIONS + ("bidding",) + ("laizi_multipliers", "laizi_reveal"):
-                d.pop(k, None)
+        if "four" in axes:
             d["bottom_cards"] = self.bottom_cards
-        else:
-            for k in FOUR_OPTIONS + ("decks", "seats"):
-                d.pop(k)
         d["spec"] = self.describe()
         return d
 

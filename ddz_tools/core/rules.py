@@ -101,7 +101,6 @@ from .options import (  # noqa: F401
     PRESETS,
     Rules,
     STAGE_OPTIONS,
-    STAGE_PRESETS,
     STANDARD,
     add_preset,
     format_wild,
