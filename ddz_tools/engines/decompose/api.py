@@ -1,7 +1,7 @@
 """The decomposer's Python functions: the fewest plays of a hand, its best split.
 
 :func:`min_plays` and :func:`decompose` check their input (a hand of the
-rules' decks, at most a landlord's cards), keep a memo table per thread
+variant's decks, at most its landlord's cards), keep a memo table per thread
 and rule set (:func:`~.memo.shared_table`) and call the kernels;
 :class:`Decomposition` is what :func:`decompose` reports, its plays in
 :func:`lead_order`.
@@ -18,8 +18,8 @@ import dataclasses
 
 from ...core.cards import RANK_2, RANK_D, RANK_X, card_count, count_of, format_cards, to_packed
 from ...core.errors import ArgumentError, CardError
-from ...core.kinds import F_FOUR
 from ...core.rules import T_BOMB, T_ROCKET, Play, Rules
+from ...variants import variant_of
 from .memo import shared_table
 from .search import min_plays_memo
 from .splits import SplitSearch
@@ -30,34 +30,42 @@ __all__ = ["min_plays", "decompose", "Decomposition", "lead_order", "DEFAULT_SPL
 STANDARD_FLAGS = Rules().flags
 
 #: Most cards the public functions take: a landlord's hand (20; under the
-#: four-player rules 33, :attr:`Rules.landlord_cards`).  The search is exact
+#: four-player rules 33, :attr:`Table.landlord_cards
+#: <ddz_tools.variants.table.Table.landlord_cards>`).  The search is exact
 #: for any hand, but its time grows quickly past 20 cards of one deck (about
 #: 6 ms median at 30 cards, 35 ms at 34, far longer for a whole deck).
 MAX_CARDS = 20
 
 
-def _checked_hand(hand, rules: "Rules | None" = None) -> int:
-    decks = 1 if rules is None else rules.decks
-    most = MAX_CARDS if rules is None else max(MAX_CARDS, rules.landlord_cards)
+def _limits(rules: Rules) -> tuple:
+    """``(flags, decks, most)`` under ``rules``: the kernels' flags, the decks
+    the variant's table deals, and the most cards a hand may have (its
+    landlord's hand, and never fewer than :data:`MAX_CARDS`)."""
+    table = variant_of(rules).table
+    return rules.flags, table.decks, max(MAX_CARDS, table.landlord_cards)
+
+
+_limits_of: dict = {None: _limits(Rules())}
+
+
+def _rules_limits(rules) -> tuple:
+    """:func:`_limits` of ``Rules.parse(rules)``, remembered per spec (str or Rules)."""
+    try:
+        return _limits_of[rules]
+    except (KeyError, TypeError):
+        got = _limits(Rules.parse(rules))
+        if isinstance(rules, (str, Rules)) and len(_limits_of) < 1024:
+            _limits_of[rules] = got
+        return got
+
+
+def _checked_hand(hand, decks: int, most: int) -> int:
+    """``hand`` packed (of ``decks`` decks), refused past ``most`` cards."""
     h = to_packed(hand, decks=decks)
     n = card_count(h)
     if n > most:
         raise CardError(f"{format_cards(h)!r} has {n} cards; a hand to decompose has at most {most}")
     return h
-
-
-_flags_of: dict = {None: STANDARD_FLAGS}
-
-
-def _rules_flags(rules) -> int:
-    """``Rules.parse(rules).flags``, remembered per spec (str or Rules)."""
-    try:
-        return _flags_of[rules]
-    except (KeyError, TypeError):
-        flags = Rules.parse(rules).flags
-        if isinstance(rules, (str, Rules)) and len(_flags_of) < 1024:
-            _flags_of[rules] = flags
-        return flags
 
 
 def min_plays(hand, rules=None) -> int:
@@ -71,8 +79,8 @@ def min_plays(hand, rules=None) -> int:
     >>> min_plays("")
     0
     """
-    flags = _rules_flags(rules)
-    h = _checked_hand(hand) if flags & F_FOUR == 0 else _checked_hand(hand, Rules.parse(rules))
+    flags, decks, most = _rules_limits(rules)
+    h = _checked_hand(hand, decks, most)
     return int(min_plays_memo(h, flags, shared_table(flags)))
 
 
@@ -164,13 +172,13 @@ def lead_order(plays: list, uncontrolled: "set | list") -> list:
     return unc + ctrl + bombs
 
 
-def _controls(hand: int, rules: Rules) -> tuple:
+def _controls(hand: int, decks: int) -> tuple:
     """2s and jokers held, the bombs (each rank held 4 times or more, whole)
     and whether the rocket is held (both jokers; with two decks all four)."""
     twos = count_of(hand, RANK_2)
     jokers = count_of(hand, RANK_X) + count_of(hand, RANK_D)
     bombs = [count_of(hand, r) << (4 * r) for r in range(13) if count_of(hand, r) >= 4]
-    rocket = count_of(hand, RANK_X) == rules.decks and count_of(hand, RANK_D) == rules.decks
+    rocket = count_of(hand, RANK_X) == decks and count_of(hand, RANK_D) == decks
     return twos, jokers, bombs, rocket
 
 
@@ -189,10 +197,11 @@ def decompose(hand, rules=None, all_splits: bool = False, limit: int = DEFAULT_S
     3
     """
     rules = Rules.parse(rules)
-    h = _checked_hand(hand, rules)
+    _, decks, most = _rules_limits(rules)
+    h = _checked_hand(hand, decks, most)
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         raise ArgumentError(f"limit must be a positive int, not {limit!r}", param="limit")
-    twos, jokers, bombs, rocket = _controls(h, rules)
+    twos, jokers, bombs, rocket = _controls(h, decks)
     if h == 0:
         return Decomposition(format_cards(h), rules, 0, [], 0, 0, [], twos, jokers, bombs, rocket, 1,
                              [[]] if all_splits else None)

@@ -19,7 +19,7 @@ import threading
 
 import numpy as np
 
-from ...core._jit import kernel, prefetch
+from ...core._jit import interpreted, kernel, prefetch
 from ...core.errors import ArgumentError
 from ...core.kinds import WILD_MASK, WILD_SHIFT
 
@@ -154,6 +154,7 @@ _tables = threading.local()
 #: Most memo tables :func:`min_plays` keeps per thread (one per rule set; the
 #: deals of 天地癞子 with different wild ranks have one each).
 _MAX_TABLES = 16
+_table_flags = interpreted(table_flags)
 
 
 def forget_memo() -> None:
@@ -170,7 +171,7 @@ def shared_table(flags: int) -> np.ndarray:
     tables = getattr(_tables, "by_flags", None)
     if tables is None:
         tables = _tables.by_flags = {}
-    key = _table_flags_py(flags)
+    key = _table_flags(flags)
     table = tables.get(key)
     if table is None:
         if len(tables) >= _MAX_TABLES:
@@ -178,9 +179,3 @@ def shared_table(flags: int) -> np.ndarray:
         table = tables[key] = new_memo_table(16)
     return table
 
-
-def _table_flags_py(flags: int) -> int:
-    """:func:`table_flags` in plain Python."""
-    if flags & WILD_MASK and not (flags >> (WILD_SHIFT + 4)) & 15:
-        return (flags & ~WILD_MASK) | (15 << WILD_SHIFT)
-    return flags

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core._jit import kernel
+from ...core._jit import interpreted, kernel
 from ...core.cards import full_deck
+from ...core.kinds import wild_cards
 from ...core.rules import KICKERS, T_BOMB, T_ROCKET, Play, Rules, kind_type
 from ...moves.movegen import gen_all, generate
 from .core import lowest_rank
@@ -30,6 +31,8 @@ from .memo import shared_table
 from .search import min_plays_memo
 
 __all__ = ["SplitSearch"]
+
+_wild_cards = interpreted(wild_cards)
 
 
 @kernel
@@ -74,13 +77,12 @@ class SplitSearch:
         # Under natural_first a laizi may stand for a face only while no
         # natural card of that face is left outside its play, so the order of
         # the plays matters: a split is a sequence, searched from any lead.
-        self.ordered = bool(rules.wild) and rules.natural_first
-        self._wild_mask = sum(15 << (4 * r) for r in rules.wild)
+        self._laizi = _wild_cards(self.flags) if rules.natural_first else 0
         self._sets: dict = {}
 
     def sequenced(self, h: int) -> bool:
         """Does the order of the plays of ``h`` matter (natural_first, laizi held)?"""
-        return self.ordered and (h & self._wild_mask) != 0
+        return (h & self._laizi) != 0
 
     def optimal_groups(self, h: int) -> list:
         """[(cards, [kinds...])] of the plays starting a minimal split of ``h``,
