@@ -10,7 +10,8 @@ import pytest
 
 from ddz_tools.core.cards import card_count, format_cards, pack_counts
 from ddz_tools.core.errors import CardError
-from ddz_tools.engines.decompose import SEARCH_WORK, _search_core, decompose, min_plays, new_memo_table
+from ddz_tools.engines.decompose import SEARCH_WORK, decompose, min_plays, new_memo_table
+from ddz_tools.engines.decompose.core import search_core
 from ddz_tools.core.rules import Rules, readings
 from naive_four import naive_min_plays
 from test_movegen_four import VARIANTS, two_deck_hands
@@ -80,7 +81,7 @@ def test_search_by_places_equals_the_search_of_every_chain():
     for size in (33, 25, 33, 18):
         for _ in range(30):
             hand = _deal(rng, size)
-            want = _search_core(hand, rules.flags, new_memo_table(14), np.empty(8 * SEARCH_WORK, np.int64), 0)
+            want = search_core(hand, rules.flags, new_memo_table(14), np.empty(8 * SEARCH_WORK, np.int64), 0)
             assert min_plays(hand, rules) == want, format_cards(hand)
 
 
