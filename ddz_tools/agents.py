@@ -99,8 +99,9 @@ _SEED_STEP = 1_000_003
 
 def check_rules(rules) -> Rules:
     """The rule set, checked to be three-player classic Dou Dizhu (one deck,
-    a 3-card bottom, no wild cards, no shows or doubles): the only game the
-    agents play.
+    a 3-card bottom, no wild cards, no stake stages: shows, doubles, a bottom
+    bonus or draws): the only game the agents play, as the variant says
+    (:meth:`Variant.supports <ddz_tools.variants.Variant.supports>` ``agents``).
 
     >>> check_rules("douzero").describe()
     'douzero'

@@ -442,7 +442,7 @@ def test_cli_four(capsys):
             (("--seat", "farmer1", "--hand", "KQ6", "--counts", "3,33,25,25"), "farmer1 holds 33 cards"),
             (("--seat", "farmer1", "--hand", "3456789TJQKA2XDD3456789TJ", "--played", "landlord:33",
               "--bottom", "33344455"), "(leave out --bottom)"),
-            (("--hand", "KQ6", "--unseen", "55"), "give --seat (landlord, farmer1, farmer2 or farmer3)")):
+            (("--hand", "KQ6", "--unseen", "55"), "an endgame of one deck, not of four rules: give the --seat")):
         code, out, err = _run(capsys, "advise", "--rules", "four", *args)
         assert code == 2 and out == "" and err.startswith("error: ") and err.count("\n") == 1 and message in err
 

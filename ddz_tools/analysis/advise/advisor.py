@@ -174,6 +174,7 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
     the other, then by :func:`principle_key`); ``workers`` threads give the
     same answer as one.
 
+    >>> from ddz_tools.analysis.advise import two_player_view
     >>> a = advise(two_player_view("33JJQK2", "4455A"))   # every lead wins
     >>> a.exact, len(a.candidates), {c.win_prob for c in a.candidates}
     (True, 7, {1.0})
