@@ -47,9 +47,9 @@ from _rows import read_rows  # noqa: E402  (beside this script)
 
 
 def _set_tie_playouts(on: bool) -> None:
-    import ddz_tools.analysis.advise
+    from ddz_tools.analysis.advise import scoring
 
-    ddz_tools.analysis.advise.TIE_PLAYOUTS = on
+    scoring.TIE_PLAYOUTS = on
 
 
 def _one_deal(args) -> dict:

@@ -72,10 +72,11 @@ from typing import Sequence
 from .analysis.advise import OBJECTIVES, THREE_SEATS, View, advise, history_view, sample_deals
 from .core.cards import (FULL_DECK, RANKS, card_count, counts_of, douzero_values, format_cards, pack_counts, pack_douzero,
                     parse_cards)
-from .core.errors import ArgumentError, RulesError
+from .core.errors import ArgumentError
 from .engines.game import seat_roles
 from .engines.policies import choose
 from .core.rules import Play, Rules
+from .variants import variant_of
 
 __all__ = [
     "POLICIES", "OBJECTIVES", "RLCARD_RULES", "DOUZERO_RULES", "DOUZERO_POSITIONS", "check_rules",
@@ -98,8 +99,9 @@ _SEED_STEP = 1_000_003
 
 def check_rules(rules) -> Rules:
     """The rule set, checked to be three-player classic Dou Dizhu (one deck,
-    a 3-card bottom, no wild cards, no shows or doubles): the only game the
-    agents play.
+    a 3-card bottom, no wild cards, no stake stages: shows, doubles, a bottom
+    bonus or draws): the only game the agents play, as the variant says
+    (:meth:`Variant.supports <ddz_tools.variants.Variant.supports>` ``agents``).
 
     >>> check_rules("douzero").describe()
     'douzero'
@@ -109,8 +111,7 @@ def check_rules(rules) -> Rules:
     ddz_tools.core.errors.RulesError: the agents play three-player classic rules, not four
     """
     r = Rules.parse(rules)
-    if r.seats != 3 or r.decks != 1 or r.bottom_cards != 3 or r.is_laizi or r.has_stages:
-        raise RulesError(f"the agents play three-player classic rules, not {r.describe()}", param="rules")
+    variant_of(r).require("agents")
     return r
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from ddz_tools.analysis import advise as adv
+from ddz_tools.analysis.advise import advisor, sampling, scoring
 from ddz_tools.analysis.advise import (
     View,
     ViewError,
@@ -21,11 +22,13 @@ from ddz_tools.core.cards import FULL_DECK, card_count, counts_of, format_cards,
 from ddz_tools.core.errors import DdzError
 from ddz_tools.cli import main
 from ddz_tools.engines.game import random_game
+from ddz_tools.engines.kernels import BUFFER, new_table
 from ddz_tools.engines.policies import choose
 from ddz_tools.engines.position import Position
 from ddz_tools.engines.records import record_from_game, record_to_dict
 from ddz_tools.core.rules import Play, classify
 from ddz_tools.engines.solver import solve
+from ddz_tools.moves.movegen import generate
 
 SEATS = ("landlord", "farmer1", "farmer2")
 
@@ -54,7 +57,7 @@ def test_two_player_equals_solve_all(seed):
     after = None
     if seed % 2:
         # Answer one of the opponent's plays from cards out of the game.
-        leads = list(adv.generate(opp))
+        leads = list(generate(opp))
         after = leads[rng.randrange(len(leads))].notation()
         opp_after = opp
     view = two_player_view(me, opp, after=after)
@@ -142,7 +145,7 @@ def test_sampled_deals_fit_the_bids(seed):
     rec = parse_record(adv.play_game(seed, 11))
     move = 1 + (seed * 5) % len(rec.plays)
     v = view_from_record(rec, move)
-    assert v.bids and adv._auction_check(v) is not None
+    assert v.bids and sampling._auction_check(v) is not None
     played_by = [0, 0, 0]
     for s, p in v.played:
         played_by[SEATS.index(s)] += p.cards
@@ -156,7 +159,7 @@ def test_sampled_deals_fit_the_bids(seed):
             high = max(high, b)
         return True
 
-    deals, draws, unfit = adv._draw(v, 0, 24, seed)
+    deals, draws, unfit = sampling.draw_deals(v, 0, 24, seed)
     assert draws >= 24 and unfit == 0
     assert deals == sample_deals(v, 0, 24, seed)
     for deal in deals:
@@ -175,11 +178,11 @@ def test_auction_falls_back_to_the_plain_draw_when_nothing_fits(monkeypatch):
     # The landlord bid 3, but farmer1 holds both jokers, every 2 and one card of every
     # other rank but the ace: no draw of 5 fits, so each index keeps its first
     # (unconditioned) draw and counts as unfit.
-    monkeypatch.setattr(adv, "AUCTION_ATTEMPTS", 5)
+    monkeypatch.setattr(sampling, "AUCTION_ATTEMPTS", 5)
     v = history_view("3456789TJQK2222XD", "farmer1", "landlord:A", bottom="AKK", bids="landlord:3")
-    check = adv._auction_check(v)
+    check = sampling._auction_check(v)
     assert check is not None and list(check.values) == [3]
-    deals, draws, unfit = adv._draw(v, 0, 4, 2)
+    deals, draws, unfit = sampling.draw_deals(v, 0, 4, 2)
     assert (draws, unfit) == (20, 4)
     assert deals == sample_deals(v, 0, 4, 2, auction=False)
 
@@ -204,7 +207,7 @@ def test_bids_in_views():
     # Call-grab bids are checked but say nothing to the sampler.
     cg = history_view("3456789TJQKA2XD55", "farmer1", "landlord:33", bids="landlord:1,farmer1:0,farmer2:0",
                       rules="standard,bidding=call-grab")
-    assert cg.base == 1 and adv._auction_check(cg) is None
+    assert cg.base == 1 and sampling._auction_check(cg) is None
 
 
 def test_sampling_is_uniform_enough():
@@ -386,10 +389,10 @@ def test_playout_kernel_matches_naive(seed):
     cands = v.candidates()
     out = np.zeros(len(cands), np.int64)
     stake = np.zeros((len(cands), 3), np.int64)
-    table, bufc, bufk = adv.new_table(12), np.empty(adv.BUFFER, np.int64), np.empty(adv.BUFFER, np.int64)
+    table, bufc, bufk = new_table(12), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
     pk = v.last_play.kind if v.last_play else 0
     ps = SEATS.index(v.last_by) if v.last_by else v.me
-    adv._playout_candidates(np.array(deal, np.int64), 0, v.me, np.array([p.cards for p in cands], np.int64),
+    scoring._playout_candidates(np.array(deal, np.int64), 0, v.me, np.array([p.cards for p in cands], np.int64),
                             np.array([p.kind for p in cands], np.int64), pk, ps, v.rules.flags,
                             table, bufc, bufk, v.spring_start(), 0, out, stake)
     before = [(SEATS.index(s), p) for s, p in v.played if not p.is_pass]
@@ -464,16 +467,16 @@ def test_tie_playouts_on_solved_deals():
     # the playouts of the candidates are recorded and break ties in the ranking.
     v = counts_view("KQ6", "farmer1", "3,3,2", after="J", by="landlord")
     cands = v.candidates()
-    plan = adv._Plan(v, cands, np.array([p.cards for p in cands], np.int64),
+    plan = scoring.Plan(v, cands, np.array([p.cards for p in cands], np.int64),
                      np.array([p.kind for p in cands], np.int64), adv.DEFAULT_NODES, adv.DEFAULT_EXACT_CARDS, 4)
-    wins, solved, draws, unfit, ties, points = adv._score_chunk(plan, 0, 16)
+    wins, solved, draws, unfit, ties, points = scoring.score_chunk(plan, 0, 16)
     assert solved.all() and draws == 16 and unfit == 0
     deals = sample_deals(v, 0, 16, 4)
-    table, bufc, bufk = adv.new_table(12), np.empty(adv.BUFFER, np.int64), np.empty(adv.BUFFER, np.int64)
+    table, bufc, bufk = new_table(12), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
     for j, deal in enumerate(deals):
         if wins[j].min() == wins[j].max():
             want = np.zeros(len(cands), np.int64)
-            adv._playout_candidates(np.array(deal, np.int64), 0, v.me, plan.cand_c, plan.cand_k,
+            scoring._playout_candidates(np.array(deal, np.int64), 0, v.me, plan.cand_c, plan.cand_k,
                                     Play.parse("J").kind, 0, v.rules.flags, table, bufc, bufk, v.spring_start(), 0,
                                     want, np.zeros((len(cands), 3), np.int64))
             assert ties[j].tolist() == want.tolist()
@@ -482,16 +485,16 @@ def test_tie_playouts_on_solved_deals():
     # Ranking: the objective first, then the other one, then tie-break wins, then the principle.
     w = np.array([[1, 1, 0], [0, 0, 0]])
     pts = np.array([[2, 2, -1], [-1, -1, -1]])
-    assert adv._order(w, pts, np.array([[0, 0, 0], [0, 1, 0]])) == [1, 0, 2]
-    assert adv._order(w, pts, np.zeros((2, 3), np.int64), lambda i: (-i,)) == [1, 0, 2]
-    assert adv._order(w, pts, np.zeros((2, 3), np.int64), lambda i: (i,)) == [0, 1, 2]
-    assert adv._order(w, np.array([[2, 4, -1], [-1, -1, -1]]), None, lambda i: (-i,)) == [1, 0, 2]
+    assert advisor._order(w, pts, np.array([[0, 0, 0], [0, 1, 0]])) == [1, 0, 2]
+    assert advisor._order(w, pts, np.zeros((2, 3), np.int64), lambda i: (-i,)) == [1, 0, 2]
+    assert advisor._order(w, pts, np.zeros((2, 3), np.int64), lambda i: (i,)) == [0, 1, 2]
+    assert advisor._order(w, np.array([[2, 4, -1], [-1, -1, -1]]), None, lambda i: (-i,)) == [1, 0, 2]
     # With z, a second figure within the noise is a tie: the principle decides.
     w8 = np.ones((8, 2), np.int64)
     p8 = np.array([[2, 2]] * 7 + [[2, 4]])
-    assert adv._order(w8, p8, None, lambda i: (i,)) == [1, 0]
-    assert adv._order(w8, p8, None, lambda i: (i,), z=1.96) == [0, 1]
-    assert adv._order(w8, np.array([[2, 4]] * 8), None, lambda i: (i,), z=1.96) == [1, 0]
+    assert advisor._order(w8, p8, None, lambda i: (i,)) == [1, 0]
+    assert advisor._order(w8, p8, None, lambda i: (i,), z=1.96) == [0, 1]
+    assert advisor._order(w8, np.array([[2, 4]] * 8), None, lambda i: (i,), z=1.96) == [1, 0]
 
 
 def test_pass_is_a_candidate_when_answering():
@@ -621,7 +624,8 @@ def _happy_record_with_a_show(seed0: int = 0) -> dict:
 
 def test_a_view_from_a_happy_record_knows_the_shown_hand_and_the_stake():
     from ddz_tools.analysis.advise import view_from_record
-    from ddz_tools.core.gamerules import settle_doubled, DOUBLING_MODES
+    from ddz_tools.core._jit import interpreted
+    from ddz_tools.core.gamerules import DOUBLING_MODES, settle_seats
 
     rec = _happy_record_with_a_show()
     view = view_from_record(rec, 3)           # move 3: a farmer, or the landlord after two answers
@@ -636,8 +640,9 @@ def test_a_view_from_a_happy_record_knows_the_shown_hand_and_the_stake():
     doubles = tuple(rec["doubles"][(landlord + i) % 3] for i in range(3))
     assert view.doubles == doubles
     won_stake = rec["result"]["base"] * 2
-    assert view.win_score() == settle_doubled(0, view.me == 0, won_stake, *doubles,
-                                              DOUBLING_MODES["per-pair"])[roles.index(view.seat)]
+    scores = [0, 0, 0]
+    interpreted(settle_seats)(0, int(view.me == 0), won_stake, 3, DOUBLING_MODES["per-pair"], doubles, 0, scores, 0)
+    assert view.win_score() == scores[roles.index(view.seat)]
     again = View.from_dict(json.loads(json.dumps(view.to_dict())))
     assert again.to_dict() == view.to_dict() and again.shown == view.shown and again.doubles == view.doubles
 

@@ -20,6 +20,8 @@ import numpy as np
 import pytest
 
 from ddz_tools.analysis import advise as adv
+from ddz_tools.analysis.advise import parse, sampling, scoring
+from ddz_tools.analysis.bid import sample_key
 from ddz_tools.analysis.advise import (
     View,
     ViewError,
@@ -146,7 +148,7 @@ def test_sampled_deals_hold_exactly_the_unseen_cards(index):
         v = view_from_record(rec, move)
         played = _played_by(v)
         if v.seat != "landlord":
-            assert _contains(v.pool, adv._sub(rec.bottom, played[0]))
+            assert _contains(v.pool, parse.minus(rec.bottom, played[0]))
         else:
             assert _contains(v.hand + played[0], rec.bottom)
         deals = sample_deals(v, 0, 12, index, auction=False)
@@ -169,12 +171,12 @@ def test_sampled_deals_fit_the_four_seat_auction(heuristic_records):
     for k, rec in enumerate(heuristic_records):
         for move in (1, 2, 3):
             v = view_from_record(rec, move)
-            check = adv._auction_check(v)
+            check = sampling._auction_check(v)
             if check is None:
                 continue
             assert check.draw_bottom == (v.seat != "landlord" and 0 in check.seats.tolist())
             played = _played_by(v)
-            deals, draws, unfit = adv._draw(v, 0, 8, k)
+            deals, draws, unfit = sampling.draw_deals(v, 0, 8, k)
             assert draws >= 8 and unfit == 0
             table = new_table(12)
             for deal in deals:
@@ -200,9 +202,9 @@ def test_the_landlords_bid_shapes_a_farmers_deals():
     drawn bottom: his hidden cards hold more 2s and jokers than unconditioned deals give him."""
     hand = "3344556677889TTJJQQKKA2XD"           # farmer1, 25 cards
     v = history_view(hand, "farmer1", "landlord:3", rules="four", bids="farmer3:pass,landlord:3")
-    check = adv._auction_check(v)
+    check = sampling._auction_check(v)
     assert check.draw_bottom and check.seats.tolist() == [0, 3] and check.values.tolist() == [3, 0]
-    fit, draws, unfit = adv._draw(v, 0, 64, 1)
+    fit, draws, unfit = sampling.draw_deals(v, 0, 64, 1)
     plain = sample_deals(v, 0, 64, 1, auction=False)
     assert unfit == 0 and draws > 64
     assert sum(_controls(d[0]) for d in fit) > 1.2 * sum(_controls(d[0]) for d in plain)
@@ -212,10 +214,10 @@ def test_a_drawn_bottom_is_uniform_over_the_landlords_cards():
     cards = parse_cards("3333XD", 2)
     seen = {}
     for i in range(3000):
-        b = adv._drawn_bottom(cards, 2, adv.sample_key(7, i))
+        b = sampling._drawn_bottom(cards, 2, sample_key(7, i))
         assert card_count(b) == 2 and _contains(cards, b)
         seen[b] = seen.get(b, 0) + 1
-    assert adv._drawn_bottom(cards, 2, 99) == adv._drawn_bottom(cards, 2, 99)
+    assert sampling._drawn_bottom(cards, 2, 99) == sampling._drawn_bottom(cards, 2, 99)
     # Each physical card is in the bottom 2 times in 6: the small joker one deal in three.
     x = sum(n for b, n in seen.items() if counts_of(b)[13]) / 3000
     assert 0.30 < x < 0.37
@@ -276,7 +278,7 @@ def test_playout_kernel_matches_naive_four(index):
         stake = np.zeros((len(cands), 3), np.int64)
         pk = v.last_play.kind if v.last_play else 0
         ps = SEATS.index(v.last_by) if v.last_by else v.me
-        adv._playout_candidates(np.array(deal, np.int64), 0, v.me, np.array([p.cards for p in cands], np.int64),
+        scoring._playout_candidates(np.array(deal, np.int64), 0, v.me, np.array([p.cards for p in cands], np.int64),
                                 np.array([p.kind for p in cands], np.int64), pk, ps, v.rules.flags,
                                 table, bufc, bufk, v.spring_start(), 0, out, stake)
         for i, p in enumerate(cands):
@@ -440,7 +442,7 @@ def test_cli_four(capsys):
             (("--seat", "farmer1", "--hand", "KQ6", "--counts", "3,33,25,25"), "farmer1 holds 33 cards"),
             (("--seat", "farmer1", "--hand", "3456789TJQKA2XDD3456789TJ", "--played", "landlord:33",
               "--bottom", "33344455"), "(leave out --bottom)"),
-            (("--hand", "KQ6", "--unseen", "55"), "give --seat (landlord, farmer1, farmer2 or farmer3)")):
+            (("--hand", "KQ6", "--unseen", "55"), "an endgame of one deck, not of four rules: give the --seat")):
         code, out, err = _run(capsys, "advise", "--rules", "four", *args)
         assert code == 2 and out == "" and err.startswith("error: ") and err.count("\n") == 1 and message in err
 

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from ddz_tools.analysis import advise as adv
+from ddz_tools.analysis.advise import sampling
 from ddz_tools.analysis.advise import View, ViewError, advise, counts_view, history_view, sample_deals, view_from_record
 from ddz_tools.core.cards import FULL_DECK, card_count, counts_of, format_cards
 from ddz_tools.cli import main
@@ -82,7 +83,7 @@ def test_sampled_deals_fit_what_the_seat_knows(rules, index):
     n = len(rec.plays)
     for move in sorted({1, 2, 3, 1 + n // 3, 1 + n // 2, n}):
         v = view_from_record(rec, move)
-        check = adv._auction_check(v)
+        check = sampling._auction_check(v)
         others = any(seat != v.seat for seat, _ in v.bids)
         assert (check is not None and check.calls) == others     # first-call: the others' calls say something
         played = _played_by(v)

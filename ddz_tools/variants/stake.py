@@ -44,7 +44,8 @@ class Stake:
     doubles: bool
     #: The bottom's cards multiply the stake (``bottom_bonus=table``).
     bottom_bonus: bool
-    #: The landlord draws a card from each farmer (``landlord_draw``, no bottom).
+    #: The landlord draws a card from each farmer (``landlord_draw`` on a table
+    #: without a bottom; with a bottom the option does nothing).
     draws: bool
 
     @classmethod
@@ -52,7 +53,8 @@ class Stake:
         """The stake axis of ``rules``."""
         return cls("happy" if rules.has_stages else "classic",
                    "call" if rules.bidding in CALL_AUCTIONS else "bid",
-                   rules.show != "off", rules.doubling != "off", rules.bottom_bonus != "off", rules.landlord_draw)
+                   rules.show != "off", rules.doubling != "off", rules.bottom_bonus != "off",
+                   rules.landlord_draw and rules.bottom_cards == 0)
 
     @property
     def staged(self) -> bool:

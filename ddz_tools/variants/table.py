@@ -47,6 +47,8 @@ class Table:
     decks: int
     #: Cards in the bottom the landlord takes (0: none).
     bottom_cards: int
+    #: Whether the bottom is turned up for every seat (False: only the landlord sees it).
+    bottom_public: bool = True
 
     @property
     def deck_size(self) -> int:
@@ -113,7 +115,8 @@ class Table:
 THREE = Table("three", 3, 1, 3)
 #: Three seats, one deck, no bottom: 18 cards each.
 NO_BOTTOM = Table("three-no-bottom", 3, 1, 0)
-#: Four seats, two decks, an 8-card bottom: the landlord against three farmers.
-FOUR = Table("four", 4, 2, 8)
+#: Four seats, two decks, an 8-card bottom that only the landlord sees: the
+#: landlord against three farmers.
+FOUR = Table("four", 4, 2, 8, bottom_public=False)
 #: Every table, by name.
 TABLES = {t.name: t for t in (THREE, NO_BOTTOM, FOUR)}
