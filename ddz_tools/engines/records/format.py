@@ -44,6 +44,8 @@ from typing import IO
 from ...core.cards import card_count, format_cards, full_deck, pack_card_ids, parse_cards, rank_of_card_id
 from ...core.errors import CardError, RecordError, RulesError
 from ...core.rules import Play, Rules, readings
+from ...variants.table import Table
+from ...variants.variant import Variant, variant_of
 from ..game import ALL_PASS_OPTIONS, Game, deck_problem, show_stage_code, show_stage_text
 
 __all__ = ["SCHEMA", "RESULT_FIELDS", "Record", "parse_record", "record_to_dict", "record_from_game",
@@ -88,11 +90,41 @@ class Record:
     doubles: "list | None" = None
     draws: list = dataclasses.field(default_factory=list)
 
+    @property
+    def variant(self) -> Variant:
+        """The variant the record is played under (its table, cards and
+        stake): :func:`~ddz_tools.variants.variant.variant_of` its rules."""
+        return _variant(self.rules)
 
-def _seat(value, where: str, seats: int = 3) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
-        names = "0, 1 or 2" if seats == 3 else ", ".join(str(s) for s in range(seats - 1)) + f" or {seats - 1}"
-        raise RecordError(f"{where} must be a seat {names}, not {value!r}")
+
+_BY_RULES: dict = {}
+
+
+def _by_rules(rules: Rules, key, make):
+    """``make()``, memoised by the rule set object itself and ``key``: the
+    records of a file share their rule sets (:func:`_rules_of`, and
+    :func:`_with_wild` for the deals' wild ranks), and hashing a rule set
+    costs more than the record checks that ask."""
+    hit = _BY_RULES.get((id(rules), key))
+    if hit is None or hit[0] is not rules:
+        if len(_BY_RULES) >= 1000:
+            _BY_RULES.clear()
+        hit = _BY_RULES[id(rules), key] = (rules, make())    # the rules held, so their id is not reused
+    return hit[1]
+
+
+def _variant(rules: Rules) -> Variant:
+    return _by_rules(rules, "variant", lambda: variant_of(rules))
+
+
+def _with_wild(rules: Rules, wild: "str | None") -> Rules:
+    """``rules.with_wild(wild)``, memoised (a Laizi file's deals share a dozen wild ranks)."""
+    return _by_rules(rules, ("wild", wild), lambda: rules.with_wild(wild))
+
+
+def _seat(value, where: str, table: Table) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < table.seats:
+        raise RecordError(f"{where} must be a seat {table.seat_numbers}, not {value!r}")
     return value
 
 
@@ -150,7 +182,9 @@ def parse_record(obj) -> Record:
     deal = obj.get("deal")
     if not isinstance(deal, dict):
         raise RecordError("deal is missing (an object with hands and bottom)")
-    seats, decks = rules.seats, rules.decks
+    variant = _variant(rules)
+    t = variant.table
+    seats, decks = t.seats, t.decks
     hands_t = deal.get("hands")
     if not isinstance(hands_t, list) or len(hands_t) != seats or not all(isinstance(h, str) for h in hands_t):
         raise RecordError(f"deal.hands must be a list of {seats} card strings"
@@ -162,49 +196,47 @@ def parse_record(obj) -> Record:
         bottom = parse_cards(deal["bottom"], decks)
     except CardError as exc:
         raise RecordError(f"deal: {exc}") from None
-    n, nb = rules.hand_cards, rules.bottom_cards
+    n, nb = t.hand_cards, t.bottom_cards
     for i, h in enumerate(hands):
         if card_count(h) != n:
             raise RecordError(f"deal.hands[{i}] has {card_count(h)} cards, not {n}")
     if card_count(bottom) != nb:
         raise RecordError(f"deal.bottom has {card_count(bottom)} cards, not {nb}"
                           + (f" (no bottom under rules {rules.preset})" if nb == 0 else ""))
-    if decks == 1:
-        if sum(hands) + bottom != full_deck(1):
-            raise RecordError("deal: the hands and the bottom are not one 54-card deck")
-    else:
-        problem = deck_problem(hands + (bottom,), decks)
-        if problem:
-            raise RecordError(f"deal: not {decks} decks of {rules.deck_size} cards: {problem}")
+    # The counts are right, so the packed sum is the decks' exactly when every rank's count is (no carries).
+    if sum(hands) + bottom != full_deck(decks):
+        raise RecordError("deal: the hands and the bottom are not one 54-card deck" if decks == 1 else
+                          f"deal: not {decks} decks of {t.deck_size} cards: {deck_problem(hands + (bottom,), decks)}")
     wild = deal.get("wild")
     if wild is not None and not isinstance(wild, str):
         raise RecordError(f"deal.wild must be rank text such as \"9\" or \"5,9\", not {type(wild).__name__}")
     try:
-        rules = rules.with_wild(wild)
+        rules = _with_wild(rules, wild)
     except RulesError as exc:
         raise RecordError(f"deal.wild: {exc}") from None
-    if len(rules.wild) != rules.wild_ranks:
-        raise RecordError(f"deal.wild: a {rules.preset} deal has {rules.wild_ranks} wild rank"
-                          f"{'s' if rules.wild_ranks > 1 else ''}, the record gives {len(rules.wild)}")
+    ranks = variant.cards.ranks
+    if len(rules.wild) != ranks:
+        raise RecordError(f"deal.wild: a {rules.preset} deal has {ranks} wild rank"
+                          f"{'s' if ranks > 1 else ''}, the record gives {len(rules.wild)}")
     hand_ids = bottom_ids = None
     if deal.get("hand_ids") is not None or deal.get("bottom_ids") is not None:
         if decks != 1:
             raise RecordError(f"deal.hand_ids: card ids name the cards of one deck, and rules {rules.preset} "
                               f"deal {decks} decks (leave hand_ids and bottom_ids null)")
-        if not isinstance(deal.get("hand_ids"), list) or len(deal["hand_ids"]) != 3:
-            raise RecordError(f"deal.hand_ids must be 3 lists of {n} card ids (or null)")
+        if not isinstance(deal.get("hand_ids"), list) or len(deal["hand_ids"]) != seats:
+            raise RecordError(f"deal.hand_ids must be {seats} lists of {n} card ids (or null)")
         hand_ids = [_ids(h, n, f"deal.hand_ids[{i}]") for i, h in enumerate(deal["hand_ids"])]
         bottom_ids = _ids(deal.get("bottom_ids") if nb else (deal.get("bottom_ids") or []), nb, "deal.bottom_ids")
         try:
             pack_card_ids([c for h in hand_ids for c in h] + bottom_ids)
         except CardError as exc:
             raise RecordError(f"deal ids: {exc}") from None
-        for i in range(3):
+        for i in range(seats):
             if pack_card_ids(hand_ids[i]) != hands[i]:
                 raise RecordError(f"deal.hand_ids[{i}] are not the cards of deal.hands[{i}]")
         if pack_card_ids(bottom_ids) != bottom:
             raise RecordError("deal.bottom_ids are not the cards of deal.bottom")
-    first_bidder = _seat(obj.get("first_bidder"), "first_bidder", seats)
+    first_bidder = _seat(obj.get("first_bidder"), "first_bidder", t)
     bids_raw = obj.get("bids")
     if not isinstance(bids_raw, list):
         raise RecordError("bids must be a list of {seat, bid} objects")
@@ -215,7 +247,7 @@ def parse_record(obj) -> Record:
         bid = b["bid"]
         if isinstance(bid, bool) or not isinstance(bid, int):
             raise RecordError(f"bids[{i}].bid must be an integer, not {bid!r}")
-        bids.append((_seat(b.get("seat"), f"bids[{i}].seat", seats), bid))
+        bids.append((_seat(b.get("seat"), f"bids[{i}].seat", t), bid))
     plays_raw = obj.get("plays")
     if not isinstance(plays_raw, list):
         raise RecordError("plays must be a list of {seat, cards} objects")
@@ -226,7 +258,7 @@ def parse_record(obj) -> Record:
             raise RecordError(f"plays[{i}] must be an object with seat and cards (a string, \"\" to pass)")
         seat = p.get("seat")
         if type(seat) is not int or not 0 <= seat < seats:
-            _seat(seat, f"plays[{i}].seat", seats)
+            _seat(seat, f"plays[{i}].seat", t)
         append((seat, p["cards"]))
         if len(p) > 2 and p.get("ids") is not None:
             if decks != 1:
@@ -240,7 +272,7 @@ def parse_record(obj) -> Record:
             play_ids[i] = _ids(ids, len(ids), f"plays[{i}].ids")
     landlord = obj.get("landlord")
     if landlord is not None:
-        landlord = _seat(landlord, "landlord", seats)
+        landlord = _seat(landlord, "landlord", t)
     result = obj.get("result")
     if result is not None and not isinstance(result, dict):
         raise RecordError("result must be an object or null")
@@ -249,7 +281,7 @@ def parse_record(obj) -> Record:
         raise RecordError(f"players must be a list of {seats} names")
     rid = obj.get("id")
     extra = {k: v for k, v in obj.items() if k not in _KNOWN}
-    shows, doubles, draws = _parse_stages(obj, seats)
+    shows, doubles, draws = _parse_stages(obj, t)
     return Record(hands, bottom, rules, first_bidder, bids, plays, landlord, result, rid, players,
                   hand_ids, bottom_ids, play_ids, all_pass, extra, shows, doubles, draws)
 
@@ -268,14 +300,15 @@ def _objects(obj: dict, field: str, key: str, what: str) -> list:
     return list(enumerate(raw))
 
 
-def _parse_stages(obj: dict, seats: int = 3) -> tuple:
+def _parse_stages(obj: dict, table: Table) -> tuple:
     """The structure of the ``show``, ``doubles`` and ``draws`` fields (their
-    legality is the replay's) at a table of ``seats``."""
+    legality is the replay's) at ``table``."""
+    seats = table.seats
     shows = []
     for i, x in _objects(obj, "show", "stage", "seat, stage"):
         if show_stage_code(x["stage"]) < 0:
             raise RecordError(f"show[{i}].stage {x['stage']!r} is not before-deal, deal:N or first-play")
-        shows.append((_seat(x.get("seat"), f"show[{i}].seat", seats), x["stage"].strip().lower()))
+        shows.append((_seat(x.get("seat"), f"show[{i}].seat", table), x["stage"].strip().lower()))
     doubles = obj.get("doubles")
     if doubles is not None:
         if (not isinstance(doubles, list) or len(doubles) != seats
@@ -290,7 +323,7 @@ def _parse_stages(obj: dict, seats: int = 3) -> tuple:
             raise RecordError(f"draws[{i}].card: {exc}") from None
         if card_count(card) != 1:
             raise RecordError(f"draws[{i}].card must be one card, not {x['card']!r}")
-        draws.append((_seat(x.get("from"), f"draws[{i}].from", seats), card))
+        draws.append((_seat(x.get("from"), f"draws[{i}].from", table), card))
     return shows, doubles, draws
 
 
@@ -336,7 +369,8 @@ def record_to_dict(rec: Record) -> dict:
         d["players"] = list(rec.players)
     d["deal"] = {"hands": [format_cards(h) for h in rec.hands], "bottom": format_cards(rec.bottom),
                  "hand_ids": rec.hand_ids, "bottom_ids": rec.bottom_ids}
-    if rec.rules.is_laizi:
+    variant = rec.variant
+    if variant.cards.wild:
         d["deal"]["wild"] = rec.rules.wild_text()
     d["first_bidder"] = rec.first_bidder
     d["bids"] = [{"seat": s, "bid": b} for s, b in rec.bids]
@@ -348,11 +382,11 @@ def record_to_dict(rec: Record) -> dict:
             p["ids"] = rec.play_ids[i]
         plays.append(p)
     d["plays"] = plays
-    if rec.rules.show != "off" or rec.shows:
+    if variant.stake.shows or rec.shows:
         d["show"] = [{"seat": seat, "stage": stage} for seat, stage in rec.shows]
     if rec.doubles is not None:
         d["doubles"] = list(rec.doubles)
-    if rec.rules.landlord_draw or rec.draws:
+    if variant.stake.draws or rec.draws:
         d["draws"] = [{"from": seat, "card": format_cards(c)} for seat, c in rec.draws]
     d["result"] = rec.result
     d.update(rec.extra)

@@ -31,6 +31,7 @@ from ...core.gamerules import (
     BID_WRONG_TURN,
     BIDDING_MODES,
     DOUBLING_MODES,
+    DOUBLING_OFF,
     auction_bid,
     auction_seats,
     auction_start,
@@ -92,6 +93,11 @@ OUT_STATUS, OUT_INDEX, OUT_WINNER, OUT_BOMBS, OUT_SPRING, OUT_ANTI, OUT_MULT, OU
 #: Seats a batch row has room for (scores ``OUT_S0 .. OUT_S0 + MAX_SEATS - 1``).
 MAX_SEATS = 4
 _OUT_COLS = OUT_S0 + MAX_SEATS
+#: Columns of a game's stages row (``GameBatch.stages``): the public multiple
+#: of the stages before the play (shows times bottom bonus), the ``doubling``
+#: code, then each seat's double (``ST_D0 .. ST_D0 + MAX_SEATS - 1``).
+ST_MULTIPLE, ST_DOUBLING, ST_D0 = range(3)
+_STAGE_COLS = ST_D0 + MAX_SEATS
 
 
 @kernel
@@ -155,9 +161,9 @@ def _validate_one(hand_row, nseats, landlord, base, flags, spring_any, seats, ca
                   pre_status, pre_index, buf_cards, buf_kinds, out, stages, hands, played, self_kinds):
     """Validate and score the plays ``lo..hi-1`` of one game at a table of
     ``nseats`` (``hand_row``: its hands by seat) into ``out`` (one row);
-    ``stages``: the public multiple of the stages before the play (shows and
-    bottom bonus), the three seats' doubles and the ``doubling`` code (three
-    players only).  ``hands``, ``played`` and ``self_kinds`` are scratch."""
+    ``stages``: the game's stages row (the public multiple of the stages
+    before the play, the ``doubling`` code and the seats' doubles).
+    ``hands``, ``played`` and ``self_kinds`` are scratch."""
     for s in range(nseats):
         hands[s] = hand_row[s]
         played[s] = 0
@@ -226,9 +232,8 @@ def _validate_one(hand_row, nseats, landlord, base, flags, spring_any, seats, ca
         if f != landlord and played[f] == 0:
             silent += 1
     spring, anti = spring_silent(won, played[landlord], silent, nseats - 1, spring_any)
-    mult = stages[0] * multiplier(doublings, spring, anti)
-    # stages[1 + seat] holds each seat's double (three seats: only three have any), stages[4] the mode.
-    settle_seats(landlord, won, base * mult, nseats, stages[4], stages, 1, out, OUT_S0)
+    mult = stages[ST_MULTIPLE] * multiplier(doublings, spring, anti)
+    settle_seats(landlord, won, base * mult, nseats, stages[ST_DOUBLING], stages, ST_D0, out, OUT_S0)
     out[OUT_STATUS] = S_OK
     out[OUT_WINNER] = winner
     out[OUT_BOMBS] = bombs
@@ -259,8 +264,8 @@ class GameBatch:
     """Games packed as int64 arrays for :func:`validate_batch`.
 
     Per game ``g``: ``hands[g]`` (:data:`MAX_SEATS` packed hands, the
-    landlord's with the bottom; ``nseats[g]`` of them are the table's: 3, or
-    4 under four-player rules), ``landlord``, ``base``, ``flags`` (``Rules.flags``),
+    landlord's with the bottom; the first ``nseats[g]``, the seats at its
+    table, are the game's), ``landlord``, ``base``, ``flags`` (``Rules.flags``),
     ``spring_any`` (1 for ``spring=any-player``), plays ``start[g] ..
     start[g+1]-1`` of ``seats``/``cards``/``kinds`` (``cards`` 0 = pass;
     ``kinds`` the reading fixed by body-kicker notation, 0 = choose), and a
@@ -286,13 +291,13 @@ class GameBatch:
     stored: np.ndarray       # has, landlord, winner(1 landlord/0 farmers), base, mult, bombs, spring, anti,
                              # s0, s1, s2, s3, show multiple, bottom bonus
     ids: list
-    #: Per game: the stages' public multiple (shows times bottom bonus), the
-    #: three seats' doubles and the ``doubling`` code (1, 1, 1, 1, 0 classic).
-    stages: "np.ndarray | None" = None
+    #: Per game: the stages row (columns ``ST_*``: the public multiple, the
+    #: ``doubling`` code, the seats' doubles; 1, 0, 1, ... in a classic game).
+    stages: np.ndarray
     #: Per game: (show multiple, bottom bonus, staged) for the results.
-    stage_parts: "list | None" = None
-    #: Per game: the seats at its table (3 when None).
-    nseats: "np.ndarray | None" = None
+    stage_parts: list
+    #: Per game: the seats at its table.
+    nseats: np.ndarray
 
     def __len__(self) -> int:
         return self.hands.shape[0]
@@ -346,7 +351,8 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
     n = len(recs)
     total = sum(len(r.plays) for r in recs)
     hands = np.zeros((n, MAX_SEATS), np.int64)
-    nseats = np.array([r.rules.seats for r in recs], np.int64).reshape(n)
+    variants = [r.variant for r in recs]
+    nseats = np.array([v.seats for v in variants], np.int64).reshape(n)
     landlord = np.full(n, -1, np.int64)
     base = np.zeros(n, np.int64)
     flags = np.zeros(n, np.int64)
@@ -362,15 +368,16 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
     out[:, OUT_WINNER] = -1
     phase_bid = np.zeros(n, np.int64)
     stored = np.zeros((n, 14), np.int64)
-    stages = np.zeros((n, 5), np.int64)
-    stages[:, :4] = 1
+    stages = np.ones((n, _STAGE_COLS), np.int64)
+    stages[:, ST_DOUBLING] = DOUBLING_OFF
     parts = [(1, 1, False)] * n
     pos = 0
     auction = [0] * AUCTION_SIZE
     for g, rec in enumerate(recs):
         start[g] = pos
-        r = rec.rules
-        if r.has_stages or r.landlord_draw or r.must_call != "off" or rec.shows or rec.doubles or rec.draws:
+        r, v = rec.rules, variants[g]
+        table = v.table
+        if v.stake.staged or r.must_call != "off" or rec.shows or rec.doubles or rec.draws:
             # Stages before the play: replayed by the Game (a handful of actions).
             try:
                 game = game_before_play(rec)
@@ -388,15 +395,15 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
                 _no_landlord(out[g], bool(rec.plays))
             if not skip[g]:
                 landlord[g], base[g] = game.landlord, game.base
-                hands[g, :game.seats] = game.hands
+                hands[g, :table.seats] = game.hands
                 bonus = game.bottom_bonus_now()
-                stages[g] = (game.show_multiple * bonus, *(d or 1 for d in game.doubles),
-                             DOUBLING_MODES[r.doubling])
+                stages[g, :ST_D0 + table.seats] = (game.show_multiple * bonus, DOUBLING_MODES[r.doubling],
+                                                   *(d or 1 for d in game.doubles))
                 parts[g] = (game.show_multiple, bonus, r.has_stages)
         else:
             # The auction rule itself on a state list (what Game.bid runs, without its messages).
             _auction_start(auction, BIDDING_MODES[rec.rules.bidding], rec.first_bidder, int(rec.all_pass == "seat0"))
-            _auction_seats(auction, r.seats)
+            _auction_seats(auction, table.seats)
             for i, (s, b) in enumerate(rec.bids):
                 err = _bid_error(auction, s, b if type(b) is int else -1)
                 if err != BID_OK:
@@ -410,7 +417,7 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
             if not skip[g]:
                 ll = auction[A_LANDLORD]
                 landlord[g], base[g] = ll, auction[A_BASE]
-                for s in range(r.seats):
+                for s in range(table.seats):
                     hands[g, s] = rec.hands[s] + (rec.bottom if s == ll else 0)
         if not skip[g]:
             fl = rec.rules.flags
@@ -426,10 +433,10 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
         res = rec.result
         if res is not None:
             try:
-                sc = res.get("scores", [_NOCMP] * r.seats)
-                if len(sc) != r.seats:
+                sc = res.get("scores", [_NOCMP] * table.seats)
+                if len(sc) != table.seats:
                     raise ValueError("scores of another table")
-                sc = list(sc) + [_NOCMP] * (MAX_SEATS - r.seats)
+                sc = list(sc) + [_NOCMP] * (MAX_SEATS - table.seats)
                 winner = res.get("winner", _NOCMP)
                 stored[g] = (1, _NOCMP if rec.landlord is None else rec.landlord,
                              _NOCMP if winner == _NOCMP else {"landlord": 1, "farmers": 0}.get(winner, -1),
@@ -474,11 +481,12 @@ class BatchResult:
     scores: np.ndarray
     mismatch: np.ndarray
     ids: list
-    #: Per game: (show multiple, bottom bonus, staged) and the seats' doubles.
-    stage_parts: "list | None" = None
-    doubles: "np.ndarray | None" = None
-    #: Per game: the seats at its table (3 when None).
-    nseats: "np.ndarray | None" = None
+    #: Per game: (show multiple, bottom bonus, staged) and the seats' doubles
+    #: (as wide as ``scores``; 1 beyond a game's seats).
+    stage_parts: list
+    doubles: np.ndarray
+    #: Per game: the seats at its table.
+    nseats: np.ndarray
 
     def __len__(self) -> int:
         return self.status.shape[0]
@@ -500,12 +508,10 @@ class BatchResult:
         status, landlord, winner = self.status.tolist(), self.landlord.tolist(), self.winner.tolist()
         base, mult, bombs = self.base.tolist(), self.multiplier.tolist(), self.bombs.tolist()
         spring, anti, scores = self.spring.tolist(), self.anti_spring.tolist(), self.scores.tolist()
-        parts = self.stage_parts or [(1, 1, False)] * len(status)
-        doubles = self.doubles.tolist() if self.doubles is not None else [[1, 1, 1]] * len(status)
-        nseats = self.nseats.tolist() if self.nseats is not None else [3] * len(status)
+        parts, doubles, nseats = self.stage_parts, self.doubles.tolist(), self.nseats.tolist()
         return [Result("landlord" if winner[g] == landlord[g] else "farmers", winner[g], landlord[g], base[g],
                        mult[g], bombs[g], spring[g] == 1, anti[g] == 1, tuple(scores[g][:nseats[g]]), parts[g][0],
-                       parts[g][1], tuple(doubles[g]) if nseats[g] == 3 else (1,) * nseats[g], parts[g][2])
+                       parts[g][1], tuple(doubles[g][:nseats[g]]), parts[g][2])
                 if status[g] == S_OK else None for g in range(len(status))]
 
     def replay_result(self, g: int, record: Record, result: "Result | None" = None) -> ReplayResult:
@@ -534,16 +540,11 @@ class BatchResult:
 
 
 def run_batch(batch: GameBatch) -> np.ndarray:
-    """Run the kernel on a packed batch; returns the raw (n, 11) output rows."""
+    """Run the kernel on a packed batch; returns the raw output rows (columns ``OUT_*``)."""
     out = batch.out.copy()
-    stages = batch.stages
-    if stages is None:
-        stages = np.zeros((len(batch), 5), np.int64)
-        stages[:, :4] = 1
-    nseats = batch.nseats if batch.nseats is not None else np.full(len(batch), 3, np.int64)
-    _validate_games(batch.hands, nseats, batch.landlord, batch.base, batch.flags, batch.spring_any, batch.start,
-                    batch.seats, batch.cards, batch.kinds, batch.pre_status, batch.pre_index, batch.skip, out,
-                    stages)
+    _validate_games(batch.hands, batch.nseats, batch.landlord, batch.base, batch.flags, batch.spring_any,
+                    batch.start, batch.seats, batch.cards, batch.kinds, batch.pre_status, batch.pre_index,
+                    batch.skip, out, batch.stages)
     return out
 
 
@@ -566,17 +567,16 @@ def validate_batch(games: "GameBatch | Iterable[Record | dict | str]") -> BatchR
     fin = out[:, OUT_STATUS] == S_OK
     ll_win = (out[:, OUT_WINNER] == batch.landlord).astype(np.int64)
     has = st[:, 0] == 1
-    parts = np.array([p[:2] for p in batch.stage_parts] if batch.stage_parts else np.ones((len(batch), 2)),
-                     np.int64).reshape(len(batch), 2)
+    parts = np.array([p[:2] for p in batch.stage_parts], np.int64).reshape(len(batch), 2)
     mine = np.column_stack([batch.landlord, ll_win, batch.base, out[:, OUT_MULT], out[:, OUT_BOMBS],
                             out[:, OUT_SPRING], out[:, OUT_ANTI], out[:, OUT_S0:OUT_S0 + MAX_SEATS], parts])
     theirs = st[:, 1:]
     differ = np.any((theirs != _NOCMP) & (theirs != mine), axis=1)
     mismatch = (fin & ((has & differ) | (st[:, 0] == 2))).astype(np.int64)
-    nseats = batch.nseats if batch.nseats is not None else np.full(len(batch), 3, np.int64)
+    nseats = batch.nseats
     width = int(nseats.max()) if len(batch) else 3
     return BatchResult(out[:, OUT_STATUS].copy(), out[:, OUT_INDEX].copy(), batch.phase_bid, batch.landlord,
                        batch.base, out[:, OUT_WINNER].copy(), out[:, OUT_BOMBS].copy(), out[:, OUT_SPRING].copy(),
                        out[:, OUT_ANTI].copy(), out[:, OUT_MULT].copy(), out[:, OUT_S0:OUT_S0 + width].copy(),
                        mismatch, batch.ids, batch.stage_parts,
-                       batch.stages[:, 1:4].copy() if batch.stages is not None else None, nseats)
+                       batch.stages[:, ST_D0:ST_D0 + width].copy(), nseats)

@@ -188,7 +188,7 @@ def game_before_play(rec: Record) -> Game:
         raise StageError("the landlord's draws are missing (landlord_draw=on)", "incomplete", "draw", None,
                          None, g)
     if rec.doubles is not None and g.phase != DOUBLING and any(d != 1 for d in rec.doubles):
-        if g.base_rules.doubling == "off":
+        if not rec.variant.stake.doubles:
             fail("double", None, IllegalAction(E_BAD_DOUBLE, f"{rec.doubles} under doubling=off"))
     if g.phase == DOUBLING:
         if rec.doubles is None:
