@@ -1,7 +1,7 @@
 """Plain-Python reference replay of a ``ddz-record/1`` game (tests only).
 
 The slow twin of :class:`ddz_tools.engines.game.Game` and of the batch kernel
-``ddz_tools.engines.records._validate_games``, written again from docs/rules.md and the
+``ddz_tools.engines.records.validate._validate_games``, written again from docs/rules.md and the
 record format: hands are lists of 15 rank counts, the bidding is written as
 "who may still speak" lists, and a play is classified with the reference
 classifier of ``tests/naive.py`` (every reading of a multiset by the rules

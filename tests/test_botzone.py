@@ -141,3 +141,12 @@ def test_sniff_and_records_written_back(samples_dir):
     d = record_to_dict(import_transcript(text, scores=[-24, 12, 12]))
     assert d["all_pass"] == "seat0" and d["deal"]["hand_ids"] is not None and "ids" in d["plays"][0]
     assert replay_record(json.dumps(d)).status == "ok"
+
+
+def test_a_table_botzone_does_not_seat_has_no_judge_log():
+    """The refusal is the variant's (``supports("botzone")``), raised as a RecordError."""
+    from ddz_tools.variants.variant import variant_of
+    with pytest.raises(RecordError) as exc:
+        judge_log_from_game(random_game(1, "four", first_bidder=0))
+    assert str(exc.value) == variant_of("four").supports("botzone")
+    assert str(exc.value) == "Botzone's FightTheLandlord2 seats three players; a 4-player game has no Botzone log"

@@ -27,6 +27,7 @@ from ddz_tools.engines.records import (
     write_record,
 )
 from ddz_tools.core.rules import Play
+from ddz_tools.variants.variant import variant_of
 
 DATA = REPO / "data"
 RULE_SPECS = ["standard", "douzero", "encyclopedia", "standard,bidding=call-grab",
@@ -207,6 +208,33 @@ def test_parse_errors_name_the_problem():
             parse_record(d)
     with pytest.raises(RecordError, match="malformed JSON"):
         parse_record('{"schema": "ddz-record/1", ')
+
+
+@pytest.mark.parametrize("spec", ["standard", "notalon", "four", "laizi"])
+def test_the_structure_follows_the_variants_table(spec):
+    """Seats, hand and bottom sizes and the deck come from the rules' table."""
+    g = random_game(3, spec)
+    rec = parse_record(record_to_dict(record_from_game(g)))
+    t = variant_of(spec).table
+    assert rec.variant.table == t and len(rec.hands) == t.seats and rec.rules == g.rules
+    swapped = record_to_dict(rec)
+    hands = swapped["deal"]["hands"]
+    other = next(c for c in "3456789TJQKA2" if c != hands[0][0] and hands[0].count(c) < 4 * t.decks)
+    hands[0] = other + hands[0][1:]          # as many cards, one of them not the deck's
+    want = ("the hands and the bottom are not one 54-card deck" if t.decks == 1
+            else "not 2 decks of 108 cards: the hands and the bottom hold (7|9) ")
+    with pytest.raises(RecordError, match=want):
+        parse_record(swapped)
+    with pytest.raises(RecordError, match=f"landlord must be a seat {t.seat_numbers}, not {t.seats}"):
+        parse_record(dict(record_to_dict(rec), landlord=t.seats))
+
+
+def test_a_batch_of_several_tables_gives_each_game_its_seats_doubles():
+    specs = ["happy", "four", "happy,doubling=global", "notalon,landlord_draw=on", "standard", "happy"]
+    games = [random_game(s, spec) for s, spec in enumerate(specs)]
+    res = validate_batch([record_from_game(g) for g in games])
+    assert res.results() == [g.result for g in games]
+    assert [len(r.doubles) for r in res.results()] == [g.seats for g in games]
 
 
 # The data files --------------------------------------------------------------------------------

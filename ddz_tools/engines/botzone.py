@@ -49,6 +49,7 @@ from ..core.errors import CardError, RecordError
 from .game import Game
 from .records import Record, replay_record
 from ..core.rules import Rules
+from ..variants.variant import variant_of
 
 __all__ = ["sniff_text", "import_judge_log", "import_transcript", "import_file", "judge_log_from_game",
            "BOTZONE_RULES"]
@@ -391,9 +392,9 @@ def judge_log_from_game(game: Game, seed: "int | str | None" = None) -> dict:
 
     The game must carry card ids (a seeded deal or a deal given as ids).
     """
-    if game.rules.seats != 3:
-        raise RecordError(f"Botzone's FightTheLandlord2 seats three players; a {game.rules.seats}-player game "
-                          f"has no Botzone log")
+    why = variant_of(game.rules).supports("botzone")
+    if why is not None:
+        raise RecordError(why)
     if game.hand_ids is None:
         raise RecordError("the game has no card ids (deal it from a seed or from Botzone ids)")
     if game.first_bidder != 0 or game.rules.bidding != "single-round":
