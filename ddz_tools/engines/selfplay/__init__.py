@@ -51,7 +51,7 @@ A game
    anti-spring; the public stake is the base (the winning bid; ``2 **
    grabs`` under call-grab) x the public multiple, and each farmer settles
    it with the landlord, times the doubles as ``doubling`` says
-   (:func:`~ddz_tools.core.gamerules.settle_doubled`).  Spring: the landlord wins
+   (:func:`~ddz_tools.core.gamerules.settle_seats`).  Spring: the landlord wins
    and neither farmer played a card (``spring=any-player``: at least one
    farmer played no card).  Anti-spring: the farmers win and the landlord
    made only the opening lead.
@@ -71,7 +71,7 @@ policy sees a four-entry hands array.  The plays multiply the stake by
 ``bomb_doubles`` (:func:`~ddz_tools.core.gamerules.stake_doublings` and
 :func:`~ddz_tools.core.gamerules.multiplier`), spring and anti-spring come from
 :func:`~ddz_tools.core.gamerules.spring_silent` over the three farmers, and each
-seat scores :func:`~ddz_tools.core.gamerules.seat_score` (the landlord +-3 stakes).
+seat scores by :func:`~ddz_tools.core.gamerules.settle_seats` (the landlord +-3 stakes).
 There are no stake stages at four seats.  The ``deal`` and ``info`` arrays
 hold four seats (``D_*``, ``I_*``); ``plays`` needs :data:`MAX_MOVES_FOUR` rows.
 
