@@ -46,7 +46,10 @@ from tabulate import tabulate
 from ddz_tools.engines.kernels import min_plays_fresh
 from laizi import batch_time  # noqa: E402  (beside this script: the leads of a hand, one batch call)
 from ddz_tools.core.rules import Rules
-from ddz_tools.engines.selfplay import _game, _game_seed, new_game_arrays, selfplay_stats, simulate, wilson_interval
+from ddz_tools.engines.selfplay import new_game_arrays, selfplay_stats, simulate
+from ddz_tools.engines.selfplay.kernel import _game, _game_seed
+from ddz_tools.engines.stats import wilson_interval
+from ddz_tools.variants import variant_of
 from ddz_tools.engines.policies import BUFFER, new_table
 
 
@@ -113,15 +116,14 @@ def decomposer_share(spec: str, games: int, seed: int, table_bits: int = 22) -> 
     deal, bids, _, info = new_game_arrays(rules)
     plays = np.empty((0, 3), np.int64)
     bufc, bufk = np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
-    _game(1, pols, rules.game_flags, rules.stage_flags, -1, 0, 0, deal, bids, plays, info, new_table(10), bufc,
-          bufk)
+    params = variant_of(rules).params
+    _game(1, pols, params, -1, 0, 0, deal, bids, plays, info, new_table(10), bufc, bufk)
     table = new_table(table_bits)
     times = []
     for _ in range(2):
         t = time.process_time()
         for i in range(games):
-            _game(_game_seed(seed, i), pols, rules.game_flags, rules.stage_flags, -1, 0, 0, deal, bids, plays, info,
-                  table, bufc, bufk)
+            _game(_game_seed(seed, i), pols, params, -1, 0, 0, deal, bids, plays, info, table, bufc, bufk)
         times.append(1e3 * (time.process_time() - t) / games)
     assert 4 * table[1] < 3 * ((table.shape[0] - 2) // 2), "the table filled up: raise table_bits"
     return {"rules": spec, "games": games, "cold_ms": times[0], "warm_ms": times[1],

@@ -19,16 +19,8 @@ from naive_selfplay import check_record, python_playout, seed_ref
 from ddz_tools.core.errors import DdzError, RulesError
 from ddz_tools.engines.policies import BUFFER, new_table, policy_play, seed_rng
 from ddz_tools.core.rules import Rules
-from ddz_tools.engines.selfplay import (
-    _game_seed,
-    _playout,
-    _playout_seats,
-    _playout_t,
-    deal_cards,
-    game_seed,
-    selfplay_stats,
-    simulate,
-)
+from ddz_tools.engines.selfplay import deal_cards, game_seed, selfplay_stats, simulate
+from ddz_tools.engines.selfplay.kernel import _game_seed, _playout, _playout_seats, _playout_t
 
 FULL = [4] * 13 + [1, 1]
 
@@ -226,7 +218,7 @@ def test_kernels_agree_with_their_python_execution():
 
 
 def test_results_do_not_depend_on_workers_or_chunks():
-    import ddz_tools.engines.selfplay as sp
+    import ddz_tools.engines.selfplay.run as sp
 
     one = list(simulate(40, "heuristic", seed=21))
     assert list(simulate(40, "heuristic", seed=21, workers=3)) == one

@@ -40,14 +40,14 @@ from ddz_tools.engines.selfplay import (
     I_SPRING,
     MAX_MOVES_FOUR,
     SimulationSummary,
-    _game,
-    _game_seed,
     deal_cards,
     game_seed,
     new_game_arrays,
     selfplay_stats,
     simulate,
 )
+from ddz_tools.engines.selfplay.kernel import _game, _game_seed
+from ddz_tools.variants import variant_of
 
 SPECS = ["four", "four,bomb_doubles=ladder", "four,bomb_doubles=all,spring=any-player",
          "four,chains=shanghai,first_bidder=left-of-dealer", "four,top_bomb=bomb8,wing_pairs_consecutive=on"]
@@ -79,7 +79,7 @@ def test_kernel_game_equals_python_loop(spec, policies):
     for i in range(games):
         seed = _game_seed(7, i)
         fb = -1 if rules.first_bidder == "random" else (i + 1) % 4
-        n = _game(seed, pols, rules.game_flags, rules.stage_flags, fb, 0, 1 if rules.spring == "any-player" else 0,
+        n = _game(seed, pols, variant_of(rules).params, fb, 0, 1 if rules.spring == "any-player" else 0,
                   deal, bids, plays, info, table, bufc, bufk)
         want = python_game_four(seed, pols, rules, fb, policy_bid, policy_play, table, bufc, bufk)
         got = {"hands": deal[:4].tolist(), "bottom": int(deal[D_BOTTOM]), "first": int(info[I_FIRST_BIDDER]),
@@ -124,7 +124,7 @@ def test_determinism_slices_and_workers():
     assert list(simulate(24, "heuristic", seed=5, rules="four", workers=2)) == a
     assert list(simulate(6, "heuristic", seed=5, rules="four", start=18)) == a[18:]
     assert list(simulate(6, "heuristic", seed=6, rules="four")) != a[:6]
-    import ddz_tools.engines.selfplay as sp
+    import ddz_tools.engines.selfplay.run as sp
 
     old = sp.CHUNK
     try:

@@ -464,7 +464,8 @@ def review_shows(rec, opts: "AnalyzeOptions") -> tuple["list | None", "str | Non
     minus made), ``mistake`` (the other choice is better at the evaluator's
     confidence: its margin's interval lies above 0) and ``samples``."""
     from .bid import evaluate_show
-    from ..engines.game import ROLE_NAMES, show_stage_code
+    from ..engines.game import show_stage_code
+    from ..variants.table import ROLE_NAMES
     from ..core.gamerules import show_factor
     from ..engines.records import game_before_play
 

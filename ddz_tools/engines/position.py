@@ -54,17 +54,22 @@ from ..core._jit import interpreted
 from ..core.gamerules import next_seat, trick_after
 from ..moves.movegen import generate
 from ..core.rules import Play, Rules, play_on_table
+from ..variants import variant_of
+from ..variants.table import FOUR, THREE
+from .game.phases import seat_table
 
 _next_seat = interpreted(next_seat)
 _trick_after = interpreted(trick_after)
 
 SCHEMA = "ddz-position/1"
 TWO_SEATS = ("me", "opponent")
-THREE_SEATS = ("landlord", "farmer1", "farmer2")
+#: The seats of three players by role, in turn order (:attr:`Table.roles
+#: <ddz_tools.variants.table.Table.roles>`).
+THREE_SEATS = THREE.roles
 #: The seats under four-player rules (``rules four``), in turn order; a
 #: position there holds the first two, three or all four.
-FOUR_SEATS = ("landlord", "farmer1", "farmer2", "farmer3")
-#: The most cards a hand can hold in a real game (the landlord's 20).
+FOUR_SEATS = FOUR.roles
+#: The most cards a hand can hold in a real game of three seats (the landlord's 20).
 MAX_HAND = 20
 _KNOWN_KEYS = {"schema", "id", "rules", "wild", "hands", "to_move", "last_play", "last_by"}
 
@@ -198,7 +203,7 @@ class Position:
         first one, two or three farmers in turn order."""
         hands = {"landlord": landlord, "farmer1": farmer1, "farmer2": farmer2, "farmer3": farmer3}
         n = 4 if farmer3 is not None else (3 if farmer2 is not None else 2)
-        seats = FOUR_SEATS[:n]
+        seats = variant_of(rules).roles[:n]
         missing = [s for s in seats if hands[s] is None]
         if missing:
             raise PositionError(f"a four-player position gives exactly two, three or four hands: the landlord and "
@@ -423,7 +428,8 @@ def seat_roles(landlord: int, seats: int = 3) -> tuple:
     >>> seat_roles(2), seat_roles(1, 4)
     (('farmer1', 'farmer2', 'landlord'), ('farmer3', 'landlord', 'farmer1', 'farmer2'))
     """
-    return tuple(FOUR_SEATS[(s - landlord) % seats] for s in range(seats))
+    roles = seat_table(seats).seat_roles(landlord)
+    return tuple(roles[s] for s in range(seats))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -448,7 +454,7 @@ class RecordedTurn:
     @property
     def hands(self) -> dict:
         """Role -> the packed hand it holds now, in turn order (landlord first)."""
-        return {r: self.game.hands[self.roles.index(r)] for r in FOUR_SEATS[:len(self.roles)]}
+        return {r: self.game.hands[self.roles.index(r)] for r in self.game.variant.roles}
 
     @property
     def last_play(self) -> "Play | None":
@@ -484,7 +490,8 @@ def record_turn(record, move: "int | None" = None) -> RecordedTurn:
     ('farmer1', 'landlord', '3', [('landlord', 3)])
     """
     g = game_before_move(record, move)
-    return RecordedTurn(record, g, 1 if move is None else move, seat_roles(g.landlord, len(g.hands)))
+    roles = g.variant.seat_roles(g.landlord)
+    return RecordedTurn(record, g, 1 if move is None else move, tuple(roles[s] for s in range(g.seats)))
 
 
 def from_record(record, move: "int | None" = None) -> Position:
@@ -632,9 +639,10 @@ def _seats_of(keys: tuple, rules: "Rules | None" = None) -> tuple[str, ...]:
         return THREE_SEATS
     named = ", ".join(map(str, keys))
     if rules is not None and rules.is_four:
-        for n in (2, 4):
-            if ks == set(FOUR_SEATS[:n]):
-                return FOUR_SEATS[:n]
+        roles = variant_of(rules).roles
+        for n in range(2, len(roles) + 1):
+            if ks == set(roles[:n]):
+                return roles[:n]
         raise PositionError(
             f"under four-player rules hands must name exactly two, three or four hands: {{landlord, farmer1}}, "
             f"then farmer2 and farmer3 in turn order (or {{{', '.join(TWO_SEATS)}}}), not {{{named}}}")
@@ -647,11 +655,12 @@ def _seats_of(keys: tuple, rules: "Rules | None" = None) -> tuple[str, ...]:
 
 
 def _max_cards(seat: str, rules: Rules) -> int:
-    """The most cards a hand of ``seat`` may hold: 20, or under four-player
-    rules the landlord's 33 (``me``/``opponent`` too) and a farmer's 25."""
-    if not rules.is_four:
-        return MAX_HAND
-    return rules.hand_cards if seat.startswith("farmer") else rules.landlord_cards
+    """The most cards a hand of ``seat`` may hold: a farmer's hand as dealt,
+    any other the landlord's with the bottom (the table's), and never fewer
+    than 20, the landlord's of three seats, draws included (under four-player
+    rules the landlord's 33, ``me``/``opponent`` too, and a farmer's 25)."""
+    t = variant_of(rules).table
+    return max(MAX_HAND, t.hand_cards if seat.startswith("farmer") else t.landlord_cards)
 
 
 def _validate(p: Position) -> None:

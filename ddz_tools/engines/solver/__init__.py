@@ -26,14 +26,16 @@ below the solver):
 * ``ordering``: move ordering, and the moves dominance leaves out;
 * ``relax``: relaxations, farmers set aside;
 * ``search``: the search kernel :func:`search_step` and node expansion;
-* ``result``: :class:`SolveResult` and :func:`solve`;
-* ``driver``: the :class:`Solver` (table growth, limits, probing, workers).
+* ``result``: :class:`SolveResult`;
+* ``driver``: the :class:`Solver` (table growth, limits, probing, workers);
+* ``api``: :func:`solve`.
 """
 
 from ...core.errors import SearchLimit
 from .layout import DEFAULT_TT_MB
-from .result import SolveResult, solve
+from .result import SolveResult
 from .search import search_step
 from .driver import Solver
+from .api import solve
 
 __all__ = ["solve", "Solver", "SolveResult", "SearchLimit", "DEFAULT_TT_MB", "search_step"]

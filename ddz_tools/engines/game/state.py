@@ -1,111 +1,22 @@
-"""The game: a state machine for one whole hand of Dou Dizhu.
+"""The game itself: :class:`Game`, one hand from the deal to the score, and
+its snapshot :class:`GameState`; :func:`random_game` plays one at random.
 
-One hand, in plain English (``docs/rules.md`` is the full text)
----------------------------------------------------------------
-The deck is dealt 17 cards a seat with 3 face down (the bottom).  Seats bid
-for the landlord, starting from the first bidder and going round in seat
-order (seat ``i`` is followed by ``i + 1 mod 3``), under the ``bidding``
-option of :class:`~ddz_tools.core.rules.Rules`:
-
-* ``single-round`` (default): each seat once passes (0) or bids 1-3, higher
-  than every earlier bid; 3 ends the auction at once; the highest bidder is
-  landlord and the winning bid is the base stake.
-* ``until-two-pass``: the same bids, but the auction goes on round the table
-  (a seat that passed is out) until someone bids 3 or every seat but the
-  high bidder has passed.
-* ``call-grab`` (jiao / qiang dizhu): bids are 1 (call, or grab) and 0
-  (pass).  The first seat to call becomes landlord-to-be with base 1; each
-  later seat of the round may then grab once (it becomes landlord-to-be and
-  the base doubles); if anyone grabbed, the caller may grab back once.  So
-  there are at most three grabs and the base is ``2 ** grabs``.
-
-If everybody passes, the deal is void and the next seat starts the bidding
-over a new deal (:meth:`Game.redeal`).  Botzone instead makes seat 0
-landlord with base 1; ask for that with ``all_pass="seat0"``.
-
-The landlord shows and takes the bottom (20 cards) and leads.  Each later
-seat answers the last play with a higher play of the same type and length
-(a bomb beats any non-bomb and a lower bomb, the rocket beats everything) or
-passes; a seat may always pass when answering, never when leading.  After
-two passes in a row the last seat that played leads again.  The hand ends
-the moment a seat has no cards left: the landlord wins alone, or both
-farmers win.
-
-Scoring: the stake is ``base * multiplier``, where the multiplier doubles for
-each bomb and for the rocket, for a spring (the landlord wins and neither
-farmer played a card; with ``spring=any-player``, the landlord wins and at
-least one farmer played no card) and for an anti-spring (the farmers win and
-the landlord played only his opening lead).  Each farmer settles the stake
-with the landlord: ``+2s / -s / -s`` when the landlord wins, the reverse
-otherwise.
-
-Four players (preset ``four``)
-------------------------------
-Two decks (108 cards) are dealt 25 cards to each of four seats and 8 to the
-bottom.  The auction is ``single-round`` round the four seats (all four
-passing voids the deal); the landlord takes the bottom (33 cards) and plays
-alone against three farmers, who win together when any of them goes out.
-Seats are named by role in turn order from the landlord: ``landlord``,
-``farmer1``, ``farmer2``, ``farmer3`` (:func:`seat_roles`).  A play stands
-until the turn comes back to its maker, after three passes in a row.  Which
-bombs raise the stake is the ``bomb_doubles`` option (``six-plus`` by
-default: bombs of 6 or more cards and the four jokers x2; ``all``: every bomb
-x2; ``ladder``: 6 or 7 cards x2, 8 cards and the four jokers x3); spring
-(no farmer played a card) and anti-spring x2 as classic; each farmer settles
-the stake with the landlord: ``+3s / -s / -s / -s``.  A two-deck deal has
-no card ids: hands are card text or packed ints.
-
-Laizi rules (presets ``laizi`` and ``tiandi``)
-----------------------------------------------
-The deal also draws the wild rank(s): one rank of 3..2 under ``laizi``, two
-different ones under ``tiandi`` (天 then 地), uniformly from the game's
-random generator right after the shuffle (or given as ``wild``).  Who knows
-them when follows ``laizi_reveal``: with ``after-landlord`` (default) the
-single laizi, and 地, are shown when the landlord is known; 天 is always
-shown before the bidding; with ``before-bidding`` every wild rank is shown
-before the bidding.  :attr:`Game.rules` holds the wild ranks shown so far.
-Bombs multiply the stake by ``laizi_multipliers``: ``hlddz`` (default) a soft
-bomb x2, a hard or pure bomb or the rocket x4; ``flat`` every bomb x2.
-
-Plays given as bare cards
--------------------------
-A set of cards can have several readings (under ``douzero``,
-``333444555666`` is a 4-trio airplane and two 3-trio airplanes with solo
-wings).  A play written with ``-`` (``444555666-333``, see
-:meth:`~ddz_tools.core.rules.Play.parse`) has its reading fixed.  A play given
-as bare cards takes, among the readings that are legal at that point (every
-reading when leading; the readings that beat the last play when
-answering), **the one with the largest kind**: the longest body first, then
-the highest main rank, then the highest type number (with wild cards, a
-reading in which every card is itself comes before the others).  The kicker-free
-reading always wins when it is legal (it is the longest), and of two
-airplanes with wings the stronger one is taken.
-
-Example
--------
->>> g = Game(hands=["3333444455556666D", "777788889999TTTTX", "JJJJQQQQKKKKAAAA2"],
-...          bottom="222", first_bidder=2)
->>> g.bid(0); g.bid(1); g.bid(2)      # seats 2, 0, 1
->>> g.landlord, g.base, g.hand(1)
-(1, 2, '777788889999TTTT222X')
->>> g.play("7777-8T")
-Play.parse('7777-8T')
->>> g.pass_()
->>> g.play("3333-45")
-Traceback (most recent call last):
-...
-ddz_tools.core.errors.IllegalAction: seat 0 played 3333-45, which does not beat 7777-8T
+The deal (seeded, or given as hands and a bottom), the wild draw and reveal,
+the auction (:class:`~.auction.Auction`), the landlord's draws, the doubles
+and the shows, the play and the scoring (:func:`~.scoring.score`) follow the
+package doc.  The shape of the deal, the seats' numbers and roles, the wild
+ranks and which stake stages a hand has are asked of the rules' variant
+(:func:`~ddz_tools.variants.variant_of`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import random
 from typing import Sequence
 
-from ..core._jit import interpreted
-from ..core.cards import (
+from ...core._jit import interpreted
+from ...core.cards import (
     NUM_RANKS,
     RANKS,
     RANK_D,
@@ -121,163 +32,72 @@ from ..core.cards import (
     rank_of_card_id,
     to_packed,
 )
-from ..core.errors import CardError, GameError, IllegalAction, PlayError
-from ..core.gamerules import (
+from ...core.errors import CardError, GameError, IllegalAction, PlayError
+from ...core.gamerules import (
     A_BASE,
-    A_CALLER,
-    A_GRABS,
-    A_HIGH,
-    A_HIGH_SEAT,
     A_LANDLORD,
     A_OUTCOME,
-    A_PASSED,
     A_TURN,
     AUCTION_OPEN,
-    AUCTION_SIZE,
     AUCTION_VOID,
-    BID_OK,
-    BID_OVER,
-    BID_WRONG_TURN,
-    BIDDING_MODES,
-    DOUBLING_MODES,
-    DOUBLING_OFF,
-    SHOW_BEFORE_DEAL,
     SHOW_FIRST_PLAY,
-    auction_bid,
-    auction_must_call,
-    auction_seats,
-    auction_start,
-    bid_error,
     bottom_bonus,
     bottom_flush,
     double_ok,
     draw_card,
+    may_pass,
     merge_show,
     must_call,
+    next_seat,
     show_factor,
     stake_doublings,
-    may_pass,
-    multiplier,
-    next_seat,
-    seat_settlement,
-    spring_silent,
     trick_after,
 )
-from ..moves.movegen import generate
-from ..core.rules import (
-    F_NATURAL_FIRST,
-    WILD_MASK,
-    Play,
-    Rules,
-    beats,
-    has_fixed_reading,
-    parse_wild,
-    play_text_cards,
-    reads_as_itself,
-    readings,
+from ...core.rules import Play, Rules, beats, has_fixed_reading, parse_wild, play_text_cards
+from ...moves.movegen import generate
+from ...variants import variant_of
+from .auction import Auction
+from .phases import (
+    ALL_PASS_OPTIONS,
+    BIDDING,
+    DOUBLING,
+    DRAWING,
+    E_BAD_CARDS,
+    E_BAD_DOUBLE,
+    E_BAD_DRAW,
+    E_BAD_SHOW,
+    E_DOES_NOT_BEAT,
+    E_FINISHED,
+    E_NOT_A_COMBINATION,
+    E_NOT_BIDDING,
+    E_NOT_IN_HAND,
+    E_NOT_PLAYING,
+    E_PASS_ON_LEAD,
+    E_WRONG_TURN,
+    FINISHED,
+    PLAYING,
+    REDEAL,
+    show_stage_code,
+    show_stage_text,
 )
+from .reading import best_reading, reading_kinds
+from .scoring import Result, score
 
-__all__ = [
-    "IllegalAction", "Auction", "Result", "GameState", "Game", "choose_reading", "score", "seat_scores",
-    "random_game", "BIDDING", "PLAYING", "FINISHED", "REDEAL", "DRAWING", "DOUBLING", "ALL_PASS_OPTIONS",
-    "show_stage_code", "show_stage_text", "ROLE_NAMES", "seat_roles", "deck_problem",
-]
-
-BIDDING = "bidding"
-DRAWING = "drawing"     # landlord_draw: the landlord draws a card from each farmer
-DOUBLING = "doubling"   # each seat doubles x1, x2 or x4
-PLAYING = "playing"
-FINISHED = "finished"
-REDEAL = "redeal"
-
-#: What happens when every seat passes: a new deal, or Botzone's rule
-#: (seat 0 becomes landlord with base 1).
-ALL_PASS_OPTIONS = ("redeal", "seat0")
-
-# Error codes of illegal actions (shared with the fast validator in records.py).
-E_FINISHED = "game_over"
-E_WRONG_TURN = "wrong_turn"
-E_BAD_BID = "bad_bid"
-E_NOT_BIDDING = "not_bidding"
-E_NOT_PLAYING = "not_playing"
-E_PASS_ON_LEAD = "pass_on_lead"
-E_BAD_CARDS = "bad_cards"
-E_NOT_IN_HAND = "not_in_hand"
-E_NOT_A_COMBINATION = "not_a_combination"
-E_DOES_NOT_BEAT = "does_not_beat"
-E_BAD_SHOW = "bad_show"
-E_BAD_DOUBLE = "bad_double"
-E_BAD_DRAW = "bad_draw"
-
+__all__ = ["Game", "GameState", "random_game", "deck_problem"]
 
 # The rules of ddz_tools.core.gamerules, run by Python (see its module doc).
-_auction_start = interpreted(auction_start)
-_auction_seats = interpreted(auction_seats)
-_auction_bid = interpreted(auction_bid)
-_bid_error = interpreted(bid_error)
 _may_pass = interpreted(may_pass)
 _trick_after = interpreted(trick_after)
 _next_seat = interpreted(next_seat)
 _stake_doublings = interpreted(stake_doublings)
-_spring_silent = interpreted(spring_silent)
-_seat_settlement = interpreted(seat_settlement)
 _bottom_flush = interpreted(bottom_flush)
-_multiplier = interpreted(multiplier)
 _contains = interpreted(packed_contains)
-_auction_must_call = interpreted(auction_must_call)
 _must_call = interpreted(must_call)
 _show_factor = interpreted(show_factor)
 _merge_show = interpreted(merge_show)
 _double_ok = interpreted(double_ok)
 _bottom_bonus = interpreted(bottom_bonus)
 _draw_card = interpreted(draw_card)
-
-
-def show_stage_code(stage) -> int:
-    """A show stage as text (``before-deal``, ``deal:N``, ``first-play``) to
-    the kernels' code (:data:`~ddz_tools.core.gamerules.SHOW_BEFORE_DEAL`, ``N``,
-    :data:`~ddz_tools.core.gamerules.SHOW_FIRST_PLAY`); -1 for text that is none of them."""
-    if not isinstance(stage, str):
-        return -1
-    t = stage.strip().lower()
-    if t == "before-deal":
-        return SHOW_BEFORE_DEAL
-    if t == "first-play":
-        return SHOW_FIRST_PLAY
-    if t.startswith("deal:") and t[5:].isdigit():
-        n = int(t[5:])
-        return n if 1 <= n < SHOW_FIRST_PLAY else -1
-    return -1
-
-
-def show_stage_text(code: int) -> str:
-    """The text of a show stage code (see :func:`show_stage_code`)."""
-    if code == SHOW_BEFORE_DEAL:
-        return "before-deal"
-    if code == SHOW_FIRST_PLAY:
-        return "first-play"
-    return f"deal:{code}"
-
-
-#: The seats by role, in turn order from the landlord: the landlord, then the
-#: farmer on his left (who moves after him), and so on round the table.
-ROLE_NAMES = ("landlord", "farmer1", "farmer2", "farmer3")
-
-
-def seat_roles(landlord: int, seats: int = 3) -> dict:
-    """Each seat's role at a table of ``seats`` (:data:`ROLE_NAMES`).
-
-    >>> seat_roles(2, 4)
-    {2: 'landlord', 3: 'farmer1', 0: 'farmer2', 1: 'farmer3'}
-    """
-    return {(landlord + i) % seats: ROLE_NAMES[i] for i in range(seats)}
-
-
-def _check_seat(seat, seats: int = 3) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
-        names = "0, 1 or 2" if seats == 3 else ", ".join(str(s) for s in range(seats - 1)) + f" or {seats - 1}"
-        raise GameError(f"seat must be {names}, not {seat!r}")
-    return seat
 
 
 def deck_problem(parts: Sequence[int], decks: int) -> "str | None":
@@ -294,266 +114,6 @@ def deck_problem(parts: Sequence[int], decks: int) -> "str | None":
             name = {RANK_X: "small jokers", RANK_D: "big jokers"}.get(r, f"{RANKS[r]}s")
             return f"the hands and the bottom hold {held} {name}, not {rank_limit(r, decks)}"
     return None
-
-
-# Bidding -------------------------------------------------------------------------
-
-
-class Auction:
-    """The bidding of one deal, as its own small state machine.
-
-    >>> a = Auction(first_bidder=1)
-    >>> a.bid(1, 1); a.bid(2, 0); a.bid(0, 2)
-    >>> a.done, a.landlord, a.base
-    (True, 0, 2)
-    >>> a = Auction(first_bidder=0, bidding="call-grab")
-    >>> for seat, v in [(0, 1), (1, 1), (2, 0), (0, 1)]: a.bid(seat, v)
-    >>> a.landlord, a.base, a.grabs
-    (0, 4, 2)
-    """
-
-    def __init__(self, first_bidder: int = 0, bidding: str = "single-round", all_pass: str = "redeal",
-                 must_call: Sequence = (), seats: int = 3):
-        if bidding not in BIDDING_MODES:
-            raise GameError(f"unknown bidding option {bidding!r}")
-        if all_pass not in ALL_PASS_OPTIONS:
-            raise GameError(f"all_pass must be one of {', '.join(ALL_PASS_OPTIONS)}, not {all_pass!r}")
-        if seats not in (3, 4):
-            raise GameError(f"an auction has 3 or 4 seats, not {seats!r}")
-        #: Seats at the table: 3, or 4 under four-player rules.
-        self.seats = seats
-        self.first_bidder = _check_seat(first_bidder, seats)
-        self.bidding = bidding
-        self.all_pass = all_pass
-        self.bids: list[tuple[int, int]] = []
-        #: Seats that may not pass while nobody has called (the ``must_call`` option).
-        self.must_call = tuple(sorted(set(must_call)))
-        # The state of the auction rule of ddz_tools.core.gamerules (A_* fields).
-        self._state = [0] * AUCTION_SIZE
-        _auction_start(self._state, BIDDING_MODES[bidding], self.first_bidder, int(all_pass == "seat0"))
-        _auction_seats(self._state, seats)
-        for seat in self.must_call:
-            _auction_must_call(self._state, _check_seat(seat, seats))
-
-    @property
-    def turn(self) -> "int | None":
-        """The seat to bid, None once the bidding is over."""
-        t = self._state[A_TURN]
-        return None if t < 0 else t
-
-    @property
-    def high(self) -> int:
-        """The highest bid so far (call-grab: 1 once someone called)."""
-        return self._state[A_HIGH]
-
-    @property
-    def high_seat(self) -> "int | None":
-        s = self._state[A_HIGH_SEAT]
-        return None if s < 0 else s
-
-    @property
-    def passed(self) -> set:
-        """Seats that passed (until-two-pass)."""
-        return {s for s in range(self.seats) if (self._state[A_PASSED] >> s) & 1}
-
-    @property
-    def caller(self) -> "int | None":
-        s = self._state[A_CALLER]
-        return None if s < 0 else s
-
-    @property
-    def grabs(self) -> int:
-        return self._state[A_GRABS]
-
-    @property
-    def landlord(self) -> "int | None":
-        s = self._state[A_LANDLORD]
-        return None if s < 0 else s
-
-    @property
-    def base(self) -> int:
-        return self._state[A_BASE]
-
-    @property
-    def done(self) -> bool:
-        return self._state[A_OUTCOME] != AUCTION_OPEN
-
-    @property
-    def void(self) -> bool:
-        """Every seat passed and the deal is redealt."""
-        return self._state[A_OUTCOME] == AUCTION_VOID
-
-    def legal_bids(self) -> list[int]:
-        """The values the seat to act may bid (0 is a pass)."""
-        if self.done:
-            return []
-        turn = self._state[A_TURN]
-        return [v for v in range(4) if _bid_error(self._state, turn, v) == BID_OK]
-
-    def check(self, seat: int, value) -> None:
-        """Raise :class:`IllegalAction` if ``seat`` may not bid ``value`` now."""
-        is_int = isinstance(value, int) and not isinstance(value, bool)
-        err = _bid_error(self._state, seat, value if is_int else -1)
-        if err == BID_OK:
-            return
-        if err == BID_OVER:
-            raise IllegalAction(E_NOT_BIDDING, f"seat {seat} bid {value!r} but the bidding is over")
-        if err == BID_WRONG_TURN:
-            raise IllegalAction(E_WRONG_TURN, f"seat {seat} bid {value!r} but it is seat {self.turn}'s turn")
-        if not is_int:
-            raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value!r}: a bid is an integer")
-        if value == 0 and seat in self.must_call:
-            raise IllegalAction(E_BAD_BID, f"seat {seat} passed but must call (must_call: its hand holds "
-                                           f"the cards that force a call)")
-        if self.bidding == "call-grab":
-            raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value}: call-grab bids are 1 (call or grab) or 0 (pass)")
-        if self.bidding == "first-call":
-            raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value}: first-call bids are 1 (call) or 0 (pass)")
-        low = self.high + 1
-        allowed = "0 (pass)" if low > 3 else f"0 (pass) or {low}..3"
-        raise IllegalAction(E_BAD_BID, f"seat {seat} bid {value}: it must be {allowed}")
-
-    def bid(self, seat: int, value: int) -> None:
-        """Apply one bid; raises :class:`IllegalAction` and changes nothing if illegal."""
-        self.check(seat, value)
-        self.bids.append((seat, value))
-        _auction_bid(self._state, seat, value)
-
-
-# Results and scoring ---------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class Result:
-    """The outcome of a finished hand.
-
-    ``bombs`` counts every bomb and the rocket that raised the stake (under
-    four-player ``bomb_doubles=six-plus`` the bombs of 6 or more cards and
-    the four jokers); ``multiplier`` is the public multiple, ``2 ** (bombs +
-    spring + anti_spring)`` (the bombs by ``bomb_doubles`` with four players,
-    by tier under Laizi rules) times the show multiple and the bottom bonus
-    (both 1 in classic games), and excludes the base; ``doubles`` are the
-    seats' factors (1, 2 or 4); ``scores`` are per seat (0, 1, 2, and 3 with
-    four players) and sum to zero.
-    """
-
-    winner: str          # "landlord" or "farmers"
-    winner_seat: int     # the seat that went out
-    landlord: int
-    base: int
-    multiplier: int
-    bombs: int
-    spring: bool
-    anti_spring: bool
-    scores: tuple
-    show_multiple: int = 1
-    bottom_bonus: int = 1
-    doubles: tuple = (1, 1, 1)
-    #: The rules have stake stages (shows, doubles, a bottom bonus): the
-    #: record's result names the show multiple and the bottom bonus.
-    staged: bool = False
-
-    def to_dict(self) -> dict:
-        """The ``result`` object of a ``ddz-record/1`` line."""
-        d = {"winner": self.winner, "base": self.base, "multiplier": self.multiplier,
-             "bombs": self.bombs, "spring": self.spring, "anti_spring": self.anti_spring,
-             "scores": list(self.scores)}
-        if self.staged:
-            d["show_multiple"] = self.show_multiple
-            d["bottom_bonus"] = self.bottom_bonus
-        return d
-
-
-def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays: int,
-          farmer_plays: Sequence[int], spring_rule: str = "landlord", doublings: "int | None" = None,
-          show: int = 1, bonus: int = 1, doubles: "Sequence[int] | None" = None, doubling: str = "off",
-          staged: bool = False) -> Result:
-    """Score a finished hand from its counts.
-
-    ``landlord_plays`` is the number of (non-pass) plays of the landlord,
-    ``farmer_plays`` those of the farmers (two, or three with four players:
-    the table has one seat more than farmers); ``doublings`` what the bombs
-    multiply the stake by, summed :func:`~ddz_tools.core.gamerules.stake_doublings`
-    (default: ``bombs``, one doubling each).  Stake stages (Happy Dou Dizhu,
-    three players): ``show`` the show multiple, ``bonus`` the bottom bonus,
-    ``doubles`` the seats' factors (default all 1) settled per the
-    ``doubling`` option (:func:`~ddz_tools.core.gamerules.seat_settlement`).
-    Example from docs/rules.md: bid 3, two bombs, the landlord wins:
-
-    >>> score(0, 0, 3, 2, 9, [4, 3]).scores
-    (24, -12, -12)
-    >>> r = score(1, 2, 2, 0, 1, [5, 6])   # farmers win, landlord led once
-    >>> r.anti_spring, r.multiplier, r.scores
-    (True, 2, (4, -8, 4))
-    >>> score(0, 0, 2, 2, 7, [1, 0, 0], doublings=2).scores   # four players: bid 2, x4
-    (24, -8, -8, -8)
-    """
-    landlord_wins = winner_seat == landlord
-    seats = len(farmer_plays) + 1
-    silent = sum(1 for n in farmer_plays if n == 0)
-    spring, anti = _spring_silent(landlord_wins, landlord_plays, silent, seats - 1, spring_rule == "any-player")
-    mult = show * bonus * _multiplier(bombs if doublings is None else doublings, spring, anti)
-    doubles = (1,) * seats if doubles is None else tuple(doubles)
-    scores = [_seat_settlement(s, landlord, landlord_wins, base * mult, seats, DOUBLING_MODES[doubling], doubles, 0)
-              for s in range(seats)]
-    return Result("landlord" if landlord_wins else "farmers", winner_seat, landlord, base, mult,
-                  bombs, spring == 1, anti == 1, tuple(scores), show, bonus, tuple(doubles), staged)
-
-
-def seat_scores(landlord: int, landlord_wins: bool, stake: int, seats: int = 3) -> tuple:
-    """Per-seat scores: each farmer settles ``stake`` with the landlord.
-
-    >>> seat_scores(1, True, 6)
-    (-6, 12, -6)
-    >>> seat_scores(1, False, 6, seats=4)
-    (6, -18, 6, 6)
-    """
-    return tuple(_seat_settlement(s, landlord, landlord_wins, stake, seats, DOUBLING_OFF, (), 0) for s in range(seats))
-
-
-# Choosing the reading of a play ------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _kinds_of(cards: int, flags: int, hand: "int | None") -> tuple:
-    return tuple(k for _, k in readings(cards, flags, hand))
-
-
-def _kinds(cards: int, flags: int, hand: "int | None" = None) -> tuple:
-    """The kinds of every reading of a multiset (memoised: plays repeat a lot);
-    ``hand``, the whole hand, matters only under ``natural_first``."""
-    return _kinds_of(cards, flags, hand if flags & F_NATURAL_FIRST else None)
-
-
-def choose_reading(cards: int, prev_kind: int, rules: Rules) -> "int | None":
-    """The reading (kind) a bare set of cards takes here, or None if none is legal.
-
-    ``prev_kind`` is 0 for a lead.  Among the legal readings the largest kind
-    wins (see the module doc); with wild cards, the readings in which every
-    card is itself come first.
-
-    >>> from ddz_tools.core.cards import parse_cards
-    >>> Play(parse_cards("333444555666"), choose_reading(parse_cards("333444555666"), 0, Rules.parse("douzero"))).notation()
-    '333444555666'
-    >>> prev = Play.parse("333444555-678", "douzero").kind
-    >>> Play(parse_cards("444555666777"), choose_reading(parse_cards("444555666777"), prev, Rules.parse("douzero"))).notation()
-    '555666777-444'
-    """
-    return _choose(cards, prev_kind, Rules.parse(rules).flags)
-
-
-def _choose(cards: int, prev_kind: int, flags: int, hand: "int | None" = None) -> "int | None":
-    best = None
-    best_itself = False
-    for kind in _kinds(cards, flags, hand):
-        if prev_kind == 0 or beats(kind, prev_kind, flags):
-            itself = bool(flags & WILD_MASK) and reads_as_itself(cards, kind, flags)
-            if best is None or (itself, kind) > (best_itself, best):
-                best, best_itself = kind, itself
-    return best
-
-
-# The game ---------------------------------------------------------------------------
 
 
 @dataclasses.dataclass(frozen=True)
@@ -623,16 +183,20 @@ class Game:
         self.all_pass = all_pass
         self._rng = rng
         self._seed = seed
+        #: The variant the rules play (:func:`~ddz_tools.variants.variant_of`):
+        #: the table, the wild cards and the stake stages.
+        self.variant = variant_of(self.base_rules)
+        self._table = self.variant.table
         #: Seats at the table (:attr:`Rules.seats <ddz_tools.core.rules.Rules.seats>`): 3, or 4.
-        self.seats = self.base_rules.seats
-        self.dealer = _check_seat(dealer, self.seats)
+        self.seats = self.variant.seats
+        self.dealer = self._table.check_seat(dealer)
         self.hand_ids: "list[list[int]] | None" = None
         self.bottom_ids: "list[int] | None" = None
         if hands is None:
             if bottom is not None:
                 raise GameError("give both hands and bottom, or neither (for a seeded deal)")
             self._deal_random()
-        elif bottom is None and self.base_rules.bottom_cards == 0:
+        elif bottom is None and self._table.bottom_cards == 0:
             self._set_deal(hands, "")
             self._draw_wild()
         else:
@@ -643,7 +207,7 @@ class Game:
                 first_bidder = self.rng.randrange(self.seats)
             else:
                 first_bidder = (self.dealer + 1) % self.seats
-        self._start(_check_seat(first_bidder, self.seats))
+        self._start(self._table.check_seat(first_bidder))
 
     @property
     def rng(self) -> random.Random:
@@ -654,11 +218,11 @@ class Game:
 
     # Dealing.
     def _deal_random(self) -> None:
-        r = self.base_rules
-        ids = list(range(r.deck_size))
+        t = self._table
+        ids = list(range(t.deck_size))
         self.rng.shuffle(ids)
-        n, seats = r.hand_cards, r.seats
-        if r.decks == 1:
+        n, seats = t.hand_cards, t.seats
+        if t.decks == 1:
             self._set_deal([sorted(ids[i * n:(i + 1) * n]) for i in range(seats)], sorted(ids[seats * n:]))
         else:
             # Several decks: card k is card id k % 54 of its deck; only the ranks are kept.
@@ -668,26 +232,16 @@ class Game:
         self._draw_wild()
 
     def _draw_wild(self) -> None:
-        """The deal's wild ranks: given, or drawn (Laizi rules only)."""
-        n = self.base_rules.wild_ranks
-        if n == 0:
-            self.wild = ()
-        elif self._wild_given:
-            self.wild = self._wild_given
-        else:
-            self.wild = tuple(self.rng.sample(range(13), n))
+        """The deal's wild ranks: given, or drawn (none under natural cards)."""
+        self.wild = self._wild_given or self.variant.draw_wild(self.rng)
 
     def _show_wild(self, landlord_known: bool) -> None:
-        """Put the wild ranks shown by now into :attr:`rules` (see the module doc)."""
-        if landlord_known or self.base_rules.laizi_reveal == "before-bidding":
-            shown = self.wild
-        else:
-            shown = self.wild[:1] if len(self.wild) == 2 else ()
-        self.rules = self.base_rules.with_wild(shown)
+        """Put the wild ranks shown by now into :attr:`rules` (see the package doc)."""
+        self.rules = self.base_rules.with_wild(self.variant.wild_shown(self.wild, landlord_known))
         self._flags = self.rules.flags
 
     def _set_deal(self, hands, bottom) -> None:
-        seats, decks = self.seats, self.base_rules.decks
+        seats, decks = self.seats, self._table.decks
         if len(hands) != seats:
             raise GameError(f"a deal has {seats} hands, not {len(hands)}")
         packed = []
@@ -704,7 +258,7 @@ class Game:
             else:
                 raise TypeError(f"a hand must be card text, a packed int or card ids, not {type(h).__name__}")
             packed.append(p)
-        n, nb = self.base_rules.hand_cards, self.base_rules.bottom_cards
+        n, nb = self._table.hand_cards, self._table.bottom_cards
         for i in range(seats):
             if card_count(packed[i]) != n:
                 raise CardError(f"hand {i} has {card_count(packed[i])} cards, not {n}")
@@ -731,7 +285,7 @@ class Game:
         self._flush = None
         if self.bottom_ids is not None:
             self._flush = _bottom_flush(self.bottom_ids, 0, len(self.bottom_ids))
-        elif self.base_rules.bottom_bonus == "table" and self.bottom:
+        elif self.variant.stake.bottom_bonus and self.bottom:
             rules_flags = self.base_rules.stage_flags
             distinct = self.bottom < (1 << 52) and all((self.bottom >> (4 * r)) & 15 <= 1 for r in range(13))
             if distinct and _bottom_bonus(rules_flags, self.bottom, 0) < 3:
@@ -777,14 +331,15 @@ class Game:
     # Queries.
     def hand(self, seat: int) -> str:
         """The cards a seat holds now, as text."""
-        return format_cards(self.hands[_check_seat(seat, self.seats)])
+        return format_cards(self.hands[self._table.check_seat(seat)])
 
     def role(self, seat: int) -> "str | None":
-        """The role of ``seat`` once the landlord is known (:data:`ROLE_NAMES`:
-        ``landlord``, then ``farmer1``, ``farmer2`` (and ``farmer3``) in turn
-        order from him), None before."""
-        seat = _check_seat(seat, self.seats)
-        return None if self.landlord is None else seat_roles(self.landlord, self.seats)[seat]
+        """The role of ``seat`` once the landlord is known
+        (:data:`~ddz_tools.variants.table.ROLE_NAMES`: ``landlord``, then
+        ``farmer1``, ``farmer2`` (and ``farmer3``) in turn order from him),
+        None before."""
+        seat = self._table.check_seat(seat)
+        return None if self.landlord is None else self.variant.seat_roles(self.landlord)[seat]
 
     @property
     def bids(self) -> list[tuple[int, int]]:
@@ -828,7 +383,7 @@ class Game:
         (N cards dealt so far) before the first bid, or ``first-play`` (the
         landlord, before his first play).  Raises :class:`IllegalAction` when
         the rules allow no show there or the seat already showed."""
-        seat = _check_seat(seat, self.seats)
+        seat = self._table.check_seat(seat)
         code = show_stage_code(stage)
         where = f"seat {seat} showed at {stage!r}"
         if code < 0:
@@ -844,8 +399,8 @@ class Game:
             if self.phase != BIDDING or self.auction.bids:
                 raise IllegalAction(E_BAD_SHOW, f"{where}: the deal is over (shows before or during the "
                                                 f"deal come before the first bid)")
-            if code > self.base_rules.hand_cards:
-                raise IllegalAction(E_BAD_SHOW, f"{where}: a seat is dealt {self.base_rules.hand_cards} cards")
+            if code > self._table.hand_cards:
+                raise IllegalAction(E_BAD_SHOW, f"{where}: a seat is dealt {self._table.hand_cards} cards")
             if self.shows and self.shows[-1][1] != SHOW_FIRST_PLAY and code < self.shows[-1][1]:
                 raise IllegalAction(E_BAD_SHOW, f"{where}, after a show at "
                                                 f"{show_stage_text(self.shows[-1][1])}: shows come in deal order")
@@ -861,7 +416,7 @@ class Game:
         if self.phase != DRAWING:
             raise IllegalAction(E_BAD_DRAW, f"a draw in the {self.phase} phase")
         farmer = self.turn
-        if seat is not None and _check_seat(seat, self.seats) != farmer:
+        if seat is not None and self._table.check_seat(seat) != farmer:
             raise IllegalAction(E_WRONG_TURN, f"a draw from seat {seat}, but the landlord draws from seat {farmer}")
         hand = self.hands[farmer]
         if card is None:
@@ -902,7 +457,7 @@ class Game:
 
     def _after_auction(self) -> None:
         """After the auction (and the draws): the doubling, then the play."""
-        if self.base_rules.doubling != "off":
+        if self.variant.stake.doubles:
             self.phase, self.turn = DOUBLING, _next_seat(self.landlord, self.seats)
         else:
             self.phase, self.turn = PLAYING, self.landlord
@@ -922,7 +477,7 @@ class Game:
     def _check_turn(self, seat, action) -> int:
         if seat is None or seat == self.turn:
             return self.turn
-        seat = _check_seat(seat, self.seats)
+        seat = self._table.check_seat(seat)
         what = (f"bid {action!r}" if self.phase == BIDDING else f"doubled by {action!r}" if self.phase == DOUBLING
                 else f"played {_text(action)}")
         raise IllegalAction(E_WRONG_TURN, f"seat {seat} {what} but it is seat {self.turn}'s turn")
@@ -943,7 +498,7 @@ class Game:
             self.landlord, self.base = state[A_LANDLORD], state[A_BASE]
             self.hands[self.landlord] += self.bottom
             self._show_wild(True)
-            if self.base_rules.landlord_draw and self.base_rules.bottom_cards == 0:
+            if self.variant.stake.draws and self._table.bottom_cards == 0:
                 self.phase, self.turn = DRAWING, _next_seat(self.landlord, self.seats)
             else:
                 self._after_auction()
@@ -954,7 +509,7 @@ class Game:
         if isinstance(play, Play):
             if play.is_pass:
                 return play
-            if play.kind not in _kinds(play.cards, self._flags, self.hands[seat]):
+            if play.kind not in reading_kinds(play.cards, self._flags, self.hands[seat]):
                 raise IllegalAction(E_NOT_A_COMBINATION, f"seat {seat} played {_text(play, self._flags)}: not a "
                                                          f"legal play under {self._rules_text()} rules")
             cards, fixed = play.cards, play.kind
@@ -965,7 +520,7 @@ class Game:
                 return Play.pass_()
             fixed = None
             try:
-                cards = play_text_cards(text, self.base_rules.decks)
+                cards = play_text_cards(text, self._table.decks)
             except PlayError:
                 raise IllegalAction(E_BAD_CARDS, f"seat {seat} played {text!r}: too many cards of one rank") from None
             except CardError as exc:
@@ -978,14 +533,14 @@ class Game:
         elif isinstance(play, int) and not isinstance(play, bool):
             if play == 0:
                 return Play.pass_()
-            if not is_valid_packed(play, self.base_rules.decks):
+            if not is_valid_packed(play, self._table.decks):
                 raise IllegalAction(E_BAD_CARDS, f"seat {seat} played {play:#x}: not a set of cards")
             cards, fixed, text = play, None, format_cards(play)
         else:
             raise TypeError(f"a play is a Play, card text or a packed int, not {type(play).__name__}")
         if not _contains(self.hands[seat], cards):
             raise IllegalAction(E_NOT_IN_HAND, f"seat {seat} played {text} but holds {self.hand(seat)}")
-        if fixed == -1 or (fixed is None and not _kinds(cards, self._flags, self.hands[seat])):
+        if fixed == -1 or (fixed is None and not reading_kinds(cards, self._flags, self.hands[seat])):
             raise IllegalAction(E_NOT_A_COMBINATION, f"seat {seat} played {text}: not a legal play under "
                                                      f"{self._rules_text()} rules")
         if fixed is not None:
@@ -993,7 +548,7 @@ class Game:
                 raise IllegalAction(E_DOES_NOT_BEAT, f"seat {seat} played {text}, which does not beat "
                                                      f"{_text(self.last_play, self._flags)}")
             return Play(cards, fixed)
-        kind = _choose(cards, prev, self._flags, self.hands[seat])
+        kind = best_reading(cards, prev, self._flags, self.hands[seat])
         if kind is None:
             raise IllegalAction(E_DOES_NOT_BEAT, f"seat {seat} played {text}, which does not beat "
                                                  f"{_text(self.last_play, self._flags)}")
@@ -1097,7 +652,7 @@ def random_game(seed: int, rules: "Rules | str | None" = None, first_bidder: "in
             g.double(rng.choice(g.legal_doubles()))
         else:
             g.bid(rng.choice(g.legal_bids()))
-    if g.base_rules.show != "off" and rng.random() < 0.5:
+    if g.variant.stake.shows and rng.random() < 0.5:
         g.show("first-play", g.landlord)
     while g.phase == PLAYING:
         options = g.legal_plays()
