@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test test-slow test-browser bench peers docs clean
 
-# tests/test_agents.py plays our agents in RLCard's and DouZero's harnesses: both are installed
+# tests/analysis/test_agents.py plays our agents in RLCard's and DouZero's harnesses: both are installed
 # --no-deps (DouZero declares torch, which those harnesses do not need; an extra cannot say that).
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -56,7 +56,7 @@ test-slow: $(STAMP)
 # The report's pages rendered in headless Chromium (Debian's package).
 test-browser: $(STAMP)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
-	$(PY) -m pytest -m browser tests/test_report.py tests/test_docs_charts.py
+	$(PY) -m pytest -m browser tests/analysis/test_report.py tests/test_docs_charts.py
 
 peers: $(STAMP)
 	$(PY) -m pip install -q --no-deps douzero rlcard doudizhu-resolver termcolor

@@ -19,7 +19,7 @@ from ddz_tools.core.rules import PRESETS, Rules
 
 REPO = Path(__file__).resolve().parent.parent
 # The CLI's first-run notice ("compiling the ... kernels") depends on what the
-# kernel cache holds; tests compare stderr, so it is off (tests/test_jit.py
+# kernel cache holds; tests compare stderr, so it is off (tests/core/test_jit.py
 # turns it on where it checks it).
 os.environ["DDZ_COMPILE_NOTICE"] = "0"
 #: Test data files (tests/data/README.md says what each one is).

@@ -315,7 +315,7 @@ def write_movecounts(out) -> None:
     out.write("# Perft-style play counts: hand, rules, 'lead' or the play answered, then the number\n"
               "# of legal plays (pass excluded) of each type.  Computed by the naive reference\n"
               "# generator (python tests/naive.py > data/movecounts.txt) and checked against the\n"
-              "# Numba kernel and the reference by tests/test_movegen.py.\n")
+              "# Numba kernel and the reference by tests/moves/test_movegen.py.\n")
     for hand_text in hands:
         for spec in ("standard", "douzero", "encyclopedia"):
             out.write(_movecount_line(hand_text, spec, None) + "\n")

@@ -157,7 +157,7 @@ def canon(h0, h1, h2, misc):
     Jokers keep their ranks.  The main rank of the play to answer is renamed
     with the held ranks (an unheld one to just below the next held rank), so
     every answer still beats it.  Equal keys mean equal game values, which
-    ``tests/test_solver.py`` checks against the plain reference solver.
+    ``tests/engines/test_solver.py`` checks against the plain reference solver.
     """
     allh = h0 | h1 | h2
     if (allh & wild_cards((misc >> 27) << 5)) != 0:

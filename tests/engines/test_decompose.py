@@ -32,7 +32,7 @@ from ddz_tools.core.rules import Play, Rules, readings
 
 from naive_decompose import clear_caches, naive_min_plays, naive_min_plays_nobreak, naive_splits
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CASES = os.path.join(ROOT, "data", "decompose_cases.txt")
 DECK = [r for r in range(13) for _ in range(4)] + [13, 14]
 PRESETS = ("standard", "douzero", "encyclopedia")

@@ -379,7 +379,7 @@ def test_douzero_oracle_view_shows_every_hand(dz):
 
 # The examples of docs/agents.md ------------------------------------------------------
 
-DOC = __import__("pathlib").Path(__file__).resolve().parent.parent / "docs" / "agents.md"
+DOC = __import__("pathlib").Path(__file__).resolve().parents[2] / "docs" / "agents.md"
 SLOW_MARK = "<!-- docs-test: slow -->"
 
 

@@ -305,7 +305,7 @@ def test_heuristic_spends_no_laizi_where_natural_cards_make_the_same_play(spec):
     """Every play of laizi self-play games: no legal play of the same kind
     (type, main face, length, tier) holds fewer laizi (the legal plays from
     the move generator, itself checked against the plain-Python laizi
-    reference in tests/test_movegen.py)."""
+    reference in tests/moves/test_movegen.py)."""
     from ddz_tools.moves.movegen import generate
     from ddz_tools.engines.records import parse_record
     from ddz_tools.analysis.review import replay_states

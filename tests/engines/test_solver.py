@@ -23,11 +23,11 @@ from ddz_tools.engines.solver import Solver, solve
 
 from naive_solver import wins, winning_plays
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 SEATS2 = ("me", "opponent")
 SEATS3 = ("landlord", "farmer1", "farmer2")
 #: The classic presets: the Laizi ones need a deal's wild ranks, and are
-#: tested with them in tests/test_solver_laizi.py.
+#: tested with them in tests/engines/test_solver_laizi.py.
 PRESETS = {name: r for name, r in ALL_PRESETS.items() if not r.is_laizi and not r.is_four}
 
 

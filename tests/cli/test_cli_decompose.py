@@ -12,7 +12,7 @@ import pytest
 from ddz_tools.cli import main
 from ddz_tools.engines.decompose import decompose
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run(capsys, *args, stdin=None, monkeypatch=None):

@@ -14,7 +14,7 @@ from ddz_tools.core.errors import DdzError, PositionError
 from ddz_tools.engines.position import Position
 from ddz_tools.core.rules import Play
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def _d(**kw):

@@ -7,7 +7,7 @@ A made-up variant, three players without a bottom holding 天地癞子 wild
 cards, is registered here by :func:`ddz_tools.variants.register` alone and
 goes through the same suite: a new variant needs no change elsewhere.
 
-``python tests/test_variants.py --update`` rewrites the support table of
+``python tests/variants/test_variants.py --update`` rewrites the support table of
 ``docs/rules.md`` from :func:`ddz_tools.variants.support_table`.
 """
 
@@ -23,7 +23,7 @@ from ddz_tools.core.errors import DdzError
 from ddz_tools.core.rules import PRESETS, Rules
 from ddz_tools.variants import DECISIONS, VARIANTS, register, support_table, variant_of
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 RULES_DOC = REPO / "docs" / "rules.md"
 TABLE_BEGIN, TABLE_END = "<!-- BEGIN support table -->", "<!-- END support table -->"
 
@@ -154,7 +154,7 @@ def test_the_rules_page_holds_the_support_table():
     lines = RULES_DOC.read_text(encoding="utf-8").split("\n")
     a, b = lines.index(TABLE_BEGIN), lines.index(TABLE_END)
     assert "\n".join(lines[a + 1:b]).strip() == support_table(BUILT_IN), \
-        "docs/rules.md's support table is stale: python tests/test_variants.py --update"
+        "docs/rules.md's support table is stale: python tests/variants/test_variants.py --update"
 
 
 def test_a_variant_answers_for_its_parts():
@@ -178,5 +178,5 @@ def _update() -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["--update"]:
-        sys.exit("usage: python tests/test_variants.py --update")
+        sys.exit("usage: python tests/variants/test_variants.py --update")
     _update()

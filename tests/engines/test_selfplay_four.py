@@ -137,7 +137,7 @@ def test_determinism_slices_and_workers():
 def test_summary_agrees_with_stats():
     """Four seats: the summary of the records sums to zero over the seats and counts
     three farmer stakes a game, as the kernel's tallies do (the tallies against the
-    records: tests/test_selfplay.py)."""
+    records: tests/engines/test_selfplay.py)."""
     for policy, spec in (("heuristic", "four"), ("random", "four,bomb_doubles=ladder")):
         recs = list(simulate(40, policy, seed=9, rules=spec))
         st = selfplay_stats(40, policy, seed=9, rules=spec)

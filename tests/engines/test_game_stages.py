@@ -206,7 +206,7 @@ def test_the_schema_accepts_staged_and_laizi_records():
     jsonschema = pytest.importorskip("jsonschema")
     from conftest import DATA  # noqa: F401  (the repository's data folder is ../data)
     from pathlib import Path
-    schema = json.loads((Path(__file__).resolve().parent.parent / "data" / "ddz-record-1.schema.json").read_text())
+    schema = json.loads((Path(__file__).resolve().parents[2] / "data" / "ddz-record-1.schema.json").read_text())
     v = jsonschema.Draft202012Validator(schema)
     for spec in SPECS + ["laizi", "tiandi"]:
         for seed in range(5):

@@ -9,7 +9,7 @@ import pytest
 
 from ddz_tools.cli import main
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def run(capsys, *args):

@@ -41,7 +41,7 @@ from ddz_tools.engines.position import game_before_move
 from ddz_tools.engines.records import parse_record, replay_record
 from ddz_tools.core.rules import Rules
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 FOUR = Rules.parse("four")
 SEATS = ("landlord", "farmer1", "farmer2", "farmer3")
 DECKS = full_deck(2)

@@ -425,7 +425,7 @@ def test_cli_simulate_happy(tmp_path):
 
 def test_kernels_agree_with_their_python_execution():
     """Stage games with NUMBA_DISABLE_JIT=1 equal the compiled ones (see
-    tests/test_selfplay.py)."""
+    tests/engines/test_selfplay.py)."""
     import os
     import subprocess
     import sys
