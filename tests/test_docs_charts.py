@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from test_report import CHROMIUM, not_blank, screenshot
+from analysis.test_report import CHROMIUM, not_blank, screenshot
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 CHARTS = sorted(DOCS.glob("*.svg"))

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import naive_bid
-from test_bid import _rows_as_naive
+from analysis.test_bid import _rows_as_naive
 from ddz_tools.analysis import bid
 from ddz_tools.analysis.bid import CHOICES, bid_problem, evaluate_bid, run_rows
 from ddz_tools.core.cards import card_count, counts_of, format_cards, full_deck

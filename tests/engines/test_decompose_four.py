@@ -14,7 +14,7 @@ from ddz_tools.engines.decompose import SEARCH_WORK, decompose, min_plays, new_m
 from ddz_tools.engines.decompose.core import search_core
 from ddz_tools.core.rules import Rules, readings
 from naive_four import naive_min_plays
-from test_movegen_four import VARIANTS, two_deck_hands
+from moves.test_movegen_four import VARIANTS, two_deck_hands
 
 
 @pytest.mark.parametrize("spec", VARIANTS[:4])
