@@ -20,6 +20,7 @@ import sys
 import click
 
 from ..errors import DdzError
+from ..rules import PRESETS
 
 # Numba leaves hundreds of thousands of objects behind, and the garbage
 # collection at interpreter exit walked them all: about a quarter of a one-second
@@ -109,16 +110,21 @@ class LazyGroup(click.Group):
                 formatter.write_dl(rows)
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="ddz-tools", prog_name="ddz")
-def cli():
-    """ddz-tools: Dou Dizhu move generator, hand decomposer, endgame solver,
+# The presets are listed from the one registry, never typed out here.
+_HELP = f"""ddz-tools: Dou Dizhu move generator, hand decomposer, endgame solver,
     bid evaluator and game analyser.
 
-    Every command takes --rules (a preset: standard, douzero, encyclopedia,
-    with optional overrides such as standard,four_with_one=on) and
-    --format json for scripts.
+    Every command takes --format json for scripts, and every command but
+    replay (a record names its own rules) takes --rules: a preset
+    ({", ".join(PRESETS)}) with optional overrides such as
+    standard,four_with_one=on.
     """
+
+
+@click.group(cls=LazyGroup, help=_HELP, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ddz-tools", prog_name="ddz")
+def cli():
+    pass
 
 
 def main(argv=None) -> None:
