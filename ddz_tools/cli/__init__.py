@@ -3,9 +3,11 @@
 Each command lives in its own module and is imported only when it runs, so
 ``ddz moves`` does not pay for loading the solver.  Errors are mapped to exit
 codes here, in one place: a :class:`~ddz_tools.core.errors.DdzError` (bad input)
-or an unreadable file becomes ``error: ...`` on stderr and exit code 2, never
-a traceback; a library message that names a parameter names the command's
-flag instead (``bottom`` -> ``--bottom``).  Any other exception is a bug and
+or an unreadable file becomes ``error: ...`` on stderr and exit code 2
+(:data:`EXIT_BAD_INPUT`), never a traceback; a library message that names a
+parameter names the command's flag instead (``bottom`` -> ``--bottom``).  A
+batch that reported and skipped bad records or input lines, and did all the
+rest, returns :data:`EXIT_BAD_RECORDS` (3).  Any other exception is a bug and
 propagates: Python prints the traceback and exits with code 1.
 """
 
@@ -20,6 +22,15 @@ import sys
 import click
 
 from ..core.errors import DdzError
+from ..core.rules import PRESETS
+
+#: Exit status of bad input: one line ``error: ...`` on stderr, nothing done
+#: (a bug exits with 1, Python's status for an uncaught exception).
+EXIT_BAD_INPUT = 2
+#: Exit status of a batch (``ddz replay``, ``analyze``, ``report``, a
+#: ``--file`` or ``--record`` run) that finished but found bad records or
+#: input lines: each was reported on stderr and skipped, nothing else lost.
+EXIT_BAD_RECORDS = 3
 
 # Numba leaves hundreds of thousands of objects behind, and the garbage
 # collection at interpreter exit walked them all: about a quarter of a one-second
@@ -109,16 +120,21 @@ class LazyGroup(click.Group):
                 formatter.write_dl(rows)
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="ddz-tools", prog_name="ddz")
-def cli():
-    """ddz-tools: Dou Dizhu move generator, hand decomposer, endgame solver,
+# The presets are listed from the one registry, never typed out here.
+_HELP = f"""ddz-tools: Dou Dizhu move generator, hand decomposer, endgame solver,
     bid evaluator and game analyser.
 
-    Every command takes --rules (a preset: standard, douzero, encyclopedia,
-    with optional overrides such as standard,four_with_one=on) and
-    --format json for scripts.
+    Every command takes --format json for scripts, and every command but
+    replay (a record names its own rules) takes --rules: a preset
+    ({", ".join(PRESETS)}) with optional overrides such as
+    standard,four_with_one=on.
     """
+
+
+@click.group(cls=LazyGroup, help=_HELP, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ddz-tools", prog_name="ddz")
+def cli():
+    pass
 
 
 def main(argv=None) -> None:
@@ -136,11 +152,11 @@ def main(argv=None) -> None:
         rv = 130
     except DdzError as exc:
         click.echo(f"error: {exc}", err=True)
-        rv = 2
+        rv = EXIT_BAD_INPUT
     except BrokenPipeError:
         rv = 0
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         click.echo(f"error: {where}{exc.strerror or exc}", err=True)
-        rv = 2
+        rv = EXIT_BAD_INPUT
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -12,7 +12,7 @@ import click
 
 from ..core.errors import DdzError
 from ..analysis.review import REVIEW_NODE_LIMIT
-from ..core.rules import Rules
+from ..core.rules import PRESETS, Rules
 
 
 def _parse_rules(ctx, param, value):
@@ -21,9 +21,12 @@ def _parse_rules(ctx, param, value):
     return Rules.parse(value)
 
 
+#: Every rules preset, as the help texts list them (from :data:`ddz_tools.core.rules.PRESETS`).
+PRESET_NAMES = ", ".join(PRESETS)
+
 _rules_flag = click.option(
     "--rules", "rules", default="standard", show_default=True, callback=_parse_rules,
-    help="Rules preset (standard, douzero, encyclopedia, laizi, tiandi) with optional overrides, "
+    help=f"Rules preset ({PRESET_NAMES}) with optional overrides, "
          "e.g. 'standard,four_with_one=on', 'laizi,natural_first=on'.")
 _wild_flag = click.option(
     "--wild", "wild", default=None, metavar="RANKS",

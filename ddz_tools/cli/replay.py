@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..engines.replay import ReplaySummary, replay_files
+from . import EXIT_BAD_RECORDS
 from .options import emit_json, format_option, print_table
 
 _HEADERS = ["file:line", "id", "status", "rules", "landlord", "base", "winner", "mult", "doubles", "scores", "note"]
@@ -20,7 +21,7 @@ def _row(where: str, rep) -> list:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--fast", is_flag=True, help="Validate with the batch kernel (same verdicts, terser reasons).")
 @click.option("--errors-only", is_flag=True, help="List only the records that are not ok.")
 @format_option()
@@ -32,8 +33,9 @@ def replay(files, fast, errors_only, fmt):
     four players) and the result is recomputed; a stored result that disagrees is flagged
     (mismatch).  Status per game: ok, mismatch, invalid (with the move and
     the reason), incomplete.  A line that is not a record is reported on
-    stderr with its line number and the run goes on.  Exit code 1 if any
-    line is malformed, invalid or a mismatch.
+    stderr with its line number and the run goes on.  Exit status 3 if any
+    line is malformed, invalid or a mismatch; 2 (nothing replayed) if a file
+    cannot be read.
 
     \b
     Examples:
@@ -66,4 +68,4 @@ def replay(files, fast, errors_only, fmt):
         keep = [i for i, h in enumerate(_HEADERS) if h != "doubles" or any(r[i] for r in rows)]
         print_table([[r[i] for i in keep] for r in rows], [_HEADERS[i] for i in keep])
     click.echo(summary.describe(), err=True)
-    return 1 if summary.failed else 0
+    return EXIT_BAD_RECORDS if summary.failed else 0

@@ -372,7 +372,14 @@ _WHAT = {
 class _CompileNotice(event.Listener):
     """Writes one line to ``stream`` (``None``: the current ``sys.stderr``) the
     first time a kernel of each module starts compiling in this process
-    (compiles nested in another one are part of it and not announced)."""
+    (compiles nested in another one are part of it and not announced).
+
+    A module's kernels are compiled as the commands need them: ``ddz bid``
+    compiles the bid evaluator's kernels for bids, ``ddz bid --decide double``
+    those for doubles.  So the line claims "first run" (and the module's
+    whole time) only when none of the module's kernels is cached yet;
+    otherwise it says that more of them are compiled, taking at most that
+    long.  Never "once": the next decision may compile more."""
 
     def __init__(self, stream):
         self.stream = stream
@@ -391,13 +398,27 @@ class _CompileNotice(event.Listener):
             if module in self.announced:
                 return
             self.announced.add(module)
-        what, seconds = _WHAT.get(module, (module, 20))
         stream = self.stream or sys.stderr
-        stream.write(f"compiling the {what} kernels (first run on this machine, once; ~{seconds} s)\n")
+        stream.write(notice_text(module, _some_cached(module)) + "\n")
         stream.flush()
 
     def on_end(self, ev):
         self.depth.n = max(0, getattr(self.depth, "n", 1) - 1)
+
+
+def notice_text(module: str, some_cached: bool) -> str:
+    """The line announcing that kernels of ``module`` (a :func:`_short_module`
+    name) are compiled: the first of them on this machine, or more of them
+    when ``some_cached`` (others are in the disk cache already)."""
+    what, seconds = _WHAT.get(module, (module, 20))
+    if some_cached:
+        return f"compiling more of the {what} kernels (first use on this machine; up to ~{seconds} s)"
+    return f"compiling the {what} kernels (first run on this machine; ~{seconds} s)"
+
+
+def _some_cached(module: str) -> bool:
+    """Does the disk cache hold a compiled kernel of ``module`` already?"""
+    return any(_short_module(d) == module and is_cached(d) for d in KERNELS)
 
 
 _notice = None

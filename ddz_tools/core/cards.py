@@ -180,8 +180,14 @@ def is_valid_packed(packed: int, decks: int = 1) -> bool:
 
 
 def _check_packed(packed: int, what: str, decks: int = 1) -> None:
-    for r in range(NUM_RANKS):
-        c = count_of(packed, r)
+    _check_counts(counts_of(packed), what, decks)
+
+
+def _check_counts(counts: "list[int]", what: str, decks: int = 1) -> None:
+    """Raise :class:`CardError` naming the first rank of which ``counts``
+    (15 counts, any size: a count of 16 or more does not fit a nibble) hold
+    more cards than ``decks`` decks have."""
+    for r, c in enumerate(counts):
         limit = rank_limit(r, decks)
         if c > limit:
             name = {RANK_X: "small jokers", RANK_D: "big jokers"}.get(r, f"{RANKS[r]}s")
@@ -239,7 +245,10 @@ def parse_cards(text: str, decks: int = 1) -> int:
 
 
 def _parse_cards_loop(text: str, decks: int = 1) -> int:
-    packed = 0
+    # Counted rank by rank, and checked once every card is read: the error
+    # gives the true number of cards of the rank (not the count at which the
+    # limit was passed, nor a nibble that 16 cards would overflow).
+    counts = [0] * NUM_RANKS
     i = 0
     n = len(text)
     upper = text.upper()
@@ -255,11 +264,10 @@ def _parse_cards_loop(text: str, decks: int = 1) -> int:
         rank = _RANK_OF_CHAR.get(ch)
         if rank is None:
             raise CardError(f"{text!r}: unknown card character {text[i]!r} (use 3456789TJQKA2XD)")
-        packed += 1 << (4 * rank)
-        if (packed >> (4 * rank)) & NIBBLE > rank_limit(rank, decks):
-            _check_packed(packed, repr(text), decks)
+        counts[rank] += 1
         i += 1
-    return packed
+    _check_counts(counts, repr(text), decks)
+    return pack_counts(counts)
 
 
 def format_cards(packed: int) -> str:
@@ -320,14 +328,14 @@ _RANK_TO_DOUZERO = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30]
 
 def pack_douzero(values: Iterable[int]) -> int:
     """Pack a list of DouZero card ints (3..14, 17, 20, 30)."""
-    packed = 0
+    counts = [0] * NUM_RANKS
     for v in values:
         rank = _DOUZERO_TO_RANK.get(v) if isinstance(v, int) and not isinstance(v, bool) else None
         if rank is None:
             raise CardError(f"{v!r} is not a DouZero card value (3..14, 17, 20, 30)")
-        packed += 1 << (4 * rank)
-    _check_packed(packed, "DouZero card list")
-    return packed
+        counts[rank] += 1
+    _check_counts(counts, "DouZero card list")
+    return pack_counts(counts)
 
 
 def douzero_values(packed: int) -> list[int]:

@@ -5,26 +5,26 @@ or bot transcript, sniffed by :func:`ddz_tools.engines.botzone.sniff_text` and i
 first.  Every record, of three or four players, is replayed by
 :func:`ddz_tools.engines.records.replay_record`, or with ``fast`` validated in batches
 by :func:`ddz_tools.engines.records.validate_batch`; :class:`ReplaySummary` counts the
-verdicts.  It sits above both
+verdicts.  A bad record is one item of the run; a file that cannot be read
+stops it (``OSError``).  It sits above both
 :mod:`ddz_tools.engines.records` and :mod:`ddz_tools.engines.botzone`, which it joins.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import sys
 from typing import Iterable, Iterator
 
 from . import botzone
 from ..core.errors import DdzError
-from .records import ReplayResult, parse_record, read_records, replay_record, validate_batch
+from .records import ReplayResult, parse_record, read_records, record_lines, replay_record, validate_batch
 
 __all__ = ["REPLAY_CHUNK", "REPLAY_VERDICTS", "ReplaySummary", "replay_files"]
 
 #: Records per kernel call when :func:`replay_files` validates in batches.
 REPLAY_CHUNK = 20000
 #: The verdicts :class:`ReplaySummary` counts: a record's status, or ``malformed``
-#: for a line that is not a record (or a file that cannot be read).
+#: for a line that is not a record.
 REPLAY_VERDICTS = ("ok", "mismatch", "invalid", "incomplete", "malformed")
 
 
@@ -34,18 +34,15 @@ def replay_files(paths: Iterable[str], fast: bool = False) -> Iterator[tuple]:
 
     Files are ``ddz-record/1`` JSON Lines (``-`` is stdin); a Botzone judge
     log or bot transcript is imported first (``line`` then counts its games).
-    A line that is not a record yields its error and the run goes on; a file
-    that cannot be read is one error (line 0).  With ``fast`` the records are
-    validated by the batch kernel (:func:`validate_batch`, in chunks of
-    :data:`REPLAY_CHUNK`): the same verdicts, terser reasons, card ids not
-    checked.
+    A line that is not a record (or not UTF-8 text) yields its error and the
+    run goes on.  A file that cannot be read (missing, a folder, no
+    permission) raises ``OSError``: that is not a bad record but a bad
+    argument.  With ``fast`` the records are validated by the batch kernel
+    (:func:`validate_batch`, in chunks of :data:`REPLAY_CHUNK`): the same
+    verdicts, terser reasons, card ids not checked.
     """
     for path in paths:
-        try:
-            yield from _replay_file(path, fast)
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            yield path, 0, None, f"cannot read the file: {reason}"
+        yield from _replay_file(path, fast)
 
 
 def _replay_file(path: str, fast: bool) -> Iterator[tuple]:
@@ -69,6 +66,9 @@ def _replay_botzone(path: str) -> Iterator[tuple]:
     except DdzError as exc:
         yield path, 1, None, str(exc)
         return
+    except UnicodeDecodeError as exc:   # a log is one JSON document: the whole of it is bad
+        yield path, 1, None, f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at byte {exc.start})"
+        return
     for i, rec in enumerate(recs, 1):
         rep = replay_record(rec)
         info = rec.extra.get("botzone", {})
@@ -88,25 +88,21 @@ def _replay_lines_fast(path: str) -> Iterator[tuple]:
             yield lineno, res.replay_result(g, rec, results[g]), None
 
     chunk: list = []
-    stream = sys.stdin if path == "-" else open(path, encoding="utf-8")
-    try:
-        for lineno, line in enumerate(stream, 1):
-            if not line.strip():
-                continue
+    for lineno, line, error in record_lines(path):
+        if error is None:
             try:
                 chunk.append((lineno, parse_record(line)))
             except DdzError as exc:
-                yield from flush(chunk)
-                chunk = []
-                yield lineno, None, str(exc)
-                continue
-            if len(chunk) >= REPLAY_CHUNK:
-                yield from flush(chunk)
-                chunk = []
-        yield from flush(chunk)
-    finally:
-        if stream is not sys.stdin:
-            stream.close()
+                error = str(exc)
+        if error is not None:
+            yield from flush(chunk)
+            chunk = []
+            yield lineno, None, error
+            continue
+        if len(chunk) >= REPLAY_CHUNK:
+            yield from flush(chunk)
+            chunk = []
+    yield from flush(chunk)
 
 
 @dataclasses.dataclass

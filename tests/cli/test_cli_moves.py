@@ -145,6 +145,8 @@ def test_moves_file_table(capsys):
     (["moves", "345", "--after", "pass"], "not a pass"),
     (["moves", "--file", "/nonexistent/hands.txt"], "No such file"),
     (["classify", "33333"], "5 3s"),
+    (["moves", "333333333"], "has 9 3s; at most 4 exist"),
+    (["moves", "3333333333", "--rules", "four"], "has 10 3s; at most 8 exist in 2 decks"),
     (["classify", "3Z"], "unknown card character"),
     (["moves", "345", "--rules", "poker"], "unknown rules preset 'poker'"),
     (["moves", "345", "--rules", "standard,colour=red"], "unknown rules option 'colour'"),

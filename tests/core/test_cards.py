@@ -88,6 +88,22 @@ def test_parse_rejects_impossible_input_with_one_line_message(text, fragment):
     assert isinstance(info.value, DdzError) and isinstance(info.value, ValueError)
 
 
+@pytest.mark.parametrize("text, decks, message", [
+    ("333333333", 1, "'333333333' has 9 3s; at most 4 exist"),
+    ("3333333333", 2, "'3333333333' has 10 3s; at most 8 exist in 2 decks"),
+    ("3" * 20, 1, f"'{'3' * 20}' has 20 3s; at most 4 exist"),          # more than a nibble holds
+    ("4" * 17, 2, f"'{'4' * 17}' has 17 4s; at most 8 exist in 2 decks"),
+    ("3 3 3 3 3 3, 10 10", 1, "has 6 3s"),
+    ("XXX", 2, "'XXX' has 3 small jokers; at most 2 exist in 2 decks"),
+])
+def test_too_many_of_a_rank_gives_the_true_count(text, decks, message):
+    """The error counts every card of the rank, not the card at which the
+    limit was passed (``ddz moves 333333333`` said it has 5 3s)."""
+    with pytest.raises(CardError) as info:
+        parse_cards(text, decks)
+    assert message in str(info.value)
+
+
 def test_parse_rejects_non_text():
     with pytest.raises(CardError, match="must be text"):
         parse_cards(345)  # type: ignore[arg-type]
@@ -211,8 +227,10 @@ def test_douzero_values_round_trip():
         pack_douzero([15])
     with pytest.raises(CardError, match="2 small jokers"):
         pack_douzero([20, 20])
-    with pytest.raises(CardError):
+    with pytest.raises(CardError, match="has 5 3s"):
         pack_douzero([3, 3, 3, 3, 3])
+    with pytest.raises(CardError, match="has 16 3s"):   # 16 would overflow a nibble
+        pack_douzero([3] * 16)
 
 
 # Hand --------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import ddz_tools
 from conftest import REPO
 from ddz_tools.core import _jit
 
-NOTICE = "compiling the move generator kernels (first run on this machine, once; "
+NOTICE = "compiling the move generator kernels (first run on this machine; "
 CHECK = ("from ddz_tools.core._jit import is_cached, uncached\n"
          "from ddz_tools.moves.movegen import _gen\n"
          "print(is_cached(_gen), len(uncached(['movegen'])) < 4)\n")
@@ -82,6 +82,40 @@ def test_notice_is_one_line_per_module_and_skips_nested_compiles():
         pass
     compile_of(Other())
     assert out.getvalue().count("\n") == 2
+
+
+def test_notice_says_first_run_only_when_nothing_of_the_module_is_cached(monkeypatch):
+    """``ddz bid`` compiles the bid evaluator's kernels for bids, ``--decide
+    double`` others of the same module: each said "first run on this machine,
+    once; ~125 s".  The second says it compiles more of them; and in one
+    process, threads included, a module is announced once."""
+    import threading
+
+    import ddz_tools.engines.decompose  # noqa: F401  (registers its kernels and the move generator's)
+
+    modules = {}
+    for d in _jit.KERNELS:
+        modules.setdefault(_jit._short_module(d), []).append(d)
+    (m1, (a, b, *_)), (m2, (c, *_)) = [(m, ks) for m, ks in modules.items() if len(ks) >= 2][:2]
+    cached = {id(b)}     # one kernel of m1 is in the disk cache, none of m2
+    monkeypatch.setattr(_jit, "is_cached", lambda d: id(d) in cached)
+    out = io.StringIO()
+    notice = _jit._CompileNotice(out)
+
+    def compile_of(d):
+        notice.notify(event.Event("numba:compile", event.EventStatus.START, data={"dispatcher": d}))
+        notice.notify(event.Event("numba:compile", event.EventStatus.END, data={"dispatcher": d}))
+
+    threads = [threading.Thread(target=compile_of, args=(k,)) for k in (a, a, c, c)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    compile_of(a)
+    lines = sorted(out.getvalue().splitlines())
+    what1, what2 = (_jit._WHAT.get(m, (m, 20)) for m in (m1, m2))
+    assert lines == sorted([
+        f"compiling more of the {what1[0]} kernels (first use on this machine; up to ~{what1[1]} s)",
+        f"compiling the {what2[0]} kernels (first run on this machine; ~{what2[1]} s)"])
+    assert all("once" not in line for line in lines)
 
 
 def test_before_first_kernel_runs_once_before_the_first_kernel_runs(tmp_path):

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from naive_game import naive_replay
 
 from conftest import REPO
+from ddz_tools.cli import EXIT_BAD_RECORDS
 from ddz_tools.core.errors import RecordError
 from ddz_tools.engines.game import Game, random_game
 from ddz_tools.engines.records import (
@@ -308,13 +309,35 @@ def test_cli_replay_table_and_exit_codes():
     r = _ddz("replay", str(DATA / "sample_games.jsonl"))
     assert r.return_value == 0
     assert "spring-1" in r.output and "12 -6 -6" in r.output
+    # Bad records: each reported, the others replayed, exit status 3 (not 1, a bug's).
     r = _ddz("replay", str(DATA / "bad_games.jsonl"))
-    assert r.return_value == 1
+    assert r.return_value == EXIT_BAD_RECORDS == 3
     assert "bad_games.jsonl:6: malformed JSON" in r.stderr
     assert "invalid: " in r.stderr and "plays[7]: seat 1 played J but holds" in r.stderr
-    # A file that cannot be read is reported and the other files are still replayed.
-    r = _ddz("replay", str(DATA / "no-such-file.jsonl"), str(DATA / "sample_games.jsonl"))
-    assert r.return_value == 1 and "cannot read the file" in r.stderr and "anti-spring-1" in r.output
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_cli_replay_a_file_that_cannot_be_read_is_one_error_line(tmp_path, fast):
+    """A missing file, or a folder, is bad input: one ``error:`` line, exit
+    status 2 and nothing replayed (it printed an empty table and exited 1)."""
+    for bad in (DATA / "no-such-file.jsonl", tmp_path):
+        proc = subprocess.run([sys.executable, "-m", "ddz_tools", "replay", str(DATA / "sample_games.jsonl"),
+                               str(bad)] + (["--fast"] if fast else []),
+                              capture_output=True, text=True, cwd=REPO, timeout=600)
+        assert proc.returncode == 2 and proc.stdout == "", proc
+        assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1, proc.stderr
+        assert str(bad) in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_cli_replay_a_line_that_is_not_utf8_costs_that_line_only(tmp_path, fast):
+    lines = (DATA / "sample_games.jsonl").read_bytes().splitlines(keepends=True)
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(lines[0] + b'{"id": "caf\xe9"}\n' + lines[1])
+    r = _ddz("replay", str(path), *(["--fast"] if fast else []))
+    assert r.return_value == EXIT_BAD_RECORDS
+    assert f"error: {path}:2: not UTF-8 text (byte 0xe9 at column 12)" in r.stderr
+    assert "sample-11" in r.output and "sample-12" in r.output and "2 ok, 1 malformed" in r.stderr
 
 
 @pytest.mark.parametrize("fast", [False, True])
@@ -335,7 +358,7 @@ def test_replay_files_fast_and_full_agree():
     give each line the same verdict, result and move index."""
     from ddz_tools.engines.replay import ReplaySummary, replay_files
 
-    paths = [str(DATA / "sample_games.jsonl"), str(DATA / "bad_games.jsonl"), str(DATA / "no-such-file.jsonl")]
+    paths = [str(DATA / "sample_games.jsonl"), str(DATA / "bad_games.jsonl")]
     full, fast = list(replay_files(paths)), list(replay_files(paths, fast=True))
     assert [(p, n) for p, n, _, _ in full] == [(p, n) for p, n, _, _ in fast]
     summaries = []
@@ -345,11 +368,14 @@ def test_replay_files_fast_and_full_agree():
             s.add(rep, err)
         summaries.append(s)
     assert summaries[0] == summaries[1] and summaries[0].failed
-    assert summaries[0].counts["malformed"] == 1 + sum(isinstance(v, str) for v in BAD_EXPECTED.values())
+    assert summaries[0].counts["malformed"] == sum(isinstance(v, str) for v in BAD_EXPECTED.values())
     for (path, line, a, ea), (_, _, b, eb) in zip(full, fast):
         assert (ea is None) == (eb is None), (path, line)
         if a is None:
             continue
         assert (a.status, a.code, a.phase, a.index, a.landlord) == (b.status, b.code, b.phase, b.index, b.landlord)
         assert a.result == b.result, (path, line)
-    assert full[-1][1] == 0 and "cannot read the file" in full[-1][3]
+    # A file that cannot be read is no record: it stops the run.
+    for fast in (False, True):
+        with pytest.raises(FileNotFoundError):
+            list(replay_files([str(DATA / "no-such-file.jsonl")], fast=fast))

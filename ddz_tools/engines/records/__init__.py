@@ -27,12 +27,12 @@ Files of any format (Botzone logs too) are replayed by
 
 from .format import SCHEMA, Record, parse_record, play_text, record_from_game, record_to_dict, rules_field, \
     write_record
-from .walk import LineResult, ReplayResult, game_before_play, read_records, replay_record
+from .walk import LineResult, ReplayResult, game_before_play, read_records, record_lines, replay_record
 from .validate import S_OK, STATUS_NAMES, BatchResult, GameBatch, pack_games, run_batch, validate_batch
 
 __all__ = [
     "SCHEMA", "Record", "ReplayResult", "LineResult", "parse_record", "record_to_dict",
-    "record_from_game", "write_record", "read_records", "replay_record", "game_before_play", "play_text",
+    "record_from_game", "write_record", "read_records", "record_lines", "replay_record", "game_before_play", "play_text",
     "rules_field", "GameBatch", "BatchResult", "pack_games", "run_batch", "validate_batch", "STATUS_NAMES",
     "S_OK",
 ]

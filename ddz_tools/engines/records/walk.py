@@ -43,7 +43,7 @@ from ..game import (
 )
 from .format import RESULT_FIELDS, Record, parse_record
 
-__all__ = ["ReplayResult", "LineResult", "replay_record", "game_before_play", "read_records"]
+__all__ = ["ReplayResult", "LineResult", "replay_record", "game_before_play", "read_records", "record_lines"]
 
 @dataclasses.dataclass
 class ReplayResult:
@@ -233,32 +233,51 @@ class LineResult:
         return self.error is None and self.replay is not None and self.replay.ok
 
 
-def read_records(path: "str | os.PathLike | IO[str]", replay: bool = True) -> Iterator[LineResult]:
-    """Yield one :class:`LineResult` per non-blank line of a ``ddz-record/1`` file.
+def record_lines(path: "str | os.PathLike | IO[str]") -> Iterator[tuple]:
+    """``(line number, text, error)`` of every non-blank line of a record
+    file (``-`` is stdin, or an open text stream): ``error`` is None, or why
+    the line is not text (``not UTF-8 text ...``; ``text`` is then None).
 
-    A line that is not a well-formed record gets ``error`` (the reason) and
-    the reading goes on; with ``replay`` every record is replayed.
-    """
-    if isinstance(path, (str, os.PathLike)):
-        name = os.fspath(path)
-        stream = open(path, encoding="utf-8") if name != "-" else None
+    A file is read as bytes and decoded line by line, so that a stray byte
+    costs its own line only.  A file that cannot be opened or read raises
+    ``OSError``."""
+    if not isinstance(path, (str, os.PathLike)):
+        stream, close = path, False
+    elif os.fspath(path) == "-":
+        stream, close = getattr(sys.stdin, "buffer", sys.stdin), False
     else:
-        name, stream = getattr(path, "name", "<stream>"), path
-    if stream is None:
-        stream, close = sys.stdin, False
-    else:
-        close = isinstance(path, (str, os.PathLike))
+        stream, close = open(path, "rb"), True
     try:
         for lineno, line in enumerate(stream, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = parse_record(line)
-            except DdzError as exc:
-                yield LineResult(name, lineno, error=str(exc))
-                continue
-            yield LineResult(name, lineno, rec, replay_record(rec) if replay else None)
+            if isinstance(line, bytes):
+                try:
+                    line = line.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    yield lineno, None, (f"not UTF-8 text (byte 0x{line[exc.start]:02x} at column "
+                                         f"{exc.start + 1})")
+                    continue
+            if line.strip():
+                yield lineno, line, None
     finally:
         if close:
             stream.close()
 
+
+def read_records(path: "str | os.PathLike | IO[str]", replay: bool = True) -> Iterator[LineResult]:
+    """Yield one :class:`LineResult` per non-blank line of a ``ddz-record/1`` file.
+
+    A line that is not a well-formed record (nor UTF-8 text) gets ``error``
+    (the reason) and the reading goes on; with ``replay`` every record is
+    replayed.  A file that cannot be read raises ``OSError``.
+    """
+    name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else getattr(path, "name", "<stream>")
+    for lineno, line, error in record_lines(path):
+        if error is None:
+            try:
+                rec = parse_record(line)
+            except DdzError as exc:
+                error = str(exc)
+        if error is not None:
+            yield LineResult(name, lineno, error=error)
+            continue
+        yield LineResult(name, lineno, rec, replay_record(rec) if replay else None)
