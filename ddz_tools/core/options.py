@@ -417,6 +417,15 @@ class Rules:
             return self
         return dataclasses.replace(self, wild=self.wild[:self.wild_at_bidding])
 
+    def wild_field(self) -> dict:
+        """``{"wild": ...}`` (the deal's wild ranks as text) under Laizi rules,
+        ``{}`` under classic ones: the field a JSON result of these rules holds.
+
+        >>> Rules.parse("laizi").with_wild("9").wild_field(), Rules.parse("standard").wild_field()
+        ({'wild': '9'}, {})
+        """
+        return {"wild": self.wild_text()} if self.wild_ranks else {}
+
     def wild_text(self) -> str:
         """The wild ranks as text (``"5,9"``), ``""`` for none."""
         return format_wild(self.wild)

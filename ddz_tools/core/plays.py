@@ -444,8 +444,7 @@ def classify_report(text: str, rules: "Rules | str | None" = None) -> dict:
     rules = Rules.parse(rules).require_wild()
     cards = play_text_cards(text, rules.decks)
     out = {"cards": format_cards(cards), "rules": rules.describe()}
-    if rules.is_laizi:
-        out["wild"] = rules.wild_text()
+    out.update(rules.wild_field())
     # Under wild ranks ``CARDS=FACES`` pins one reading (an error when it is none).
     plays = [Play.parse(text, rules)] if "=" in text else classify(cards, rules)
     out["readings"] = [p.to_dict(rules) for p in plays]

@@ -398,8 +398,7 @@ class Position:
 
     def to_dict(self) -> dict:
         d = {"schema": SCHEMA, "id": self.id, "rules": self.rules.describe()}
-        if self.rules.is_laizi:
-            d["wild"] = self.rules.wild_text()
+        d.update(self.rules.wild_field())
         d.update({
             "hands": {s: format_cards(h) for s, h in self.hands},
             "to_move": self.to_move,

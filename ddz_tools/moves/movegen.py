@@ -650,8 +650,7 @@ def moves_report(hand, after=None, rules=None) -> dict:
         "hand": format_cards(packed),
         "rules": rules.describe(),
     }
-    if rules.is_laizi:
-        out["wild"] = rules.wild_text()
+    out.update(rules.wild_field())
     return {
         **out,
         "after": after.notation(rules) if after is not None else None,
