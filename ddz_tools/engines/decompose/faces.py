@@ -1,8 +1,8 @@
 """The face DP: hands holding laizi, face by face.
 
-With laizi the hand-by-hand search (:func:`~.core.search_core`) meets far more chain plays (a laizi
-fills any gap), so a hand with laizi is decomposed by a dynamic programme over
-the faces 3..2 instead.  A split is its chain bodies (chains, pair chains and
+With laizi the hand-by-hand search (:func:`~.core.search_core`) meets far
+more chain plays (a laizi fills any gap), so a hand with laizi is decomposed
+by a dynamic programme over the faces 3..2 instead.  A split is its chain bodies (chains, pair chains and
 airplane bodies: runs of faces, p = 1, 2 or 3 cards a face), the wings of its
 airplanes, and rank-free plays; the rank-free plays and the wings depend only
 on the cards the bodies leave, so the DP goes face by face choosing which
@@ -56,7 +56,7 @@ _DP_SCRATCH = 192
 #: Work entries of the DP (taken from the end of a work array; the rest is
 #: the signature search's).
 _DP_WORK = 3 * _DP_MAX_STATES + 4 * _DP_SLOTS + _DP_MAX_STATES + _DP_SCRATCH + 2 * _DP_WBUF
-#: Overflow of the DP's fixed sizes: the hand takes :func:`search_core`.
+#: Overflow of the DP's fixed sizes: the hand takes :func:`~.core.search_core`.
 _DP_OVERFLOW = -2
 
 

@@ -2,8 +2,8 @@
 
 Under the four-player rules a hand's chain plays (chains, pair chains,
 airplanes with or without pair wings) run over the places 3..A, and every
-other play is rank-free (:func:`~.signature.four_free_plays` values them exactly).  A
-split's chain plays are taken by their lowest place, low to high: a node is
+other play is rank-free (:func:`~.signature.four_free_plays` values them
+exactly).  A split's chain plays are taken by their lowest place, low to high: a node is
 ``(hand, p)``, "the fewest plays of ``hand`` when no chain may start below
 place ``p``", and
 
