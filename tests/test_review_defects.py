@@ -1,0 +1,116 @@
+"""The defects of the review, ``ddz analyze`` and ``ddz report`` found in
+issue 53: four-player totals over every seat, one meaning of "mistake" (plays)
+apart from the stake decisions against the evaluators, every bomb and rocket
+counted, call-grab auctions read as calls and grabs, and the wording of the
+result line.
+
+The open-hand solver is replaced here by a stand-in (:func:`fake_open`) that
+gives every move a fixed verdict: what is tested is how the verdicts are
+counted, summed and shown, and a real open review of a four-player game costs
+minutes."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from conftest import REPO
+from ddz_tools import review as review_mod
+from ddz_tools.analyze import GameAnalysis, analyze_files, flat_row, from_flat_row, summarize
+from ddz_tools.cli import main
+from ddz_tools.game import Auction
+from ddz_tools.kinds import T_BOMB, T_ROCKET
+from ddz_tools.records import parse_record
+from ddz_tools.review import replay_states
+
+pytest.importorskip("jinja2")
+pytest.importorskip("matplotlib")
+
+FOUR = str(REPO / "data" / "four_games.jsonl")
+HAPPY = str(REPO / "data" / "happy_games.jsonl")
+
+
+def fake_open(states, end, moves, landlord, rules, node_limit, time_limit):
+    """A stand-in for the open-hand solver: every move's side could win
+    before it, and every fifth move of the last seat (seat 2, or seat 3 at
+    four seats) threw the win away."""
+    last = len(states[0].hands) - 1
+    for m in moves:
+        m.open_before = "win"
+        m.open_after = "loss" if m.seat == last and m.move % 5 == 0 else "win"
+        if m.open_after == "loss":
+            m.open_flag, m.better = "mistake", []
+    return len(moves) + 1, 0
+
+
+@pytest.fixture
+def stub_solver(monkeypatch):
+    monkeypatch.setattr(review_mod, "_review_open", fake_open)
+
+
+def run_cli(args, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def page_text(path) -> str:
+    """A page's visible text, one space between words."""
+    t = path.read_text(encoding="utf-8")
+    t = re.sub(r"<svg.*?</svg>|<style.*?</style>", " ", t, flags=re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", t)))
+
+
+def cells(raw: str, first: str) -> list:
+    """The cells' text of the table row of a page whose first cell is ``first``."""
+    row = re.search(r"<tr><td>" + re.escape(first) + r"</td>(.*?)</tr>", raw, re.S)
+    assert row, first
+    return [re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", c))).strip()
+            for c in re.findall(r"<td[^>]*>(.*?)</td>", row.group(1), re.S)]
+
+
+def stat(index_text: str, label: str) -> str:
+    """The figure of a summary tile of the index."""
+    m = re.search(r"([0-9][0-9 /]*) " + re.escape(label), index_text)
+    assert m, label
+    return m.group(1).strip()
+
+
+# 1. Four-player review totals cover every seat ------------------------------------------------
+
+
+def test_four_player_review_totals_cover_every_seat(stub_solver, capsys, tmp_path):
+    """The review totals of four-player games sum all four seats: the
+    summary equals the sum of the per-seat figures and the players table
+    (every seat of data/four_games.jsonl is "random"), in `ddz analyze` and
+    on the report's index; seat 3's flagged moves are counted."""
+    games = list(analyze_files([FOUR], solve_below=0, review="open", workers=1))
+    assert all(len(g.review["seats"]) == 4 for g in games)
+    want = {k: sum(s[k] for g in games for s in g.review["seats"]) for k in ("moves", "mistake")}
+    seat3 = sum(g.review["seats"][3]["mistake"] for g in games)
+    assert seat3 > 0
+    s = summarize(games)
+    assert {k: s["review"][k] for k in want} == want
+    assert {k: s["players"]["random"]["review"][k] for k in want} == want
+
+    code, out, _ = run_cli(["analyze", FOUR, "--review", "open", "--solve-below", "0", "--workers", "1",
+                            "--format", "json"], capsys)
+    assert code == 0
+    summary = json.loads(out.splitlines()[-1])["summary"]
+    assert summary["review"]["moves"] == summary["players"]["random"]["review"]["moves"] == want["moves"]
+    assert summary["review"]["mistake"] == want["mistake"]
+
+    from ddz_tools.report import write_report
+
+    write_report([FOUR], str(tmp_path / "r"), solve_below=0, workers=1)
+    index = page_text(tmp_path / "r" / "index.html")
+    assert stat(index, "moves reviewed") == str(want["moves"])
+    assert stat(index, "mistakes") == str(want["mistake"])
+    # The players table: games, landlord wins, farmer wins, mistakes per game, moves reviewed, ...
+    row = cells((tmp_path / "r" / "index.html").read_text(encoding="utf-8"), "random")
+    assert row[0] == "24" and row[4] == str(want["moves"])
+    assert float(row[3]) == pytest.approx(want["mistake"] / 24, abs=0.005)
