@@ -114,3 +114,33 @@ def test_four_player_review_totals_cover_every_seat(stub_solver, capsys, tmp_pat
     row = cells((tmp_path / "r" / "index.html").read_text(encoding="utf-8"), "random")
     assert row[0] == "24" and row[4] == str(want["moves"])
     assert float(row[3]) == pytest.approx(want["mistake"] / 24, abs=0.005)
+
+
+# 5. The result line names the winners -------------------------------------------------------------
+
+
+def test_result_line_names_the_winners(stub_solver, tmp_path):
+    """A page's result line reads "landlord (NAME) wins" or "farmers (NAME,
+    NAME, NAME) win" (four players: three farmers), never names joined by
+    "and"."""
+    from ddz_tools.report import write_report
+
+    write_report([FOUR, str(REPO / "data" / "sample_games.jsonl")], str(tmp_path / "r"), solve_below=0, workers=1)
+    recs = [json.loads(x) for x in open(FOUR, encoding="utf-8")]
+    recs += [json.loads(x) for x in open(REPO / "data" / "sample_games.jsonl", encoding="utf-8")]
+    winners = set()
+    for rec in recs:
+        page = next(p for p in (tmp_path / "r" / "games").glob("*.html") if f">{rec['id']}<" in p.read_text())
+        text = page_text(page)
+        result = text[text.index("Result"):text.index("Deal")]
+        ll = rec["landlord"]
+        names = rec.get("players") or [f"seat {s}" for s in range(len(rec["deal"]["hands"]))]
+        farmers = ", ".join(n for s, n in enumerate(names) if s != ll)
+        winner = rec["result"]["winner"]
+        winners.add((len(names), winner))
+        if winner == "landlord":
+            assert f"landlord ({names[ll]}) wins" in result
+        else:
+            assert f"farmers ({farmers}) win" in result
+        assert " and " not in result
+    assert {(4, "farmers"), (4, "landlord"), (3, "farmers"), (3, "landlord")} <= winners
