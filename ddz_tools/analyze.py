@@ -51,6 +51,7 @@ from ._jit import interpreted
 from .cards import card_count, parse_cards
 from .errors import ArgumentError, DdzError, RecordError
 from .gamerules import next_seat, trick_after
+from .kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS, T_BOMB, T_ROCKET
 from .review import (
     MODES as REVIEW_MODES,
     REVIEW_NODE_LIMIT,
@@ -59,7 +60,7 @@ from .review import (
     process_solver,
     replay_states,
 )
-from .rules import Rules, play_text_cards
+from .rules import Play, Rules, play_text_cards
 from .sources import (
     FMT_BOTZONE_LOG,
     FMT_BOTZONE_TRANSCRIPT,
@@ -121,6 +122,10 @@ class GameAnalysis:
     players: "list | None" = None
     landlord: "int | None" = None
     result: "dict | None" = None
+    #: Every bomb and rocket played (``result["bombs"]`` counts those that
+    #: raised the stake: fewer under four-player ``bomb_doubles=six-plus`` or
+    #: ``ladder``, where bombs of 4 or 5 cards do not).
+    bombs_played: "int | None" = None
     result_disagrees: list = dataclasses.field(default_factory=list)
     stored_result: "dict | None" = None
     mistakes: list = dataclasses.field(default_factory=list)
@@ -326,6 +331,37 @@ def _game_plays(rec):
     """Replay a valid record with the game engine: (hands at the lead, landlord, [(seat, Play)])."""
     states, end, plays = replay_states(rec)
     return list(states[0].hands if states else end.hands), end.landlord, plays
+
+
+#: (play text, rule flags) -> is the play a bomb or a rocket (the four jokers with two decks).
+_BOMB_TEXT: dict = {}
+
+
+def _is_bomb_text(text: str, rules: Rules) -> bool:
+    """Is a valid play's text a bomb or a rocket (as the engine reads it)?  Memoised."""
+    key = (text, rules.flags)
+    hit = _BOMB_TEXT.get(key)
+    if hit is None:
+        try:
+            hit = Play.parse(text, rules).type in (T_BOMB, T_ROCKET)
+        except DdzError:
+            hit = False
+        if len(_BOMB_TEXT) < 100_000:
+            _BOMB_TEXT[key] = hit
+    return hit
+
+
+def bombs_played(rec, result: dict) -> int:
+    """Every bomb and rocket played in a valid record whose replayed result is ``result``.
+
+    ``result["bombs"]`` counts the bombs and rockets that raised the stake;
+    that is every one of them except under four-player ``bomb_doubles=six-plus``
+    or ``ladder``, where bombs of 4 or 5 cards leave the stake alone: only
+    there are the plays read (each distinct text once)."""
+    rules = rec.rules
+    if not rules.flags & (F_BOMBS_SIX_PLUS | F_BOMBS_LADDER):
+        return result.get("bombs") or 0
+    return sum(1 for _, text in rec.plays if text and _is_bomb_text(text, rules))
 
 
 def _reaches(rec, landlord: int, below: int) -> bool:
@@ -642,12 +678,14 @@ def _analyze_games(items: Sequence[Item], opts: AnalyzeOptions) -> list[GameAnal
             g = GameAnalysis(item.file, item.line, item.fmt, STATUS_VALID,
                              None if rec.id is None else str(rec.id), desc, landlord=result.landlord,
                              players=list(rec.players) if rec.players else None, result=result.to_dict())
+            g.bombs_played = bombs_played(rec, g.result)
             out[i] = g
             deep.append((g, rec))
     for i, rec in slow:
         g = _from_replay(items[i], rec, replay_record(rec))
         out[i] = g
         if g.status == STATUS_VALID:
+            g.bombs_played = bombs_played(rec, g.result)
             deep.append((g, rec))
     if opts.solve_below > 0 or opts.bids or opts.review:
         for g, rec in deep:
@@ -1015,7 +1053,7 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
     s = {
         "files": 0, "games": 0, "valid": 0, "invalid": 0, "incomplete": 0, "deals": 0,
         "result_disagrees": 0, "landlord_wins": 0, "farmer_wins": 0, "landlord_win_rate": None,
-        "mean_multiplier": None, "bombs": 0, "springs": 0, "anti_springs": 0,
+        "mean_multiplier": None, "bombs": 0, "stake_bombs": 0, "springs": 0, "anti_springs": 0,
         "mistakes": 0, "games_with_mistakes": 0, "mistakes_by_role": {r: 0 for r in ROLES},
         "positions_solved": 0, "positions_unchecked": 0, "bids_reviewed": 0, "bids_agreeing": 0,
         "bid_cost": 0.0, "doubles_reviewed": 0, "doubles_agreeing": 0, "double_cost": 0.0,
@@ -1082,7 +1120,8 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
         won_landlord = r.get("winner") == "landlord"
         s["landlord_wins" if won_landlord else "farmer_wins"] += 1
         mult_sum += r.get("multiplier") or 0
-        s["bombs"] += r.get("bombs") or 0
+        s["stake_bombs"] += r.get("bombs") or 0
+        s["bombs"] += (r.get("bombs") or 0) if g.bombs_played is None else g.bombs_played
         s["springs"] += bool(r.get("spring"))
         s["anti_springs"] += bool(r.get("anti_spring"))
         if names and g.landlord is not None:
@@ -1124,7 +1163,7 @@ def _new_player() -> dict:
 CSV_COLUMNS = ("file", "line", "format", "id", "status", "rules", "phase", "move", "reason", "players",
                "landlord", "winner", "base", "multiplier", "bombs", "spring", "anti_spring",
                "scores", "result_disagrees", "mistakes", "mistake_moves", "positions_solved",
-               "positions_unchecked", "bid_review", "double_review", "show_review", "notes")
+               "positions_unchecked", "bid_review", "double_review", "show_review", "notes", "bombs_played")
 
 
 def flat_row(g: GameAnalysis) -> dict:
@@ -1158,7 +1197,7 @@ def flat_row(g: GameAnalysis) -> dict:
                            for b in (g.double_review or [])),
         "show_review": j(f"{b['seat']}:{b['stage']}={b['show']}>{b['best']}@{b.get('cost', 0)}"
                          + ("!" if b.get("mistake") else "") for b in (g.show_review or [])),
-        "notes": j(g.notes),
+        "notes": j(g.notes), "bombs_played": "" if g.bombs_played is None else g.bombs_played,
     }
 
 
@@ -1215,6 +1254,7 @@ def from_flat_row(row: dict) -> GameAnalysis:
             rules=row.get("rules") or None, reason=row.get("reason") or None, phase=row.get("phase") or None,
             move=opt_int(row.get("move")), players=players, landlord=opt_int(row.get("landlord")),
             result=result, result_disagrees=row["result_disagrees"].split("|") if row.get("result_disagrees") else [],
+            bombs_played=opt_int(row.get("bombs_played")),
             mistakes=mistakes, positions_solved=int(row.get("positions_solved") or 0),
             positions_unchecked=int(row.get("positions_unchecked") or 0), bid_review=reviews,
             double_review=doubles, show_review=shows, notes=row["notes"].split("|") if row.get("notes") else [])

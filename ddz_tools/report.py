@@ -293,6 +293,14 @@ def _pct(x) -> str:
     return "" if x is None else f"{100 * x:.0f}%"
 
 
+def _bombs(g: GameAnalysis) -> dict:
+    """The bombs and rockets of a game for its pages: ``played`` (every one)
+    and ``stake`` (those that raised the stake: fewer only under four-player
+    ``bomb_doubles=six-plus`` or ``ladder``)."""
+    stake = (g.result or {}).get("bombs") or 0
+    return {"played": stake if g.bombs_played is None else g.bombs_played, "stake": stake}
+
+
 def game_model(g: GameAnalysis) -> dict:
     """Everything the game page shows, as plain values."""
     r = g.review
@@ -347,7 +355,7 @@ def game_model(g: GameAnalysis) -> dict:
         "bids": bids, "bid_review": bid_review, "moves": moves, "stake": stake,
         "flagged": [m for m in moves if m["flag"]],
         "timeline": timeline_svg(r),
-        "result": res, "winner": res.get("winner"),
+        "result": res, "winner": res.get("winner"), "bombs": _bombs(g),
         "scores": [{"who": seats[s], "score": sc} for s, sc in enumerate(res.get("scores") or [])],
         "stats": [{"who": seats[s], **r["seats"][s]} for s in range(ns)],
         "node_limit": r.get("node_limit"), "positions": r.get("positions"), "unknown": r.get("unknown"),

@@ -144,3 +144,60 @@ def test_result_line_names_the_winners(stub_solver, tmp_path):
             assert f"farmers ({farmers}) win" in result
         assert " and " not in result
     assert {(4, "farmers"), (4, "landlord"), (3, "farmers"), (3, "landlord")} <= winners
+
+
+# 3. Every bomb and rocket is counted --------------------------------------------------------------
+
+
+def engine_bombs(line: str) -> int:
+    """Bombs and rockets played, as the game engine reads the plays."""
+    _, _, plays = replay_states(parse_record(json.loads(line)))
+    return sum(1 for _, p in plays if p.type in (T_BOMB, T_ROCKET))
+
+
+def test_bombs_and_rockets_count_every_one_played(capsys):
+    """Under four-player bomb_doubles=six-plus (and ladder) bombs of 4 or 5
+    cards leave the stake alone, so the result's ``bombs`` (the stake's)
+    undercounts them: "bombs and rockets" counts every one the engine reads,
+    and the ones that raised the stake are a row of their own.  Under rules
+    where every bomb doubles the two are the same and the row is absent."""
+    lines = open(FOUR, encoding="utf-8").read().splitlines()
+    games = list(analyze_files([FOUR], solve_below=0, workers=1))
+    assert [g.bombs_played for g in games] == [engine_bombs(x) for x in lines]
+    assert [g.result["bombs"] for g in games] == [json.loads(x)["result"]["bombs"] for x in lines]
+    s = summarize(games)
+    played, stake = sum(map(engine_bombs, lines)), sum(g.result["bombs"] for g in games)
+    assert (s["bombs"], s["stake_bombs"]) == (played, stake) and played > stake
+    # bomb_doubles=all (four-3): every bomb doubles.
+    assert games[2].bombs_played == games[2].result["bombs"] == 4
+    back = [from_flat_row({k: str(v) for k, v in flat_row(g).items()}) for g in games]
+    assert summarize(back)["bombs"] == played
+    code, out, _ = run_cli(["analyze", FOUR, "--solve-below", "0", "--workers", "1"], capsys)
+    assert re.search(rf"^bombs and rockets +{played}$", out, re.M)
+    assert re.search(rf"^bombs and rockets that raised the stake +{stake}$", out, re.M)
+    sample = str(REPO / "data" / "sample_games.jsonl")
+    three = list(analyze_files([sample], solve_below=0, workers=1))
+    assert all(g.bombs_played == g.result["bombs"] for g in three)
+    assert summarize(three)["bombs"] == sum(map(engine_bombs, open(sample, encoding="utf-8").read().splitlines()))
+    code, out, _ = run_cli(["analyze", sample, "--solve-below", "0", "--workers", "1"], capsys)
+    assert "raised the stake" not in out
+
+
+def test_four_player_pages_count_every_bomb(stub_solver, tmp_path):
+    """The result line of a four-player page counts every bomb and rocket,
+    and those that raised the stake when they are fewer."""
+    from ddz_tools.report import write_report
+
+    write_report([FOUR], str(tmp_path / "r"), solve_below=0, workers=1)
+    for line in open(FOUR, encoding="utf-8"):
+        rec = json.loads(line)
+        page = next(p for p in (tmp_path / "r" / "games").glob("*.html") if f">{rec['id']}<" in p.read_text())
+        text = page_text(page)
+        result = text[text.index("Result"):text.index("Deal")]
+        n, stake = engine_bombs(line), rec["result"]["bombs"]
+        if n == stake == 0:
+            assert "bomb" not in result
+        elif n == stake:
+            assert re.search(rf"· {n} bombs? (?!\()", result)
+        else:
+            assert f"· {n} bomb{'s' if n > 1 else ''} ({stake or 'none'} raised the stake)" in result

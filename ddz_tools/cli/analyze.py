@@ -48,7 +48,10 @@ def _print_summary_tables(s: dict, analyses: "list | None") -> None:
             ("stored result disagrees", s["result_disagrees"]),
             ("landlord win rate", pct(s["landlord_win_rate"])),
             ("mean multiplier", "" if s["mean_multiplier"] is None else f"{s['mean_multiplier']:.3f}"),
-            ("bombs and rockets", s["bombs"]), ("springs", s["springs"]), ("anti-springs", s["anti_springs"]),
+            ("bombs and rockets", s["bombs"]),
+            # Fewer only under four-player bomb_doubles=six-plus or ladder (bombs of 4 or 5 cards do not double).
+            *([("bombs and rockets that raised the stake", s["stake_bombs"])] if s["stake_bombs"] != s["bombs"] else []),
+            ("springs", s["springs"]), ("anti-springs", s["anti_springs"]),
             ("mistakes", s["mistakes"]), ("games with mistakes", s["games_with_mistakes"]),
             ("mistakes by " + " / ".join(s["mistakes_by_role"]),
              " / ".join(str(n) for n in s["mistakes_by_role"].values())),
