@@ -194,8 +194,7 @@ class GameAnalysis:
         for b in self.show_review or []:
             if not b["agrees"]:
                 did = "showed" if b["show"] == "show" else "did not show"
-                parts.append(f"seat {b['seat']} {did} at {b['stage']}, best {b['best']}"
-                             + (" (a mistake)" if b.get("mistake") else ""))
+                parts.append(f"seat {b['seat']} {did} at {b['stage']}, best {b['best']}")
         parts.extend(self.notes)
         return "; ".join(parts)
 
@@ -496,9 +495,11 @@ def review_shows(rec, opts: "AnalyzeOptions") -> tuple["list | None", "str | Non
     A row: ``seat``, ``role``, ``player``, ``stage``, ``factor`` (what the
     show was worth there), ``show`` (``show`` or ``no``, as made), ``best``,
     ``agrees``, ``expected`` (both choices' expected scores), ``margin`` and
-    ``margin_ci`` (the evaluator's best over the other choice), ``cost`` (best
-    minus made), ``mistake`` (the other choice is better at the evaluator's
-    confidence: its margin's interval lies above 0) and ``samples``."""
+    ``margin_ci`` (the evaluator's best over the other choice, with its 95%
+    interval: an interval reaching 0 is a call inside the evaluator's noise),
+    ``cost`` (best minus made) and ``samples``.  A choice is *against the
+    evaluator* when it is not ``best`` (``agrees`` false), as for the bids and
+    the doubles: the one definition :func:`summarize` counts."""
     from .bid import evaluate_show
     from .game import ROLE_NAMES, show_stage_code
     from .gamerules import show_factor
@@ -558,12 +559,11 @@ def review_shows(rec, opts: "AnalyzeOptions") -> tuple["list | None", "str | Non
             continue
         exp = ev.expected_score
         best = ev.recommendation
-        mistake = best != made and ev.margin_ci[0] > 0
         out.append({"seat": seat, "role": roles[seat], "player": rec.players[seat] if rec.players else None,
                     "stage": ev.stage, "factor": ev.factor, "show": made, "best": best, "agrees": made == best,
                     "expected": {c: round(v, 4) for c, v in exp.items()}, "margin": round(ev.margin, 4),
                     "margin_ci": [round(x, 4) for x in ev.margin_ci], "cost": round(exp[best] - exp[made], 4),
-                    "mistake": mistake, "samples": ev.samples})
+                    "samples": ev.samples})
     return out, "; ".join(notes) or None
 
 
@@ -1057,7 +1057,8 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
         "mistakes": 0, "games_with_mistakes": 0, "mistakes_by_role": {r: 0 for r in ROLES},
         "positions_solved": 0, "positions_unchecked": 0, "bids_reviewed": 0, "bids_agreeing": 0,
         "bid_cost": 0.0, "doubles_reviewed": 0, "doubles_agreeing": 0, "double_cost": 0.0,
-        "shows_reviewed": 0, "shows_agreeing": 0, "show_mistakes": 0, "show_cost": 0.0,
+        "shows_reviewed": 0, "shows_agreeing": 0, "show_cost": 0.0,
+        "stake_decisions": 0, "stake_against": 0,
         "review": new_totals(), "rules": {}, "players": {},
     }
     files = set()
@@ -1101,7 +1102,6 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
         for b in g.show_review or []:
             s["shows_reviewed"] += 1
             s["shows_agreeing"] += bool(b.get("agrees"))
-            s["show_mistakes"] += bool(b.get("mistake"))
             s["show_cost"] += b.get("cost") or 0.0
         for b in g.bid_review or []:
             s["bids_reviewed"] += 1
@@ -1111,6 +1111,17 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
                 p = players.setdefault(names[b["seat"]], _new_player())
                 p["bids_reviewed"] += 1
                 p["bids_agreeing"] += bool(b.get("agrees"))
+        # Stake decisions: every bid, call or grab, double and show decision the
+        # evaluators reviewed; one is against the evaluator when the choice made
+        # is not the evaluator's recommendation.  (Mistakes are plays only.)
+        for b in itertools.chain(g.bid_review or (), g.double_review or (), g.show_review or ()):
+            against = not b.get("agrees")
+            s["stake_decisions"] += 1
+            s["stake_against"] += against
+            if names:
+                p = players.setdefault(names[b["seat"]], _new_player())
+                p["stake_decisions"] += 1
+                p["stake_against"] += against
         if g.status != STATUS_VALID or not g.result:
             if names and g.status == STATUS_INCOMPLETE:
                 for n in names:
@@ -1154,7 +1165,8 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
 
 def _new_player() -> dict:
     return {"games": 0, "wins": 0, "win_rate": None, "landlord_games": 0, "landlord_wins": 0,
-            "score": 0, "mistakes": 0, "incomplete": 0, "bids_reviewed": 0, "bids_agreeing": 0}
+            "score": 0, "mistakes": 0, "incomplete": 0, "bids_reviewed": 0, "bids_agreeing": 0,
+            "stake_decisions": 0, "stake_against": 0}
 
 
 # Flat rows for tables and CSV --------------------------------------------------------------
@@ -1172,8 +1184,7 @@ def flat_row(g: GameAnalysis) -> dict:
     ``mistake_moves`` holds ``move:seat:role:played>win1/win2`` per mistake and
     ``bid_review`` ``seat:bid>best@cost`` per reviewed bid (``double_review``
     ``seat:x2>x1@cost`` per reviewed double, ``show_review``
-    ``seat:stage=no>show@cost`` per reviewed show decision, ``!`` after a
-    mistake); :func:`from_flat_row`
+    ``seat:stage=no>show@cost`` per reviewed show decision); :func:`from_flat_row`
     reads a row back (for ``--resume`` on a CSV file).
     """
     r = g.result or {}
@@ -1196,7 +1207,7 @@ def flat_row(g: GameAnalysis) -> dict:
         "double_review": j(f"{b['seat']}:{b['double']}>{b['best']}@{b.get('cost', 0)}"
                            for b in (g.double_review or [])),
         "show_review": j(f"{b['seat']}:{b['stage']}={b['show']}>{b['best']}@{b.get('cost', 0)}"
-                         + ("!" if b.get("mistake") else "") for b in (g.show_review or [])),
+                         for b in (g.show_review or [])),
         "notes": j(g.notes), "bombs_played": "" if g.bombs_played is None else g.bombs_played,
     }
 
@@ -1246,9 +1257,9 @@ def from_flat_row(row: dict) -> GameAnalysis:
                 stage, _, rest = rest.partition("=")
                 made, _, rest = rest.partition(">")
                 best, _, cost = rest.partition("@")
-                mistake = cost.endswith("!")
+                # (A "!" after the cost, written by earlier versions, is dropped.)
                 shows.append({"seat": int(seat), "stage": stage, "show": made, "best": best, "agrees": made == best,
-                              "cost": float(cost.rstrip("!") or 0), "mistake": mistake})
+                              "cost": float(cost.rstrip("!") or 0)})
         return GameAnalysis(
             row["file"], int(row["line"]), row["format"], row["status"], id=row.get("id") or None,
             rules=row.get("rules") or None, reason=row.get("reason") or None, phase=row.get("phase") or None,

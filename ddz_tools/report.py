@@ -301,6 +301,14 @@ def _bombs(g: GameAnalysis) -> dict:
     return {"played": stake if g.bombs_played is None else g.bombs_played, "stake": stake}
 
 
+def stake_against(g: GameAnalysis) -> tuple[int, int]:
+    """(stake decisions reviewed, against the evaluator) of a game: its bids
+    (calls, grabs), doubles and show decisions under ``--bids``, counted as
+    :func:`~ddz_tools.analyze.summarize` counts them."""
+    rows = [*(g.bid_review or ()), *(g.double_review or ()), *(g.show_review or ())]
+    return len(rows), sum(1 for b in rows if not b.get("agrees"))
+
+
 def game_model(g: GameAnalysis) -> dict:
     """Everything the game page shows, as plain values."""
     r = g.review
@@ -356,6 +364,7 @@ def game_model(g: GameAnalysis) -> dict:
         "flagged": [m for m in moves if m["flag"]],
         "timeline": timeline_svg(r),
         "result": res, "winner": res.get("winner"), "bombs": _bombs(g),
+        "stake_decisions": stake_against(g),
         "scores": [{"who": seats[s], "score": sc} for s, sc in enumerate(res.get("scores") or [])],
         "stats": [{"who": seats[s], **r["seats"][s]} for s in range(ns)],
         "node_limit": r.get("node_limit"), "positions": r.get("positions"), "unknown": r.get("unknown"),
@@ -377,7 +386,8 @@ def _player_rows(s: dict, slim: Sequence[dict]) -> list[dict]:
         for name, p in s["players"].items():
             rev = p.get("review") or {}
             rows.append(_row(name, p["games"], p["landlord_games"], p["landlord_wins"], p["wins"] - p["landlord_wins"],
-                             rev, p["bids_reviewed"], p["bids_agreeing"], p["score"]))
+                             rev, p["bids_reviewed"], p["bids_agreeing"], p["score"],
+                             (p.get("stake_decisions", 0), p.get("stake_against", 0))))
         return rows
     by_role: dict = {}
     for g in slim:
@@ -389,7 +399,7 @@ def _player_rows(s: dict, slim: Sequence[dict]) -> list[dict]:
         for seat in range(ns):
             role = roles[seat]
             acc = by_role.setdefault(role, {"games": 0, "ll": 0, "llw": 0, "fw": 0, "review": _zero(),
-                                            "bids": 0, "agree": 0, "score": 0})
+                                            "bids": 0, "agree": 0, "score": 0, "stake": 0, "against": 0})
             acc["games"] += 1
             acc["ll"] += role == "landlord"
             acc["llw"] += role == "landlord" and won_ll
@@ -403,11 +413,15 @@ def _player_rows(s: dict, slim: Sequence[dict]) -> list[dict]:
                 if b["seat"] == seat:
                     acc["bids"] += 1
                     acc["agree"] += bool(b.get("agrees"))
+            for s_, agrees in g.get("stake_rows") or []:
+                if s_ == seat:
+                    acc["stake"] += 1
+                    acc["against"] += not agrees
     for role in ("landlord", "farmer1", "farmer2", "farmer3"):
         if role in by_role:
             a = by_role[role]
             rows.append(_row(role, a["games"], a["ll"], a["llw"], a["fw"], a["review"], a["bids"], a["agree"],
-                             a["score"]))
+                             a["score"], (a["stake"], a["against"])))
     return rows
 
 
@@ -417,7 +431,7 @@ def _zero() -> dict:
     return d
 
 
-def _row(name, games, ll_games, ll_wins, f_wins, rev, bids, agree, score) -> dict:
+def _row(name, games, ll_games, ll_wins, f_wins, rev, bids, agree, score, stake=(0, 0)) -> dict:
     fgames = games - ll_games
     rgames = rev.get("games") or 0
     return {
@@ -429,6 +443,7 @@ def _row(name, games, ll_games, ll_wins, f_wins, rev, bids, agree, score) -> dic
         "moves": rev.get("moves", 0), "unknown": rev.get("unknown", 0),
         "mean_prob_lost": rev.get("mean_prob_lost"),
         "bids": bids, "bids_agreeing": agree, "score": score,
+        "stake_decisions": stake[0], "stake_against": stake[1],
     }
 
 
@@ -441,7 +456,9 @@ def _slim(g: GameAnalysis, page: "str | None") -> dict:
             (STATUS_INVALID, STATUS_INCOMPLETE) else None, "page": page, "flags": flags,
             "seats": r.get("seats"), "unknown": r.get("unknown"), "positions": r.get("positions"),
             "bid_review": g.bid_review, "deal": g.deal, "moves": len(r.get("moves") or []),
-            "mode": r.get("mode")}
+            "mode": r.get("mode"), "stake": stake_against(g),
+            "stake_rows": [(b["seat"], bool(b.get("agrees")))
+                           for b in (*(g.bid_review or ()), *(g.double_review or ()), *(g.show_review or ()))]}
 
 
 # Writing -----------------------------------------------------------------------------------
@@ -519,7 +536,7 @@ class ReportWriter:
         self._write(path, "index.html.j2", title=self.title, summary=s, players=rows,
                     by_role=not s["players"], chart=players_svg(rows) if rows else None, games=games,
                     bad=bad, deals=deals, other=other, classes=CLASSES if hidden else ("mistake",),
-                    plurals=PLURALS, hidden=hidden)
+                    plurals=PLURALS, hidden=hidden, stake=s["stake_decisions"] > 0)
         return path
 
 

@@ -201,3 +201,82 @@ def test_four_player_pages_count_every_bomb(stub_solver, tmp_path):
             assert re.search(rf"· {n} bombs? (?!\()", result)
         else:
             assert f"· {n} bomb{'s' if n > 1 else ''} ({stake or 'none'} raised the stake)" in result
+
+
+# 2. One meaning of "mistake"; stake decisions against the evaluator ------------------------------
+
+
+def _stake_rows(rec: dict):
+    """Bid, double and show reviews as ``ddz analyze --bids`` writes them for a
+    Happy Dou Dizhu record, with made-up verdicts: the first call or grab and
+    the landlord's double against the evaluator, a show decision too."""
+    bids, names = [], []
+    a = Auction(first_bidder=rec["first_bidder"], bidding="call-grab")
+    for k, b in enumerate(rec["bids"]):
+        made = "pass" if not b["bid"] else ("call" if a.caller is None else "grab")
+        a.bid(b["seat"], b["bid"])
+        names.append(made)
+        against = k == 0
+        best = ("call" if made == "pass" else "pass") if against else made
+        bids.append({"seat": b["seat"], "order": k, "player": None, "bid": made, "best": best,
+                     "agrees": not against, "expected": {}, "cost": 0.5 if against else 0.0, "samples": 60})
+    ll = rec["landlord"]
+    doubles = [{"seat": (ll + r) % 3, "role": "x", "player": None, "double": "x1",
+                "best": "x2" if r == 0 else "x1", "agrees": r != 0, "expected": {}, "cost": 1.0 if r == 0 else 0.0,
+                "samples": 60} for r in (1, 2, 0)]
+    shows = [{"seat": ll, "role": "landlord", "player": None, "stage": "first-play", "factor": 2, "show": "no",
+              "best": "show", "agrees": False, "expected": {"show": 2.0, "no": 1.0}, "margin": 1.0,
+              "margin_ci": [0.5, 1.5], "cost": 1.0, "samples": 60}]
+    return bids, doubles, shows, names
+
+
+def test_stake_decisions_are_not_mistakes(stub_solver, capsys, tmp_path):
+    """Bids, calls, grabs, doubles and show decisions that the evaluators
+    judge otherwise are "stake decisions against the evaluator", one count in
+    `ddz analyze` and in the report; "mistakes" stay the plays' (none in the
+    stand-in review of a three-seat game with no flagged seat-2 move, so a
+    game page with a show against the evaluator says 0 mistakes and calls
+    nothing a mistake)."""
+    from ddz_tools.cli.analyze import _print_summary_tables
+    from ddz_tools.report import ReportWriter
+
+    recs = [json.loads(x) for x in open(HAPPY, encoding="utf-8")][:2]
+    games = list(analyze_files([HAPPY], solve_below=0, review="open", workers=1))[:2]
+    for g, rec in zip(games, recs):
+        g.bid_review, g.double_review, g.show_review, _ = _stake_rows(rec)
+        for m in g.review["moves"]:            # no play mistakes at all
+            m["flag"] = m["open_flag"] = None
+            m["open_after"] = "win"
+        for s in g.review["seats"]:
+            s["mistake"] = 0
+    s = summarize(games)
+    reviewed = sum(len(g.bid_review) + 3 + 1 for g in games)
+    assert (s["stake_decisions"], s["stake_against"]) == (reviewed, 3 * len(games))
+    assert s["mistakes"] == s["review"]["mistake"] == 0 and "show_mistakes" not in s
+    assert s["players"]["heuristic"]["stake_against"] == 3 * len(games)
+    _print_summary_tables(s, games)
+    out = capsys.readouterr().out
+    assert re.search(rf"^stake decisions reviewed / against the evaluator +{reviewed} / {3 * len(games)}$", out, re.M)
+    assert re.search(r"^show decisions reviewed / agreeing with the evaluator +2 / 0$", out, re.M)
+    assert re.search(r"^mistakes +0$", out, re.M)
+    notes = " ".join(g.note() for g in games)
+    assert "mistake" not in notes and "did not show at first-play, best show" in notes
+    back = [from_flat_row({k: str(v) for k, v in flat_row(g).items()}) for g in games]
+    assert (summarize(back)["stake_decisions"], summarize(back)["stake_against"]) == (reviewed, 3 * len(games))
+
+    w = ReportWriter(str(tmp_path / "r"))
+    for g in games:
+        w.add(g)
+    w.close()
+    index = page_text(tmp_path / "r" / "index.html")
+    assert stat(index, "stake decisions against the evaluator") == f"{3 * len(games)} / {reviewed}"
+    assert stat(index, "mistakes") == "0"
+    for g in games:
+        page = next(p for p in (tmp_path / "r" / "games").glob("*.html") if f">{g.id}<" in p.read_text())
+        raw = page.read_text(encoding="utf-8")
+        text = page_text(page)
+        assert f"Stake decisions against the evaluator: 3 of {len(g.bid_review) + 4} reviewed" in text
+        assert "badge f-mistake" not in raw and 'class="flag-mistake"' not in raw
+        stake = raw[raw.index('id="stake"'):raw.index('id="timeline"')]
+        assert "mistake" not in re.sub(r"<[^>]+>", " ", stake).replace("mistakes are plays only", "")
+        assert raw.count('class="stake-against"') == 3

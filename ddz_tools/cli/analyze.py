@@ -60,9 +60,10 @@ def _print_summary_tables(s: dict, analyses: "list | None") -> None:
             ("expected points lost in bidding", s["bid_cost"]),
             *([("doubles reviewed / agreeing with the evaluator", f"{s['doubles_reviewed']} / {s['doubles_agreeing']}"),
                ("expected points lost in doubling", s["double_cost"])] if s["doubles_reviewed"] else []),
-            *([("show decisions reviewed / agreeing / mistakes",
-                f"{s['shows_reviewed']} / {s['shows_agreeing']} / {s['show_mistakes']}"),
+            *([("show decisions reviewed / agreeing with the evaluator", f"{s['shows_reviewed']} / {s['shows_agreeing']}"),
                ("expected points lost in showing", s["show_cost"])] if s.get("shows_reviewed") else []),
+            *([("stake decisions reviewed / against the evaluator",
+                f"{s['stake_decisions']} / {s['stake_against']}")] if s["stake_decisions"] else []),
             ("rules", ", ".join(f"{k} ({v})" for k, v in s["rules"].items()))]
     rv = s["review"]
     if rv["games"]:
@@ -74,11 +75,13 @@ def _print_summary_tables(s: dict, analyses: "list | None") -> None:
     print_table(rows, ["summary", ""])
     if s["players"]:
         click.echo()
+        stake = bool(s["stake_decisions"])
         print_table([(name, p["games"], p["wins"], pct(p["win_rate"]), p["landlord_games"], p["landlord_wins"],
-                      p["score"], p["mistakes"], p["incomplete"], f"{p['bids_agreeing']}/{p['bids_reviewed']}")
+                      p["score"], p["mistakes"], p["incomplete"], f"{p['bids_agreeing']}/{p['bids_reviewed']}",
+                      *([f"{p['stake_against']}/{p['stake_decisions']}"] if stake else []))
                      for name, p in s["players"].items()],
                     ["player", "games", "wins", "win rate", "as landlord", "landlord wins", "score", "mistakes",
-                     "incomplete", "bids agreeing"])
+                     "incomplete", "bids agreeing", *(["stake decisions against the evaluator"] if stake else [])])
     if analyses:
         rows = [(g.label, g.id or "", m.move, m.role, m.player or m.seat, m.played, " ".join(m.winning))
                 for g in analyses for m in g.mistakes]
