@@ -293,6 +293,38 @@ def _pct(x) -> str:
     return "" if x is None else f"{100 * x:.0f}%"
 
 
+def bid_names(bids: Sequence, rules: "str | None") -> list[str]:
+    """How the auction's bids read: ``pass``, and under ``call-grab`` bidding
+    the first 1 a ``call`` and every later 1 a ``grab`` (under ``first-call``
+    a 1 is a ``call``); otherwise the bid itself.  ``bids`` are ``(seat,
+    value)``, ``rules`` the game's rules as :meth:`Rules.describe` writes them.
+
+    >>> bid_names([(0, 0), (1, 1), (2, 1), (1, 1)], "happy")
+    ['pass', 'call', 'grab', 'grab']
+    >>> bid_names([(0, 1), (1, 0), (2, 3)], "standard")
+    ['1', 'pass', '3']
+    """
+    from .errors import DdzError
+    from .rules import Rules
+
+    try:
+        bidding = Rules.parse(rules).bidding if rules else "single-round"
+    except DdzError:
+        bidding = "single-round"
+    out, called = [], False
+    for _, b in bids:
+        if b == 0:
+            out.append("pass")
+        elif bidding == "call-grab":
+            out.append("grab" if called else "call")
+            called = True
+        elif bidding == "first-call":
+            out.append("call")
+        else:
+            out.append(str(b))
+    return out
+
+
 def _bombs(g: GameAnalysis) -> dict:
     """The bombs and rockets of a game for its pages: ``played`` (every one)
     and ``stake`` (those that raised the stake: fewer only under four-player
@@ -325,7 +357,7 @@ def game_model(g: GameAnalysis) -> dict:
     wild = r.get("wild") or ""
     start = list(r["hands"])
     start[r["landlord"]] = _merge(start[r["landlord"]], r["bottom"])
-    bids = [{"who": seats[s], "bid": "pass" if b == 0 else str(b)} for s, b in r["bids"]]
+    bids = [{"who": seats[s], "bid": name} for (s, _), name in zip(r["bids"], bid_names(r["bids"], g.rules))]
     moves = []
     for m in r["moves"]:
         moves.append({

@@ -280,3 +280,33 @@ def test_stake_decisions_are_not_mistakes(stub_solver, capsys, tmp_path):
         stake = raw[raw.index('id="stake"'):raw.index('id="timeline"')]
         assert "mistake" not in re.sub(r"<[^>]+>", " ", stake).replace("mistakes are plays only", "")
         assert raw.count('class="stake-against"') == 3
+
+
+# 4. Call-grab auctions read as calls and grabs ----------------------------------------------------
+
+
+def test_call_grab_auctions_show_call_and_grab(stub_solver, tmp_path):
+    """The auction of a call-grab game (data/happy_games.jsonl) reads pass,
+    call and grab, as the auction engine names them; a single-round game's
+    reads its bids."""
+    from ddz_tools.report import write_report
+
+    write_report([HAPPY, str(REPO / "data" / "sample_games.jsonl")], str(tmp_path / "r"), solve_below=0, workers=1)
+    recs = [json.loads(x) for x in open(HAPPY, encoding="utf-8")]
+    recs += [json.loads(x) for x in open(REPO / "data" / "sample_games.jsonl", encoding="utf-8")]
+    grabs = 0
+    for rec in recs:
+        page = next(p for p in (tmp_path / "r" / "games").glob("*.html") if f">{rec['id']}<" in p.read_text())
+        raw = page.read_text(encoding="utf-8")
+        auction = raw[raw.index('id="auction"'):raw.index("</table>", raw.index('id="auction"'))]
+        shown = re.findall(r"</td><td><b>([^<]+)</b></td>", auction)
+        bidding = parse_record(rec).rules.bidding
+        if bidding == "call-grab":
+            want = _stake_rows(rec)[3]
+            grabs += want.count("grab")
+        elif bidding == "first-call":
+            want = ["pass" if b["bid"] == 0 else "call" for b in rec["bids"]]
+        else:
+            want = ["pass" if b["bid"] == 0 else str(b["bid"]) for b in rec["bids"]]
+        assert shown == want, rec["id"]
+    assert grabs > 0
