@@ -310,3 +310,12 @@ def test_call_grab_auctions_show_call_and_grab(stub_solver, tmp_path):
             want = ["pass" if b["bid"] == 0 else str(b["bid"]) for b in rec["bids"]]
         assert shown == want, rec["id"]
     assert grabs > 0
+
+
+# 6. The docs say what is reviewed ---------------------------------------------------------------
+
+
+def test_docs_say_call_grab_auctions_are_reviewed():
+    text = (REPO / "docs" / "analyze.md").read_text(encoding="utf-8")
+    assert "not modelled by the evaluator" not in text
+    assert "evaluate_call" in text[text.index("### Bid review"):]
