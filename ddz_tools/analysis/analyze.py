@@ -51,6 +51,7 @@ from ..core._jit import interpreted
 from ..core.cards import card_count, parse_cards
 from ..core.errors import ArgumentError, DdzError, RecordError
 from ..core.gamerules import next_seat, trick_after
+from ..core.kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS, T_BOMB, T_ROCKET
 from .review import (
     MODES as REVIEW_MODES,
     REVIEW_NODE_LIMIT,
@@ -59,7 +60,7 @@ from .review import (
     process_solver,
     replay_states,
 )
-from ..core.rules import Rules, play_text_cards
+from ..core.rules import Play, Rules, play_text_cards
 from ..engines.sources import (
     FMT_BOTZONE_LOG,
     FMT_BOTZONE_TRANSCRIPT,
@@ -121,6 +122,10 @@ class GameAnalysis:
     players: "list | None" = None
     landlord: "int | None" = None
     result: "dict | None" = None
+    #: Every bomb and rocket played (``result["bombs"]`` counts those that
+    #: raised the stake: fewer under four-player ``bomb_doubles=six-plus`` or
+    #: ``ladder``, where bombs of 4 or 5 cards do not).
+    bombs_played: "int | None" = None
     result_disagrees: list = dataclasses.field(default_factory=list)
     stored_result: "dict | None" = None
     mistakes: list = dataclasses.field(default_factory=list)
@@ -189,8 +194,7 @@ class GameAnalysis:
         for b in self.show_review or []:
             if not b["agrees"]:
                 did = "showed" if b["show"] == "show" else "did not show"
-                parts.append(f"seat {b['seat']} {did} at {b['stage']}, best {b['best']}"
-                             + (" (a mistake)" if b.get("mistake") else ""))
+                parts.append(f"seat {b['seat']} {did} at {b['stage']}, best {b['best']}")
         parts.extend(self.notes)
         return "; ".join(parts)
 
@@ -328,6 +332,37 @@ def _game_plays(rec):
     return list(states[0].hands if states else end.hands), end.landlord, plays
 
 
+#: (play text, rule flags) -> is the play a bomb or a rocket (the four jokers with two decks).
+_BOMB_TEXT: dict = {}
+
+
+def _is_bomb_text(text: str, rules: Rules) -> bool:
+    """Is a valid play's text a bomb or a rocket (as the engine reads it)?  Memoised."""
+    key = (text, rules.flags)
+    hit = _BOMB_TEXT.get(key)
+    if hit is None:
+        try:
+            hit = Play.parse(text, rules).type in (T_BOMB, T_ROCKET)
+        except DdzError:
+            hit = False
+        if len(_BOMB_TEXT) < 100_000:
+            _BOMB_TEXT[key] = hit
+    return hit
+
+
+def bombs_played(rec, result: dict) -> int:
+    """Every bomb and rocket played in a valid record whose replayed result is ``result``.
+
+    ``result["bombs"]`` counts the bombs and rockets that raised the stake;
+    that is every one of them except under four-player ``bomb_doubles=six-plus``
+    or ``ladder``, where bombs of 4 or 5 cards leave the stake alone: only
+    there are the plays read (each distinct text once)."""
+    rules = rec.rules
+    if not rules.flags & (F_BOMBS_SIX_PLUS | F_BOMBS_LADDER):
+        return result.get("bombs") or 0
+    return sum(1 for _, text in rec.plays if text and _is_bomb_text(text, rules))
+
+
 def _reaches(rec, landlord: int, below: int) -> bool:
     """Does a valid game ever reach a moment when every hand holds at most ``below`` cards?
 
@@ -460,9 +495,11 @@ def review_shows(rec, opts: "AnalyzeOptions") -> tuple["list | None", "str | Non
     A row: ``seat``, ``role``, ``player``, ``stage``, ``factor`` (what the
     show was worth there), ``show`` (``show`` or ``no``, as made), ``best``,
     ``agrees``, ``expected`` (both choices' expected scores), ``margin`` and
-    ``margin_ci`` (the evaluator's best over the other choice), ``cost`` (best
-    minus made), ``mistake`` (the other choice is better at the evaluator's
-    confidence: its margin's interval lies above 0) and ``samples``."""
+    ``margin_ci`` (the evaluator's best over the other choice, with its 95%
+    interval: an interval reaching 0 is a call inside the evaluator's noise),
+    ``cost`` (best minus made) and ``samples``.  A choice is *against the
+    evaluator* when it is not ``best`` (``agrees`` false), as for the bids and
+    the doubles: the one definition :func:`summarize` counts."""
     from .bid import evaluate_show
     from ..engines.game import show_stage_code
     from ..variants.table import ROLE_NAMES
@@ -523,12 +560,11 @@ def review_shows(rec, opts: "AnalyzeOptions") -> tuple["list | None", "str | Non
             continue
         exp = ev.expected_score
         best = ev.recommendation
-        mistake = best != made and ev.margin_ci[0] > 0
         out.append({"seat": seat, "role": roles[seat], "player": rec.players[seat] if rec.players else None,
                     "stage": ev.stage, "factor": ev.factor, "show": made, "best": best, "agrees": made == best,
                     "expected": {c: round(v, 4) for c, v in exp.items()}, "margin": round(ev.margin, 4),
                     "margin_ci": [round(x, 4) for x in ev.margin_ci], "cost": round(exp[best] - exp[made], 4),
-                    "mistake": mistake, "samples": ev.samples})
+                    "samples": ev.samples})
     return out, "; ".join(notes) or None
 
 
@@ -643,12 +679,14 @@ def _analyze_games(items: Sequence[Item], opts: AnalyzeOptions) -> list[GameAnal
             g = GameAnalysis(item.file, item.line, item.fmt, STATUS_VALID,
                              None if rec.id is None else str(rec.id), desc, landlord=result.landlord,
                              players=list(rec.players) if rec.players else None, result=result.to_dict())
+            g.bombs_played = bombs_played(rec, g.result)
             out[i] = g
             deep.append((g, rec))
     for i, rec in slow:
         g = _from_replay(items[i], rec, replay_record(rec))
         out[i] = g
         if g.status == STATUS_VALID:
+            g.bombs_played = bombs_played(rec, g.result)
             deep.append((g, rec))
     if opts.solve_below > 0 or opts.bids or opts.review:
         for g, rec in deep:
@@ -1016,11 +1054,12 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
     s = {
         "files": 0, "games": 0, "valid": 0, "invalid": 0, "incomplete": 0, "deals": 0,
         "result_disagrees": 0, "landlord_wins": 0, "farmer_wins": 0, "landlord_win_rate": None,
-        "mean_multiplier": None, "bombs": 0, "springs": 0, "anti_springs": 0,
+        "mean_multiplier": None, "bombs": 0, "stake_bombs": 0, "springs": 0, "anti_springs": 0,
         "mistakes": 0, "games_with_mistakes": 0, "mistakes_by_role": {r: 0 for r in ROLES},
         "positions_solved": 0, "positions_unchecked": 0, "bids_reviewed": 0, "bids_agreeing": 0,
         "bid_cost": 0.0, "doubles_reviewed": 0, "doubles_agreeing": 0, "double_cost": 0.0,
-        "shows_reviewed": 0, "shows_agreeing": 0, "show_mistakes": 0, "show_cost": 0.0,
+        "shows_reviewed": 0, "shows_agreeing": 0, "show_cost": 0.0,
+        "stake_decisions": 0, "stake_against": 0,
         "review": new_totals(), "rules": {}, "players": {},
     }
     files = set()
@@ -1064,7 +1103,6 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
         for b in g.show_review or []:
             s["shows_reviewed"] += 1
             s["shows_agreeing"] += bool(b.get("agrees"))
-            s["show_mistakes"] += bool(b.get("mistake"))
             s["show_cost"] += b.get("cost") or 0.0
         for b in g.bid_review or []:
             s["bids_reviewed"] += 1
@@ -1074,6 +1112,17 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
                 p = players.setdefault(names[b["seat"]], _new_player())
                 p["bids_reviewed"] += 1
                 p["bids_agreeing"] += bool(b.get("agrees"))
+        # Stake decisions: every bid, call or grab, double and show decision the
+        # evaluators reviewed; one is against the evaluator when the choice made
+        # is not the evaluator's recommendation.  (Mistakes are plays only.)
+        for b in itertools.chain(g.bid_review or (), g.double_review or (), g.show_review or ()):
+            against = not b.get("agrees")
+            s["stake_decisions"] += 1
+            s["stake_against"] += against
+            if names:
+                p = players.setdefault(names[b["seat"]], _new_player())
+                p["stake_decisions"] += 1
+                p["stake_against"] += against
         if g.status != STATUS_VALID or not g.result:
             if names and g.status == STATUS_INCOMPLETE:
                 for n in names:
@@ -1083,7 +1132,8 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
         won_landlord = r.get("winner") == "landlord"
         s["landlord_wins" if won_landlord else "farmer_wins"] += 1
         mult_sum += r.get("multiplier") or 0
-        s["bombs"] += r.get("bombs") or 0
+        s["stake_bombs"] += r.get("bombs") or 0
+        s["bombs"] += (r.get("bombs") or 0) if g.bombs_played is None else g.bombs_played
         s["springs"] += bool(r.get("spring"))
         s["anti_springs"] += bool(r.get("anti_spring"))
         if names and g.landlord is not None:
@@ -1116,7 +1166,8 @@ def summarize(analyses: Iterable[GameAnalysis]) -> dict:
 
 def _new_player() -> dict:
     return {"games": 0, "wins": 0, "win_rate": None, "landlord_games": 0, "landlord_wins": 0,
-            "score": 0, "mistakes": 0, "incomplete": 0, "bids_reviewed": 0, "bids_agreeing": 0}
+            "score": 0, "mistakes": 0, "incomplete": 0, "bids_reviewed": 0, "bids_agreeing": 0,
+            "stake_decisions": 0, "stake_against": 0}
 
 
 # Flat rows for tables and CSV --------------------------------------------------------------
@@ -1125,7 +1176,7 @@ def _new_player() -> dict:
 CSV_COLUMNS = ("file", "line", "format", "id", "status", "rules", "phase", "move", "reason", "players",
                "landlord", "winner", "base", "multiplier", "bombs", "spring", "anti_spring",
                "scores", "result_disagrees", "mistakes", "mistake_moves", "positions_solved",
-               "positions_unchecked", "bid_review", "double_review", "show_review", "notes")
+               "positions_unchecked", "bid_review", "double_review", "show_review", "notes", "bombs_played")
 
 
 def flat_row(g: GameAnalysis) -> dict:
@@ -1134,8 +1185,7 @@ def flat_row(g: GameAnalysis) -> dict:
     ``mistake_moves`` holds ``move:seat:role:played>win1/win2`` per mistake and
     ``bid_review`` ``seat:bid>best@cost`` per reviewed bid (``double_review``
     ``seat:x2>x1@cost`` per reviewed double, ``show_review``
-    ``seat:stage=no>show@cost`` per reviewed show decision, ``!`` after a
-    mistake); :func:`from_flat_row`
+    ``seat:stage=no>show@cost`` per reviewed show decision); :func:`from_flat_row`
     reads a row back (for ``--resume`` on a CSV file).
     """
     r = g.result or {}
@@ -1158,8 +1208,8 @@ def flat_row(g: GameAnalysis) -> dict:
         "double_review": j(f"{b['seat']}:{b['double']}>{b['best']}@{b.get('cost', 0)}"
                            for b in (g.double_review or [])),
         "show_review": j(f"{b['seat']}:{b['stage']}={b['show']}>{b['best']}@{b.get('cost', 0)}"
-                         + ("!" if b.get("mistake") else "") for b in (g.show_review or [])),
-        "notes": j(g.notes),
+                         for b in (g.show_review or [])),
+        "notes": j(g.notes), "bombs_played": "" if g.bombs_played is None else g.bombs_played,
     }
 
 
@@ -1208,14 +1258,15 @@ def from_flat_row(row: dict) -> GameAnalysis:
                 stage, _, rest = rest.partition("=")
                 made, _, rest = rest.partition(">")
                 best, _, cost = rest.partition("@")
-                mistake = cost.endswith("!")
+                # (A "!" after the cost, written by earlier versions, is dropped.)
                 shows.append({"seat": int(seat), "stage": stage, "show": made, "best": best, "agrees": made == best,
-                              "cost": float(cost.rstrip("!") or 0), "mistake": mistake})
+                              "cost": float(cost.rstrip("!") or 0)})
         return GameAnalysis(
             row["file"], int(row["line"]), row["format"], row["status"], id=row.get("id") or None,
             rules=row.get("rules") or None, reason=row.get("reason") or None, phase=row.get("phase") or None,
             move=opt_int(row.get("move")), players=players, landlord=opt_int(row.get("landlord")),
             result=result, result_disagrees=row["result_disagrees"].split("|") if row.get("result_disagrees") else [],
+            bombs_played=opt_int(row.get("bombs_played")),
             mistakes=mistakes, positions_solved=int(row.get("positions_solved") or 0),
             positions_unchecked=int(row.get("positions_unchecked") or 0), bid_review=reviews,
             double_review=doubles, show_review=shows, notes=row["notes"].split("|") if row.get("notes") else [])

@@ -293,6 +293,54 @@ def _pct(x) -> str:
     return "" if x is None else f"{100 * x:.0f}%"
 
 
+def bid_names(bids: Sequence, rules: "str | None") -> list[str]:
+    """How the auction's bids read: ``pass``, and under ``call-grab`` bidding
+    the first 1 a ``call`` and every later 1 a ``grab`` (under ``first-call``
+    a 1 is a ``call``); otherwise the bid itself.  ``bids`` are ``(seat,
+    value)``, ``rules`` the game's rules as :meth:`Rules.describe` writes them.
+
+    >>> bid_names([(0, 0), (1, 1), (2, 1), (1, 1)], "happy")
+    ['pass', 'call', 'grab', 'grab']
+    >>> bid_names([(0, 1), (1, 0), (2, 3)], "standard")
+    ['1', 'pass', '3']
+    """
+    from ..core.errors import DdzError
+    from ..core.rules import Rules
+
+    try:
+        bidding = Rules.parse(rules).bidding if rules else "single-round"
+    except DdzError:
+        bidding = "single-round"
+    out, called = [], False
+    for _, b in bids:
+        if b == 0:
+            out.append("pass")
+        elif bidding == "call-grab":
+            out.append("grab" if called else "call")
+            called = True
+        elif bidding == "first-call":
+            out.append("call")
+        else:
+            out.append(str(b))
+    return out
+
+
+def _bombs(g: GameAnalysis) -> dict:
+    """The bombs and rockets of a game for its pages: ``played`` (every one)
+    and ``stake`` (those that raised the stake: fewer only under four-player
+    ``bomb_doubles=six-plus`` or ``ladder``)."""
+    stake = (g.result or {}).get("bombs") or 0
+    return {"played": stake if g.bombs_played is None else g.bombs_played, "stake": stake}
+
+
+def stake_against(g: GameAnalysis) -> tuple[int, int]:
+    """(stake decisions reviewed, against the evaluator) of a game: its bids
+    (calls, grabs), doubles and show decisions under ``--bids``, counted as
+    :func:`~ddz_tools.analyze.summarize` counts them."""
+    rows = [*(g.bid_review or ()), *(g.double_review or ()), *(g.show_review or ())]
+    return len(rows), sum(1 for b in rows if not b.get("agrees"))
+
+
 def game_model(g: GameAnalysis) -> dict:
     """Everything the game page shows, as plain values."""
     r = g.review
@@ -309,7 +357,7 @@ def game_model(g: GameAnalysis) -> dict:
     wild = r.get("wild") or ""
     start = list(r["hands"])
     start[r["landlord"]] = _merge(start[r["landlord"]], r["bottom"])
-    bids = [{"who": seats[s], "bid": "pass" if b == 0 else str(b)} for s, b in r["bids"]]
+    bids = [{"who": seats[s], "bid": name} for (s, _), name in zip(r["bids"], bid_names(r["bids"], g.rules))]
     moves = []
     for m in r["moves"]:
         moves.append({
@@ -347,7 +395,8 @@ def game_model(g: GameAnalysis) -> dict:
         "bids": bids, "bid_review": bid_review, "moves": moves, "stake": stake,
         "flagged": [m for m in moves if m["flag"]],
         "timeline": timeline_svg(r),
-        "result": res, "winner": res.get("winner"),
+        "result": res, "winner": res.get("winner"), "bombs": _bombs(g),
+        "stake_decisions": stake_against(g),
         "scores": [{"who": seats[s], "score": sc} for s, sc in enumerate(res.get("scores") or [])],
         "stats": [{"who": seats[s], **r["seats"][s]} for s in range(ns)],
         "node_limit": r.get("node_limit"), "positions": r.get("positions"), "unknown": r.get("unknown"),
@@ -369,7 +418,8 @@ def _player_rows(s: dict, slim: Sequence[dict]) -> list[dict]:
         for name, p in s["players"].items():
             rev = p.get("review") or {}
             rows.append(_row(name, p["games"], p["landlord_games"], p["landlord_wins"], p["wins"] - p["landlord_wins"],
-                             rev, p["bids_reviewed"], p["bids_agreeing"], p["score"]))
+                             rev, p["bids_reviewed"], p["bids_agreeing"], p["score"],
+                             (p.get("stake_decisions", 0), p.get("stake_against", 0))))
         return rows
     by_role: dict = {}
     for g in slim:
@@ -381,7 +431,7 @@ def _player_rows(s: dict, slim: Sequence[dict]) -> list[dict]:
         for seat in range(ns):
             role = roles[seat]
             acc = by_role.setdefault(role, {"games": 0, "ll": 0, "llw": 0, "fw": 0, "review": _zero(),
-                                            "bids": 0, "agree": 0, "score": 0})
+                                            "bids": 0, "agree": 0, "score": 0, "stake": 0, "against": 0})
             acc["games"] += 1
             acc["ll"] += role == "landlord"
             acc["llw"] += role == "landlord" and won_ll
@@ -395,11 +445,15 @@ def _player_rows(s: dict, slim: Sequence[dict]) -> list[dict]:
                 if b["seat"] == seat:
                     acc["bids"] += 1
                     acc["agree"] += bool(b.get("agrees"))
+            for s_, agrees in g.get("stake_rows") or []:
+                if s_ == seat:
+                    acc["stake"] += 1
+                    acc["against"] += not agrees
     for role in ("landlord", "farmer1", "farmer2", "farmer3"):
         if role in by_role:
             a = by_role[role]
             rows.append(_row(role, a["games"], a["ll"], a["llw"], a["fw"], a["review"], a["bids"], a["agree"],
-                             a["score"]))
+                             a["score"], (a["stake"], a["against"])))
     return rows
 
 
@@ -409,7 +463,7 @@ def _zero() -> dict:
     return d
 
 
-def _row(name, games, ll_games, ll_wins, f_wins, rev, bids, agree, score) -> dict:
+def _row(name, games, ll_games, ll_wins, f_wins, rev, bids, agree, score, stake=(0, 0)) -> dict:
     fgames = games - ll_games
     rgames = rev.get("games") or 0
     return {
@@ -421,6 +475,7 @@ def _row(name, games, ll_games, ll_wins, f_wins, rev, bids, agree, score) -> dic
         "moves": rev.get("moves", 0), "unknown": rev.get("unknown", 0),
         "mean_prob_lost": rev.get("mean_prob_lost"),
         "bids": bids, "bids_agreeing": agree, "score": score,
+        "stake_decisions": stake[0], "stake_against": stake[1],
     }
 
 
@@ -433,7 +488,9 @@ def _slim(g: GameAnalysis, page: "str | None") -> dict:
             (STATUS_INVALID, STATUS_INCOMPLETE) else None, "page": page, "flags": flags,
             "seats": r.get("seats"), "unknown": r.get("unknown"), "positions": r.get("positions"),
             "bid_review": g.bid_review, "deal": g.deal, "moves": len(r.get("moves") or []),
-            "mode": r.get("mode")}
+            "mode": r.get("mode"), "stake": stake_against(g),
+            "stake_rows": [(b["seat"], bool(b.get("agrees")))
+                           for b in (*(g.bid_review or ()), *(g.double_review or ()), *(g.show_review or ()))]}
 
 
 # Writing -----------------------------------------------------------------------------------
@@ -511,7 +568,7 @@ class ReportWriter:
         self._write(path, "index.html.j2", title=self.title, summary=s, players=rows,
                     by_role=not s["players"], chart=players_svg(rows) if rows else None, games=games,
                     bad=bad, deals=deals, other=other, classes=CLASSES if hidden else ("mistake",),
-                    plurals=PLURALS, hidden=hidden)
+                    plurals=PLURALS, hidden=hidden, stake=s["stake_decisions"] > 0)
         return path
 
 

@@ -413,13 +413,15 @@ def new_totals() -> dict:
     return t
 
 
-def add_to_totals(totals: dict, review: dict, seats: "Sequence[int]" = (0, 1, 2)) -> None:
-    """Add the per-seat figures of a review (:meth:`GameReview.to_dict`) for ``seats``.
+def add_to_totals(totals: dict, review: dict, seats: "Sequence[int] | None" = None) -> None:
+    """Add the per-seat figures of a review (:meth:`GameReview.to_dict`) for
+    ``seats`` (default: every seat of the game, three or four as its rules
+    seat them: the review has one entry per seat).
 
     ``mean_prob_lost`` is the probability lost per hidden-reviewed move.
     """
     totals["games"] += 1
-    for seat in seats:
+    for seat in range(len(review["seats"])) if seats is None else seats:
         s = review["seats"][seat]
         for k in ("moves", "unknown", "hidden_moves") + CLASSES:
             totals[k] += s[k]

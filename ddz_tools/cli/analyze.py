@@ -48,7 +48,10 @@ def _print_summary_tables(s: dict, analyses: "list | None") -> None:
             ("stored result disagrees", s["result_disagrees"]),
             ("landlord win rate", pct(s["landlord_win_rate"])),
             ("mean multiplier", "" if s["mean_multiplier"] is None else f"{s['mean_multiplier']:.3f}"),
-            ("bombs and rockets", s["bombs"]), ("springs", s["springs"]), ("anti-springs", s["anti_springs"]),
+            ("bombs and rockets", s["bombs"]),
+            # Fewer only under four-player bomb_doubles=six-plus or ladder (bombs of 4 or 5 cards do not double).
+            *([("bombs and rockets that raised the stake", s["stake_bombs"])] if s["stake_bombs"] != s["bombs"] else []),
+            ("springs", s["springs"]), ("anti-springs", s["anti_springs"]),
             ("mistakes", s["mistakes"]), ("games with mistakes", s["games_with_mistakes"]),
             ("mistakes by " + " / ".join(s["mistakes_by_role"]),
              " / ".join(str(n) for n in s["mistakes_by_role"].values())),
@@ -57,9 +60,10 @@ def _print_summary_tables(s: dict, analyses: "list | None") -> None:
             ("expected points lost in bidding", s["bid_cost"]),
             *([("doubles reviewed / agreeing with the evaluator", f"{s['doubles_reviewed']} / {s['doubles_agreeing']}"),
                ("expected points lost in doubling", s["double_cost"])] if s["doubles_reviewed"] else []),
-            *([("show decisions reviewed / agreeing / mistakes",
-                f"{s['shows_reviewed']} / {s['shows_agreeing']} / {s['show_mistakes']}"),
+            *([("show decisions reviewed / agreeing with the evaluator", f"{s['shows_reviewed']} / {s['shows_agreeing']}"),
                ("expected points lost in showing", s["show_cost"])] if s.get("shows_reviewed") else []),
+            *([("stake decisions reviewed / against the evaluator",
+                f"{s['stake_decisions']} / {s['stake_against']}")] if s["stake_decisions"] else []),
             ("rules", ", ".join(f"{k} ({v})" for k, v in s["rules"].items()))]
     rv = s["review"]
     if rv["games"]:
@@ -71,11 +75,13 @@ def _print_summary_tables(s: dict, analyses: "list | None") -> None:
     print_table(rows, ["summary", ""])
     if s["players"]:
         click.echo()
+        stake = bool(s["stake_decisions"])
         print_table([(name, p["games"], p["wins"], pct(p["win_rate"]), p["landlord_games"], p["landlord_wins"],
-                      p["score"], p["mistakes"], p["incomplete"], f"{p['bids_agreeing']}/{p['bids_reviewed']}")
+                      p["score"], p["mistakes"], p["incomplete"], f"{p['bids_agreeing']}/{p['bids_reviewed']}",
+                      *([f"{p['stake_against']}/{p['stake_decisions']}"] if stake else []))
                      for name, p in s["players"].items()],
                     ["player", "games", "wins", "win rate", "as landlord", "landlord wins", "score", "mistakes",
-                     "incomplete", "bids agreeing"])
+                     "incomplete", "bids agreeing", *(["stake decisions against the evaluator"] if stake else [])])
     if analyses:
         rows = [(g.label, g.id or "", m.move, m.role, m.player or m.seat, m.played, " ".join(m.winning))
                 for g in analyses for m in g.mistakes]

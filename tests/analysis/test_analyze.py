@@ -627,7 +627,7 @@ def _check_show_rows(rec: dict, rows: list, samples: int = 60) -> None:
         assert row["expected"] == {c: round(v, 4) for c, v in ev.expected_score.items()}
         assert row["agrees"] == (row["show"] == row["best"])
         assert row["cost"] == round(ev.expected_score[row["best"]] - ev.expected_score[row["show"]], 4) >= 0
-        assert row["mistake"] == (not row["agrees"] and ev.margin_ci[0] > 0)
+        assert "mistake" not in row      # a stake decision is against the evaluator or not, never a mistake
         assert row["margin_ci"][0] <= row["margin"] <= row["margin_ci"][1]
 
 
@@ -654,13 +654,15 @@ def test_bundled_happy_games_review_every_seats_show_decisions():
         _check_show_rows(rec, g.show_review)
         reviewed += len(g.show_review)
         back = from_flat_row({k: str(v) for k, v in flat_row(g).items()})
-        keys = ("seat", "stage", "show", "best", "cost", "mistake")
+        keys = ("seat", "stage", "show", "best", "cost", "agrees")
         assert [tuple(b[k] for k in keys) for b in back.show_review] == \
             [tuple(b[k] for k in keys) for b in g.show_review]
     s = summarize(got)
     assert s["shows_reviewed"] == reviewed == 20
     assert s["shows_agreeing"] == sum(b["agrees"] for g in got for b in g.show_review or [])
-    assert s["show_mistakes"] == sum(b["mistake"] for g in got for b in g.show_review or [])
+    assert "show_mistakes" not in s and s["mistakes"] == 0
+    stake = [b for g in got for b in (g.bid_review or []) + (g.double_review or []) + (g.show_review or [])]
+    assert (s["stake_decisions"], s["stake_against"]) == (len(stake), sum(not b["agrees"] for b in stake))
     assert s["show_cost"] == round(sum(b["cost"] for g in got for b in g.show_review or []), 4)
 
 

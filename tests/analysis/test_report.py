@@ -227,8 +227,8 @@ def test_happy_games_show_their_stake(tmp_path):
     """A Happy Dou Dizhu game page draws the stake: the base, the public
     multiple, the shows and every seat's double (in doubling order), with
     the doubling evaluator's verdict when the bids are reviewed, and the
-    show evaluator's verdict on every reviewed show decision, mistakes
-    marked."""
+    show evaluator's verdict on every reviewed show decision, those against
+    the evaluator tinted (and never called mistakes)."""
     recs = list(simulate(2, "heuristic", seed=6, rules="happy"))
     games = write_jsonl(tmp_path / "h.jsonl", recs)
     out = tmp_path / "out"
@@ -249,10 +249,11 @@ def test_happy_games_show_their_stake(tmp_path):
         # The show decisions: each seat's not showing with 17 cards, then the landlord's first play.
         shows = stake[stake.index('id="shows"'):]
         shows = shows[:shows.index("</table>")]
-        rows = re.findall(r"<tr( class=\"flag-mistake\")?><td>.*?</tr>", shows, re.S)
+        rows = re.findall(r"<tr( class=\"stake-against\")?><td>.*?</tr>", shows, re.S)
         g = analysis[rec["id"]]
         assert len(rows) == len(g["show_review"]) == 4
-        assert [bool(r) for r in rows] == [b["mistake"] for b in g["show_review"]]
+        assert [bool(r) for r in rows] == [not b["agrees"] for b in g["show_review"]]
+        assert "mistake" not in re.sub(r"<[^>]+>", " ", shows)
         assert re.findall(r"<td>(deal:17|first-play) <span", shows) == [b["stage"] for b in g["show_review"]]
         assert shows.count("agrees") == sum(b["agrees"] for b in g["show_review"])
 
