@@ -18,7 +18,7 @@ import re
 import pytest
 
 from conftest import REPO
-from ddz_tools import review as review_mod
+from ddz_tools.analysis import review as review_mod
 from ddz_tools.analysis.analyze import GameAnalysis, analyze_files, flat_row, from_flat_row, summarize
 from ddz_tools.cli import main
 from ddz_tools.engines.game import Auction
