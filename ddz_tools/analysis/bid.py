@@ -52,7 +52,7 @@ into three hands of 25 and the bottom (the 75 into three hands when the
 bottom is known), the seats are ``first`` .. ``fourth``, one round of bids
 goes round the four of them, and the landlord scores ``+-3 * stake``
 (each of the three farmers settles the stake with him,
-:func:`~ddz_tools.core.gamerules.seat_score`); the stake's multiplier follows
+:func:`~ddz_tools.core.gamerules.settle_seats`); the stake's multiplier follows
 ``bomb_doubles`` (:func:`~ddz_tools.core.gamerules.multiplier`).  The call and
 doubling decisions are three-player ones and refuse four-player rules.
 
@@ -143,15 +143,14 @@ from ..core.gamerules import (
     S_DOUBLING,
     SHOW_FIRST_PLAY,
     DOUBLING_MODES,
+    DOUBLING_OFF,
     bottom_bonus,
     double_ok,
     merge_show,
     draw_wild_given,
     multiplier,
     play_flags,
-    seat_score,
-    settle,
-    settle_doubled,
+    settle_seats,
     show_factor,
 )
 from ..engines.policies import BUFFER, new_table, policy_bid, policy_call, policy_double, policy_show
@@ -309,6 +308,14 @@ def _bid_of(hand17, policy, flags, highest, key, pos, table):
 
 
 @kernel
+def _score_of(seat, landlord, won, stake, nseats, doubling, doubles, scores):
+    """The score of ``seat`` when the hand is settled by
+    :func:`~ddz_tools.core.gamerules.settle_seats` (``scores`` a work array)."""
+    settle_seats(landlord, won, stake, nseats, doubling, doubles, 0, scores, 0)
+    return scores[seat]
+
+
+@kernel
 def _bid_chunk(unseen, nseats, hand_n, me, me17, bottom_known, before, legal, policy, game_flags, given, mode,
                key0, start, count, max_attempts, out, table, bufc, bufk):
     """Evaluate sample indices ``start .. start + count - 1`` into ``out`` rows.
@@ -337,6 +344,8 @@ def _bid_chunk(unseen, nseats, hand_n, me, me17, bottom_known, before, legal, po
     cache_mult = np.empty(nseats, np.int64)
     before_me = np.empty(AUCTION_SIZE, np.int64)   # the auction after the earlier bids
     auction = np.empty(AUCTION_SIZE, np.int64)
+    ones = np.ones(nseats, np.int64)
+    scores = np.empty(nseats, np.int64)
     for s in range(count):
         idx = start + s
         row = out[s]
@@ -414,7 +423,7 @@ def _bid_chunk(unseen, nseats, hand_n, me, me17, bottom_known, before, legal, po
             row[base + 1] = top
             row[base + 2] = won
             row[base + 3] = mult
-            row[base + 4] = seat_score(me, lead, won, top * mult, nseats)
+            row[base + 4] = _score_of(me, lead, won, top * mult, nseats, DOUBLING_OFF, ones, scores)
     return count
 
 
@@ -1033,6 +1042,7 @@ def _double_chunk(unseen, me, me17, bottom, before, nbefore, legal, policy, flag
     pols[:] = policy
     scratch = np.empty(64, np.int64)
     d = np.empty(3, np.int64)
+    scores = np.empty(3, np.int64)
     spring_col = R_SPRING_ANY if spring_any else R_SPRING
     doubling = (stage_flags >> S_DOUBLING) & 3
     for s in range(count):
@@ -1088,7 +1098,7 @@ def _double_chunk(unseen, me, me17, bottom, before, nbefore, legal, policy, flag
             if legal[c] == 0:
                 continue
             d[me] = FACTORS[c]
-            row[DCOL_SCORE + c] = settle_doubled(0, won, base * mult, d[0], d[1], d[2], doubling)[me]
+            row[DCOL_SCORE + c] = _score_of(me, 0, won, base * mult, 3, doubling, d, scores)
     return count
 
 
@@ -1543,6 +1553,7 @@ def _call_chunk(unseen, me, mine, n, before, nbefore, policy, flags, stage_flags
     st = np.empty(AUCTION_SIZE, np.int64)
     st2 = np.empty(AUCTION_SIZE, np.int64)
     d = np.empty(3, np.int64)
+    scores = np.empty(3, np.int64)
     cache_won = np.empty(3, np.int64)
     cache_mult = np.empty(3, np.int64)
     cache_doubles = np.empty((3, 3), np.int64)
@@ -1609,8 +1620,7 @@ def _call_chunk(unseen, me, mine, n, before, nbefore, policy, flags, stage_flags
             row[base_col + 1] = top
             row[base_col + 2] = won
             row[base_col + 3] = mult
-            row[base_col + 4] = settle_doubled(lead, won, top * mult, cache_doubles[rel, 0], cache_doubles[rel, 1],
-                                               cache_doubles[rel, 2], doubling)[me]
+            row[base_col + 4] = _score_of(me, lead, won, top * mult, 3, doubling, cache_doubles[rel], scores)
     return count
 
 
@@ -1851,6 +1861,7 @@ def _show_chunk(unseen, me, mine, seen, n, stage, policy, flags, stage_flags, mo
     scratch = np.empty(64, np.int64)
     st = np.empty(AUCTION_SIZE, np.int64)
     d = np.empty(3, np.int64)
+    scores = np.empty(3, np.int64)
     spring_col = R_SPRING_ANY if spring_any else R_SPRING
     doubling = (stage_flags >> S_DOUBLING) & 3
     factor = show_factor(stage_flags, stage, 0)
@@ -1886,8 +1897,8 @@ def _show_chunk(unseen, me, mine, seen, n, stage, policy, flags, stage_flags, mo
         row[SCOL_MULT] = mult
         row[SCOL_LL_SHOW] = ll_show
         shown = factor if rel == 0 else merge_show(stage_flags, factor, ll_show)
-        row[SCOL_SCORE] = settle_doubled(lead, won, top * mult * ll_show, d[0], d[1], d[2], doubling)[me]
-        row[SCOL_SCORE + 1] = settle_doubled(lead, won, top * mult * shown, d[0], d[1], d[2], doubling)[me]
+        row[SCOL_SCORE] = _score_of(me, lead, won, top * mult * ll_show, 3, doubling, d, scores)
+        row[SCOL_SCORE + 1] = _score_of(me, lead, won, top * mult * shown, 3, doubling, d, scores)
     return count
 
 
@@ -1943,7 +1954,7 @@ def _parse_show_stage(stage, n: int) -> int:
 
 _show_factor = interpreted(show_factor)
 _merge_show = interpreted(merge_show)
-_settle_doubled = interpreted(settle_doubled)
+_settle_seats = interpreted(settle_seats)
 
 
 def show_problem(hand="", stage="deal", seat: "int | str | None" = None, before=(), bottom=None, base: int = 1,
@@ -2097,8 +2108,10 @@ def run_show_rows(problem: ShowProblem, policy: int, seed: int, start: int, coun
         won, mult = int(r[DCOL_WON]), int(r[DCOL_MULT]) // int(r[DCOL_SHOW])   # the policy's own show left out
         o = out[i]
         o[SCOL_BASE], o[SCOL_WON], o[SCOL_MULT], o[SCOL_LL_SHOW] = problem.base, won, mult, 1
+        scores = [0, 0, 0]
         for c, m in enumerate((problem.earlier, with_show)):
-            o[SCOL_SCORE + c] = _settle_doubled(0, won, problem.base * mult * m, dl, f1, f2, doubling)[0]
+            _settle_seats(0, won, problem.base * mult * m, 3, doubling, (dl, f1, f2), 0, scores, 0)
+            o[SCOL_SCORE + c] = scores[0]
     return out
 
 
