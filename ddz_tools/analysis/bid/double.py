@@ -216,7 +216,7 @@ def flush_bit(rules: Rules, bottom: int, flush: "bool | None") -> int:
     under ``bottom_bonus=table`` a bottom of three ranks and no joker pays
     more as a flush, and only the caller knows its suits (``flush``, required
     then); 0 otherwise."""
-    if rules.bottom_bonus != "table":
+    if not variant_of(rules).stake.bottom_bonus:
         return 0
     distinct = bottom < (1 << 52) and all((bottom >> (4 * r)) & 15 <= 1 for r in range(13))
     if not distinct or _bottom_bonus(rules.stage_flags, bottom, 0) >= 3:

@@ -73,6 +73,7 @@ from ...core.gamerules import DRAW_SHIFT, draw_wild_given, settle_seats
 from ...core.kinds import wild_flags
 from ...core.rules import Rules
 from ...engines.policies import BUFFER, new_table
+from ...variants import variant_of
 
 __all__ = ["PLACES", "POLICIES", "CHUNK", "MIN_SAMPLES", "MAX_ATTEMPTS", "M32", "WORK_TABLE_BITS",
            "seed_key", "sample_key", "shuffle", "h32", "mix2", "word", "fisher_yates", "key_of", "deal",
@@ -250,10 +251,11 @@ def known_wild(rules: Rules, all_shown: bool = False) -> int:
     ...
     ddz_tools.core.errors.RulesError: laizi rules with laizi_reveal=before-bidding turn every wild rank up before the bidding: give wild (e.g. 9)
     """
-    if not rules.is_laizi:
+    cards = variant_of(rules).cards
+    if not cards.wild:
         return 0
     shown = rules.wild_at_bidding
-    if all_shown and shown == rules.wild_ranks and len(rules.wild) < shown:
+    if all_shown and shown == cards.ranks and len(rules.wild) < shown:
         raise RulesError(f"{rules.preset} rules with laizi_reveal=before-bidding turn every wild rank up before "
                          f"the bidding: give wild (e.g. {'5,9' if shown == 2 else '9'})", param="wild")
     if not rules.wild:
@@ -273,9 +275,10 @@ def wild_fields(rules: Rules) -> dict:
     >>> wild_fields(Rules.parse("tiandi").with_wild("5")), wild_fields(Rules.parse("standard"))
     ({'wild': '5', 'wild_drawn': 1}, {})
     """
-    if not rules.is_laizi:
+    cards = variant_of(rules).cards
+    if not cards.wild:
         return {}
-    return {"wild": rules.wild_text(), "wild_drawn": rules.wild_ranks - len(rules.wild)}
+    return {"wild": rules.wild_text(), "wild_drawn": cards.ranks - len(rules.wild)}
 
 
 @kernel
@@ -440,10 +443,11 @@ class Verdict:
         each sampled deal, as a report says it (``", wild 5 known, 1 drawn a
         deal"``); else ``""``."""
         rules = self.rules
-        if not rules.is_laizi:
+        fields = wild_fields(rules)
+        if not fields:
             return ""
         known = f"wild {rules.wild_text()} known, " if rules.wild else "wild "
-        drawn = rules.wild_ranks - len(rules.wild)
+        drawn = fields["wild_drawn"]
         return f", {known}{drawn} drawn a deal" if drawn else f", wild {rules.wild_text()}"
 
     def run_fields(self) -> dict:

@@ -263,7 +263,7 @@ def _first_play_problem(packed, seat, before, bottom, base, shown, rules, flush)
         raise BidError(f"bottom {format_cards(bot)!r} is not {table.bottom_cards} cards of hand "
                        f"{format_cards(packed)!r}", param="bottom")
     factors = parse_factors(before)
-    if rules.doubling == "off" and factors in ((), (1, 1, 1)):
+    if not variant_of(rules).stake.doubles and factors in ((), (1, 1, 1)):
         factors = (1, 1, 1)
     elif len(factors) != 3:
         raise BidError(f"before gives the doubles of farmer1, farmer2 and the landlord, in doubling order: three "
