@@ -61,7 +61,7 @@ from ddz_tools.analysis.bid import CHOICES, evaluate_bid, sample_key, wilson_int
 from ddz_tools.core.cards import counts_of  # noqa: E402
 from ddz_tools.core.gamerules import (  # noqa: E402
     A_BASE, A_HIGH, A_LANDLORD, A_OUTCOME, A_TURN, AUCTION_OPEN, AUCTION_SIZE, AUCTION_VOID, BIDDING_MODES,
-    auction_bid, auction_start, multiplier, settle,
+    auction_bid, auction_start, multiplier,
 )
 from ddz_tools.engines.kernels import (  # noqa: E402
     R_ANTI_SPRING, R_BOMBS, R_LANDLORD_WON, R_SPRING, interpreted, playout, work_arrays,
@@ -69,13 +69,13 @@ from ddz_tools.engines.kernels import (  # noqa: E402
 from ddz_tools.engines.policies import bid_rule  # noqa: E402
 from ddz_tools.core.rules import Rules  # noqa: E402
 from ddz_tools.engines.selfplay import deal_cards, game_seed  # noqa: E402
+from ddz_tools.variants import variant_of  # noqa: E402
 
 HEURISTIC = 1
 POLICIES = np.full(3, HEURISTIC, np.int64)
 WORK = work_arrays()   # the policies' work arrays, kept across playouts
 _auction_start = interpreted(auction_start)
 _auction_bid = interpreted(auction_bid)
-_settle = interpreted(settle)
 _multiplier = interpreted(multiplier)
 
 
@@ -116,7 +116,7 @@ def seat_score(hands, bottom, me, bids_before, my_bid, rules, outcome) -> int:
         return 0
     landlord = state[A_LANDLORD]
     won, mult = outcome(landlord)
-    return _settle(landlord, won, state[A_BASE] * mult)[me]
+    return variant_of(rules).settle(landlord, won, state[A_BASE] * mult)[me]
 
 
 def calibration_table(preds: np.ndarray, outs: np.ndarray) -> list:

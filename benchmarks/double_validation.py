@@ -50,14 +50,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bid_validation import calibration_table, draw_calibration, mean_ci  # noqa: E402
 
-from ddz_tools.core._jit import interpreted  # noqa: E402
 from ddz_tools.analysis.bid import evaluate_double  # noqa: E402
 from ddz_tools.core.cards import format_cards, parse_cards  # noqa: E402
-from ddz_tools.core.gamerules import DOUBLING_MODES, settle_doubled  # noqa: E402
 from ddz_tools.core.rules import Rules  # noqa: E402
 from ddz_tools.engines.selfplay import simulate  # noqa: E402
+from ddz_tools.variants import variant_of  # noqa: E402
 
-_settle = interpreted(settle_doubled)
 RULES = Rules.parse("happy")
 ORDER = (1, 2, 0)   # relative to the landlord: the farmer on his left, the other farmer, the landlord
 
@@ -81,7 +79,7 @@ def score_with(rec: dict, me: int, factor: int) -> int:
     d = list(rec["doubles"])
     d[me] = factor
     won = r["winner"] == "landlord"
-    return _settle(rec["landlord"], won, r["base"] * r["multiplier"], *d, DOUBLING_MODES[RULES.doubling])[me]
+    return variant_of(RULES).settle(rec["landlord"], won, r["base"] * r["multiplier"], d)[me]
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Plain-Python twin of the bid evaluator's kernels (tests only).
 
-Written from the definitions in ``ddz_tools/analysis/bid.py``'s module doc and from
+Written from the definitions in the module docs of ``ddz_tools/analysis/bid/`` and from
 docs/rules.md, in plain Python with unbounded ints and lists, sharing no code
 with the kernels:
 
@@ -292,7 +292,8 @@ def _known_bottom_playout(hands, problem, policy: int, key: int, table, bufc, bu
     if rules.bottom_bonus == "table":
         ranks = [r for r in range(15) for _ in range((problem.bottom >> (4 * r)) & 15)]
         bonus = bottom_multiple(ranks, [0, 0, 0] if problem.flush else [0, 1, 2])
-    return int(res[R_LANDLORD_WON]), bonus * 2 ** int(res[R_DOUBLINGS] + res[R_SPRING] + res[R_ANTI_SPRING])
+    mult = _stake_multiple(int(res[R_DOUBLINGS]), int(res[R_SPRING] + res[R_ANTI_SPRING]))
+    return int(res[R_LANDLORD_WON]), bonus * mult
 
 
 def naive_double_rows(problem, policy: int, seed: int, start: int, count: int, max_attempts: int) -> list:
@@ -387,9 +388,10 @@ class NaiveAuction:
 
 
 def _naive_caller(rules, policy: int, table):
-    """``decide(hands, auction, key, i)``: the policy's call-grab action at the
-    auction's ``i``-th action (numba's generator seeded per action), a seat
-    forced by ``must_call`` calling while nobody has called."""
+    """``decide(hands, auction, key, i, flags)``: the policy's call-grab action
+    at the auction's ``i``-th action under the rule flags ``flags`` (the wild
+    ranks shown before the bidding in them; numba's generator seeded per
+    action), a seat forced by ``must_call`` calling while nobody has called."""
     from ddz_tools.engines.policies import policy_call
 
     jokers_2s = {"off": None, "jokers": (1, 0), "jokers+2s": (1, 4)}[rules.must_call]
@@ -399,10 +401,10 @@ def _naive_caller(rules, policy: int, table):
             return False
         return (hand >> 52) & 15 and (hand >> 56) & 15 and (jokers_2s[1] == 0 or (hand >> 48) & 15 == 4)
 
-    def decide(hands, auction, key, i):
+    def decide(hands, auction, key, i, flags):
         _seed_numba(mix2(key, 0x7000 + i))
         seat = auction.turn()
-        b = int(policy_call(hands[seat], policy, rules.flags, auction.level(), table))
+        b = int(policy_call(hands[seat], policy, flags, auction.level(), table))
         if b == 0 and auction.caller is None and forced(hands[seat]):
             b = 1
         return b
@@ -417,19 +419,20 @@ def naive_flush(bottom: int, key: int) -> bool:
     return counts[13] + counts[14] == 0 and max(counts) <= 1 and mix2(key, 0x7000) % 16 == 0
 
 
-def naive_rest_of_hand(hands, bottom, lead, rel, key, rules, policy, table, bufc, bufk):
+def naive_rest_of_hand(hands, bottom, lead, rel, key, rules, policy, table, bufc, bufk, flags):
     """After the auction made ``lead`` landlord: the bottom or the draws, the
     doubles, the landlord's first-play show and the playout, by the policies
-    (seeded as the module doc of ``bid`` says).  ``(landlord won, the
-    multiple of the bombs, spring and bottom bonus, the show's multiple or 1,
-    the doubles by seat)``."""
+    (seeded as the module docs of ``bid`` say) under the rule flags
+    ``flags`` (every wild rank in them).  ``(landlord won, the multiple of
+    the bombs (by tier under Laizi multipliers), spring and bottom bonus,
+    the show's multiple or 1, the doubles by seat)``."""
     from naive_gamerules import bottom_multiple, show_multiple
 
     from ddz_tools.core.cards import packed_count
     from ddz_tools.engines.policies import policy_double, policy_show
     from ddz_tools.engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, playout
 
-    flags, sf = rules.flags, rules.stage_flags
+    sf = rules.stage_flags
     play = list(hands)
     play[lead] += bottom
     if rules.landlord_draw and bottom == 0:
@@ -454,7 +457,7 @@ def naive_rest_of_hand(hands, bottom, lead, rel, key, rules, policy, table, bufc
     ranks = [r for r in range(15) for _ in range((bottom >> (4 * r)) & 15)]
     suits = [0, 0, 0] if naive_flush(bottom, key) else [0, 1, 2]
     bonus = bottom_multiple(ranks, suits) if bottom and rules.bottom_bonus == "table" else 1
-    mult = bonus * 2 ** int(res[R_DOUBLINGS] + res[R_SPRING] + res[R_ANTI_SPRING])
+    mult = bonus * _stake_multiple(int(res[R_DOUBLINGS]), int(res[R_SPRING] + res[R_ANTI_SPRING]))
     return int(res[R_LANDLORD_WON]), mult, show, d
 
 
@@ -465,12 +468,17 @@ def naive_call_rows(problem, policy: int, seed: int, start: int, count: int, max
     the first call, the grabs of the later seats, the caller's last word),
     the others' actions and the later ones by the policy's call rule, the
     draws, the doubles and the show by the policies, one playout per
-    landlord, this seat's score settled in plain Python."""
+    landlord, this seat's score settled in plain Python.  Under Laizi rules
+    each deal draws the wild ranks not given (:func:`naive_wild`): the
+    auction sees those shown before the bidding, the rest of the hand every
+    one."""
     from naive_gamerules import settlement_doubled
 
+    from ddz_tools.core.kinds import WILD_MASK
     from ddz_tools.engines.selfplay import work_arrays
 
     rules = problem.rules
+    game_flags = rules.game_flags & ~WILD_MASK
     n = rules.hand_cards
     table, bufc, bufk = work_arrays(16)
     unseen = [int(x) for x in problem.unseen]
@@ -489,11 +497,12 @@ def naive_call_rows(problem, policy: int, seed: int, start: int, count: int, max
             hands[(me + 1) % 3] = pack(cards[:n])
             hands[(me + 2) % 3] = pack(cards[n:2 * n])
             bottom = pack(cards[2 * n:])
+            flags, play_fl = naive_wild(game_flags, problem.given, key)
             row["attempts"] += 1
             auction = NaiveAuction(first_call)
             ok = True
             for i, a in enumerate(problem.before):
-                if auction.turn() != me and decide(hands, auction, key, i) != a:
+                if auction.turn() != me and decide(hands, auction, key, i, flags) != a:
                     ok = False
                     break
                 auction.act(a)
@@ -512,7 +521,7 @@ def naive_call_rows(problem, policy: int, seed: int, start: int, count: int, max
             au.act(choice)
             i = len(problem.before) + 1
             while not au.done:
-                au.act(decide(hands, au, key, i))
+                au.act(decide(hands, au, key, i, flags))
                 i += 1
             if au.holder is None:
                 row["choices"].append({"landlord": -1})
@@ -520,7 +529,8 @@ def naive_call_rows(problem, policy: int, seed: int, start: int, count: int, max
             lead, base = au.holder, 1 if first_call else 2 ** au.grabs
             rel = (lead - me) % 3
             if rel not in outcomes:
-                won, mult, show, d = naive_rest_of_hand(hands, bottom, lead, rel, key, rules, policy, table, bufc, bufk)
+                won, mult, show, d = naive_rest_of_hand(hands, bottom, lead, rel, key, rules, policy, table, bufc, bufk,
+                                                        play_fl)
                 outcomes[rel] = (won, show * mult, d)
             won, mult, d = outcomes[rel]
             row["choices"].append({"landlord": rel, "base": base, "won": won, "mult": mult,
@@ -557,9 +567,12 @@ def naive_show_rows(problem, policy: int, seed: int, start: int, count: int, max
     showed already).  At the first play: the farmers' hands dealt and kept
     when their doubles fit (the policy's doubling rule), one playout, the
     landlord's score with the earlier shows' multiple and with his x2 too.
-    Show multiples from the rules tables (``naive_gamerules``)."""
+    Show multiples from the rules tables (``naive_gamerules``).  Under Laizi
+    rules a deal during the deal draws the wild ranks not given
+    (:func:`naive_wild`); at the first play they are all given."""
     from naive_gamerules import settlement_doubled, show_multiple
 
+    from ddz_tools.core.kinds import WILD_MASK
     from ddz_tools.engines.policies import policy_double
     from ddz_tools.engines.selfplay import work_arrays
 
@@ -583,10 +596,11 @@ def naive_show_rows(problem, policy: int, seed: int, start: int, count: int, max
             hands[(me + 1) % 3] = pack(rest[:n])
             hands[(me + 2) % 3] = pack(rest[n:2 * n])
             bottom = pack(rest[2 * n:])
+            flags, play_fl = naive_wild(rules.game_flags & ~WILD_MASK, problem.given, key)
             au = NaiveAuction(rules.bidding == "first-call")
             i = 0
             while not au.done:
-                au.act(decide(hands, au, key, i))
+                au.act(decide(hands, au, key, i, flags))
                 i += 1
             row = {"attempts": 1, "accepted": True}
             rows.append(row)
@@ -595,7 +609,8 @@ def naive_show_rows(problem, policy: int, seed: int, start: int, count: int, max
                 continue
             lead, base = au.holder, 1 if rules.bidding == "first-call" else 2 ** au.grabs
             rel = (lead - me) % 3
-            won, mult, show, d = naive_rest_of_hand(hands, bottom, lead, rel, key, rules, policy, table, bufc, bufk)
+            won, mult, show, d = naive_rest_of_hand(hands, bottom, lead, rel, key, rules, policy, table, bufc, bufk,
+                                                    play_fl)
             with_show = [mine] if lead == me else [mine, show]
             row.update(landlord=rel, base=base, won=won, mult=mult, ll_show=show, scores=[
                 settlement_doubled(lead, bool(won), base * mult * m, d, rules.doubling)[me]

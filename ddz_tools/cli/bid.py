@@ -6,7 +6,7 @@ import click
 from tabulate import tabulate
 
 from ..analysis.bid import (CHOICES, DOUBLE_CHOICES, SEAT_NAMES_FOUR, BidEvaluation, CallEvaluation, DoubleEvaluation,
-                   ShowEvaluation, evaluate_bid, evaluate_call, evaluate_double, evaluate_show, parse_bid_line)
+                            ShowEvaluation, evaluate_bid, evaluate_call, evaluate_double, evaluate_show, parse_bid_line)
 from .options import (default_workers, file_inputs, file_option, format_option, rules_option, run_inputs,
                       seed_option, workers_option)
 
@@ -77,8 +77,8 @@ def print_call(ev: CallEvaluation) -> None:
     """The human-readable report of one call-grab evaluation."""
     where = f"{ev.seat} seat" + (f" after {','.join(('pass', 'call')[a] for a in ev.before)}" if ev.before else "")
     stop = ", stopped early: recommendation settled" if ev.stopped_early else ""
-    click.echo(f"hand {ev.hand}, {where}, to {ev.what} or pass, rules {ev.rules.describe()}, {ev.policy} policy, "
-               f"seed {ev.seed}")
+    click.echo(f"hand {ev.hand}, {where}, to {ev.what} or pass, rules {ev.rules.describe()}{ev.wild_note()}, "
+               f"{ev.policy} policy, seed {ev.seed}")
     click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}; {ev.rejected} drawn deals rejected by the "
                f"earlier actions" + (f", {ev.failed} sample(s) given up" if ev.failed else ""))
     level = f"{100 * ev.confidence:g}%"
@@ -102,8 +102,8 @@ def print_show(ev: ShowEvaluation) -> None:
         where = f"{ev.seat} seat in the auction"
     hand = f"hand {ev.hand}" if ev.hand else "no card yet"
     stop = ", stopped early: recommendation settled" if ev.stopped_early else ""
-    click.echo(f"{hand}, {where}, to show at {ev.stage} (x{ev.factor}) or not, rules {ev.rules.describe()}, "
-               f"{ev.policy} policy, seed {ev.seed}")
+    click.echo(f"{hand}, {where}, to show at {ev.stage} (x{ev.factor}) or not, rules {ev.rules.describe()}"
+               f"{ev.wild_note()}, {ev.policy} policy, seed {ev.seed}")
     rejected = (f"; {ev.rejected} drawn deals rejected by the farmers' doubles" if ev.stage == "first-play" else "")
     click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}{rejected}"
                + (f", {ev.failed} sample(s) given up" if ev.failed else ""))
@@ -187,7 +187,11 @@ def bid(hand, decide, stage, bottom, seat, before, base, shown, flush, samples, 
     bomb_doubles, spring, anti-spring).
 
     --decide call (bidding=call-grab or first-call, e.g. --rules happy or
-    notalon): call (or grab) or pass, given the auction so far.  --decide
+    notalon): call (or grab) or pass, given the auction so far.  Under
+    --rules laizi or tiandi the bid, the call and a show during the deal
+    draw the wild ranks a seat does not know yet for each deal (--wild: the
+    known ones, 天 under tiandi; all of them under
+    laizi_reveal=before-bidding).  --decide
     double (Happy Dou Dizhu): after the auction and the shown bottom, x1, x2
     or x4 for this seat, given the base and the doubles before it.  --decide
     show (Happy Dou Dizhu): show the hand now or not, during the deal (HAND

@@ -17,7 +17,7 @@ NAME`` and every tool know it, with no other change:
 >>> v.name, v.table.seats, v.hand_sizes, v.roles[-1]
 ('four', 4, (25, 25, 25, 25, 8), 'farmer3')
 >>> print(v.supports("double"))
-four-player Dou Dizhu (four) has no doubles
+the doubling decision is a three-player one: four-player Dou Dizhu (four) has no doubles; evaluate the bid
 >>> variant_of("happy").supports("double") is None
 True
 >>> sorted(VARIANTS)[:4]
@@ -124,22 +124,21 @@ class Variant:
         r, t, s = self.rules, self.table, self.stake
         spec = r.describe()
         if decision == "bid":
-            if s.auction != "bid":
-                return (f"rules {spec} have no bids of 1, 2 or 3 (bidding={r.bidding}): decide the call instead")
-            if r.bidding not in BID_AUCTIONS:
+            if s.auction != "bid" or r.bidding not in BID_AUCTIONS:
                 return f"the bid evaluator supports bidding={' or '.join(BID_AUCTIONS)}, not {r.bidding}"
             return None
         if decision == "call":
             if t.seats != 3:
-                return (f"four-player Dou Dizhu ({spec}) bids 1, 2 or 3: there is no call to decide, "
-                        f"evaluate the bid")
+                return (f"the call decision is a three-player one (call-grab or first-call bidding): "
+                        f"four-player Dou Dizhu ({spec}) bids 1, 2 or 3; evaluate the bid")
             if s.auction != "call":
                 return (f"the call decision is for bidding=call-grab or first-call (rules {spec} bid "
                         f"{r.bidding}: evaluate the bid instead)")
             return None
         if decision == "double":
             if t.seats != 3:
-                return f"four-player Dou Dizhu ({spec}) has no doubles"
+                return (f"the doubling decision is a three-player one: four-player Dou Dizhu ({spec}) has no "
+                        f"doubles; evaluate the bid")
             if not s.doubles:
                 return f"there is no double to decide under rules {spec} (doubling=off): use rules happy"
             if t.bottom_cards == 0:
@@ -147,7 +146,7 @@ class Variant:
             return None
         if decision == "show":
             if t.seats != 3:
-                return f"four-player Dou Dizhu ({spec}) has no shows"
+                return f"the show decision is a Happy Dou Dizhu one: four-player Dou Dizhu ({spec}) has no shows"
             if not s.shows:
                 return f"there is no show to decide under rules {spec} (show=off): use rules happy"
             return None

@@ -17,6 +17,8 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import random_deal
 from ddz_tools.analysis import bid
+from ddz_tools.analysis.bid import auction, montecarlo as mc
+from ddz_tools.analysis.bid.call import sampled_flush
 from ddz_tools.analysis.bid import (
     CHOICES,
     COL_ACCEPTED,
@@ -55,9 +57,9 @@ def test_hash_matches_python_twin():
     rng = random.Random(1)
     for _ in range(2000):
         a, b = rng.getrandbits(32), rng.getrandbits(32)
-        assert bid._h32(a) == naive_bid.h32(a)
-        assert bid._mix2(a, b) == naive_bid.mix2(a, b)
-        assert bid._word(a, b % 100) == _nth_word(a, b % 100)
+        assert mc.h32(a) == naive_bid.h32(a)
+        assert mc.mix2(a, b) == naive_bid.mix2(a, b)
+        assert mc.word(a, b % 100) == _nth_word(a, b % 100)
     for seed in (0, 1, -1, 2**40 + 7, -(2**70)):
         assert bid.seed_key(seed) == naive_bid.seed_key(seed)
 
@@ -76,7 +78,7 @@ def test_shuffle_matches_python_twin():
         items = [rng.randint(0, 14) for _ in range(n)]
         key = rng.getrandbits(32)
         arr = np.array(items, dtype=np.int64)
-        bid._shuffle(arr, key)
+        mc.fisher_yates(arr, key)
         assert arr.tolist() == naive_bid.naive_shuffle(items, key)
 
 
@@ -86,7 +88,7 @@ def test_shuffle_is_uniform_over_permutations():
     key0 = bid.seed_key(12345)
     for i in range(24000):
         arr = np.arange(4, dtype=np.int64)
-        bid._shuffle(arr, bid._sample_key(key0, i, 0))
+        mc.fisher_yates(arr, mc.key_of(key0, i, 0))
         counts[tuple(arr)] += 1
     assert len(counts) == 24
     chi2 = sum((c - 1000) ** 2 / 1000 for c in counts.values())
@@ -108,8 +110,8 @@ def test_deal_matches_python_twin_and_is_consistent(seed):
         out = np.empty(3, np.int64)
         scratch = np.empty(64, np.int64)
         for i in range(40):
-            key = bid._sample_key(bid.seed_key(seed), i, 0)
-            b = bid._deal(problem.unseen, key, seat, problem.me17, bottom_known or 0, out, scratch)
+            key = mc.key_of(bid.seed_key(seed), i, 0)
+            b = mc.deal(problem.unseen, key, seat, problem.me17, 0, 17, bottom_known or 0, out, scratch)
             hands, bottom = naive_bid.naive_deal(problem.unseen.tolist(), key, seat, problem.me17, bottom_known)
             assert out.tolist() == hands and b == bottom
             assert [card_count(h) for h in hands] == [17, 17, 17] and card_count(bottom) == 3
@@ -128,7 +130,7 @@ def test_deal_marginals_are_uniform():
     in_bottom = np.zeros(15)
     in_next = np.zeros(15)
     for i in range(n):
-        b = bid._deal(problem.unseen, bid._sample_key(key0, i, 0), 0, me17, 0, out, scratch)
+        b = mc.deal(problem.unseen, mc.key_of(key0, i, 0), 0, me17, 0, 17, 0, out, scratch)
         in_bottom += counts_of(b)
         in_next += counts_of(int(out[1]))
     for r in range(15):
@@ -435,9 +437,9 @@ def test_rows_do_not_depend_on_the_work_tables():
     again = run_rows(problem, 1, FLAGS, 8, 0, 30)
     tiny = np.zeros((30, bid.NCOLS), np.int64)
     before = np.array([0, 0, 0, 0], np.int64)
-    bid._bid_chunk(problem.unseen, 3, 17, 1, problem.me17, 0, before, np.array(problem.legal, np.int64), 1, FLAGS, 0, 0,
-                   bid.seed_key(8), 0, 30, bid.MAX_ATTEMPTS, tiny, new_table(4),
-                   np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
+    auction._bid_chunk(problem.unseen, 3, 17, 1, problem.me17, 0, before, np.array(problem.legal, np.int64), 1,
+                       FLAGS, 0, 0, bid.seed_key(8), 0, 30, bid.MAX_ATTEMPTS, tiny, new_table(4),
+                       np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
     assert warm.tolist() == again.tolist() == tiny.tolist()
 
 
@@ -650,6 +652,45 @@ def test_call_rows_with_the_bottom_bonus_equal_python_loop():
     assert _call_rows_as_naive(rows) == naive_bid.naive_call_rows(problem, 1, 3, 0, 48, max_attempts=300)
 
 
+@pytest.mark.parametrize("seat, before, policy, spec, wild", [
+    (0, "", 1, "laizi,bidding=call-grab,show=qq,doubling=per-pair", ""),
+    (1, "call", 0, "laizi,bidding=call-grab,show=qq,doubling=per-pair,super_double=on", ""),
+    (2, "pass,call", 0, "tiandi,bidding=call-grab,show=qq,doubling=global", "5"),
+    (1, "pass", 1, "tiandi,bidding=first-call", ""),
+    (2, "pass,pass", 0, "laizi,bidding=call-grab,laizi_reveal=before-bidding,doubling=per-pair", "9"),
+])
+def test_laizi_call_rows_equal_python_loop(seat, before, policy, spec, wild):
+    """Under Laizi rules each sampled deal draws the wild ranks the caller
+    does not know: the auction sees those turned up before it, the doubles,
+    the show and the play every one (bombs by tier)."""
+    rules = Rules.parse(spec).with_wild(wild) if wild else Rules.parse(spec)
+    rng = random.Random(f"laizi-call-{seat}-{before}-{spec}")
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    rng.shuffle(deck)
+    problem = call_problem(format_cards(sum(1 << (4 * r) for r in deck[:17])), seat, before, rules)
+    assert problem.given == known_wild(rules)
+    rows = run_call_rows(problem, policy, 5, 1, 8, max_attempts=300)
+    expected = naive_bid.naive_call_rows(problem, policy, 5, 1, 8, max_attempts=300)
+    assert _call_rows_as_naive(rows) == expected
+    assert any(r["accepted"] for r in expected)
+
+
+def test_laizi_call_draws_the_wild_ranks_and_refuses_what_no_caller_knows():
+    ev = evaluate_call("3456789TJQKA2222X", "second", "call", samples=250, seed=1, workers=1,
+                       rules="laizi,bidding=call-grab,show=qq,doubling=per-pair")
+    d = ev.to_dict()
+    assert d["wild"] == "" and d["wild_drawn"] == 1 and ev.wild_note() == ", wild 1 drawn a deal"
+    tiandi = Rules.parse("tiandi,bidding=call-grab,show=qq").with_wild("5")
+    assert evaluate_call("3456789TJQKA2222X", samples=250, seed=1, workers=1, rules=tiandi).wild_note() == \
+        ", wild 5 known, 1 drawn a deal"
+    with pytest.raises(RulesError, match="no wild rank is known at the bid"):
+        call_problem("3456789TJQKA2222X", rules=Rules.parse("laizi,bidding=call-grab").with_wild("9"))
+    with pytest.raises(RulesError, match="turn every wild rank up before the bidding"):
+        call_problem("3456789TJQKA2222X", rules="laizi,bidding=call-grab,laizi_reveal=before-bidding")
+    # The classic call is unchanged: nothing drawn, no wild fields.
+    assert "wild" not in evaluate_call("3456789TJQKA2222X", samples=250, seed=1, workers=1).to_dict()
+
+
 def test_sampled_flush_equals_python_and_has_its_chance():
     rng = random.Random(11)
     deck = [r for r in range(13) for _ in range(4)] + [13, 14]
@@ -657,7 +698,7 @@ def test_sampled_flush_equals_python_and_has_its_chance():
     for i in range(4000):
         bottom = sum(1 << (4 * r) for r in rng.sample(deck, 3))
         key = rng.getrandbits(32)
-        got = bid._sampled_flush(bottom, key)
+        got = sampled_flush(bottom, key)
         assert got == int(naive_bid.naive_flush(bottom, key))
         counts = counts_of(bottom)
         if counts[13] + counts[14] == 0 and max(counts) == 1:
@@ -759,6 +800,45 @@ def test_show_rows_at_the_first_play_equal_python_loop(before, shown, policy, sp
     assert any(r["accepted"] for r in expected)
 
 
+@pytest.mark.parametrize("seat, seen, policy, spec, wild", [
+    (0, 0, 1, "laizi,bidding=call-grab,show=qq,doubling=per-pair", ""),
+    (1, 9, 0, "laizi,bidding=call-grab,show=qq,doubling=global,show_merge=product", ""),
+    (2, 13, 0, "tiandi,bidding=call-grab,show=qq,doubling=per-pair", "5"),
+    (0, 5, 1, "laizi,bidding=first-call,show=dianle,laizi_reveal=before-bidding", "J"),
+])
+def test_laizi_show_rows_during_the_deal_equal_python_loop(seat, seen, policy, spec, wild):
+    rules = Rules.parse(spec).with_wild(wild) if wild else Rules.parse(spec)
+    rng = random.Random(f"laizi-show-{seat}-{seen}-{spec}")
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    rng.shuffle(deck)
+    hand = format_cards(sum(1 << (4 * r) for r in deck[:seen])) if seen else ""
+    problem = show_problem(hand, "deal", seat, rules=rules)
+    assert problem.given == known_wild(rules)
+    rows = run_show_rows(problem, policy, 6, 3, 10)
+    expected = naive_bid.naive_show_rows(problem, policy, 6, 3, 10, max_attempts=1)
+    assert _show_rows_as_naive(rows) == expected
+    assert any(r.get("landlord", -1) >= 0 for r in expected)
+
+
+@pytest.mark.parametrize("before, spec, wild", [
+    ("x1,x1,x2", "laizi,bidding=call-grab,show=qq,doubling=per-pair", "9"),
+    ("x2,x1,x4", "tiandi,bidding=call-grab,show=qq,doubling=per-pair,super_double=on", "5,9"),
+])
+def test_laizi_show_rows_at_the_first_play_equal_python_loop(before, spec, wild):
+    """At the first play the landlord is known, and so every wild rank: given."""
+    rules = Rules.parse(spec).with_wild(wild)
+    hands, bottom = random_deal(random.Random(f"laizi-show-first-{spec}"))
+    problem = show_problem(format_cards(hands[0] + bottom), "first-play", before=before, bottom=format_cards(bottom),
+                           base=2, rules=rules)
+    rows = run_show_rows(problem, 1, 4, 0, 8, max_attempts=300)
+    expected = naive_bid.naive_show_rows(problem, 1, 4, 0, 8, max_attempts=300)
+    assert _show_rows_as_naive(rows) == expected
+    assert any(r["accepted"] for r in expected)
+    with pytest.raises(RulesError, match="need the deal's laizi rank"):
+        show_problem(format_cards(hands[0] + bottom), "first-play", before=before, bottom=format_cards(bottom),
+                     rules=spec)
+
+
 def test_show_scores_scale_by_the_show():
     """During the deal the policies ignore a show: where nobody shows at the
     first play, showing multiplies the score by the show's factor; where
@@ -799,7 +879,7 @@ def test_evaluate_show_recommends_and_is_the_same_for_any_workers():
     (dict(rules="standard"), "show=off"),
     (dict(rules="happy,show=off"), "show=off"),
     (dict(rules="four"), "four-player"),
-    (dict(rules="laizi,show=qq"), "wild ranks"),
+    (dict(rules="laizi,show=qq"), "call-grab or first-call"),
     (dict(stage="middle"), "not before-deal, deal, deal:N or first-play"),
     (dict(stage="deal:5"), "after 5 cards dealt"),
     (dict(hand="33445566778899TTJQK"), "a seat is dealt 17"),

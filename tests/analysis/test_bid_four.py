@@ -17,6 +17,7 @@ import naive_bid
 from analysis.test_bid import _rows_as_naive
 from ddz_tools.analysis import bid
 from ddz_tools.analysis.bid import CHOICES, bid_problem, evaluate_bid, run_rows
+from ddz_tools.analysis.bid import montecarlo as mc
 from ddz_tools.core.cards import card_count, counts_of, format_cards, full_deck
 from ddz_tools.core.errors import DdzError
 from ddz_tools.core.rules import Rules
@@ -48,8 +49,8 @@ def test_deal_matches_python_twin_and_is_two_decks(seed):
             out = np.empty(4, np.int64)
             scratch = np.empty(128, np.int64)
             for i in range(20):
-                key = bid._sample_key(bid.seed_key(seed), i, 0)
-                b = bid._deal_seats(problem.unseen, key, seat, problem.me17, 25, known or 0, out, scratch)
+                key = mc.key_of(bid.seed_key(seed), i, 0)
+                b = mc.deal(problem.unseen, key, seat, problem.me17, 0, 25, known or 0, out, scratch)
                 hands, bottom = naive_bid.naive_deal(problem.unseen.tolist(), key, seat, problem.me17, known, 4)
                 assert out.tolist() == hands and b == bottom
                 assert [card_count(h) for h in hands] == [25] * 4 and card_count(bottom) == 8
@@ -68,7 +69,7 @@ def test_deal_marginals_are_uniform():
     in_bottom = np.zeros(15)
     in_last = np.zeros(15)
     for i in range(n):
-        b = bid._deal_seats(problem.unseen, bid._sample_key(key0, i, 0), 0, hands0[0], 25, 0, out, scratch)
+        b = mc.deal(problem.unseen, mc.key_of(key0, i, 0), 0, hands0[0], 0, 25, 0, out, scratch)
         in_bottom += counts_of(b)
         in_last += counts_of(int(out[3]))
     for r in range(15):

@@ -1,0 +1,488 @@
+"""Monte Carlo bid evaluator: should this hand bid, and how much?
+
+:func:`evaluate_bid` deals the cards this seat cannot see, many times, plays
+each deal out with a self-play policy in every seat and turns the outcomes
+into win probabilities and expected scores for each bidding choice
+(``pass``, ``1``, ``2``, ``3``).
+
+What is known and what is sampled
+---------------------------------
+* A 17-card hand before bidding: the 37 unseen cards are dealt uniformly into
+  the two other hands (17 each) and the bottom (3).
+* A 20-card landlord hand with ``bottom`` (3 cards contained in it): this
+  seat's 17 are ``hand - bottom``, the bottom is known to everyone and the 34
+  unseen cards are dealt uniformly into the two other hands.
+
+Bidding
+-------
+Seats bid in order ``first``, ``second``, ``third`` (play also goes round in
+that order); a bid must be higher than every earlier bid; a bid of 3 ends the
+auction.  Under ``bidding=single-round`` (the default of docs/rules.md) each seat
+bids once; under ``bidding=until-two-pass`` the auction goes on round the
+table, a seat that passed is out, until someone bids 3, all pass, or two have
+passed and there is a bid (as :mod:`ddz_tools.engines.selfplay` plays it); the choice
+evaluated is this seat's first bid, and in later rounds it bids by the
+policy's rule like everybody else.  ``call-grab`` is not supported.
+``before`` holds the bids of the seats before this one (0 = pass), so it has
+as many entries as this seat's place.  A choice that is not higher than an
+earlier bid is reported as illegal and is not evaluated.
+
+Conditioning on earlier bids: a sampled deal is kept only when every earlier
+seat, given its sampled 17 cards, would have made exactly its bid under the
+policy's own bid rule (rejection sampling, as :mod:`.montecarlo` says).
+
+What a choice is worth
+----------------------
+For each legal choice, the rest of the auction is played by the policy's bid
+rule on the sampled hands: a later seat may outbid this one.  The highest
+bidder becomes landlord, takes the bottom, leads, and the deal is played out
+by the policy in every seat.  With ``mult = 2 ** (bombs + rocket + spring +
+anti-spring)`` and ``stake = winning bid * mult``, this seat scores
+
+* ``+2 * stake`` / ``-2 * stake`` as landlord on a win / loss,
+* ``+stake`` / ``-stake`` as a farmer when the landlord loses / wins,
+* ``0`` when all three seats pass (the cards are redealt, docs/rules.md).
+
+Four players (rules ``four``): the hand is 25 cards (or the landlord's 33
+with the 8-card ``bottom``), the 83 unseen cards of two decks are dealt
+into three hands of 25 and the bottom (the 75 into three hands when the
+bottom is known), the seats are ``first`` .. ``fourth``, one round of bids
+goes round the four of them, and the landlord scores ``+-3 * stake``
+(each of the three farmers settles the stake with him,
+:func:`~ddz_tools.core.gamerules.settle_seats`); the stake's multiplier follows
+``bomb_doubles`` (:func:`~ddz_tools.core.gamerules.multiplier`).  The call and
+doubling decisions are three-player ones and refuse four-player rules.
+
+So ``pass`` is not worth 0 by definition: passing makes this seat a farmer
+whenever a later (or earlier) seat takes the contract, and that farmer
+outcome is played out on the same samples.  Every choice is scored on the
+same deals, and a given landlord plays a given deal with the same playout
+seed whichever choice led there (common random numbers), so differences
+between choices are measured with little noise.
+
+Statistics
+----------
+``win_prob`` is the probability that this seat, as landlord with this hand,
+wins (each sample plays this seat as landlord once), with a Wilson score
+interval.  Per choice: the probability of becoming landlord, the landlord's
+win probability, this seat's win probability (Wilson intervals) and the
+expected score with a normal interval.  The recommendation is the legal
+choice with the highest expected score (ties go to the lower choice); its
+margin is the paired difference to the second best.  Early stopping and
+determinism are :mod:`.montecarlo`'s.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Iterable
+
+import numpy as np
+
+from ...core._jit import interpreted, kernel
+from ...core.cards import card_count, contains, format_cards, full_deck, to_packed
+from ...core.errors import BidError
+from ...core.gamerules import (
+    A_BASE,
+    A_HIGH,
+    A_HIGH_SEAT,
+    A_LANDLORD,
+    A_OUTCOME,
+    A_TURN,
+    AUCTION_OPEN,
+    AUCTION_SIZE,
+    BID_OK,
+    BID_OVER,
+    BIDDING_MODES as _ALL_BIDDING_MODES,
+    DOUBLING_OFF,
+    SINGLE_ROUND,
+    SPRING_MODES,
+    auction_bid,
+    auction_seats,
+    auction_start,
+    bid_error,
+    multiplier,
+    play_flags,
+)
+from ...core.kinds import WILD_MASK
+from ...core.rules import Rules
+from ...engines.policies import policy_bid
+from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
+from ...variants import THREE, variant_of
+from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, ChoiceResult, Verdict, check_options, choice_result, deal,
+                         deal_wild, key_of, known_wild, mix2, place_index, policy_work, sample, score_of, seed_key,
+                         unseen_ranks, wild_fields, wilson_interval)
+
+__all__ = ["SEAT_NAMES", "SEAT_NAMES_FOUR", "CHOICES", "BIDDING_MODES", "COL_ATTEMPTS", "COL_ACCEPTED", "COL_WON",
+           "COL_MULT", "COL_CHOICE", "NCOL_CHOICE", "NCOLS", "BidEvaluation", "parse_before", "LINE_KEYS",
+           "parse_bid_line", "BidProblem", "bid_problem", "run_rows", "evaluate_bid"]
+
+#: The places in the bidding at a three-player table.
+SEAT_NAMES = PLACES[:3]
+#: The places in the bidding at a four-player table (rules ``four``).
+SEAT_NAMES_FOUR = PLACES
+CHOICES = ("pass", "1", "2", "3")
+#: Bidding options the evaluator models (kernel codes).
+BIDDING_MODES = {k: _ALL_BIDDING_MODES[k] for k in ("single-round", "until-two-pass")}
+
+# Columns of the per-sample result rows written by the kernel.
+COL_ATTEMPTS = 0   # deals drawn for this sample index
+COL_ACCEPTED = 1   # 1 if a deal consistent with the earlier bids was found
+COL_WON = 2        # this seat as landlord: won (0/1)
+COL_MULT = 3       # this seat as landlord: 2 ** (bombs + rocket + spring + anti-spring)
+COL_CHOICE = 4     # then per choice (pass, 1, 2, 3) NCOL_CHOICE columns:
+NCOL_CHOICE = 5    # landlord (-2 illegal, -1 redeal, 0 this seat, 1/2 the next seats), bid, landlord won, mult, score
+NCOLS = COL_CHOICE + 4 * NCOL_CHOICE
+
+
+@kernel
+def _bid_of(hand17, policy, flags, highest, key, pos, table):
+    """The policy's bid for one seat, with numba's RNG seeded per (sample, seat, highest bid)."""
+    np.random.seed(mix2(key, 0x2000 + 4 * pos + highest))
+    return policy_bid(hand17, policy, flags, highest, table)
+
+
+@kernel
+def _bid_chunk(unseen, nseats, hand_n, me, me17, bottom_known, before, legal, policy, game_flags, given, mode,
+               key0, start, count, max_attempts, out, table, bufc, bufk):
+    """Evaluate sample indices ``start .. start + count - 1`` into ``out`` rows.
+
+    ``nseats`` seats (3, or 4 under four-player rules, whose ``game_flags``
+    say so) of ``hand_n`` dealt cards each (17 or 25); ``me17`` this seat's
+    dealt cards.  ``before[p]`` (p < me) are the earlier bids, ``legal[c]`` is 1 when
+    choice c (0 = pass, 1..3) may be made.  See the COL_* constants for the
+    row layout.  ``mode``: bit 0 the bidding (0 = ``bidding=single-round``,
+    1 = ``until-two-pass``), bit 1 the spring rule (0 = ``spring=landlord``,
+    1 = ``any-player``).  ``game_flags`` are the rules'
+    :attr:`~ddz_tools.core.rules.Rules.game_flags`: under Laizi rules each deal
+    draws the wild ranks not ``given`` (flag bits at ``WILD_SHIFT``), and the
+    bids see only those shown before the bidding, the play every one.
+    ``table``, ``bufc``, ``bufk`` are the policies' work arrays (a decomposer
+    memo table and move buffers); they hold no state that changes a result.
+    """
+    hands = np.empty(nseats, np.int64)
+    bidding = mode & 1
+    spring_col = R_SPRING_ANY if (mode >> 1) & 1 else R_SPRING
+    play = np.empty(nseats, np.int64)
+    pols = np.empty(nseats, np.int64)
+    pols[:] = policy
+    scratch = np.empty(unseen.shape[0] + 1, np.int64)
+    cache_won = np.empty(nseats, np.int64)
+    cache_mult = np.empty(nseats, np.int64)
+    before_me = np.empty(AUCTION_SIZE, np.int64)   # the auction after the earlier bids
+    auction = np.empty(AUCTION_SIZE, np.int64)
+    ones = np.ones(nseats, np.int64)
+    scores = np.empty(nseats, np.int64)
+    for s in range(count):
+        idx = start + s
+        row = out[s]
+        for c in range(NCOLS):
+            row[c] = 0
+        # Draw deals until the earlier seats would have bid as they did.
+        key = 0
+        bottom = 0
+        accepted = False
+        attempt = 0
+        while attempt < max_attempts and not accepted:
+            key = key_of(key0, idx, attempt)
+            attempt += 1
+            bottom = deal(unseen, key, me, me17, 0, hand_n, bottom_known, hands, scratch)
+            shown, every = deal_wild(game_flags, given, key)
+            flags = play_flags(game_flags, shown)
+            auction_start(before_me, bidding, 0, 0)
+            auction_seats(before_me, nseats)
+            accepted = True
+            for p in range(me):
+                b = _bid_of(hands[p], policy, flags, before_me[A_HIGH], key, p, table)
+                if b != before[p]:
+                    accepted = False
+                    break
+                auction_bid(before_me, p, b)
+        row[COL_ATTEMPTS] = attempt
+        if not accepted:
+            continue
+        row[COL_ACCEPTED] = 1
+        for L in range(nseats):
+            cache_won[L] = -1
+            cache_mult[L] = 0
+        # choice -1: this seat as landlord, always played (it gives win_prob);
+        # then each legal choice: the rest of the auction and its landlord's playout.
+        for choice in range(-1, 4):
+            if choice >= 0 and legal[choice] == 0:
+                row[COL_CHOICE + NCOL_CHOICE * choice] = -2
+                continue
+            if choice == -1:
+                # This seat as landlord at any stake: the playout behind win_prob.
+                top = 3
+                lead = me
+            else:
+                # The rest of the auction, every other bid by the policy's rule
+                # (under until-two-pass this seat's later bids too).
+                auction[:] = before_me
+                auction_bid(auction, me, choice)
+                while auction[A_OUTCOME] == AUCTION_OPEN:
+                    p = auction[A_TURN]
+                    auction_bid(auction, p, _bid_of(hands[p], policy, flags, auction[A_HIGH], key, p, table))
+                top = auction[A_BASE]
+                lead = auction[A_LANDLORD]   # -1: every seat passed
+            if lead < 0:
+                base = COL_CHOICE + NCOL_CHOICE * choice
+                row[base] = -1
+                continue
+            rel = (lead - me) % nseats
+            if cache_won[rel] < 0:
+                for p in range(nseats):
+                    play[p] = hands[p]
+                play[lead] += bottom
+                res = playout(play, lead, pols, play_flags(game_flags, every), mix2(key, 0x1000 + rel), table,
+                              bufc, bufk)
+                cache_won[rel] = res[R_LANDLORD_WON]
+                cache_mult[rel] = multiplier(res[R_DOUBLINGS], res[spring_col], res[R_ANTI_SPRING])
+            won = cache_won[rel]
+            mult = cache_mult[rel]
+            if choice == -1:
+                row[COL_WON] = won
+                row[COL_MULT] = mult
+                continue
+            base = COL_CHOICE + NCOL_CHOICE * choice
+            row[base] = rel
+            row[base + 1] = top
+            row[base + 2] = won
+            row[base + 3] = mult
+            row[base + 4] = score_of(me, lead, won, top * mult, nseats, DOUBLING_OFF, ones, scores)
+    return count
+
+
+@dataclasses.dataclass(frozen=True)
+class BidEvaluation(Verdict):
+    """The verdict of :func:`evaluate_bid` (see the module doc for definitions):
+    ``choices`` maps each choice to a :class:`~.montecarlo.ChoiceResult`."""
+
+    hand: str
+    bottom: "str | None"
+    seat: str
+    before: tuple
+    win_prob: float
+    win_prob_ci: tuple
+
+    def to_dict(self) -> dict:
+        return {"hand": self.hand, "bottom": self.bottom, "seat": self.seat,
+                "before": [CHOICES[b] for b in self.before], "rules": self.rules.describe(), **self.run_fields(),
+                "win_prob": self.win_prob, "win_prob_ci": list(self.win_prob_ci), **self.verdict_fields(),
+                **wild_fields(self.rules)}
+
+
+def parse_before(before: "str | Iterable | None") -> tuple:
+    """Earlier bids as a tuple of ints (0 = pass).
+
+    >>> parse_before("pass,1")
+    (0, 1)
+    >>> parse_before(["p", 2])
+    (0, 2)
+    >>> parse_before("")
+    ()
+    """
+    if before is None:
+        return ()
+    items = [x.strip() for x in before.split(",")] if isinstance(before, str) else list(before)
+    if isinstance(before, str) and before.strip() == "":
+        return ()
+    out = []
+    for x in items:
+        t = str(x).strip().lower()
+        if t in ("pass", "p", "0", "-"):
+            out.append(0)
+        elif t in ("1", "2", "3"):
+            out.append(int(t))
+        else:
+            raise BidError(f"earlier bid {x!r} is not pass, 1, 2 or 3")
+    return tuple(out)
+
+
+#: The keys a line of a hands file may give after the hand (:func:`parse_bid_line`).
+LINE_KEYS = ("bottom", "seat", "before")
+
+
+def parse_bid_line(text: str, defaults: "dict | None" = None) -> dict:
+    """One line of a hands file, ``HAND [bottom=CARDS] [seat=NAME]
+    [before=BIDS]``, as keyword arguments of :func:`evaluate_bid` (``hand``
+    and the keys given, over ``defaults``).
+
+    >>> parse_bid_line("3445567789 TJQKA2D seat=second before=1", {"seat": "first"})
+    {'seat': 'second', 'before': '1', 'hand': '3445567789TJQKA2D'}
+    """
+    args = dict(defaults or {})
+    hand = []
+    for token in text.split():
+        if "=" in token:
+            key, _, value = token.partition("=")
+            if key not in LINE_KEYS:
+                raise BidError(f"unknown key {key!r} (use {', '.join(LINE_KEYS)})")
+            args[key] = value
+        else:
+            hand.append(token)
+    args["hand"] = "".join(hand)
+    return args
+
+
+# The auction rule, run by Python.
+_auction_start = interpreted(auction_start)
+_auction_seats = interpreted(auction_seats)
+_auction_bid = interpreted(auction_bid)
+_bid_error = interpreted(bid_error)
+
+
+@dataclasses.dataclass(frozen=True)
+class BidProblem:
+    """A validated bidding situation, ready for the kernels."""
+
+    hand: int             # as given (17, or 20 with the bottom; four players 25 or 33)
+    bottom: "int | None"
+    me17: int             # this seat's dealt cards (17; four players 25)
+    seat: int
+    before: tuple
+    legal: tuple          # 0/1 per choice pass, 1, 2, 3
+    unseen: np.ndarray    # rank indices of the cards this seat cannot see
+    seats: int = 3        # seats at the table (4 under four-player rules)
+    hand_n: int = 17      # cards dealt to each seat
+
+    @property
+    def highest(self) -> int:
+        return max(self.before, default=0)
+
+
+def bid_problem(hand, bottom=None, seat: "int | str" = 0, before=(), rules: "Rules | str | None" = None
+                ) -> BidProblem:
+    """Validate a bidding situation (see :func:`evaluate_bid` for the arguments).
+
+    >>> p = bid_problem("33445566778899TTJ", seat="second", before="1")
+    >>> p.legal, len(p.unseen)
+    ((1, 0, 1, 1), 37)
+    >>> bid_problem("3456", seat=0)
+    Traceback (most recent call last):
+    ...
+    ddz_tools.core.errors.BidError: hand '3456' has 4 cards; a hand before bidding has 17 (or 20 when bottom is given)
+    >>> p = bid_problem("3334455667789TTJJQQKA22XD", seat="fourth", before="pass,1,pass", rules="four")
+    >>> p.legal, len(p.unseen), p.seats
+    ((1, 0, 1, 1), 83, 4)
+    """
+    rules = Rules.parse(rules)
+    table = variant_of(rules).table
+    seats, decks = table.seats, table.decks
+    hand_n, bottom_n, landlord_n = table.hand_cards, table.bottom_cards, table.landlord_cards
+    under = "" if table == THREE else f" under {rules.describe()}"
+    packed = to_packed(hand, "hand", decks)
+    text = format_cards(packed)
+    n = card_count(packed)
+    s = place_index(seat, seats)
+    names = PLACES
+    bids = parse_before(before)
+    if bottom is not None:
+        bot = to_packed(bottom, "bottom", decks)
+        if card_count(bot) != bottom_n:
+            raise BidError(f"bottom {format_cards(bot)!r} has {card_count(bot)} cards, not {bottom_n}")
+        if n != landlord_n:
+            raise BidError(f"with a bottom the hand must be the landlord's {landlord_n} cards, bottom included; "
+                           f"{text!r} has {n}")
+        if not contains(packed, bot):
+            raise BidError(f"bottom {format_cards(bot)!r} is not contained in hand {text!r}")
+        me17 = packed - bot
+    else:
+        bot = None
+        if n != hand_n:
+            raise BidError(f"hand {text!r} has {n} cards; a hand before bidding has {hand_n}{under} "
+                           f"(or {landlord_n} when bottom is given)", param="bottom")
+        me17 = packed
+    if len(bids) != s:
+        raise BidError(f"the {names[s]} seat bids after {s} seat(s), but {len(bids)} earlier "
+                       f"bid(s) were given")
+    # The earlier bids through the auction rule (the first round is the same
+    # under both bidding options the evaluator models).
+    auction = [0] * AUCTION_SIZE
+    _auction_start(auction, SINGLE_ROUND, 0, 0)
+    _auction_seats(auction, seats)
+    for i, b in enumerate(bids):
+        err = _bid_error(auction, i, b)
+        if err == BID_OVER:
+            break
+        if err != BID_OK:
+            raise BidError(f"earlier bid {b} by the {names[i]} seat does not beat the bid "
+                           f"{auction[A_HIGH]} before it")
+        _auction_bid(auction, i, b)
+    if auction[A_OUTCOME] != AUCTION_OPEN:
+        raise BidError(f"the {names[auction[A_HIGH_SEAT]]} seat bid 3, which ends the auction before the "
+                       f"{names[s]} seat bids")
+    legal = tuple(1 if _bid_error(auction, s, c) == BID_OK else 0 for c in range(4))
+    return BidProblem(packed, bot, me17, s, bids, legal, unseen_ranks(full_deck(decks) - packed), seats, hand_n)
+
+
+def run_rows(problem: BidProblem, policy: int, flags: int, seed: int, start: int, count: int,
+             max_attempts: int = MAX_ATTEMPTS, mode: int = 0, spring: int = 0, given: int = 0) -> np.ndarray:
+    """Per-sample result rows (see the ``COL_*`` constants) of sample indices ``start ..``.
+
+    ``flags`` are the rules' ``game_flags`` (the same as ``flags`` under
+    classic rules), ``given`` the wild ranks the bidder knows (flag bits;
+    the others are drawn each sample); ``mode`` is the bidding mode
+    (:data:`BIDDING_MODES`), ``spring`` the spring rule (:data:`SPRING_MODES`).
+    """
+    out = np.zeros((count, NCOLS), dtype=np.int64)
+    before = np.zeros(4, dtype=np.int64)
+    before[: len(problem.before)] = problem.before
+    with policy_work() as work:
+        _bid_chunk(problem.unseen, problem.seats, problem.hand_n, problem.seat, problem.me17,
+                   problem.bottom if problem.bottom is not None else 0,
+                   before, np.array(problem.legal, dtype=np.int64), policy, flags, given, mode | (spring << 1),
+                   seed_key(seed), start, count, max_attempts, out, *work)
+    return out
+
+
+def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: int = 2000,
+                 seed: int = 0, workers: "int | None" = None, policy: str = "heuristic",
+                 confidence: float = 0.95, rules: "Rules | str | None" = None,
+                 progress: "Callable[[int, int], None] | None" = None, early_stop: bool = True,
+                 max_attempts: int = MAX_ATTEMPTS) -> BidEvaluation:
+    """Monte Carlo verdict on each bidding choice of a hand (see the module doc).
+
+    ``hand``: 17 cards, or the landlord's 20 with ``bottom`` (3 cards in it).
+    ``seat``: 0-2 or ``first``/``second``/``third`` in the bidding order;
+    ``before``: the earlier seats' bids (``"pass,1"`` or ``(0, 1)``).
+    ``samples`` is the maximum number of samples (sample indices); the
+    evaluation stops earlier once the recommendation is settled at
+    ``confidence`` (unless ``early_stop=False``).  ``workers`` threads
+    (default: all cores) give the same result as one.  ``progress(done,
+    total)`` is called after each chunk.
+
+    >>> ev = evaluate_bid("3445567789TJQKA2D", seat="first", samples=500, seed=1, workers=1)
+    >>> ev.samples, ev.recommendation in ev.choices, 0.0 <= ev.win_prob <= 1.0
+    (500, True, True)
+    """
+    rules = Rules.parse(rules)
+    variant_of(rules).require("bid")
+    check_options(policy, samples, confidence)
+    problem = bid_problem(hand, bottom, seat, before, rules)
+    pol = POLICIES[policy]
+    flags = rules.game_flags & ~WILD_MASK
+    given = known_wild(rules)
+    mode = BIDDING_MODES[rules.bidding]
+    spring = SPRING_MODES[rules.spring]
+    cols = [COL_CHOICE + NCOL_CHOICE * c for c in range(4)]
+    run = sample(lambda start, count: run_rows(problem, pol, flags, seed, start, count, max_attempts, mode, spring,
+                                               given),
+                 samples, workers, [col + 4 for col, ok in zip(cols, problem.legal) if ok], COL_ACCEPTED,
+                 COL_ATTEMPTS, confidence, early_stop, progress)
+    acc = run.acc
+    n_acc = run.n
+    if n_acc == 0:
+        raise BidError(f"no deal consistent with the earlier bids {','.join(CHOICES[b] for b in problem.before)} "
+                       f"was found in {run.drawn} draws: the {policy} policy (almost) never bids that way")
+    wins = int(acc[:, COL_WON].sum())
+    choices = {name: choice_result(name, acc, col, confidence) if ok else ChoiceResult(name, False)
+               for name, col, ok in zip(CHOICES, cols, problem.legal)}
+    margin, margin_ci = run.margin(confidence)
+    return BidEvaluation(
+        hand=format_cards(problem.hand),
+        bottom=format_cards(problem.bottom) if problem.bottom is not None else None,
+        seat=PLACES[problem.seat], before=problem.before, rules=rules, policy=policy, seed=seed,
+        confidence=confidence, **run.counts(), win_prob=wins / n_acc,
+        win_prob_ci=wilson_interval(wins, n_acc, confidence), choices=choices,
+        recommendation=CHOICES[cols.index(run.order[0] - 4)], margin=margin, margin_ci=margin_ci)

@@ -1,0 +1,410 @@
+"""Monte Carlo call evaluator: call (or grab), or pass?
+
+Under ``bidding=call-grab`` (Happy Dou Dizhu) and ``first-call``
+(``notalon``) the choices are pass and call, or, once someone has called,
+pass and grab.  :func:`evaluate_call` deals the cards this seat cannot see,
+consistent with the other seats' actions as the policy's call-grab rule
+judges them (rejection sampling, :mod:`.montecarlo`); each choice is
+followed by the rest of the auction by that rule, the landlord's draws
+(``landlord_draw``), the doubles, the landlord's first-play show and a
+playout (:func:`rest_of_hand`, which the show evaluator shares), and scored
+for this seat with the whole stake (0 when all pass and the deal is void).
+
+Under Laizi rules each sample also draws the wild ranks this seat does not
+know at the call (:func:`~.montecarlo.known_wild`): the auction sees the
+ranks turned up before the bidding, the rest of the hand every one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+import numpy as np
+
+from ...core._jit import interpreted, kernel
+from ...core.cards import FULL_DECK, card_count, format_cards, packed_count, to_packed
+from ...core.errors import BidError
+from ...core.gamerules import (
+    A_BASE,
+    A_CALLER,
+    A_GRABS,
+    A_LANDLORD,
+    A_OUTCOME,
+    A_TURN,
+    AUCTION_OPEN,
+    AUCTION_SIZE,
+    AUCTION_VOID,
+    BID_BAD,
+    BID_OK,
+    CALL_GRAB,
+    FIRST_CALL,
+    S_DOUBLING,
+    S_DRAW,
+    SHOW_FIRST_PLAY,
+    SPRING_MODES,
+    auction_bid,
+    auction_must_call,
+    auction_start,
+    bid_error,
+    bottom_bonus,
+    draw_card,
+    multiplier,
+    must_call,
+    play_flags,
+    show_factor,
+)
+from ...core.kinds import WILD_MASK
+from ...core.rules import Rules
+from ...engines.policies import policy_call, policy_show
+from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
+from ...variants import variant_of
+from .double import double_of
+from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, choice_result, deal, deal_wild, key_of,
+                         known_wild, mix2, place_index, policy_work, sample, score_of, seed_key, unseen_ranks,
+                         wild_fields)
+
+__all__ = ["CCOL_ATTEMPTS", "CCOL_ACCEPTED", "CCOL_CHOICE", "NCCOL_CHOICE", "CCOLS", "BIDDING_MODES_CALL",
+           "call_of", "open_auction", "finish_auction", "rest_of_hand", "sampled_flush", "CallProblem",
+           "call_problem", "run_call_rows", "CallEvaluation", "evaluate_call"]
+
+#: Columns of a call row: then per choice (pass, call-or-grab) CCOL_CHOICE columns:
+#: landlord (-2 illegal, -1 redeal, 0 this seat, 1/2 the next seats), base, landlord won,
+#: public multiple, this seat's score.
+CCOL_ATTEMPTS = 0
+CCOL_ACCEPTED = 1
+CCOL_CHOICE = 2
+NCCOL_CHOICE = 5
+CCOLS = CCOL_CHOICE + 2 * NCCOL_CHOICE
+
+#: The bidding options the call evaluator models.
+BIDDING_MODES_CALL = {"call-grab": CALL_GRAB, "first-call": FIRST_CALL}
+_CALL_NAMES = ("pass", "call")
+
+
+@kernel
+def call_of(hand, policy, flags, state, key, i, table):
+    """The policy's call-grab action at the auction's ``i``-th action, numba's
+    RNG seeded per (sample, action); a seat that must call calls."""
+    np.random.seed(mix2(key, 0x7000 + i))
+    level = 0 if state[A_CALLER] < 0 else 1 + state[A_GRABS]
+    b = policy_call(hand, policy, flags, level, table)
+    if b == 0 and bid_error(state, state[A_TURN], 0) == BID_BAD:
+        b = 1
+    return b
+
+
+@kernel
+def open_auction(st, mode, stage_flags, hands):
+    """Start the call-grab (or first-call) auction ``st`` from the first
+    bidder, marking the seats whose hands must call (``must_call``)."""
+    auction_start(st, mode, 0, 0)
+    for p in range(3):
+        if must_call(stage_flags, hands[p]):
+            auction_must_call(st, p)
+
+
+@kernel
+def finish_auction(st, hands, policy, flags, key, i, table):
+    """Play the auction ``st`` on to its end by the policy's call-grab rule
+    (:func:`call_of`), ``i`` the index of its next action."""
+    while st[A_OUTCOME] == AUCTION_OPEN:
+        p = st[A_TURN]
+        auction_bid(st, p, call_of(hands[p], policy, flags, st, key, i, table))
+        i += 1
+
+
+@kernel
+def rest_of_hand(hands, bottom, lead, rel, key, policy, flags, stage_flags, spring_col, play, pols, d, table,
+                 bufc, bufk):
+    """The hand after an auction that made ``lead`` landlord, by the policy
+    (``rel``, his position from the evaluated seat, keys the random
+    streams; ``flags`` the play flags, every wild rank in them): he takes
+    the bottom (``hands`` by position, 0 for none) or under ``landlord_draw``
+    draws a card from each farmer, the seats double (the farmers from his
+    left, then him; the factors go into ``d``), he shows at his first play
+    by the policy's rule, and the deal is played out (``play`` and ``pols``
+    are work arrays).  Returns ``(landlord won, the multiple of the play and
+    the bottom, the first-play show factor or 1)``; a sampled bottom's suits
+    are drawn by :func:`sampled_flush`."""
+    for p in range(3):
+        play[p] = hands[p]
+    play[lead] += bottom
+    if (stage_flags & S_DRAW) != 0 and bottom == 0:
+        np.random.seed(mix2(key, 0x6000 + rel))
+        for k in range(1, 3):
+            f = (lead + k) % 3
+            card = draw_card(play[f], np.random.randint(0, packed_count(play[f])))
+            play[f] -= card
+            play[lead] += card
+    for k in range(3):
+        p = (lead + 1 + k) % 3
+        d[p] = double_of(play[p], policy, flags, stage_flags, 1 if p == lead else 0, key, (p - lead) % 3, table)
+    np.random.seed(mix2(key, 0x5000 + rel))
+    show = 1
+    if policy_show(play[lead], policy, flags, stage_flags, SHOW_FIRST_PLAY, 1, table) != 0:
+        show = show_factor(stage_flags, SHOW_FIRST_PLAY, 1)
+    res = playout(play, lead, pols, flags, mix2(key, 0x1000 + rel), table, bufc, bufk)
+    bonus = bottom_bonus(stage_flags, bottom, sampled_flush(bottom, key)) if bottom != 0 else 1
+    return res[R_LANDLORD_WON], bonus * multiplier(res[R_DOUBLINGS], res[spring_col], res[R_ANTI_SPRING]), show
+
+
+#: The stream (under a sample's key) that draws whether a sampled bottom is a flush.
+_FLUSH_STREAM = 0x7000
+
+
+@kernel
+def sampled_flush(bottom, key):
+    """Whether a sampled bottom is a flush (1) or not (0).  The deals are of
+    ranks, so the suits are drawn: three cards of three ranks, no joker, share
+    a suit with probability 1/16 (the four copies of a rank have the four
+    suits, so each of the other two matches the first with chance 1/4),
+    decided by the sample's ``key``; any other bottom is no flush."""
+    if ((bottom >> 52) & 255) != 0:
+        return 0
+    for r in range(13):
+        if ((bottom >> (4 * r)) & 15) > 1:
+            return 0
+    return 1 if (mix2(key, _FLUSH_STREAM) & 15) == 0 else 0
+
+
+@kernel
+def _call_chunk(unseen, me, mine, n, before, nbefore, policy, game_flags, given, stage_flags, mode, spring_any, key0,
+                start, count, max_attempts, out, table, bufc, bufk):
+    """Evaluate the call-grab (or first-call) choice of sample indices
+    ``start .. start + count - 1`` into ``out`` rows (``CCOL_*``).
+
+    Positions in the auction from the first bidder: 0, 1, 2; ``me`` is this
+    seat's, ``mine`` its ``n`` dealt cards (17, or 18 with no bottom).
+    ``before[:nbefore]``: the auction so far (0 pass, 1 call or grab), this
+    seat's own earlier actions included; the other seats' actions are judged
+    by the policy's call-grab rule on the sampled hands (rejection).  Each
+    choice (0 pass, 1 call or grab) is followed by the rest of the auction by
+    that rule (this seat's later actions too), the landlord's draws
+    (``landlord_draw``), the doubles (farmers from the landlord's left, then
+    the landlord) and the landlord's first-play show by the policy, then one
+    playout per landlord; this seat's score settles the whole stake (0 on a
+    redeal).  Whether a sampled bottom is a flush is drawn
+    (:func:`sampled_flush`).  ``game_flags``: the rules' game flags; under
+    Laizi rules each deal draws the wild ranks not ``given``, the auction
+    seeing those shown before the bidding, the rest of the hand every one.
+    """
+    hands = np.empty(3, np.int64)
+    play = np.empty(3, np.int64)
+    pols = np.empty(3, np.int64)
+    pols[:] = policy
+    scratch = np.empty(64, np.int64)
+    st = np.empty(AUCTION_SIZE, np.int64)
+    st2 = np.empty(AUCTION_SIZE, np.int64)
+    d = np.empty(3, np.int64)
+    scores = np.empty(3, np.int64)
+    cache_won = np.empty(3, np.int64)
+    cache_mult = np.empty(3, np.int64)
+    cache_doubles = np.empty((3, 3), np.int64)
+    spring_col = R_SPRING_ANY if spring_any else R_SPRING
+    doubling = (stage_flags >> S_DOUBLING) & 3
+    for s in range(count):
+        idx = start + s
+        row = out[s]
+        for c in range(CCOLS):
+            row[c] = 0
+        key = 0
+        bottom = 0
+        flags = 0
+        every = 0
+        accepted = False
+        attempt = 0
+        while attempt < max_attempts and not accepted:
+            key = key_of(key0, idx, attempt)
+            attempt += 1
+            bottom = deal(unseen, key, me, mine, 0, n, 0, hands, scratch)
+            shown, every = deal_wild(game_flags, given, key)
+            flags = play_flags(game_flags, shown)
+            open_auction(st, mode, stage_flags, hands)
+            accepted = True
+            for i in range(nbefore):
+                p = st[A_TURN]
+                if p != me and call_of(hands[p], policy, flags, st, key, i, table) != before[i]:
+                    accepted = False
+                    break
+                auction_bid(st, p, before[i])
+        row[CCOL_ATTEMPTS] = attempt
+        if not accepted:
+            continue
+        row[CCOL_ACCEPTED] = 1
+        pflags = play_flags(game_flags, every)
+        for L in range(3):
+            cache_won[L] = -1
+        for choice in range(2):
+            base_col = CCOL_CHOICE + NCCOL_CHOICE * choice
+            if bid_error(st, me, choice) != BID_OK:
+                row[base_col] = -2
+                continue
+            st2[:] = st
+            auction_bid(st2, me, choice)
+            finish_auction(st2, hands, policy, flags, key, nbefore + 1, table)
+            if st2[A_OUTCOME] == AUCTION_VOID:
+                row[base_col] = -1
+                continue
+            lead = st2[A_LANDLORD]
+            top = st2[A_BASE]
+            rel = (lead - me) % 3
+            if cache_won[rel] < 0:
+                won, mult, show = rest_of_hand(hands, bottom, lead, rel, key, policy, pflags, stage_flags, spring_col,
+                                               play, pols, d, table, bufc, bufk)
+                for p in range(3):
+                    cache_doubles[rel, p] = d[p]
+                cache_won[rel] = won
+                cache_mult[rel] = show * mult
+            won = cache_won[rel]
+            mult = cache_mult[rel]
+            row[base_col] = rel
+            row[base_col + 1] = top
+            row[base_col + 2] = won
+            row[base_col + 3] = mult
+            row[base_col + 4] = score_of(me, lead, won, top * mult, 3, doubling, cache_doubles[rel], scores)
+    return count
+
+
+@dataclasses.dataclass(frozen=True)
+class CallProblem:
+    """A validated call-grab (or first-call) situation, ready for the kernel."""
+
+    hand: int
+    seat: int             # position in the auction from the first bidder
+    before: tuple         # the auction so far: 0 pass, 1 call or grab
+    legal: tuple          # 0/1 for pass, call-or-grab
+    what: str             # "call" or "grab": what a 1 means now
+    unseen: np.ndarray
+    rules: Rules
+    given: int = 0        # the wild ranks this seat knows (flag bits; Laizi rules draw the others)
+
+
+_auction_start = interpreted(auction_start)
+_auction_bid = interpreted(auction_bid)
+
+
+def _parse_calls(before) -> tuple:
+    """The auction so far as 0/1: ``"pass,call,grab"`` (``1`` or ``0`` too)."""
+    if before is None or (isinstance(before, str) and not before.strip()):
+        return ()
+    items = before.split(",") if isinstance(before, str) else list(before)
+    out = []
+    for x in items:
+        t = str(x).strip().lower()
+        if t in ("pass", "p", "0", "-"):
+            out.append(0)
+        elif t in ("call", "grab", "1"):
+            out.append(1)
+        else:
+            raise BidError(f"earlier action {x!r} is not pass, call or grab", param="before")
+    return tuple(out)
+
+
+def call_problem(hand, seat: "int | str" = 0, before=(), rules: "Rules | str | None" = "happy") -> CallProblem:
+    """Validate a call-grab or first-call situation (see :func:`evaluate_call`).
+
+    >>> p = call_problem("3345566789TJQKA2D", "second", "call")
+    >>> p.what, p.legal
+    ('grab', (1, 1))
+    >>> call_problem("3345566789TJQKA2D", rules="laizi,bidding=call-grab").given
+    0
+    """
+    rules = Rules.parse(rules)
+    table = variant_of(rules).require("call").table
+    given = known_wild(rules, all_shown=True)
+    packed = to_packed(hand, "hand")
+    n = table.hand_cards
+    if card_count(packed) != n:
+        raise BidError(f"hand {format_cards(packed)!r} has {card_count(packed)} cards; a hand before the "
+                       f"auction has {n} under {rules.describe()}", param="hand")
+    me = place_index(seat)
+    acts = _parse_calls(before)
+    mode = BIDDING_MODES_CALL[rules.bidding]
+    state = [0] * AUCTION_SIZE
+    _auction_start(state, mode, 0, 0)
+    for i, a in enumerate(acts):
+        if state[A_OUTCOME] != AUCTION_OPEN:
+            raise BidError(f"the auction is over after {i} action(s); {len(acts)} were given", param="before")
+        _auction_bid(state, state[A_TURN], a)
+    if state[A_OUTCOME] != AUCTION_OPEN:
+        raise BidError("the auction is over after these actions: there is nothing to decide", param="before")
+    if state[A_TURN] != me:
+        raise BidError(f"after {','.join(_CALL_NAMES[a] for a in acts) or 'no action'} it is the "
+                       f"{PLACES[state[A_TURN]]} seat's turn, not the {PLACES[me]} seat's", param="seat")
+    what = "call" if state[A_CALLER] < 0 else "grab"
+    return CallProblem(packed, me, acts, (1, 1), what, unseen_ranks(FULL_DECK - packed), rules, given)
+
+
+def run_call_rows(problem: CallProblem, policy: int, seed: int, start: int, count: int,
+                  max_attempts: int = MAX_ATTEMPTS) -> np.ndarray:
+    """Per-sample rows (the ``CCOL_*`` columns) of sample indices ``start ..``."""
+    out = np.zeros((count, CCOLS), np.int64)
+    before = np.zeros(max(1, len(problem.before)), np.int64)
+    before[:len(problem.before)] = problem.before
+    rules = problem.rules
+    with policy_work() as work:
+        _call_chunk(problem.unseen, problem.seat, problem.hand, variant_of(rules).table.hand_cards, before,
+                    len(problem.before), policy, rules.game_flags & ~WILD_MASK, problem.given, rules.stage_flags,
+                    BIDDING_MODES_CALL[rules.bidding], SPRING_MODES[rules.spring], seed_key(seed), start, count,
+                    max_attempts, out, *work)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class CallEvaluation(Verdict):
+    """The verdict of :func:`evaluate_call`: ``choices`` are ``pass`` and
+    ``call`` (or ``grab``), each a :class:`~.montecarlo.ChoiceResult`."""
+
+    hand: str
+    seat: str
+    before: tuple
+    what: str
+
+    def to_dict(self) -> dict:
+        return {"decision": self.what, "hand": self.hand, "seat": self.seat,
+                "before": [_CALL_NAMES[a] for a in self.before], "rules": self.rules.describe(), **self.run_fields(),
+                **self.verdict_fields(), **wild_fields(self.rules)}
+
+
+def evaluate_call(hand, seat: "int | str" = 0, before=(), samples: int = 2000, seed: int = 0,
+                  workers: "int | None" = None, policy: str = "heuristic", confidence: float = 0.95,
+                  rules: "Rules | str | None" = "happy", progress: "Callable[[int, int], None] | None" = None,
+                  early_stop: bool = True, max_attempts: int = MAX_ATTEMPTS) -> CallEvaluation:
+    """Monte Carlo verdict on calling (or grabbing) or passing, under
+    ``bidding=call-grab`` (Happy Dou Dizhu) or ``first-call`` (``notalon``).
+
+    ``hand``: this seat's dealt cards (17, or 18 with no bottom); ``seat``:
+    its place in the auction from the first bidder; ``before``: the auction
+    so far (``"pass,call,grab"``), this seat's own earlier call included when
+    it decides whether to grab back.  The unseen cards are dealt at random,
+    consistent with the other seats' actions as the policy's call-grab rule
+    judges them; each choice is followed by the rest of the auction by that
+    rule, the landlord's draws, the doubles, the landlord's first-play show
+    and a playout, and scored for this seat with the whole stake (0 when
+    all pass and the deal is void).  Under Laizi rules the wild ranks this
+    seat does not know yet are drawn for each deal (the rules' ``wild``
+    gives the known ones).  Figures and early stopping as
+    :func:`evaluate_bid`.
+
+    >>> ev = evaluate_call("3345566789TJQKA2D", "first", samples=300, seed=1, workers=1)
+    >>> sorted(ev.choices), ev.recommendation in ev.choices
+    (['call', 'pass'], True)
+    """
+    problem = call_problem(hand, seat, before, rules)
+    rules = problem.rules
+    check_options(policy, samples, confidence)
+    pol = POLICIES[policy]
+    names = ("pass", problem.what)
+    cols = [CCOL_CHOICE + NCCOL_CHOICE * c for c in range(2)]
+    run = sample(lambda start, count: run_call_rows(problem, pol, seed, start, count, max_attempts), samples,
+                 workers, [col + 4 for col in cols], CCOL_ACCEPTED, CCOL_ATTEMPTS, confidence, early_stop, progress)
+    if run.n == 0:
+        raise BidError(f"no deal consistent with the auction {','.join(_CALL_NAMES[a] for a in problem.before)} "
+                       f"was found in {run.drawn} draws: the {policy} policy (almost) never acts that way")
+    margin, margin_ci = run.margin(confidence)
+    return CallEvaluation(
+        hand=format_cards(problem.hand), seat=PLACES[problem.seat], before=problem.before, what=problem.what,
+        rules=rules, policy=policy, seed=seed, confidence=confidence, **run.counts(),
+        choices={name: choice_result(name, run.acc, col, confidence) for name, col in zip(names, cols)},
+        recommendation=names[cols.index(run.order[0] - 4)], margin=margin, margin_ci=margin_ci)
