@@ -50,7 +50,6 @@ DATA_FILE = "analysis.jsonl"
 INDEX_FILE = "index.html"
 GAMES_DIR = "games"
 
-SUITS = "♠♥♣♦"
 _RANK_LABEL = {"T": "10"}
 #: Class names in the plural, for headings.
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
@@ -117,26 +116,23 @@ def has_page(g: GameAnalysis) -> bool:
 
 
 def card_faces(text: str, wild: str = "") -> list[dict]:
-    """Cards of a hand for drawing: ``label``, ``red`` and ``suit`` (suits are
-    dealt out in turn for looks only: records hold ranks, not suits), and
+    """Cards of a hand for drawing: ``label``, ``red`` and ``suit`` (records
+    hold ranks, not suits, so a card is drawn by its rank alone: no suit is
+    made up, and so no flush either; only a joker's colour is known), and
     ``wild``: a laizi, a card of one of the ranks in ``wild`` (``"9"``,
     ``"5,9"``), drawn apart.
 
     >>> [(c["label"], c["suit"], c["red"]) for c in card_faces("TTXD")]
-    [('10', '♠', False), ('10', '♥', True), ('★', 'joker', False), ('★', 'joker', True)]
+    [('10', '', False), ('10', '', False), ('★', 'joker', False), ('★', 'joker', True)]
     >>> [c["wild"] for c in card_faces("899", "9")]
     [False, True, True]
     """
     out = []
-    seen: dict = {}
     for ch in text:
         if ch in "XD":
             out.append({"label": "★", "suit": "joker", "red": ch == "D", "joker": True, "wild": False})
             continue
-        k = seen.get(ch, 0)
-        seen[ch] = k + 1
-        suit = SUITS[k % 4]
-        out.append({"label": _RANK_LABEL.get(ch, ch), "suit": suit, "red": suit in "♥♦", "joker": False,
+        out.append({"label": _RANK_LABEL.get(ch, ch), "suit": "", "red": False, "joker": False,
                     "wild": ch in wild.replace(",", "")})
     return out
 

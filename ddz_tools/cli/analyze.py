@@ -24,6 +24,7 @@ from ..analysis.analyze import (
 )
 from ..analysis.report import ReportWriter
 from ..analysis.review import MODES as REVIEW_MODES
+from . import EXIT_BAD_RECORDS
 from .options import (Progress, default_workers, emit_json, format_option, print_table, rules_option, seed_option,
                       workers_option, review_nodes_option, review_samples_option)
 
@@ -137,7 +138,7 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
     are recomputed and a stored result that disagrees is flagged.  --rules
     applies to games that do not name their own rules.
 
-    Exit status: 0, or 1 when some game is invalid or unreadable (with
+    Exit status: 0, or 3 when some game is invalid or unreadable (with
     --resume: some game of the whole --out file).
 
     \b
@@ -249,5 +250,5 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
     if s["invalid"]:
         click.echo(f"{s['invalid']} invalid or unreadable game(s)"
                    + (f" ({bad} in this run)" if previous else ""), err=True)
-        return 1
+        return EXIT_BAD_RECORDS
     return 0

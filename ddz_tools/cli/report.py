@@ -9,6 +9,7 @@ import click
 from ..analysis.analyze import STATUS_INVALID
 from ..analysis.report import write_report
 from ..analysis.review import MODES as REVIEW_MODES
+from . import EXIT_BAD_RECORDS
 from .options import (Progress, default_workers, emit_json, format_option, review_nodes_option,
                       review_samples_option, rules_option, seed_option, workers_option)
 
@@ -50,7 +51,7 @@ def report(files, out, force, resume, review, review_nodes, review_samples, time
     page per game (the deal, the auction, every move judged, the evaluation
     timeline).  The pages are self-contained and open from the file system.
 
-    Exit status: 0, or 1 when some record is invalid or unreadable.
+    Exit status: 0, or 3 when some record is invalid or unreadable.
 
     \b
     Examples:
@@ -83,4 +84,4 @@ def report(files, out, force, resume, review, review_nodes, review_samples, time
     else:
         click.echo(f"report: {res['index']} ({res['games']} record(s), {res['new']} new, "
                    f"{res['invalid']} invalid)")
-    return 1 if res["invalid"] else 0
+    return EXIT_BAD_RECORDS if res["invalid"] else 0

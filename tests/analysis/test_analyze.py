@@ -352,7 +352,7 @@ def test_flat_rows_round_trip():
 def test_cli_table_json_csv(capsys):
     files = [str(CORPUS / "selfplay.jsonl"), str(CORPUS / "deals.pkl")]
     code, out, err = run_cli(["analyze", *files, "--format", "json", "--workers", "1"], capsys)
-    assert code == 1  # invalid games in the corpus
+    assert code == 3  # invalid games in the corpus
     lines = [json.loads(x) for x in out.splitlines()]
     assert len(lines) == 18 + 5 + 1 and "summary" in lines[-1]
     s = lines[-1]["summary"]
@@ -518,7 +518,7 @@ def test_resume_refuses_a_file_of_the_other_format(tmp_path, capsys):
     code, _, err = run_cli(args + ["--resume", "--format", "csv"], capsys)
     assert code == 2 and "holds JSON Lines" in err
     code, _, err = run_cli(args + ["--resume", "--format", "table"], capsys)
-    assert code == 1 and "5 game(s) already" in err
+    assert code == 3 and "5 game(s) already" in err
 
 
 # Summary invariants (hypothesis) ------------------------------------------------------------------

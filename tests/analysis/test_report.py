@@ -160,7 +160,7 @@ def test_existing_folders_are_refused_unless_forced_or_resumed(report, tmp_path,
     code, stdout, _ = _cli(["report", games, more, BAD, "--out", str(copy), "--resume",
                             "--review-nodes", str(NODES), "--format", "json"], capsys)
     got = json.loads(stdout)
-    assert code == 1 and got["new"] == 1 and got["resumed"] == res["games"]
+    assert code == 3 and got["new"] == 1 and got["resumed"] == res["games"]
     assert len(list((copy / "games").glob("*.html"))) == len(list((out / "games").glob("*.html"))) + 1
     assert sum(1 for _ in open(copy / DATA_FILE)) == res["games"] + 1
     code, _, _ = _cli(["report", more, "--out", str(copy), "--force", "--review-nodes", str(NODES)], capsys)
@@ -200,7 +200,18 @@ def test_analyze_writes_the_same_report(report, tmp_path, capsys):
 def test_card_faces_keep_every_card():
     faces = card_faces("33TTTTXD")
     assert [f["label"] for f in faces] == ["3", "3", "10", "10", "10", "10", "★", "★"]
-    assert len({f["suit"] for f in faces[2:6]}) == 4
+    # Records hold ranks, not suits: no suit is made up (a bottom 39J drawn 3♠ 9♠ J♠ was a false flush).
+    assert {f["suit"] for f in faces[:6]} == {""} and not any(f["red"] for f in faces[:6])
+    assert [f["red"] for f in faces[6:]] == [False, True]
+
+
+def test_a_bottom_without_card_ids_is_drawn_without_suits(tmp_path):
+    recs = list(simulate(1, "heuristic", seed=4, rules="happy"))
+    assert recs[0]["deal"]["bottom_ids"] is None
+    games = write_jsonl(tmp_path / "h.jsonl", recs)
+    write_report([games], str(tmp_path / "out"), review_nodes=NODES, solve_below=0)
+    page = next((tmp_path / "out" / "games").glob("*.html")).read_text(encoding="utf-8")
+    assert not re.search(r'<span class="s">[♠♥♣♦]</span>', page)
 
 
 @pytest.mark.parametrize("spec", ["laizi", "tiandi"])
