@@ -56,8 +56,8 @@ def print_double(ev: DoubleEvaluation) -> None:
     click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}; {ev.rejected} drawn deals rejected by "
                f"the auction and the earlier doubles" + (f", {ev.failed} sample(s) given up" if ev.failed else ""))
     level = f"{100 * ev.confidence:g}%"
-    side = "the landlord" if ev.role == "landlord" else "the farmers"
-    click.echo(f"{side} win: {_pct(ev.win_prob)} {_ci(ev.win_prob_ci, _pct)}; the landlord shows at his first "
+    side = "the landlord wins" if ev.role == "landlord" else "the farmers win"
+    click.echo(f"{side}: {_pct(ev.win_prob)} {_ci(ev.win_prob_ci, _pct)}; the landlord shows at his first "
                f"play: {_pct(ev.landlord_show_prob)}")
     others = "; ".join(f"{who} " + ", ".join(f"{k} {_pct(v)}" for k, v in shares.items() if v)
                        for who, shares in ev.others_double.items())
