@@ -379,3 +379,9 @@ def test_replay_files_fast_and_full_agree():
     for fast in (False, True):
         with pytest.raises(FileNotFoundError):
             list(replay_files([str(DATA / "no-such-file.jsonl")], fast=fast))
+
+
+def test_a_rules_field_of_the_wrong_type_is_a_record_error():
+    """A list where the rules name or object goes was a TypeError (a bug's traceback)."""
+    with pytest.raises(RecordError, match="rules must be a name or an object, not list"):
+        parse_record({"schema": "ddz-record/1", "rules": ["standard"], "deal": {}})

@@ -33,7 +33,7 @@ REDEAL = "redeal"
 #: (seat 0 becomes landlord with base 1).
 ALL_PASS_OPTIONS = ("redeal", "seat0")
 
-# Error codes of illegal actions (shared with the fast validator in records.py).
+# Error codes of illegal actions (shared with the fast validator, records/validate.py).
 E_FINISHED = "game_over"
 E_WRONG_TURN = "wrong_turn"
 E_BAD_BID = "bad_bid"

@@ -144,7 +144,7 @@ _RULES_CACHE: dict = {}
 
 def _rules_of(spec) -> Rules:
     """Rules.from_dict, memoised (a file usually repeats one rules field)."""
-    key = json.dumps(spec, sort_keys=True) if isinstance(spec, dict) else spec
+    key = json.dumps(spec, sort_keys=True) if isinstance(spec, (dict, list)) else spec
     hit = _RULES_CACHE.get(key)
     if hit is None:
         hit = Rules.from_dict(spec)
