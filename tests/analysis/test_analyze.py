@@ -436,7 +436,7 @@ def test_workers_give_the_same_results(tmp_path):
 def test_large_inputs_stream_with_the_same_results(tmp_path, monkeypatch):
     """Past READ_AHEAD items the input is read chunk by chunk (no total known):
     the same results in the same order, with one worker or two."""
-    import ddz_tools.analysis.analyze as analyze_mod
+    import ddz_tools.analysis.analyze.runners as analyze_mod
 
     path = write_jsonl(tmp_path / "g.jsonl", list(simulate(30, "heuristic", seed=6)) + ["{bad"])
     kw = dict(solve_below=0, chunk_size=2)  # read-ahead: 4 chunks a worker, under the 31 items
