@@ -34,7 +34,8 @@ from .call import (BIDDING_MODES_CALL, CCOL_ACCEPTED, CCOL_ATTEMPTS, CCOL_CHOICE
                    CallProblem, call_problem, evaluate_call, review_calls, run_call_rows)
 from .double import (DCOL_ACCEPTED, DCOL_ATTEMPTS, DCOL_DOUBLES, DCOL_MULT, DCOL_SCORE, DCOL_SHOW, DCOL_WON, DCOLS,
                      DOUBLE_CHOICES, DOUBLE_SEATS, FACTORS, DoubleChoice, DoubleEvaluation, DoubleProblem,
-                     double_problem, evaluate_double, parse_factors, review_doubles, review_row, run_double_rows)
+                     double_problem, evaluate_double, parse_factors, record_flush, review_doubles, review_row,
+                     run_double_rows)
 from .montecarlo import (CHUNK, M32, MAX_ATTEMPTS, MIN_SAMPLES, POLICIES, WORK_TABLE_BITS, ChoiceResult, known_wild,
                          mean_interval, normal_z, run_chunks, sample_key, seed_key, settled, shuffle, stop_z,
                          wilson_interval)
@@ -54,7 +55,7 @@ __all__ = [
     # the double
     "FACTORS", "DOUBLE_CHOICES", "DOUBLE_SEATS", "DCOL_ATTEMPTS", "DCOL_ACCEPTED", "DCOL_WON", "DCOL_MULT",
     "DCOL_SHOW", "DCOL_DOUBLES", "DCOL_SCORE", "DCOLS", "DoubleChoice", "DoubleEvaluation", "DoubleProblem",
-    "parse_factors", "double_problem", "run_double_rows", "evaluate_double", "review_doubles", "review_row",
+    "parse_factors", "double_problem", "run_double_rows", "evaluate_double", "review_doubles", "review_row", "record_flush",
     # the call
     "CCOL_ATTEMPTS", "CCOL_ACCEPTED", "CCOL_CHOICE", "NCCOL_CHOICE", "CCOLS", "BIDDING_MODES_CALL", "CallProblem",
     "CallEvaluation", "call_problem", "run_call_rows", "evaluate_call", "review_calls",

@@ -22,8 +22,8 @@ import numpy as np
 from ...core._jit import interpreted, kernel
 from ...core.cards import FULL_DECK, card_count, contains, format_cards, to_packed
 from ...core.errors import ArgumentError, BidError, DdzError
-from ...core.gamerules import (S_DOUBLING, SHOW_FIRST_PLAY, SPRING_MODES, bottom_bonus, double_ok, multiplier,
-                               show_factor)
+from ...core.gamerules import (S_DOUBLING, SHOW_FIRST_PLAY, SPRING_MODES, bottom_bonus, bottom_flush, double_ok,
+                               multiplier, show_factor)
 from ...core.rules import Rules
 from ...engines.policies import policy_bid, policy_double, policy_show
 from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
@@ -398,6 +398,18 @@ def review_row(ev, seat: int, players, key: str, made: str, **fields) -> dict:
             "cost": round(exp[best] - exp[made], 4), "samples": ev.samples}
 
 
+_bottom_flush = interpreted(bottom_flush)
+
+
+def record_flush(rec) -> "bool | None":
+    """Is a record's bottom a flush (three cards of one suit, no joker)?
+    ``None`` when the record keeps no card ids (no suits): the evaluators
+    then draw the suits."""
+    if rec.bottom_ids is None:
+        return None
+    return bool(_bottom_flush(list(rec.bottom_ids), 0, len(rec.bottom_ids)))
+
+
 def review_doubles(rec, opts) -> tuple["list | None", "str | None"]:
     """Each seat's double of a Happy Dou Dizhu game against
     :func:`evaluate_double`, from what the seat knew then (its cards, the
@@ -414,9 +426,7 @@ def review_doubles(rec, opts) -> tuple["list | None", "str | None"]:
     g = game_before_play(rec)
     if g.landlord is None or any(d is None for d in g.doubles):
         return None, "double review: the game did not reach the doubling"
-    flush = None
-    if rec.bottom_ids is not None:
-        flush = all(c < 52 for c in rec.bottom_ids) and len({c % 4 for c in rec.bottom_ids}) == 1
+    flush = record_flush(rec)
     out = []
     notes = []
     for place, rel in enumerate((1, 2, 0)):

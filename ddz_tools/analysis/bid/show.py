@@ -47,7 +47,7 @@ from ...engines.selfplay import R_SPRING, R_SPRING_ANY
 from ...variants import variant_of
 from .call import BIDDING_MODES_CALL, finish_auction, open_auction, rest_of_hand
 from .double import (DCOL_ACCEPTED, DCOL_ATTEMPTS, DCOL_MULT, DCOL_SHOW, DCOL_WON, DCOLS, FACTORS, double_chunk,
-                     flush_bit, parse_factors)
+                     flush_bit, parse_factors, record_flush)
 from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, deal, deal_wild, key_of, known_wild,
                          mean_interval, place_index, policy_work, sample, score_of, seed_key, unseen_ranks, wild_fields,
                          wilson_interval)
@@ -484,9 +484,7 @@ def review_shows(rec, opts) -> tuple["list | None", "str | None"]:
         return None, "show review: the game has no landlord"
     n = variant.table.hand_cards
     early = {seat: stage for seat, stage in rec.shows if stage != "first-play"}
-    flush = None
-    if rec.bottom_ids is not None:
-        flush = all(c < 52 for c in rec.bottom_ids) and len({c % 4 for c in rec.bottom_ids}) == 1
+    flush = record_flush(rec)
     # (stage code, place in the auction, seat, stage, choice made, evaluate_show's arguments) of every
     # reviewed moment; sorted, they come in time order.
     moments, notes = [], []
