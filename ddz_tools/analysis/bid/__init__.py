@@ -55,7 +55,8 @@ __all__ = [
     # the double
     "FACTORS", "DOUBLE_CHOICES", "DOUBLE_SEATS", "DCOL_ATTEMPTS", "DCOL_ACCEPTED", "DCOL_WON", "DCOL_MULT",
     "DCOL_SHOW", "DCOL_DOUBLES", "DCOL_SCORE", "DCOLS", "DoubleChoice", "DoubleEvaluation", "DoubleProblem",
-    "parse_factors", "double_problem", "run_double_rows", "evaluate_double", "review_doubles", "review_row", "record_flush",
+    "parse_factors", "double_problem", "run_double_rows", "evaluate_double", "review_doubles",
+    "review_row", "record_flush",
     # the call
     "CCOL_ATTEMPTS", "CCOL_ACCEPTED", "CCOL_CHOICE", "NCCOL_CHOICE", "CCOLS", "BIDDING_MODES_CALL", "CallProblem",
     "CallEvaluation", "call_problem", "run_call_rows", "evaluate_call", "review_calls",
