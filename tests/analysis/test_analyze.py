@@ -28,7 +28,7 @@ from ddz_tools.analysis.analyze import (
     review_bids,
     summarize,
 )
-from ddz_tools.core.cards import card_count, format_cards
+from ddz_tools.core.cards import card_count, format_cards, parse_cards
 from ddz_tools.cli import main
 from ddz_tools.engines.game import random_game
 from ddz_tools.engines.records import parse_record, record_from_game, record_to_dict, replay_record
@@ -140,7 +140,7 @@ def test_missing_file_and_refused_pickle_are_reported(tmp_path):
     deals = res[2:]
     assert [g.status for g in deals] == ["deal"] * 4 + ["invalid"]
     d = deals[0].deal
-    assert [card_count(__import__("ddz_tools.core.cards").cards.parse_cards(h)) for h in d["hands"]] == [20, 17, 17]
+    assert [card_count(parse_cards(h)) for h in d["hands"]] == [20, 17, 17]
     assert len(d["min_plays"]) == 3 and all(1 <= m <= 20 for m in d["min_plays"])
 
 
