@@ -28,7 +28,7 @@ from ddz_tools.analysis.analyze import (
     review_bids,
     summarize,
 )
-from ddz_tools.core.cards import card_count, format_cards
+from ddz_tools.core.cards import card_count, format_cards, parse_cards
 from ddz_tools.cli import main
 from ddz_tools.engines.game import random_game
 from ddz_tools.engines.records import parse_record, record_from_game, record_to_dict, replay_record
@@ -140,7 +140,7 @@ def test_missing_file_and_refused_pickle_are_reported(tmp_path):
     deals = res[2:]
     assert [g.status for g in deals] == ["deal"] * 4 + ["invalid"]
     d = deals[0].deal
-    assert [card_count(__import__("ddz_tools.core.cards").cards.parse_cards(h)) for h in d["hands"]] == [20, 17, 17]
+    assert [card_count(parse_cards(h)) for h in d["hands"]] == [20, 17, 17]
     assert len(d["min_plays"]) == 3 and all(1 <= m <= 20 for m in d["min_plays"])
 
 
@@ -436,7 +436,7 @@ def test_workers_give_the_same_results(tmp_path):
 def test_large_inputs_stream_with_the_same_results(tmp_path, monkeypatch):
     """Past READ_AHEAD items the input is read chunk by chunk (no total known):
     the same results in the same order, with one worker or two."""
-    import ddz_tools.analysis.analyze as analyze_mod
+    import ddz_tools.analysis.analyze.runners as analyze_mod
 
     path = write_jsonl(tmp_path / "g.jsonl", list(simulate(30, "heuristic", seed=6)) + ["{bad"])
     kw = dict(solve_below=0, chunk_size=2)  # read-ahead: 4 chunks a worker, under the 31 items
@@ -753,3 +753,28 @@ def test_four_player_mistakes_match_the_naive_minimax(seed):
     assert [(m.move, m.seat) for m in r.mistakes] == want
     assert r.unchecked == 0 and all(m.role == ("landlord", "farmer1", "farmer2", "farmer3")[m.seat]
                                     for m in r.mistakes)
+
+
+LAIZI_HAPPY = "laizi,bidding=call-grab,show=qq,doubling=per-pair,super_double=on"
+
+
+def test_laizi_call_grab_calls_and_shows_are_reviewed(tmp_path):
+    """Under Laizi rules with a call-grab auction and shows, every call and
+    grab is reviewed by the call evaluator (knowing the wild ranks turned up
+    before the bidding), every show decision by the show evaluator (during
+    the deal the same, at the landlord's first play the deal's wild rank)
+    and every double: none is refused."""
+    recs = list(simulate(3, "heuristic", seed=1, rules=LAIZI_HAPPY))
+    path = write_jsonl(tmp_path / "g.jsonl", recs)
+    got = list(analyze_files([path], solve_below=0, bids=True, bid_samples=30, workers=1))
+    assert len(got) == 3
+    for g, rec in zip(got, recs):
+        assert g.status == "valid", g.describe()
+        assert not any("not available" in n or "failed" in n for n in g.notes), g.notes
+        assert [b["seat"] for b in g.bid_review] == [s for s, _ in parse_record(rec).bids]
+        assert all(b["bid"] in ("pass", "call", "grab") and b["samples"] > 0 for b in g.bid_review)
+        assert len(g.show_review) == 4 and g.show_review[-1]["stage"] == "first-play"
+        assert all(b["samples"] > 0 for b in g.show_review)
+        assert len(g.double_review) == 3
+    s = summarize(got)
+    assert s["shows_reviewed"] == 12 and s["bids_reviewed"] == sum(len(g.bid_review) for g in got)

@@ -486,3 +486,41 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
         confidence=confidence, **run.counts(), win_prob=wins / n_acc,
         win_prob_ci=wilson_interval(wins, n_acc, confidence), choices=choices,
         recommendation=CHOICES[cols.index(run.order[0] - 4)], margin=margin, margin_ci=margin_ci)
+
+
+# Review of a recorded game ----------------------------------------------------------------
+
+
+def review_bids(rec, opts) -> "tuple[list | None, str | None]":
+    """The bid evaluator's verdict on every bid of a record: (entries, None) or (None, why not).
+
+    ``opts`` gives ``bid_samples`` and ``seed`` (an
+    :class:`~ddz_tools.analysis.analyze.AnalyzeOptions`).  Each entry:
+    ``seat``, ``order`` (0 = first to bid), ``player``, ``bid``
+    (``pass``/``1``/``2``/``3``), ``best`` (the evaluator's recommendation),
+    ``agrees``, ``expected`` (expected score of the bid made and of the best),
+    ``cost`` (best minus made, in expected points) and ``samples``.  Under
+    ``call-grab`` and ``first-call`` every action of the auction is reviewed
+    by :func:`~ddz_tools.analysis.bid.evaluate_call`
+    (:func:`~ddz_tools.analysis.bid.review_calls`: ``bid`` and ``best`` are
+    ``pass``, ``call`` or ``grab``).
+    """
+    from .call import review_calls
+    from .double import review_row
+
+    # The bidders knew only the wild ranks turned up before the bidding.
+    rules = rec.rules.at_bidding()
+    variant = variant_of(rules)
+    if variant.supports("call") is None:
+        return review_calls(rec, opts)
+    why = variant.supports("bid")
+    if why:
+        return None, f"bid review: {why}"
+    out = []
+    before: list = []
+    for k, (seat, bid) in enumerate(rec.bids[:variant.seats]):
+        ev = evaluate_bid(rec.hands[seat], seat=k, before=tuple(before), samples=opts.bid_samples,
+                          seed=opts.seed, workers=1, rules=rules)
+        out.append(review_row(ev, seat, rec.players, "bid", CHOICES[bid], order=k))
+        before.append(bid)
+    return out, None

@@ -24,7 +24,7 @@ import numpy as np
 
 from ...core._jit import interpreted, kernel
 from ...core.cards import FULL_DECK, card_count, format_cards, packed_count, to_packed
-from ...core.errors import BidError
+from ...core.errors import BidError, DdzError
 from ...core.gamerules import (
     A_BASE,
     A_CALLER,
@@ -408,3 +408,30 @@ def evaluate_call(hand, seat: "int | str" = 0, before=(), samples: int = 2000, s
         rules=rules, policy=policy, seed=seed, confidence=confidence, **run.counts(),
         choices={name: choice_result(name, run.acc, col, confidence) for name, col in zip(names, cols)},
         recommendation=names[cols.index(run.order[0] - 4)], margin=margin, margin_ci=margin_ci)
+
+
+# Review of a recorded game ----------------------------------------------------------------
+
+
+def review_calls(rec, opts) -> "tuple[list | None, str | None]":
+    """Every action of a record's call-grab or first-call auction against
+    :func:`evaluate_call`, from what the seat knew (its hand, the actions
+    before it, the wild ranks turned up before the bidding): ``(rows,
+    notes)``.  ``opts`` gives ``bid_samples`` and ``seed``; a row is
+    :func:`~ddz_tools.analysis.bid.review_bids`' (``bid`` and ``best`` are
+    ``pass``, ``call`` or ``grab``)."""
+    from .double import review_row
+
+    # The bidders knew only the wild ranks turned up before the bidding.
+    rules = rec.rules.at_bidding()
+    out, notes = [], []
+    for k, (seat, act) in enumerate(rec.bids):
+        before = [a for _, a in rec.bids[:k]]
+        try:
+            ev = evaluate_call(rec.hands[seat], (seat - rec.first_bidder) % 3, before, samples=opts.bid_samples,
+                               seed=opts.seed, workers=1, rules=rules)
+        except DdzError as exc:
+            notes.append(f"bid review of bids[{k}]: {exc}")
+            continue
+        out.append(review_row(ev, seat, rec.players, "bid", ev.what if act else "pass", order=k))
+    return out, "; ".join(notes) or None

@@ -21,9 +21,9 @@ import numpy as np
 
 from ...core._jit import interpreted, kernel
 from ...core.cards import FULL_DECK, card_count, contains, format_cards, to_packed
-from ...core.errors import ArgumentError, BidError
-from ...core.gamerules import (S_DOUBLING, SHOW_FIRST_PLAY, SPRING_MODES, bottom_bonus, double_ok, multiplier,
-                               show_factor)
+from ...core.errors import ArgumentError, BidError, DdzError
+from ...core.gamerules import (S_DOUBLING, SHOW_FIRST_PLAY, SPRING_MODES, bottom_bonus, bottom_flush, double_ok,
+                               multiplier, show_factor)
 from ...core.rules import Rules
 from ...engines.policies import policy_bid, policy_double, policy_show
 from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
@@ -379,3 +379,65 @@ def evaluate_double(hand, bottom, seat: "int | str" = "first", before=(), base: 
         landlord_show_prob=float((acc[:, DCOL_SHOW] > 1).sum()) / n_acc, others_double=others,
         choices=choices, recommendation=DOUBLE_CHOICES[run.order[0] - DCOL_SCORE], margin=margin,
         margin_ci=margin_ci)
+
+
+# Review of a recorded game ----------------------------------------------------------------
+
+
+def review_row(ev, seat: int, players, key: str, made: str, **fields) -> dict:
+    """One reviewed stake decision of a record, as :func:`review_doubles`
+    and the bid and call reviews write it: ``seat``, ``player``, ``fields``
+    (``order``, ``role``), ``key`` (the choice made), ``best`` (the
+    evaluator's recommendation), ``agrees``, ``expected`` (expected score of
+    the choice made and of the best), ``cost`` (best minus made) and
+    ``samples``."""
+    exp = ev.expected_score
+    best = ev.recommendation
+    return {"seat": seat, **fields, "player": players[seat] if players else None, key: made, "best": best,
+            "agrees": made == best, "expected": {made: round(exp[made], 4), best: round(exp[best], 4)},
+            "cost": round(exp[best] - exp[made], 4), "samples": ev.samples}
+
+
+_bottom_flush = interpreted(bottom_flush)
+
+
+def record_flush(rec) -> "bool | None":
+    """Is a record's bottom a flush (three cards of one suit, no joker)?
+    ``None`` when the record keeps no card ids (no suits): the evaluators
+    then draw the suits."""
+    if rec.bottom_ids is None:
+        return None
+    return bool(_bottom_flush(list(rec.bottom_ids), 0, len(rec.bottom_ids)))
+
+
+def review_doubles(rec, opts) -> tuple["list | None", "str | None"]:
+    """Each seat's double of a Happy Dou Dizhu game against
+    :func:`evaluate_double`, from what the seat knew then (its cards, the
+    bottom, the base and the doubles before it): ``(rows, None)``, or
+    ``(None, why)`` when the game has no doubles to review.  ``opts`` gives
+    ``bid_samples`` and ``seed`` (an
+    :class:`~ddz_tools.analysis.analyze.AnalyzeOptions`).  A row: ``seat``,
+    ``role``, ``player``, ``double`` (as made, ``x2``), ``best``, ``agrees``,
+    ``expected`` (both choices' expected scores), ``cost`` and ``samples``."""
+    from ...engines.records import game_before_play
+
+    if not variant_of(rec.rules).stake.doubles:
+        return None, None
+    g = game_before_play(rec)
+    if g.landlord is None or any(d is None for d in g.doubles):
+        return None, "double review: the game did not reach the doubling"
+    flush = record_flush(rec)
+    out = []
+    notes = []
+    for place, rel in enumerate((1, 2, 0)):
+        seat = (g.landlord + rel) % 3
+        hand = rec.hands[seat] + (rec.bottom if rel == 0 else 0)
+        before = [g.doubles[(g.landlord + r) % 3] for r in (1, 2, 0)[:place]]
+        try:
+            ev = evaluate_double(hand, rec.bottom, DOUBLE_SEATS[place], before, g.base, samples=opts.bid_samples,
+                                 seed=opts.seed, workers=1, rules=rec.rules, flush=flush)
+        except DdzError as exc:
+            notes.append(f"double review of seat {seat}: {exc}")
+            continue
+        out.append(review_row(ev, seat, rec.players, "double", f"x{g.doubles[seat]}", role=ev.role))
+    return out, "; ".join(notes) or None

@@ -24,7 +24,7 @@ import numpy as np
 
 from ...core._jit import interpreted, kernel
 from ...core.cards import FULL_DECK, card_count, contains, format_cards, to_packed
-from ...core.errors import ArgumentError, BidError, RulesError
+from ...core.errors import ArgumentError, BidError, DdzError, RulesError
 from ...core.gamerules import (
     A_BASE,
     A_LANDLORD,
@@ -47,7 +47,7 @@ from ...engines.selfplay import R_SPRING, R_SPRING_ANY
 from ...variants import variant_of
 from .call import BIDDING_MODES_CALL, finish_auction, open_auction, rest_of_hand
 from .double import (DCOL_ACCEPTED, DCOL_ATTEMPTS, DCOL_MULT, DCOL_SHOW, DCOL_WON, DCOLS, FACTORS, double_chunk,
-                     flush_bit, parse_factors)
+                     flush_bit, parse_factors, record_flush)
 from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, deal, deal_wild, key_of, known_wild,
                          mean_interval, place_index, policy_work, sample, score_of, seed_key, unseen_ranks, wild_fields,
                          wilson_interval)
@@ -438,3 +438,98 @@ def evaluate_show(hand="", stage="deal", seat: "int | str | None" = None, before
         landlord_show_prob=float((acc[has, SCOL_LL_SHOW] > 1).sum()) / n_ll if deal_stage and n_ll else None,
         choices=choices, recommendation=SHOW_CHOICES[score_cols.index(run.order[0])], margin=margin,
         margin_ci=margin_ci)
+
+
+# Review of a recorded game ----------------------------------------------------------------
+
+
+def review_shows(rec, opts) -> tuple["list | None", "str | None"]:
+    """The show decisions of a Happy Dou Dizhu game against
+    :func:`evaluate_show`, from what the seat knew then: ``(rows, notes)``,
+    or ``(None, why)`` when the game has none to review.  ``opts`` gives
+    ``bid_samples`` and ``seed`` (an
+    :class:`~ddz_tools.analysis.analyze.AnalyzeOptions`).
+
+    Reviewed: every show the record holds at a moment whose cards the record
+    knows (``before-deal``: none; ``deal:N`` with the whole hand dealt), and
+    the decision not to show at one moment per seat: for a seat that never
+    showed during the deal, the end of the deal (``deal:N`` with all its
+    cards, when the rules allow a show there: ``show=qq``), and for the
+    landlord who had not shown yet, his first play, shown or not.  A show at
+    ``deal:N`` before the whole hand is dealt is not reviewed (the record does
+    not say which cards the seat held then), nor the first play after the
+    landlord's draws (the evaluator does not model them); a note says so.
+    Under Laizi rules a show during the deal is judged with the wild ranks
+    turned up before the bidding (the evaluator draws the others), the
+    landlord's at his first play with the deal's every wild rank.
+
+    A row: ``seat``, ``role``, ``player``, ``stage``, ``factor`` (what the
+    show was worth there), ``show`` (``show`` or ``no``, as made), ``best``,
+    ``agrees``, ``expected`` (both choices' expected scores), ``margin`` and
+    ``margin_ci`` (the evaluator's best over the other choice, with its 95%
+    interval: an interval reaching 0 is a call inside the evaluator's noise),
+    ``cost`` (best minus made) and ``samples``.  A choice is *against the
+    evaluator* when it is not ``best`` (``agrees`` false), as for the bids and
+    the doubles: the one definition :func:`~ddz_tools.analysis.analyze.summarize`
+    counts."""
+    from ...engines.game import show_stage_code
+    from ...engines.records import game_before_play
+
+    rules = rec.rules
+    variant = variant_of(rules)
+    if not variant.stake.shows:
+        return None, None
+    g = game_before_play(rec)
+    if g.landlord is None:
+        return None, "show review: the game has no landlord"
+    n = variant.table.hand_cards
+    early = {seat: stage for seat, stage in rec.shows if stage != "first-play"}
+    flush = record_flush(rec)
+    # (stage code, place in the auction, seat, stage, choice made, evaluate_show's arguments) of every
+    # reviewed moment; sorted, they come in time order.
+    moments, notes = [], []
+    dealt = rules.at_bidding()         # during the deal a seat knows the wild ranks turned up before the bidding
+    for k in range(3):
+        seat = (rec.first_bidder + k) % 3
+        stage = early.get(seat)
+        if stage is None:
+            if _show_factor(rules.stage_flags, n, 0) == 0:
+                continue               # no show with the whole hand dealt (show=dianle, 18 cards)
+            stage, made = f"deal:{n}", "no"
+        else:
+            made = "show"
+        code = show_stage_code(stage)
+        if code not in (0, n):
+            notes.append(f"show review of seat {seat}: the record does not say which {code} cards it held at "
+                         f"{stage}")
+            continue
+        moments.append((code, k, seat, stage, made,
+                        {"hand": rec.hands[seat] if code else "", "seat": k, "rules": dealt}))
+    moments.sort()
+    ll = g.landlord
+    if ll not in early:
+        if rec.draws:
+            notes.append("show review of the landlord's first play: the evaluator does not model his draws")
+        else:
+            before = [g.doubles[(ll + r) % 3] for r in (1, 2, 0)] if variant.stake.doubles else ()
+            shown = [stage for seat, stage in rec.shows if stage != "first-play"]
+            made = "show" if (ll, "first-play") in rec.shows else "no"
+            moments.append((n + 1, 0, ll, "first-play", made,
+                            {"hand": rec.hands[ll] + rec.bottom, "bottom": rec.bottom, "base": g.base,
+                             "before": before, "shown": shown, "flush": flush, "rules": rules}))
+    roles = variant.seat_roles(ll)
+    out = []
+    for _, _, seat, stage, made, kw in moments:
+        try:
+            ev = evaluate_show(stage=stage, samples=opts.bid_samples, seed=opts.seed, workers=1, **kw)
+        except DdzError as exc:
+            notes.append(f"show review of seat {seat} at {stage}: {exc}")
+            continue
+        exp = ev.expected_score
+        best = ev.recommendation
+        out.append({"seat": seat, "role": roles[seat], "player": rec.players[seat] if rec.players else None,
+                    "stage": ev.stage, "factor": ev.factor, "show": made, "best": best, "agrees": made == best,
+                    "expected": {c: round(v, 4) for c, v in exp.items()}, "margin": round(ev.margin, 4),
+                    "margin_ci": [round(x, 4) for x in ev.margin_ci], "cost": round(exp[best] - exp[made], 4),
+                    "samples": ev.samples})
+    return out, "; ".join(notes) or None
