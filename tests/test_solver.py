@@ -1652,7 +1652,7 @@ def _key_of(hands, turn, prev, lb, flags):
 
     n = len(hands)
     h = list(hands) + [0] * (3 - n)
-    c0, c1, c2, mw = canon(h[0], h[1], h[2], misc(turn, lb, prev, flags, n))
+    c0, c1, c2, mw = canon(h[0], h[1], h[2], 0, misc(turn, lb, prev, flags, n), n, flags)
     assert mw & 0xF == (turn | (lb << 2)) & 0xF
     return (c0, c1, c2), (mw >> 4) & 0x3FFF, bool(mw & (1 << 24))
 
