@@ -24,6 +24,11 @@ from .relax import relax_aside, relax_code
 
 __all__ = ["Prober", "Team"]
 
+#: The settings of a worker its helpers take from it before they search (see
+#: :meth:`Prober._configure_helpers`): the search's switches and budgets.
+SHARED_SETTINGS = ("relax_budget", "relax_mode", "probe_relaxations", "dominance", "cover", "threat", "solo_count",
+                   "threat_ahead", "out_now", "known_lost", "probe_nodes", "probe_depth")
+
 _py_relax_code = interpreted(relax_code)
 _py_relax_aside = interpreted(relax_aside)
 
@@ -437,17 +442,8 @@ class Prober(Engine):
         return "loss", [], None, solved_by.get(0, self)
 
     def _configure_helpers(self) -> None:
+        """Give every helper this worker's switches and budgets (:data:`SHARED_SETTINGS`)."""
         for h in self._helpers:
-            h.relax_budget = self.relax_budget
-            h.relax_mode = self.relax_mode
-            h.probe_relaxations = self.probe_relaxations
-            h.dominance = self.dominance
-            h.cover = self.cover
-            h.threat = self.threat
-            h.solo_count = self.solo_count
-            h.threat_ahead = self.threat_ahead
-            h.out_now = self.out_now
-            h.known_lost = self.known_lost
-            h.probe_nodes = self.probe_nodes
-            h.probe_depth = self.probe_depth
+            for name in SHARED_SETTINGS:
+                setattr(h, name, getattr(self, name))
 
