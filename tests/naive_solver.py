@@ -7,7 +7,10 @@ Laizi rules at the end: :func:`laizi_wins`, with tests/naive_laizi.py's plays):
   the plain-Python classifier ``rules.readings`` for its readings, then
   ``rules.beats`` for answers (the Numba move generator is not used);
 * plain recursive minimax over the game rules as stated in docs/rules.md, with no
-  transposition table, no move ordering and no shortcuts.
+  transposition table, no move ordering and no shortcuts: :func:`minimax_wins`,
+  the one minimax of the tests for two, three or four hands, given a hand's
+  plays (:func:`plays` here, :func:`laizi_plays` under wild ranks,
+  ``naive_solver_four.four_plays`` under the four-player rules).
 
 A state is ``(hands, turn, prev, last_by)``: ``hands`` a tuple of packed hands
 in seat order, ``prev`` the kind of the play to answer (0 for a lead) and
@@ -51,12 +54,24 @@ def team(seat: int, nplayers: int) -> int:
     return 0 if seat == 0 else 1
 
 
-def wins(hands: tuple, turn: int, prev: int, last_by: int, flags: int, counter=None, memo=None) -> bool:
-    """Can the team of ``turn`` force a win?  Plain minimax.
+def after_pass(hands: tuple, nxt: int, prev: int, last_by: int) -> tuple:
+    """The state after a pass: the next seat answers the same play, unless he
+    made it (everyone else passed), in which case he leads.  With two, three
+    or four seats alike (one, two or three passes)."""
+    return (hands, nxt, 0, 0) if nxt == last_by else (hands, nxt, prev, last_by)
 
-    ``memo``: an optional dict keyed by the whole state, used only to check the
-    bigger shipped puzzles in reasonable time (the tests never pass it).
-    """
+
+def minimax_wins(hands: tuple, turn: int, prev: int, last_by: int, plays_of, counter=None, memo=None) -> bool:
+    """Can the team of ``turn`` force a win?  The one plain minimax of the
+    reference, for two, three or four hands under any rules: ``plays_of(hand,
+    prev)`` lists the (cards, kind) ``hand`` may play (its leads for ``prev``
+    0, else its answers to ``prev``; pass not included).  Seat 0 (the
+    landlord) plays the others, who win together, or with two hands each side
+    is a team of its own; a hand that goes out wins for its team.
+
+    ``counter`` (a one-item list) counts the states visited; ``memo`` (a
+    dict, or None) remembers whole states, to check the bigger positions in
+    reasonable time (one dict for one rule set)."""
     if counter is not None:
         counter[0] += 1
     if memo is not None:
@@ -68,7 +83,7 @@ def wins(hands: tuple, turn: int, prev: int, last_by: int, flags: int, counter=N
     nxt = (turn + 1) % n
     children = []
     result = None
-    for cards, kind in plays(hands[turn], prev, flags):
+    for cards, kind in plays_of(hands[turn], prev):
         left = hands[turn] - cards
         if left == 0:
             result = True  # the mover goes out: his team wins
@@ -78,15 +93,10 @@ def wins(hands: tuple, turn: int, prev: int, last_by: int, flags: int, counter=N
         children.append((tuple(new), nxt, kind, turn))
     if result is None:
         if prev != 0:
-            # A pass: the next player answers the same play, unless he made
-            # it (everyone else passed), in which case he leads.
-            if nxt == last_by:
-                children.append((hands, nxt, 0, 0))
-            else:
-                children.append((hands, nxt, prev, last_by))
+            children.append(after_pass(hands, nxt, prev, last_by))
         result = False
         for child in children:
-            v = wins(*child, flags, counter, memo)
+            v = minimax_wins(*child, plays_of, counter, memo)
             if (team(child[1], n) == me) == v:
                 result = True
                 break
@@ -95,28 +105,41 @@ def wins(hands: tuple, turn: int, prev: int, last_by: int, flags: int, counter=N
     return result
 
 
-def winning_plays(hands: tuple, turn: int, prev: int, last_by: int, flags: int, memo=None) -> set:
-    """The set of winning (cards, kind) at the root; pass is (0, 0)."""
+def minimax_winning_plays(hands: tuple, turn: int, prev: int, last_by: int, plays_of, memo=None) -> set:
+    """The set of winning (cards, kind) at the root by :func:`minimax_wins`;
+    pass is (0, 0)."""
     n = len(hands)
     me = team(turn, n)
     nxt = (turn + 1) % n
     out = set()
-    for cards, kind in plays(hands[turn], prev, flags):
+    for cards, kind in plays_of(hands[turn], prev):
         left = hands[turn] - cards
         if left == 0:
             out.add((cards, kind))
             continue
         new = list(hands)
         new[turn] = left
-        v = wins(tuple(new), nxt, kind, turn, flags, None, memo)
-        if (team(nxt, n) == me) == v:
+        if (team(nxt, n) == me) == minimax_wins(tuple(new), nxt, kind, turn, plays_of, None, memo):
             out.add((cards, kind))
     if prev != 0:
-        child = (hands, nxt, 0, 0) if nxt == last_by else (hands, nxt, prev, last_by)
-        v = wins(*child, flags, None, memo)
-        if (team(nxt, n) == me) == v:
+        if (team(nxt, n) == me) == minimax_wins(*after_pass(hands, nxt, prev, last_by), plays_of, None, memo):
             out.add((0, 0))
     return out
+
+
+def wins(hands: tuple, turn: int, prev: int, last_by: int, flags: int, counter=None, memo=None) -> bool:
+    """Can the team of ``turn`` force a win under the classic rule ``flags``?
+    :func:`minimax_wins` over :func:`plays`.
+
+    ``memo``: an optional dict keyed by the whole state, used only to check the
+    bigger shipped puzzles in reasonable time (the tests never pass it).
+    """
+    return minimax_wins(hands, turn, prev, last_by, lambda hand, pk: plays(hand, pk, flags), counter, memo)
+
+
+def winning_plays(hands: tuple, turn: int, prev: int, last_by: int, flags: int, memo=None) -> set:
+    """The set of winning (cards, kind) at the root; pass is (0, 0)."""
+    return minimax_winning_plays(hands, turn, prev, last_by, lambda hand, pk: plays(hand, pk, flags), memo)
 
 
 def control_split(hands: tuple, turn: int, hand: int, flags: int) -> bool:
@@ -399,9 +422,10 @@ def most_disjoint(hand: int, candidates: list) -> int:
 
 # Laizi (wild cards) ------------------------------------------------------------------
 #
-# The same plain minimax, with the plays of a hand from the plain-Python
-# generator of tests/naive_laizi.py (every sub-multiset, every face given to
-# its laizi, classified by the classic reference; its own order of bombs).
+# The same plain minimax (:func:`minimax_wins`), with the plays of a hand
+# from the plain-Python generator of tests/naive_laizi.py (every
+# sub-multiset, every face given to its laizi, classified by the classic
+# reference; its own order of bombs).
 # Nothing of the solver's or of the kernel move generator is used.  A state
 # is ``(hands, turn, prev, last_by)`` as above; ``rules`` is a Rules object
 # with its wild ranks (``Rules.parse("laizi").with_wild("9")``).
@@ -427,58 +451,14 @@ def laizi_plays(hand: int, prev_kind: int, rules) -> tuple:
 
 
 def laizi_wins(hands: tuple, turn: int, prev: int, last_by: int, rules, memo=None) -> bool:
-    """Can the team of ``turn`` force a win under the Laizi ``rules``?  The
-    plain minimax of :func:`wins`; ``memo`` (a dict, or None) remembers whole
-    states only (a laizi hand has many plays: the tests pass one)."""
-    if memo is not None:
-        key = (hands, turn, prev, last_by)
-        if key in memo:
-            return memo[key]
-    n = len(hands)
-    me = team(turn, n)
-    nxt = (turn + 1) % n
-    children = []
-    result = None
-    for cards, kind in laizi_plays(hands[turn], prev, rules):
-        left = hands[turn] - cards
-        if left == 0:
-            result = True
-            break
-        new = list(hands)
-        new[turn] = left
-        children.append((tuple(new), nxt, kind, turn))
-    if result is None:
-        if prev != 0:
-            children.append((hands, nxt, 0, 0) if nxt == last_by else (hands, nxt, prev, last_by))
-        result = False
-        for child in children:
-            v = laizi_wins(*child, rules, memo)
-            if (team(child[1], n) == me) == v:
-                result = True
-                break
-    if memo is not None:
-        memo[key] = result
-    return result
+    """Can the team of ``turn`` force a win under the Laizi ``rules``?
+    :func:`minimax_wins` over :func:`laizi_plays`; ``memo`` (a dict, or
+    None) remembers whole states only (a laizi hand has many plays: the
+    tests pass one)."""
+    return minimax_wins(hands, turn, prev, last_by, lambda hand, pk: laizi_plays(hand, pk, rules), None, memo)
 
 
 def laizi_winning_plays(hands: tuple, turn: int, prev: int, last_by: int, rules, memo=None) -> set:
     """The set of winning (cards, kind) at the root under the Laizi
     ``rules``; pass is (0, 0)."""
-    n = len(hands)
-    me = team(turn, n)
-    nxt = (turn + 1) % n
-    out = set()
-    for cards, kind in laizi_plays(hands[turn], prev, rules):
-        left = hands[turn] - cards
-        if left == 0:
-            out.add((cards, kind))
-            continue
-        new = list(hands)
-        new[turn] = left
-        if (team(nxt, n) == me) == laizi_wins(tuple(new), nxt, kind, turn, rules, memo):
-            out.add((cards, kind))
-    if prev != 0:
-        child = (hands, nxt, 0, 0) if nxt == last_by else (hands, nxt, prev, last_by)
-        if (team(nxt, n) == me) == laizi_wins(*child, rules, memo):
-            out.add((0, 0))
-    return out
+    return minimax_winning_plays(hands, turn, prev, last_by, lambda hand, pk: laizi_plays(hand, pk, rules), memo)

@@ -1,18 +1,21 @@
 """Plain-Python reference solver for positions under the four-player rules
 (two decks; tests only).
 
-The twin of :mod:`naive_solver` for ``rules four``: the plays of a hand are
-those of the plain-Python reference :mod:`naive_four` (every sub-multiset of
-the hand read from the rules text, answers by ``naive_four.naive_beats``);
-nothing of the package's move generator, rules order or solver is used.  A
-plain recursive minimax over the rules of docs/rules.md ("Four players with
-two decks"): the landlord (seat 0) against one, two or three farmers (seats
-1..3 in turn order) who win together when any of them goes out; with two
-hands each side is a team of its own.  A play is answered by the next seat;
-after a pass the play stands until the turn comes back to the seat that made
-it, which then leads (one pass with two hands, two with three, three with
-four).  No move ordering and no shortcuts; a dict of whole states (given by
-the caller) only saves the repeated subtrees of the four-seat game.
+What is four-player in the reference, beside :mod:`naive_solver`: the plays
+of a hand are those of the plain-Python reference :mod:`naive_four` (every
+sub-multiset of the hand read from the rules text, answers by
+``naive_four.naive_beats``); nothing of the package's move generator, rules
+order or solver is used.  The minimax is :func:`naive_solver.minimax_wins`,
+over the rules of docs/rules.md ("Four players with two decks"): the
+landlord (seat 0) against one, two or three farmers (seats 1..3 in turn
+order) who win together when any of them goes out; with two hands each side
+is a team of its own.  A play is answered by the next seat; after a pass the
+play stands until the turn comes back to the seat that made it, which then
+leads (one pass with two hands, two with three, three with four).  No move
+ordering and no shortcuts; a dict of whole states (given by the caller) only
+saves the repeated subtrees of the four-seat game.  Also here: the
+four-player table key, the farmers' packing and the dominated plays, as
+plain definitions.
 
 A state is ``(hands, turn, prev, last_by)``: ``hands`` a tuple of packed
 hands in seat order, ``prev`` the kind of the play to answer (0 for a lead)
@@ -22,6 +25,7 @@ and ``last_by`` the seat that made it.
 from __future__ import annotations
 
 from naive_four import naive_beats, naive_leads
+from naive_solver import minimax_winning_plays, minimax_wins, team
 
 _plays_cache: dict = {}
 
@@ -38,67 +42,16 @@ def four_plays(hand: int, prev: int, rules) -> tuple:
     return got
 
 
-def team(seat: int, nplayers: int) -> int:
-    return seat if nplayers == 2 else (0 if seat == 0 else 1)
-
-
-def _after_pass(hands, nxt, prev, last_by):
-    return (hands, nxt, 0, 0) if nxt == last_by else (hands, nxt, prev, last_by)
-
-
 def four_wins(hands: tuple, turn: int, prev: int, last_by: int, rules, memo: "dict | None" = None) -> bool:
-    """Can the team of ``turn`` force a win?  Plain minimax (``memo``: an
+    """Can the team of ``turn`` force a win?  The plain minimax of
+    :func:`naive_solver.minimax_wins` over :func:`four_plays` (``memo``: an
     optional dict of whole states)."""
-    if memo is not None:
-        key = (hands, turn, prev, last_by)
-        got = memo.get(key)
-        if got is not None:
-            return got
-    n = len(hands)
-    me = team(turn, n)
-    nxt = (turn + 1) % n
-    result = False
-    children = []
-    for cards, kind in four_plays(hands[turn], prev, rules):
-        left = hands[turn] - cards
-        if left == 0:
-            result = True
-            break
-        new = list(hands)
-        new[turn] = left
-        children.append((tuple(new), nxt, kind, turn))
-    if not result:
-        if prev != 0:
-            children.append(_after_pass(hands, nxt, prev, last_by))
-        for child in children:
-            if (team(child[1], n) == me) == four_wins(*child, rules, memo):
-                result = True
-                break
-    if memo is not None:
-        memo[key] = result
-    return result
+    return minimax_wins(hands, turn, prev, last_by, lambda hand, pk: four_plays(hand, pk, rules), None, memo)
 
 
 def four_winning_plays(hands: tuple, turn: int, prev: int, last_by: int, rules, memo: "dict | None" = None) -> set:
     """The set of winning (cards, kind) at the root; pass is (0, 0)."""
-    n = len(hands)
-    me = team(turn, n)
-    nxt = (turn + 1) % n
-    out = set()
-    for cards, kind in four_plays(hands[turn], prev, rules):
-        left = hands[turn] - cards
-        if left == 0:
-            out.add((cards, kind))
-            continue
-        new = list(hands)
-        new[turn] = left
-        if (team(nxt, n) == me) == four_wins(tuple(new), nxt, kind, turn, rules, memo):
-            out.add((cards, kind))
-    if prev != 0:
-        child = _after_pass(hands, nxt, prev, last_by)
-        if (team(nxt, n) == me) == four_wins(*child, rules, memo):
-            out.add((0, 0))
-    return out
+    return minimax_winning_plays(hands, turn, prev, last_by, lambda hand, pk: four_plays(hand, pk, rules), memo)
 
 
 # The table key under the four-player rules ------------------------------------------------

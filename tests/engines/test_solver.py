@@ -305,7 +305,7 @@ def test_lower_rank_dominance_matches_its_definition():
     leading and answering a single, a pair or a trio, on random hands under
     every preset."""
     from ddz_tools.core.rules import T_PAIR, T_SOLO, T_TRIO_SOLO
-    from ddz_tools.engines.solver.driver import State
+    from ddz_tools.engines.solver.engine import State
     from ddz_tools.engines.solver.layout import PASS_KIND
 
     rng = random.Random(51)
@@ -418,7 +418,7 @@ def test_value_solves_leave_dominated_root_plays_out():
     either: the moves left are every move but those the definitions name, in
     the same order; and a value solve (the root's plays probed at once for three
     players) gives the reference's result and one of its winning plays."""
-    from ddz_tools.engines.solver.driver import State
+    from ddz_tools.engines.solver.engine import State
 
     rng = random.Random(50)
     solver = Solver(8)
@@ -814,7 +814,7 @@ def test_move_ordering():
     his partner's play."""
     from ddz_tools.engines.decompose import min_plays
     from ddz_tools.core.rules import T_BOMB, T_ROCKET
-    from ddz_tools.engines.solver.driver import State
+    from ddz_tools.engines.solver.engine import State
     from ddz_tools.engines.solver.layout import PASS_KIND
 
     rng = random.Random(23)
@@ -1038,7 +1038,7 @@ def _whole(deal_id):
 
 def _landlord_child(p: Position, mv) -> "Position | None":
     """The position after the landlord's root play ``mv`` (None if it ends the game)."""
-    from ddz_tools.engines.solver.driver import State
+    from ddz_tools.engines.solver.engine import State
 
     st = State(tuple(h for _, h in p.hands), 0, 0, 0, 0)
     child = Solver._child(st, mv, 3)
@@ -1060,7 +1060,7 @@ def _root_equals_best_child(deal_id, node_limit):
     """Solve the root, then every child of the root on its own (a fresh
     table each): the root wins exactly when some child wins for the landlord,
     and the winning play reported is one of them."""
-    from ddz_tools.engines.solver.driver import State
+    from ddz_tools.engines.solver.engine import State
 
     p, expect = _whole(deal_id)
     root = solve(p, line=False, tt_mb=64)
@@ -1652,7 +1652,7 @@ def _key_of(hands, turn, prev, lb, flags):
 
     n = len(hands)
     h = list(hands) + [0] * (3 - n)
-    c0, c1, c2, mw = canon(h[0], h[1], h[2], misc(turn, lb, prev, flags, n))
+    c0, c1, c2, mw = canon(h[0], h[1], h[2], 0, misc(turn, lb, prev, flags, n), n, flags)
     assert mw & 0xF == (turn | (lb << 2)) & 0xF
     return (c0, c1, c2), (mw >> 4) & 0x3FFF, bool(mw & (1 << 24))
 

@@ -344,7 +344,7 @@ def _key_of(hands, turn, prev, lb, flags):
     """The table key the solver stores a position under (the search
     kernel's own, through its TASK_KEY: no kernel of its own to compile)."""
     from ddz_tools.core.kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS
-    from ddz_tools.engines.solver.driver import State
+    from ddz_tools.engines.solver.engine import State
 
     if not _KEYS:
         _KEYS.append(Solver(1))
@@ -487,7 +487,7 @@ def test_dominated_plays_match_their_definition():
     wing swapped where wings must be consecutive), on random positions of
     two, three and four hands, leads and answers."""
     from ddz_tools.core.kinds import F_BOMBS_LADDER, F_BOMBS_SIX_PLUS
-    from ddz_tools.engines.solver.driver import State
+    from ddz_tools.engines.solver.engine import State
     from naive_solver_four import dominated_four
 
     rng = random.Random(71)

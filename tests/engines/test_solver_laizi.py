@@ -249,9 +249,9 @@ def test_classic_keys_are_unchanged_and_laizi_keys_apart():
     r = Rules.parse("laizi").with_wild("9")
     m = misc(0, 1, Play.parse("3", r).kind, r.flags, 2)
     nine = 1 << (4 * 6)
-    h = canon(0x1 | nine, 0x100, 0, m)  # 3 and a laizi 9 against a 5: held as it is
+    h = canon(0x1 | nine, 0x100, 0, 0, m, 2, r.flags)  # 3 and a laizi 9 against a 5: held as it is
     assert h == (0x1 | nine, 0x100, 0, m | LAIZI_BIT)
-    h = canon(0x1, 0x100, 0, m)  # no laizi left: renamed as classic (3, 5 -> 1, 2)
+    h = canon(0x1, 0x100, 0, 0, m, 2, r.flags)  # no laizi left: renamed as classic (3, 5 -> 1, 2)
     assert h[3] & LAIZI_BIT == 0 and (h[0], h[1]) == (0x10, 0x100)
 
 

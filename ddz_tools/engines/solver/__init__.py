@@ -26,16 +26,20 @@ below the solver):
 * ``ordering``: move ordering, and the moves dominance leaves out;
 * ``relax``: relaxations, farmers set aside;
 * ``search``: the search kernel :func:`search_step` and node expansion;
-* ``result``: :class:`SolveResult`;
-* ``driver``: the :class:`Solver` (table growth, limits, probing, workers);
-* ``api``: :func:`solve`.
+* ``result``: :class:`SolveResult`, what a solve answers (plain data);
+* ``engine``: one worker on the Python side (its table and its growth, the
+  kernel run in slices under time and node limits, a position's moves);
+* ``probing``: a winning move found by probing the moves in rounds, and
+  workers sharing a root;
+* ``lines``: the principal line and the strategy tree;
+* ``driver``: the :class:`Solver` and :func:`solve` (a position's root set
+  up, solved, reported).
 """
 
 from ...core.errors import SearchLimit
 from .layout import DEFAULT_TT_MB
 from .result import SolveResult
 from .search import search_step
-from .driver import Solver
-from .api import solve
+from .driver import Solver, solve
 
 __all__ = ["solve", "Solver", "SolveResult", "SearchLimit", "DEFAULT_TT_MB", "search_step"]

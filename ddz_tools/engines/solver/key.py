@@ -2,13 +2,14 @@
 
 A key is four int64 words: the three packed hands (four hands under the
 four-player rules: the landlord's, then the three farmers' packed into two
-words, see :func:`canon_four`) and a *misc word* (the
+words, see :func:`pack_farmers`) and a *misc word* (the
 side to move, who made the play to answer, its kind, the rule flags and the
 number of players: see :func:`misc` and ``MISC_BITS`` in :mod:`.layout`),
 with the ranks renamed so that positions differing only in ranks nobody
 holds share one entry, and, when no hand can play a chain, a seat's counts
-sorted within the runs of ranks he alone holds (see :func:`canon`: fewer
-than half the nodes on 17-card deals).
+sorted within the runs of ranks he alone holds (see :func:`canon`, one
+kernel for one deck or two and any number of hands: fewer than half the
+nodes on 17-card deals).
 
 The table stores every solved node under its key (:func:`tt_store`,
 :func:`tt_find`).  A hash only picks the bucket (four entries), so a
@@ -99,11 +100,64 @@ def bucket_base(h0, h1, h2, misc, nbuckets):
     return slot(fold(fold(fold(fold(0, h0), h1), h2), misc), nbuckets) * (BUCKET * ENTRY_WORDS)
 
 
+#: Nibble bit 0 of ranks 3..A, resp. 3..2 (13 ranks).
+_R12 = 0x111111111111
+_R13 = 0x1111111111111
+
+
 @kernel
-def _run_counts_sorted(h, a):
+def at_least(h, k):
+    """Bit 4r set for each rank r 3..2 of which hand ``h`` holds at least
+    ``k`` (1, 2 or 3) cards; for one deck or two (counts up to 8)."""
+    if k == 1:
+        return (h | (h >> 1) | (h >> 2) | (h >> 3)) & _R13
+    if k == 2:
+        return ((h >> 1) | (h >> 2) | (h >> 3)) & _R13
+    return ((h & (h >> 1)) | (h >> 2) | (h >> 3)) & _R13
+
+
+@kernel
+def chain_places(x, flags, top):
+    """The places of the chain sequence held in the rank bits ``x`` (bit 4r,
+    ranks 3..2), as bits 4p: the ranks of ``top`` (``3``..``A``, or to the 2
+    under ``chains_with_two``) where they are; under ``chains=shanghai`` (two
+    decks) a low A and 2 first (places 0 and 1), then rank r at place r + 2
+    (the A also at the top)."""
+    if (flags & F_SHANGHAI) != 0:
+        return ((x & _R12) << 8) | ((x >> 44) & 1) | (((x >> 48) & 1) << 4)
+    return x & top
+
+
+@kernel
+def run_starts(p, n):
+    """Bits 4p of the places p that start ``n`` set places of ``p`` in a row."""
+    w = p
+    for i in range(1, n):
+        w &= p >> (4 * i)
+    return w
+
+
+@kernel
+def can_chain(h, flags):
+    """True when hand ``h`` could play a chain: five places in a row held
+    once (a straight, ``3``..``A``), three held twice (a pair chain) or two
+    held three times (an airplane, with or without wings), the last two up
+    to the 2 under ``chains_with_two``, all in the sequence ``A 2 3 .. A``
+    under ``chains=shanghai``.  Hands only shrink: a hand that cannot play a
+    chain never will."""
+    top = _R13 if (flags & F_CHAINS_WITH_TWO) != 0 else _R12
+    if run_starts(chain_places(at_least(h, 1), flags, _R12), 5) != 0:
+        return True
+    if run_starts(chain_places(at_least(h, 2), flags, top), 3) != 0:
+        return True
+    return run_starts(chain_places(at_least(h, 3), flags, top), 2) != 0
+
+
+@kernel
+def _sorted_by_nibbles(h, a):
     """Hand ``h`` with its counts sorted, highest first, within every run of
     ranks next to each other in ``a`` (bit 3 of nibble r: ranks r and r+1
-    in one run)."""
+    in one run); for counts of at most 4 (one deck)."""
     while True:
         # Pairs in a run whose count rises (nibble r below nibble r+1;
         # counts are at most 4, so no borrow crosses a nibble).
@@ -116,213 +170,10 @@ def _run_counts_sorted(h, a):
 
 
 @kernel
-def _runs_sorted(c0, c1, c2, cut):
-    """Hands renamed when no hand can play a chain (ranks 1, 2, 3, ... of
-    which only the order counts) with the counts sorted, highest first,
-    within every run of ranks next to each other held by one seat alone;
-    no run crosses from rank ``cut`` to ``cut + 1`` (the main rank of the
-    play to answer; 0 for none).  Jokers are in no run."""
-    m = 0x1111111111111
-    o0 = (c0 | (c0 >> 1) | (c0 >> 2)) & m
-    o1 = (c1 | (c1 >> 1) | (c1 >> 2)) & m
-    o2 = (c2 | (c2 >> 1) | (c2 >> 2)) & m
-    nocut = ~(1 << (4 * cut)) if cut > 0 else -1
-    # Each seat's ranks held by him alone whose next rank is too, at bit 3.
-    a0 = o0 & ~o1 & ~o2
-    a1 = o1 & ~o0 & ~o2
-    a2 = o2 & ~o0 & ~o1
-    return (_run_counts_sorted(c0, (a0 & (a0 >> 4) & nocut) << 3),
-            _run_counts_sorted(c1, (a1 & (a1 >> 4) & nocut) << 3),
-            _run_counts_sorted(c2, (a2 & (a2 >> 4) & nocut) << 3))
-
-
-@kernel
-def canon(h0, h1, h2, misc):
-    """The table key of a position: its hands and misc word with the ranks
-    renamed so that positions that play alike share one entry.
-
-    Only the order of the ranks and, for chains, which ranks are next to each
-    other decide what can be played and what beats what; suits never matter.
-    So, when some rank 3..2 is held by nobody:
-
-    * if no hand can play a chain (a straight, a pair chain or an airplane;
-      hands only shrink, so none ever will), the held ranks 3..2 are renamed
-      1, 2, 3, ... in order (flag bit 24 keeps these keys apart), and each
-      seat's counts are sorted within the runs of ranks he alone holds (see
-      :func:`_runs_sorted`);
-    * otherwise A and 2 keep their ranks and below A every run of two or more
-      ranks held by nobody closes to one (the key is then a real position
-      with the same plays and answers).
-
-    Jokers keep their ranks.  The main rank of the play to answer is renamed
-    with the held ranks (an unheld one to just below the next held rank), so
-    every answer still beats it.  Equal keys mean equal game values, which
-    ``tests/engines/test_solver.py`` checks against the plain reference solver.
-    """
-    allh = h0 | h1 | h2
-    if (allh & wild_cards((misc >> 27) << 5)) != 0:
-        # A hand holds laizi: a laizi stands for any rank, held or not, so
-        # the empty ranks are not interchangeable (a laizi fills a chain's
-        # gap, or makes a pair of a face nobody holds): no renaming, and the
-        # key is marked apart from every renamed one (which may put cards
-        # on a wild rank).  Without laizi in any hand the game left is a
-        # classic one (see :func:`laizi_held`), renamed as below: the play
-        # to answer may be a tiered bomb, whose main rank is renamed like
-        # any other and whose answers (hard four-card bombs, the rocket)
-        # compare with it by size and tier first, then face, all kept.
-        return h0, h1, h2, misc | LAIZI_BIT
-    occn = (allh | (allh >> 1) | (allh >> 2)) & 0x1111111111111
-    if occn == 0x1111111111111:
-        return h0, h1, h2, misc
-    top = 0x1111111111111 if ((misc >> 18) & F_CHAINS_WITH_TWO) else 0x111111111111
-    chains = False
-    for q in range(3):
-        h = h0 if q == 0 else (h1 if q == 1 else h2)
-        x = (h | (h >> 1) | (h >> 2)) & 0x111111111111
-        if x & (x >> 4) & (x >> 8) & (x >> 12) & (x >> 16):
-            chains = True
-            break
-        y = ((h >> 1) | (h >> 2)) & top
-        if y & (y >> 4) & (y >> 8):
-            chains = True
-            break
-        z = ((h & (h >> 1)) | (h >> 2)) & top
-        if z & (z >> 4):
-            chains = True
-            break
-    # New hands (jokers in place), built a run of held ranks at a time (one
-    # shift and mask each, rather than a rank at a time); npm: the new main
-    # rank of the play to answer (of an empty rank: the new rank just below
-    # the next held rank above it, so every answer still beats it).
-    c0 = h0 & (0xFF << 52)
-    c1 = h1 & (0xFF << 52)
-    c2 = h2 & (0xFF << 52)
-    pk = (misc >> 4) & 0x3FFF
-    pm = (pk >> 5) & 15
-    npm = pm
-    pb = 4 * pm
-    if not chains:
-        # No hand can ever play a chain: only the order of the ranks counts.
-        # The held ranks 3..2 become 1, 2, 3, ... (d: the bit of the next).
-        found = pm >= 13
-        m = occn
-        d = 4
-        while m != 0:
-            s = low_bit(m)
-            t = m >> s
-            w = low_bit(~t & 0x1111111111111111)
-            mask = (1 << w) - 1
-            c0 |= ((h0 >> s) & mask) << d
-            c1 |= ((h1 >> s) & mask) << d
-            c2 |= ((h2 >> s) & mask) << d
-            if not found and pb < s + w:
-                npm = ((d + pb - s) >> 2) if pb >= s else (d >> 2) - 1
-                found = True
-            d += w
-            m = (t >> w) << (s + w)
-        if not found:
-            npm = (d >> 2) - 1
-        flag = 1 << 24
-        c0, c1, c2 = _runs_sorted(c0, c1, c2, npm if pk != 0 else 0)
-    else:
-        # Chains matter: keep 2 and A in place and close every run of two or
-        # more empty ranks below A to one empty rank, from the top down
-        # (pr, pi: the old and new rank of the last held rank placed).
-        c0 |= h0 & (0xFF << 44)
-        c1 |= h1 & (0xFF << 44)
-        c2 |= h2 & (0xFF << 44)
-        found = pm >= 11
-        m = occn & 0x11111111111
-        pr = 11
-        pi = 11
-        while m != 0:
-            tb = high_bit(m)
-            rt = tb >> 2
-            u = ~m & ((1 << tb) - 1) & 0x11111111111
-            lb_ = high_bit(u) + 4 if u != 0 else 0
-            it = pi - 1 if pr == rt + 1 else pi - 2
-            mask = ((1 << (tb + 4 - lb_)) - 1) << lb_
-            sh = 4 * (it - rt)
-            c0 |= (h0 & mask) << sh
-            c1 |= (h1 & mask) << sh
-            c2 |= (h2 & mask) << sh
-            if not found and pb >= lb_:
-                npm = pm + (it - rt) if pm <= rt else pi - 1
-                found = True
-            pr = lb_ >> 2
-            pi = it - (rt - pr)
-            m &= (1 << lb_) - 1
-        if not found:
-            npm = pi - 1
-        flag = 0
-    if pk != 0:
-        pk = (pk & ~(15 << 5)) | (npm << 5)
-    return c0, c1, c2, (misc & ~(0x3FFF << 4)) | (pk << 4) | flag
-
-
-@kernel
-def hands_key(hands, nplayers, m, flags):
-    """The table key of the position ``hands`` (``nplayers`` of them, the
-    rest 0) with misc word ``m`` (see :func:`misc`): :func:`canon` under the
-    classic and Laizi rules (three hands), :func:`canon_four` under the
-    four-player rules (two decks, up to four hands).  ``hands[3]`` is read
-    only when four hands are at the table."""
-    if (flags & F_FOUR) == 0:
-        return canon(hands[0], hands[1], hands[2] if nplayers == 3 else 0, m)
-    return canon_four(hands[0], hands[1], hands[2] if nplayers >= 3 else 0, hands[3] if nplayers == 4 else 0, m,
-                      nplayers, flags)
-
-
-#: Nibble bit 0 of ranks 3..A, resp. 3..2 (13 ranks), resp. every rank and joker.
-_R12 = 0x111111111111
-_R13 = 0x1111111111111
-
-
-@kernel
-def _at_least(h, k):
-    """Bit 4r set for each rank r 3..2 of which hand ``h`` holds at least
-    ``k`` (1, 2 or 3) cards; counts up to 8 (two decks)."""
-    if k == 1:
-        return (h | (h >> 1) | (h >> 2) | (h >> 3)) & _R13
-    if k == 2:
-        return ((h >> 1) | (h >> 2) | (h >> 3)) & _R13
-    return ((h & (h >> 1)) | (h >> 2) | (h >> 3)) & _R13
-
-
-@kernel
-def _runs(x, n):
-    """True when ``x`` (bit 4p set per place p) has ``n`` set places in a row."""
-    y = x
-    for i in range(1, n):
-        y &= x >> (4 * i)
-    return y != 0
-
-
-@kernel
-def chains_four(h, flags):
-    """True when hand ``h`` could play a chain under the four-player rules
-    (counts up to 8): five places in a row held once, three held twice or
-    two held three times (an airplane, with or without wings), places
-    ``3``..``A``, or under ``chains=shanghai`` the sequence ``A 2 3 .. A``
-    (a low A and 2 below the 3)."""
-    for k in range(1, 4):
-        x = _at_least(h, k)
-        if (flags & F_SHANGHAI) != 0:
-            # Places 0 and 1: the low A and 2; place p + 2: rank p (3..A).
-            x = ((x & _R12) << 8) | ((x >> 44) & 1) | (((x >> 48) & 1) << 4)
-        else:
-            x &= _R12
-        if _runs(x, 5 if k == 1 else (3 if k == 2 else 2)):
-            return True
-    return False
-
-
-@kernel
-def _sorted_in_runs(h, a):
-    """Hand ``h`` with its counts sorted, highest first, within every run of
-    ranks next to each other in ``a`` (bit 3 of nibble r: ranks r and r+1
-    in one run), for counts up to 8 (:func:`_run_counts_sorted` reads counts
-    of at most 4): neighbours swapped until none rises."""
+def _sorted_by_swaps(h, a):
+    """:func:`_sorted_by_nibbles` for counts up to 8 (two decks), whose
+    nibble trick reads counts of at most 4: neighbours swapped until none
+    rises."""
     while True:
         swapped = False
         x = a
@@ -339,76 +190,102 @@ def _sorted_in_runs(h, a):
 
 
 @kernel
-def _runs_sorted_four(c0, c1, c2, c3, cut):
-    """:func:`_runs_sorted` for four hands of two decks: each seat's counts
-    sorted within the runs of renamed ranks next to each other that he alone
-    holds, no run crossing from rank ``cut`` to ``cut + 1``."""
-    o0 = _at_least(c0, 1)
-    o1 = _at_least(c1, 1)
-    o2 = _at_least(c2, 1)
-    o3 = _at_least(c3, 1)
+def _sorted_in_runs(h, a, flags):
+    """Hand ``h`` with its counts sorted, highest first, within every run of
+    ranks next to each other in ``a`` (bit 3 of nibble r: ranks r and r+1
+    in one run): by the nibble trick for one deck, by swaps for two."""
+    if (flags & F_FOUR) != 0:
+        return _sorted_by_swaps(h, a)
+    return _sorted_by_nibbles(h, a)
+
+
+@kernel
+def _runs_sorted(c0, c1, c2, c3, cut, flags):
+    """Hands renamed when no hand can play a chain (ranks 1, 2, 3, ... of
+    which only the order counts) with the counts sorted, highest first,
+    within every run of ranks next to each other held by one seat alone;
+    no run crosses from rank ``cut`` to ``cut + 1`` (the main rank of the
+    play to answer; 0 for none).  Jokers are in no run."""
+    o0 = at_least(c0, 1)
+    o1 = at_least(c1, 1)
+    o2 = at_least(c2, 1)
     nocut = ~(1 << (4 * cut)) if cut > 0 else -1
-    a0 = o0 & ~(o1 | o2 | o3)
-    a1 = o1 & ~(o0 | o2 | o3)
-    a2 = o2 & ~(o0 | o1 | o3)
-    a3 = o3 & ~(o0 | o1 | o2)
-    return (_sorted_in_runs(c0, (a0 & (a0 >> 4) & nocut) << 3), _sorted_in_runs(c1, (a1 & (a1 >> 4) & nocut) << 3),
-            _sorted_in_runs(c2, (a2 & (a2 >> 4) & nocut) << 3), _sorted_in_runs(c3, (a3 & (a3 >> 4) & nocut) << 3))
+    # Each seat's ranks held by him alone whose next rank is too, at bit 3
+    # (a fourth hand only at a four-seat table).
+    if c3 == 0:
+        a0 = o0 & ~(o1 | o2)
+        a1 = o1 & ~(o0 | o2)
+        a2 = o2 & ~(o0 | o1)
+    else:
+        o3 = at_least(c3, 1)
+        a0 = o0 & ~(o1 | o2 | o3)
+        a1 = o1 & ~(o0 | o2 | o3)
+        a2 = o2 & ~(o0 | o1 | o3)
+        a3 = o3 & ~(o0 | o1 | o2)
+        c3 = _sorted_in_runs(c3, (a3 & (a3 >> 4) & nocut) << 3, flags)
+    return (_sorted_in_runs(c0, (a0 & (a0 >> 4) & nocut) << 3, flags),
+            _sorted_in_runs(c1, (a1 & (a1 >> 4) & nocut) << 3, flags),
+            _sorted_in_runs(c2, (a2 & (a2 >> 4) & nocut) << 3, flags), c3)
 
 
 @kernel
-def _tri_index(a, b, c):
-    """A dense index of the counts (a, b, c) of one rank in three hands of
-    two decks (a + b + c <= 8: 165 triples, below 256; with a joker's
-    counts, at most 2: below 10): the triples of smaller sum first, then by
-    a, then by b."""
-    s = a + b + c
-    return (s * (s + 1) * (s + 2)) // 6 + a * (s + 1) - (a * (a - 1)) // 2 + b
+def canon(h0, h1, h2, h3, misc, nplayers, flags):
+    """The table key of a position: its hands (``nplayers`` of them, the rest
+    0) and misc word with the ranks renamed so that positions that play
+    alike share one entry.  One kernel for every rule set: one deck or two
+    (a rank held up to 8 times; ``XX`` and ``DD`` pairs), two, three or four
+    hands.
 
+    Only the order of the ranks and, for chains, which ranks are next to each
+    other decide what can be played and what beats what; suits never matter.
+    So, when some rank 3..2 is held by nobody:
 
-@kernel
-def pack_farmers(h1, h2, h3):
-    """The three farmers' hands of a four-hand key as two words: each rank
-    3..2 a byte (:func:`_tri_index` of its three counts), ranks 3..9 in the
-    first word and ``T``..``2`` in the second, the small joker's index at
-    bit 56 of the first and the big joker's at bit 48 of the second.  Exact
-    for hands of two decks (a rank's counts sum to at most 8): equal words,
-    equal hands."""
-    lo = 0
-    hi = 0
-    for r in range(13):
-        v = _tri_index((h1 >> (4 * r)) & 15, (h2 >> (4 * r)) & 15, (h3 >> (4 * r)) & 15)
-        if r < 7:
-            lo |= v << (8 * r)
-        else:
-            hi |= v << (8 * (r - 7))
-    lo |= _tri_index((h1 >> 52) & 15, (h2 >> 52) & 15, (h3 >> 52) & 15) << 56
-    hi |= _tri_index((h1 >> 56) & 15, (h2 >> 56) & 15, (h3 >> 56) & 15) << 48
-    return lo, hi
+    * if no hand can play a chain (:func:`can_chain`; hands only shrink, so
+      none ever will), the held ranks 3..2 are renamed 1, 2, 3, ... in order
+      (flag bit 24 keeps these keys apart), and each seat's counts are sorted
+      within the runs of ranks he alone holds (see :func:`_runs_sorted`);
+    * otherwise A and 2 keep their ranks and below A every run of two or more
+      ranks held by nobody closes to one (the key is then a real position
+      with the same plays and answers); except under ``chains=shanghai``,
+      where A and 2 also run low, below the 3, so no gap may close: no
+      renaming.
 
-
-@kernel
-def canon_four(h0, h1, h2, h3, misc, nplayers, flags):
-    """:func:`canon` under the four-player rules (two decks: a rank held up
-    to 8 times; ``XX`` and ``DD`` pairs), for two, three or four hands: the
-    key's first three words are the landlord's hand and the others' (four
-    hands: the farmers' packed in two words by :func:`pack_farmers`).
-
-    The ranks are renamed as :func:`canon` does: in order when no hand can
-    play a chain (:func:`chains_four`), else with A and 2 in place and every
-    run of two or more empty ranks below A closed to one.  Under
-    ``chains=shanghai`` a hand that can play a chain keeps every rank where
-    it is (A and 2 also run low, below the 3, so no gap may close).  When no
-    hand can play a chain, a seat's counts are sorted within the runs of
-    ranks he alone holds (:func:`_runs_sorted_four`)."""
-    occn = (_at_least(h0, 1) | _at_least(h1, 1) | _at_least(h2, 1) | _at_least(h3, 1))
+    Jokers keep their ranks.  The main rank of the play to answer is renamed
+    with the held ranks (an unheld one to just below the next held rank), so
+    every answer still beats it.  With four hands the key's first three
+    words are the landlord's hand and the farmers' packed in two words
+    (:func:`pack_farmers`).  Equal keys mean equal game values, which
+    ``tests/engines/test_solver.py`` and ``tests/engines/test_solver_four.py`` check against
+    the plain reference solver.
+    """
+    allh = h0 | h1 | h2 | h3
+    if (allh & wild_cards(flags)) != 0:
+        # A hand holds laizi: a laizi stands for any rank, held or not, so
+        # the empty ranks are not interchangeable (a laizi fills a chain's
+        # gap, or makes a pair of a face nobody holds): no renaming, and the
+        # key is marked apart from every renamed one (which may put cards
+        # on a wild rank).  Without laizi in any hand the game left is a
+        # classic one (see :func:`laizi_held`), renamed as below: the play
+        # to answer may be a tiered bomb, whose main rank is renamed like
+        # any other and whose answers (hard four-card bombs, the rocket)
+        # compare with it by size and tier first, then face, all kept.
+        # (Three hands at most: the Laizi rules seat three.)
+        return h0, h1, h2, misc | LAIZI_BIT
+    occn = at_least(allh, 1)
+    c0, c1, c2, c3 = h0, h1, h2, h3
     chains = False
     if occn != _R13:
-        chains = (chains_four(h0, flags) or chains_four(h1, flags) or chains_four(h2, flags)
-                  or chains_four(h3, flags))
-    if occn == _R13 or (chains and (flags & F_SHANGHAI) != 0):
-        c0, c1, c2, c3 = h0, h1, h2, h3
-    else:
+        for q in range(4):
+            h = h0 if q == 0 else (h1 if q == 1 else (h2 if q == 2 else h3))
+            if h != 0 and can_chain(h, flags):
+                chains = True
+                break
+    if occn != _R13 and (not chains or (flags & F_SHANGHAI) == 0):
+        # New hands (jokers in place), built a run of held ranks at a time
+        # (one shift and mask each, rather than a rank at a time); npm: the
+        # new main rank of the play to answer (of an empty rank: the new rank
+        # just below the next held rank above it, so every answer still
+        # beats it).
         c0 = h0 & (0xFF << 52)
         c1 = h1 & (0xFF << 52)
         c2 = h2 & (0xFF << 52)
@@ -418,6 +295,9 @@ def canon_four(h0, h1, h2, h3, misc, nplayers, flags):
         npm = pm
         pb = 4 * pm
         if not chains:
+            # No hand can ever play a chain: only the order of the ranks
+            # counts.  The held ranks 3..2 become 1, 2, 3, ... (d: the bit
+            # of the next).
             found = pm >= 13
             m = occn
             d = 4
@@ -438,8 +318,12 @@ def canon_four(h0, h1, h2, h3, misc, nplayers, flags):
             if not found:
                 npm = (d >> 2) - 1
             flag = 1 << 24
-            c0, c1, c2, c3 = _runs_sorted_four(c0, c1, c2, c3, npm if pk != 0 else 0)
+            c0, c1, c2, c3 = _runs_sorted(c0, c1, c2, c3, npm if pk != 0 else 0, flags)
         else:
+            # Chains matter: keep 2 and A in place and close every run of two
+            # or more empty ranks below A to one empty rank, from the top
+            # down (pr, pi: the old and new rank of the last held rank
+            # placed).
             c0 |= h0 & (0xFF << 44)
             c1 |= h1 & (0xFF << 44)
             c2 |= h2 & (0xFF << 44)
@@ -476,6 +360,46 @@ def canon_four(h0, h1, h2, h3, misc, nplayers, flags):
         lo, hi = pack_farmers(c1, c2, c3)
         return c0, lo, hi, misc
     return c0, c1, c2, misc
+
+
+@kernel
+def hands_key(hands, nplayers, m, flags):
+    """The table key of the position ``hands`` (``nplayers`` of them, the
+    rest 0) with misc word ``m`` (see :func:`misc`): :func:`canon`.
+    ``hands[3]`` is read only when four hands are at the table."""
+    return canon(hands[0], hands[1], hands[2] if nplayers >= 3 else 0, hands[3] if nplayers == 4 else 0, m,
+                 nplayers, flags)
+
+
+@kernel
+def _tri_index(a, b, c):
+    """A dense index of the counts (a, b, c) of one rank in three hands of
+    two decks (a + b + c <= 8: 165 triples, below 256; with a joker's
+    counts, at most 2: below 10): the triples of smaller sum first, then by
+    a, then by b."""
+    s = a + b + c
+    return (s * (s + 1) * (s + 2)) // 6 + a * (s + 1) - (a * (a - 1)) // 2 + b
+
+
+@kernel
+def pack_farmers(h1, h2, h3):
+    """The three farmers' hands of a four-hand key as two words: each rank
+    3..2 a byte (:func:`_tri_index` of its three counts), ranks 3..9 in the
+    first word and ``T``..``2`` in the second, the small joker's index at
+    bit 56 of the first and the big joker's at bit 48 of the second.  Exact
+    for hands of two decks (a rank's counts sum to at most 8): equal words,
+    equal hands."""
+    lo = 0
+    hi = 0
+    for r in range(13):
+        v = _tri_index((h1 >> (4 * r)) & 15, (h2 >> (4 * r)) & 15, (h3 >> (4 * r)) & 15)
+        if r < 7:
+            lo |= v << (8 * r)
+        else:
+            hi |= v << (8 * (r - 7))
+    lo |= _tri_index((h1 >> 52) & 15, (h2 >> 52) & 15, (h3 >> 52) & 15) << 56
+    hi |= _tri_index((h1 >> 56) & 15, (h2 >> 56) & 15, (h3 >> 56) & 15) << 48
+    return lo, hi
 
 
 @kernel

@@ -15,7 +15,7 @@ one, see :func:`key.laizi_held`): a laizi can make a chain of ranks the
 "loose" test reads as chainless, and an opponent's laizi answers at ranks
 nobody holds.  Under the four-player rules (two decks) the loose ranks are
 read with counts up to 8 and the chains of that game
-(:func:`_loose_ranks_four`), a farmer's two partners count as one (the
+(:func:`_loose_ranks`, one kernel for one deck or two), a farmer's two partners count as one (the
 ranks either holds), and no airplane's wings are swapped where they must
 be consecutive.
 
@@ -29,11 +29,11 @@ control-win search, which finds a hand that is one play, decides).
 
 from ...core._jit import high_bit, kernel
 from ..decompose import min_plays_memo_in
-from ...core.kinds import F_FOUR, F_SHANGHAI, F_WING_CONSECUTIVE, wild_cards
+from ...core.kinds import F_SHANGHAI, F_WING_CONSECUTIVE, wild_cards
 from ...core.rules import (F_CHAINS_WITH_TWO, T_AIRPLANE_PAIR, T_AIRPLANE_SOLO, T_BOMB, T_FOUR_PAIR, T_FOUR_SOLO,
                      T_FOUR_TWO_PAIR, T_FOUR_TWO_SOLO, T_PAIR, T_ROCKET, T_SOLO, T_TRIO, T_TRIO_PAIR, T_TRIO_SOLO)
 from .control import control_win
-from .key import _at_least, laizi_held, plain_flags, team
+from .key import at_least, chain_places, laizi_held, plain_flags, run_starts, team
 from .layout import PASS_KIND
 from .profiles import free
 
@@ -104,41 +104,12 @@ RANKS_3_TO_2 = 0x1111111111111
 
 
 @kernel
-def _loose_ranks(hand, flags):
-    """(solo, pair, trio): bit 4r set for each rank r (3..2) held exactly
-    once, twice, resp. three times, that is in no chain ``hand`` could play:
-    no five consecutive chain ranks through it held, for a pair or trio no
-    three consecutive ones held twice, for a trio no two consecutive ones
-    held three times (an airplane); hands only shrink, so none ever will."""
-    top = RANKS_3_TO_2 if (flags & F_CHAINS_WITH_TWO) != 0 else RANKS_3_TO_2 >> 4
-    held = (hand | (hand >> 1) | (hand >> 2)) & top
-    held2 = ((hand >> 1) | (hand >> 2)) & top
-    held3 = ((hand >> 2) | ((hand >> 1) & hand)) & top
-    w5 = held & (held >> 4) & (held >> 8) & (held >> 12) & (held >> 16)
-    in5 = w5 | (w5 << 4) | (w5 << 8) | (w5 << 12) | (w5 << 16)
-    w3 = held2 & (held2 >> 4) & (held2 >> 8)
-    in3 = w3 | (w3 << 4) | (w3 << 8)
-    w2 = held3 & (held3 >> 4)
-    in2 = w2 | (w2 << 4)
-    once = hand & ~(hand >> 1) & ~(hand >> 2) & RANKS_3_TO_2
-    twice = (hand >> 1) & ~hand & ~(hand >> 2) & RANKS_3_TO_2
-    thrice = hand & (hand >> 1) & ~(hand >> 2) & RANKS_3_TO_2
-    return once & ~in5, twice & ~in5 & ~in3, thrice & ~in5 & ~in3 & ~in2
-
-
-@kernel
-def _in_runs(x, n, flags):
+def _in_runs(x, n, flags, top):
     """The rank bits (bit 4r, ranks 3..2) of ``x`` that lie in some run of
-    ``n`` places in a row of the four-player chain sequence all set in
-    ``x``: ``3``..``A``, or under ``chains=shanghai`` a low A and 2 below the
-    3 too (the A at either end)."""
-    if (flags & F_SHANGHAI) != 0:
-        p = ((x & 0x111111111111) << 8) | ((x >> 44) & 1) | (((x >> 48) & 1) << 4)
-    else:
-        p = x & 0x111111111111
-    w = p
-    for i in range(1, n):
-        w &= p >> (4 * i)
+    ``n`` places in a row of the chain sequence (:func:`key.chain_places`:
+    the ranks of ``top``, and under ``chains=shanghai`` a low A and 2 below
+    the 3, the A at either end) all set in ``x``."""
+    w = run_starts(chain_places(x, flags, top), n)
     m = w
     for i in range(1, n):
         m |= w << (4 * i)
@@ -148,13 +119,19 @@ def _in_runs(x, n, flags):
 
 
 @kernel
-def _loose_ranks_four(hand, flags):
-    """:func:`_loose_ranks` under the four-player rules (counts up to 8, the
-    chains of :func:`_in_runs`): the ranks held exactly once, twice, resp.
-    three times in no chain, pair chain or airplane the hand could play."""
-    in5 = _in_runs(_at_least(hand, 1), 5, flags)
-    in3 = _in_runs(_at_least(hand, 2), 3, flags)
-    in2 = _in_runs(_at_least(hand, 3), 2, flags)
+def _loose_ranks(hand, flags):
+    """(solo, pair, trio): bit 4r set for each rank r (3..2) held exactly
+    once, twice, resp. three times, that is in no chain ``hand`` could play:
+    no five consecutive chain ranks through it held, for a pair or trio no
+    three consecutive ones held twice, for a trio no two consecutive ones
+    held three times (an airplane); hands only shrink, so none ever will.
+    For one deck or two (counts up to 8, the chains of
+    :func:`key.chain_places`; under ``chains_with_two`` a straight through
+    the 2 counts too, which only makes fewer ranks loose)."""
+    top = RANKS_3_TO_2 if (flags & F_CHAINS_WITH_TWO) != 0 else RANKS_3_TO_2 >> 4
+    in5 = _in_runs(at_least(hand, 1), 5, flags, top)
+    in3 = _in_runs(at_least(hand, 2), 3, flags, top)
+    in2 = _in_runs(at_least(hand, 3), 2, flags, top)
     once = hand & ~(hand >> 1) & ~(hand >> 2) & ~(hand >> 3) & RANKS_3_TO_2
     twice = (hand >> 1) & ~hand & ~(hand >> 2) & ~(hand >> 3) & RANKS_3_TO_2
     thrice = hand & (hand >> 1) & ~(hand >> 2) & ~(hand >> 3) & RANKS_3_TO_2
@@ -236,9 +213,8 @@ def drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
     cards (he then has the same answers to every later use of either)."""
     if laizi_held(hands, flags):
         return n
-    four = (flags & F_FOUR) != 0
     hand = hands[turn]
-    lows = _loose_ranks_four(hand, flags) if four else _loose_ranks(hand, flags)
+    lows = _loose_ranks(hand, flags)
     solo, pair, trio = lows
     if (solo | pair | trio) == 0:
         return n
@@ -254,14 +230,9 @@ def drop_dominated(hands, turn, flags, nplayers, mc, mk, start, n, pk):
     for q in range(nplayers):
         if q != turn:
             h = hands[q]
-            if four:
-                any_ = _at_least(h, 1)
-                two = _at_least(h, 2)
-                three = _at_least(h, 3)
-            else:
-                any_ = (h | (h >> 1) | (h >> 2)) & RANKS_3_TO_2
-                two = ((h >> 1) | (h >> 2)) & RANKS_3_TO_2
-                three = ((h >> 2) | ((h >> 1) & h)) & RANKS_3_TO_2
+            any_ = at_least(h, 1)
+            two = at_least(h, 2)
+            three = at_least(h, 3)
             if team(q, nplayers) != me:
                 opp1 |= any_
                 opp2 |= two

@@ -1,8 +1,10 @@
 """What a solve answers: :class:`SolveResult`.
 
 Given an open-hand :class:`~ddz_tools.engines.position.Position`,
-:func:`~ddz_tools.engines.solver.solve` decides whether the side to move can force a win, lists the winning plays,
-gives the principal line and, on request, the whole winning strategy.
+:func:`~.driver.solve` decides whether the side to move can force a win,
+lists the winning plays, gives the principal line and, on request, the
+whole winning strategy; a :class:`SolveResult` holds the answer (plain
+data: this module imports nothing of the search).
 
 Two-player: ``me`` against ``opponent``; whoever empties their hand first
 wins; a pass is legal only when answering and after one pass the other side
@@ -20,6 +22,7 @@ import dataclasses
 
 from ..position import Position
 
+__all__ = ["SolveResult"]
 
 @dataclasses.dataclass
 class SolveResult:
