@@ -133,9 +133,9 @@ def _answer(variant, decision, games):
         return agents.check_rules(variant.rules)
     if decision == "botzone":
         from ddz_tools.engines.botzone import judge_log_from_game
-        from ddz_tools.engines.game import Game
+        from ddz_tools.engines.game import random_game
 
-        return judge_log_from_game(Game(rules=variant.rules, seed=3, first_bidder=0), seed=3)
+        return judge_log_from_game(random_game(3, variant.rules, first_bidder=0, all_pass="seat0"), seed=3)
     raise AssertionError(decision)
 
 
