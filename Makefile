@@ -83,9 +83,11 @@ bench: peers
 
 # Rerun every console example of README.md and docs/*.md, rewrite those whose output changed
 # (`tests/test_docs.py --update --all` refreshes their times too), and copy the headline figures of
-# docs/benchmarks.md into README.md.  tests/test_docs.py checks both.
+# docs/benchmarks.md into README.md (tests/test_docs.py checks both), and write the table of which
+# decision each variant has into docs/rules.md (tests/variants/test_variants.py checks it).
 docs: $(STAMP)
 	$(PY) tests/test_docs.py --update
+	$(PY) tests/variants/test_variants.py --update
 
 clean:
 	rm -rf $(VENV) build *.egg-info
