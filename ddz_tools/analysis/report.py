@@ -42,7 +42,8 @@ from .analyze import (
 )
 from ..core.cards import format_cards
 from ..core.errors import ArgumentError, MissingExtraError
-from .review import CLASSES, HIDDEN_THRESHOLDS, roles_of
+from ..engines.game import seat_roles
+from .review import CLASSES, HIDDEN_THRESHOLDS
 from ..core.rules import play_text_cards
 
 #: The analyses of a report folder (JSON Lines, one game a line).
@@ -341,7 +342,7 @@ def game_model(g: GameAnalysis) -> dict:
     """Everything the game page shows, as plain values."""
     r = g.review
     ns = len(r["hands"])       # three seats, or four under four-player rules
-    roles = roles_of(r["landlord"], ns)
+    roles = seat_roles(r["landlord"], ns)
     names = g.players if g.players and len(g.players) == ns else None
 
     def who(seat):
@@ -422,7 +423,7 @@ def _player_rows(s: dict, slim: Sequence[dict]) -> list[dict]:
         if g["status"] != STATUS_VALID or not g.get("result"):
             continue
         ns = len(g["result"].get("scores") or [0, 0, 0])
-        roles = roles_of(g["landlord"], ns)
+        roles = seat_roles(g["landlord"], ns)
         won_ll = g["result"]["winner"] == "landlord"
         for seat in range(ns):
             role = roles[seat]

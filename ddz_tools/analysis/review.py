@@ -64,14 +64,6 @@ REVIEW_NODE_LIMIT = 100_000
 #: Transposition table of the per-process review solver (MiB).
 REVIEW_TT_MB = 64
 
-def roles_of(landlord: int, seats: int = 3) -> dict:
-    """Seat -> role (``landlord``, ``farmer1`` who plays after him, ``farmer2``,
-    and at four seats ``farmer3``): :func:`ddz_tools.engines.game.seat_roles`."""
-    from ..engines.game import seat_roles
-
-    return seat_roles(landlord, seats)
-
-
 @dataclasses.dataclass
 class MoveReview:
     """The verdict on one move.
@@ -204,10 +196,11 @@ def open_position(hands, landlord: int, to_move: int, last_play, last_seat, rule
     """The open-hand :class:`~ddz_tools.engines.position.Position` of a table: the
     packed ``hands`` by seat (three, or four under four-player rules), the
     seat to move and the play it answers (``None``, and ``last_seat`` None,
-    for a free lead); seats are named by role (:func:`roles_of`)."""
+    for a free lead); seats are named by role (:func:`~ddz_tools.engines.game.seat_roles`)."""
+    from ..engines.game import seat_roles
     from ..engines.position import Position
 
-    roles = roles_of(landlord, len(hands))
+    roles = seat_roles(landlord, len(hands))
     by_role = {roles[s]: hands[s] for s in sorted(roles, key=lambda s: (s - landlord) % len(hands))}
     by = roles[last_seat] if last_play is not None else None
     if len(hands) == 3:
@@ -348,7 +341,9 @@ def review_record(rec, mode: str = "open", *, node_limit: "int | None" = REVIEW_
     if end.landlord is None:
         raise RecordError("the game has no landlord (the auction did not finish)")
     landlord = end.landlord
-    roles = roles_of(landlord, rec.rules.seats)
+    from ..engines.game import seat_roles
+
+    roles = seat_roles(landlord, rec.rules.seats)
     players = players if players is not None else rec.players
     moves = []
     for i, (seat, play) in enumerate(plays):

@@ -12,7 +12,8 @@ from ...core._jit import interpreted
 from ...core.cards import card_count, parse_cards  # noqa: F401  (parse_cards: the doctest's)
 from ...core.gamerules import next_seat, trick_after
 from ...core.rules import Rules
-from ..review import open_position, process_solver, roles_of
+from ...engines.game import seat_roles
+from ..review import open_position, process_solver
 from .model import DEFAULT_NODE_LIMIT, Mistake
 
 _next_seat = interpreted(next_seat)
@@ -61,7 +62,7 @@ def find_mistakes(hands: Sequence[int], landlord: int, plays: Sequence, rules: R
     if solve_below <= 0:
         return MistakeSearch([], 0, 0, None)
     ns = len(hands)
-    roles = roles_of(landlord, ns)
+    roles = seat_roles(landlord, ns)
     team = {s: (0 if s == landlord else 1) for s in range(ns)}
     solver = None
     cache: dict = {}
