@@ -49,7 +49,7 @@ import json
 from typing import Any
 
 from ..core.cards import NUM_RANKS, RANK_X, RANKS, counts_of, format_cards, full_deck, parse_cards
-from ..core.errors import DdzError, PlayError, PositionError, RecordError, StageError
+from ..core.errors import DdzError, PlayError, PositionError, RecordError, RulesError, StageError
 from ..core._jit import interpreted
 from ..core.gamerules import next_seat, trick_after
 from ..moves.movegen import generate
@@ -223,9 +223,10 @@ class Position:
         """From hands given as text, packed ints or :class:`~ddz_tools.core.cards.Hand`
         (under Laizi rules, ``rules`` carries the deal's wild ranks: :meth:`Rules.with_wild`)."""
         rules = Rules.parse(rules) if not isinstance(rules, dict) else Rules.from_dict(rules)
-        if rules.is_laizi and not rules.wild:
-            raise PositionError(f"{rules.preset} rules need the deal's wild rank(s): give wild "
-                                f"(--wild, or the position's 'wild': \"9\")", param="wild")
+        try:
+            rules.require_wild()
+        except RulesError as exc:
+            raise PositionError(f"{exc} (--wild, or the position's 'wild')", param="wild") from None
         if not isinstance(hands, dict):
             raise PositionError(f"hands must be an object of seat -> cards, not {type(hands).__name__}")
         keys = tuple(hands)

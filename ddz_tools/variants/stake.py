@@ -57,6 +57,12 @@ class Stake:
                    rules.landlord_draw and rules.bottom_cards == 0)
 
     @property
+    def multiplies(self) -> bool:
+        """True when a stage multiplies the stake beyond the bids and the
+        bombs: a show, a double or a bottom bonus (the Happy stages)."""
+        return self.shows or self.doubles or self.bottom_bonus
+
+    @property
     def staged(self) -> bool:
         """True when a hand has a stage beyond the classic auction and play:
         a show, a double, a bottom bonus or a draw."""

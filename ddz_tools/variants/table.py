@@ -23,6 +23,7 @@ import dataclasses
 from typing import Sequence
 
 from ..core._jit import interpreted
+from ..core.cards import NUM_RANKS, RANK_D, RANK_X, RANKS, count_of, full_deck, rank_limit, rank_of_card_id
 from ..core.errors import GameError
 from ..core.gamerules import DOUBLING_MODES, seat_settlement
 
@@ -79,6 +80,50 @@ class Table:
     def seat_numbers(self) -> str:
         """The seats as a reader lists them: ``0, 1 or 2``."""
         return ", ".join(str(s) for s in range(self.seats - 1)) + f" or {self.seats - 1}"
+
+    @property
+    def deck_words(self) -> str:
+        """The cards dealt, as a message names them: ``one 54-card deck``."""
+        return "one 54-card deck" if self.decks == 1 else f"{self.decks} decks of {self.deck_size} cards"
+
+    @property
+    def card_ids_refusal(self) -> "str | None":
+        """None when a deal's cards may be given as card ids (0-53, which name
+        the cards of one deck: suits included), else why not."""
+        return None if self.decks == 1 else f"card ids name the cards of one deck, not of {self.deck_words}"
+
+    def deck_problem(self, parts: Sequence[int]) -> "str | None":
+        """Why the packed ``parts`` of a deal (the hands and the bottom, holding
+        the table's number of cards) are not the table's decks, or None.
+
+        >>> from ddz_tools.core.cards import parse_cards
+        >>> FOUR.deck_problem([parse_cards("3" * 8, 2)] * 2)
+        'they hold 16 3s, not 8'
+        """
+        # With the right number of cards, the packed sum is the decks' exactly when every rank's count is.
+        if sum(parts) == full_deck(self.decks):
+            return None
+        for r in range(NUM_RANKS):
+            held = sum(count_of(p, r) for p in parts)
+            if held != rank_limit(r, self.decks):
+                name = {RANK_X: "small jokers", RANK_D: "big jokers"}.get(r, f"{RANKS[r]}s")
+                return f"they hold {held} {name}, not {rank_limit(r, self.decks)}"
+        return "they do not add up to the decks"
+
+    def deal(self, rng) -> tuple:
+        """A shuffled deal drawn from ``rng`` (a :class:`random.Random`):
+        ``(hands, bottom)``, each the sorted card ids of one deck, or packed
+        ranks when several decks are dealt (card ``k`` is card id ``k % 54`` of
+        its deck, and only its rank is kept)."""
+        ids = list(range(self.deck_size))
+        rng.shuffle(ids)
+        n, seats = self.hand_cards, self.seats
+        parts = [ids[i * n:(i + 1) * n] for i in range(seats)] + [ids[seats * n:]]
+        if self.card_ids_refusal is None:
+            parts = [sorted(part) for part in parts]
+        else:
+            parts = [sum(1 << (4 * rank_of_card_id(k % 54)) for k in part) for part in parts]
+        return parts[:seats], parts[seats]
 
     def seat_roles(self, landlord: int) -> dict:
         """Each seat's role once ``landlord`` is known.

@@ -330,7 +330,7 @@ def test_illegal_actions_leave_state_unchanged(seed, steps, data):
 def test_bad_construction():
     with pytest.raises(DdzError, match="hand 0 has 16 cards"):
         Game(hands=["3333444455556666", "777788889999TTTTX", "JJJJQQQQKKKKAAAA2"], bottom="222D")
-    with pytest.raises(DdzError, match="not one deck"):
+    with pytest.raises(DdzError, match="not one 54-card deck: they hold 3 2s, not 4"):
         Game(hands=["3333444455556666D", "777788889999TTTTX", "JJJJQQQQKKKKAAAA2"], bottom="22X")
     with pytest.raises(GameError, match="seat must be"):
         Game(seed=1, first_bidder=3)

@@ -201,7 +201,7 @@ def test_bad_four_player_deals_are_one_line_errors():
         assert "\n" not in str(exc.value)
     # Right sizes, wrong cards: a rank more often than two decks hold.
     three_ranks = parse_cards("3" * 8 + "4" * 8 + "5" * 8 + "6", 2)
-    with pytest.raises(CardError, match=r"not 2 decks: the hands and the bottom hold \d+ 3s, not 8"):
+    with pytest.raises(CardError, match=r"not 2 decks of 108 cards: they hold \d+ 3s, not 8"):
         Game(rules="four", hands=[three_ranks, hands[1], hands[2], hands[3]], bottom=bottom)
     with pytest.raises(GameError, match="seat must be 0, 1, 2 or 3, not 4"):
         Game(seed=1, rules="four", first_bidder=4)

@@ -223,7 +223,7 @@ def test_the_structure_follows_the_variants_table(spec):
     other = next(c for c in "3456789TJQKA2" if c != hands[0][0] and hands[0].count(c) < 4 * t.decks)
     hands[0] = other + hands[0][1:]          # as many cards, one of them not the deck's
     want = ("the hands and the bottom are not one 54-card deck" if t.decks == 1
-            else "not 2 decks of 108 cards: the hands and the bottom hold (7|9) ")
+            else "not 2 decks of 108 cards: they hold (7|9) ")
     with pytest.raises(RecordError, match=want):
         parse_record(swapped)
     with pytest.raises(RecordError, match=f"landlord must be a seat {t.seat_numbers}, not {t.seats}"):

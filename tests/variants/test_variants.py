@@ -59,14 +59,13 @@ def _deal(v, seed):
 
 def test_the_deal_has_the_variants_shape(variant):
     from ddz_tools.core.cards import card_count
-    from ddz_tools.engines.game import deck_problem
 
     t = variant.table
     for seed in range(6):
         g = _deal(variant, seed)
         assert len(g.dealt) == t.seats == len(variant.roles)
         assert [card_count(h) for h in g.dealt] + [card_count(g.bottom)] == list(variant.hand_sizes)
-        assert deck_problem(list(g.dealt) + [g.bottom], t.decks) is None
+        assert t.deck_problem(list(g.dealt) + [g.bottom]) is None
         assert len(g.wild) == variant.cards.ranks
         assert t.landlord_cards == t.hand_cards + t.bottom_cards
         assert sorted(variant.seat_roles(seed % t.seats).values()) == sorted(variant.roles)

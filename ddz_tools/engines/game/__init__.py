@@ -103,8 +103,8 @@ What is where, each module importing only those above it:
 * ``auction``: :class:`Auction`, the bidding of one deal;
 * ``scoring``: :class:`Result`, :func:`score` and :func:`seat_scores`;
 * ``reading``: :func:`choose_reading`, the reading of a play given as bare cards;
-* ``state``: :class:`Game`, :class:`GameState`, :func:`random_game` and
-  :func:`deck_problem`.
+* ``state``: :class:`Game`, :class:`GameState`, :func:`random_game` (a deal's decks are
+  checked by the table: :meth:`ddz_tools.variants.Table.deck_problem`).
 """
 
 from ...core.errors import IllegalAction
@@ -137,12 +137,12 @@ from .phases import (
 )
 from .reading import choose_reading
 from .scoring import Result, score, seat_scores
-from .state import Game, GameState, deck_problem, random_game
+from .state import Game, GameState, random_game
 
 __all__ = [
     "IllegalAction", "Auction", "Result", "GameState", "Game", "choose_reading", "score", "seat_scores",
     "random_game", "BIDDING", "PLAYING", "FINISHED", "REDEAL", "DRAWING", "DOUBLING", "ALL_PASS_OPTIONS",
-    "show_stage_code", "show_stage_text", "ROLE_NAMES", "seat_roles", "deck_problem",
+    "show_stage_code", "show_stage_text", "ROLE_NAMES", "seat_roles",
     "E_FINISHED", "E_WRONG_TURN", "E_BAD_BID", "E_NOT_BIDDING", "E_NOT_PLAYING", "E_PASS_ON_LEAD", "E_BAD_CARDS",
     "E_NOT_IN_HAND", "E_NOT_A_COMBINATION", "E_DOES_NOT_BEAT", "E_BAD_SHOW", "E_BAD_DOUBLE", "E_BAD_DRAW",
 ]

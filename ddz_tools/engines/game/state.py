@@ -16,22 +16,7 @@ import random
 from typing import Sequence
 
 from ...core._jit import interpreted
-from ...core.cards import (
-    NUM_RANKS,
-    RANKS,
-    RANK_D,
-    RANK_X,
-    card_count,
-    count_of,
-    format_cards,
-    full_deck,
-    is_valid_packed,
-    pack_card_ids,
-    packed_contains,
-    rank_limit,
-    rank_of_card_id,
-    to_packed,
-)
+from ...core.cards import card_count, format_cards, is_valid_packed, pack_card_ids, packed_contains, to_packed
 from ...core.errors import CardError, GameError, IllegalAction, PlayError
 from ...core.gamerules import (
     A_BASE,
@@ -83,7 +68,7 @@ from .phases import (
 from .reading import best_reading, reading_kinds
 from .scoring import Result, score
 
-__all__ = ["Game", "GameState", "random_game", "deck_problem"]
+__all__ = ["Game", "GameState", "random_game"]
 
 # The rules of ddz_tools.core.gamerules, run by Python (see its module doc).
 _may_pass = interpreted(may_pass)
@@ -98,22 +83,6 @@ _merge_show = interpreted(merge_show)
 _double_ok = interpreted(double_ok)
 _bottom_bonus = interpreted(bottom_bonus)
 _draw_card = interpreted(draw_card)
-
-
-def deck_problem(parts: Sequence[int], decks: int) -> "str | None":
-    """Why the packed ``parts`` of a deal (the hands and the bottom) are not
-    ``decks`` whole decks, or None when they are.
-
-    >>> from ddz_tools.core.cards import parse_cards
-    >>> deck_problem([parse_cards("3" * 8, 2)] * 2, 2)
-    'the hands and the bottom hold 16 3s, not 8'
-    """
-    for r in range(NUM_RANKS):
-        held = sum(count_of(p, r) for p in parts)
-        if held != rank_limit(r, decks):
-            name = {RANK_X: "small jokers", RANK_D: "big jokers"}.get(r, f"{RANKS[r]}s")
-            return f"the hands and the bottom hold {held} {name}, not {rank_limit(r, decks)}"
-    return None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -196,11 +165,9 @@ class Game:
             if bottom is not None:
                 raise GameError("give both hands and bottom, or neither (for a seeded deal)")
             self._deal_random()
-        elif bottom is None and self._table.bottom_cards == 0:
-            self._set_deal(hands, "")
-            self._draw_wild()
         else:
-            self._set_deal(hands, bottom)
+            # A table without a bottom lets it be left out.
+            self._set_deal(hands, "" if bottom is None and not self._table.bottom_cards else bottom)
             self._draw_wild()
         if first_bidder is None:
             if self.rules.first_bidder == "random":
@@ -218,17 +185,7 @@ class Game:
 
     # Dealing.
     def _deal_random(self) -> None:
-        t = self._table
-        ids = list(range(t.deck_size))
-        self.rng.shuffle(ids)
-        n, seats = t.hand_cards, t.seats
-        if t.decks == 1:
-            self._set_deal([sorted(ids[i * n:(i + 1) * n]) for i in range(seats)], sorted(ids[seats * n:]))
-        else:
-            # Several decks: card k is card id k % 54 of its deck; only the ranks are kept.
-            def packed(part):
-                return sum(1 << (4 * rank_of_card_id(k % 54)) for k in part)
-            self._set_deal([packed(ids[i * n:(i + 1) * n]) for i in range(seats)], packed(ids[seats * n:]))
+        self._set_deal(*self._table.deal(self.rng))
         self._draw_wild()
 
     def _draw_wild(self) -> None:
@@ -241,7 +198,7 @@ class Game:
         self._flags = self.rules.flags
 
     def _set_deal(self, hands, bottom) -> None:
-        seats, decks = self.seats, self._table.decks
+        seats, t = self.seats, self._table
         if len(hands) != seats:
             raise GameError(f"a deal has {seats} hands, not {len(hands)}")
         packed = []
@@ -249,31 +206,25 @@ class Game:
         for i, h in enumerate(list(hands) + [bottom]):
             what = "the bottom" if i == seats else f"hand {i}"
             if isinstance(h, (list, tuple)):
-                if decks != 1:
-                    raise GameError(f"{what} is given as card ids, which name the cards of one deck: give a "
-                                    f"{decks}-deck deal as card text or packed ints")
+                if t.card_ids_refusal:
+                    raise GameError(f"{what} is given as card ids: {t.card_ids_refusal}: give the deal as card "
+                                    f"text or packed ints")
                 p = pack_card_ids(h)
             elif isinstance(h, (str, int)) and not isinstance(h, bool):
-                p = to_packed(h, what, decks)
+                p = to_packed(h, what, t.decks)
             else:
                 raise TypeError(f"a hand must be card text, a packed int or card ids, not {type(h).__name__}")
             packed.append(p)
-        n, nb = self._table.hand_cards, self._table.bottom_cards
+        n, nb = t.hand_cards, t.bottom_cards
         for i in range(seats):
             if card_count(packed[i]) != n:
                 raise CardError(f"hand {i} has {card_count(packed[i])} cards, not {n}")
         if card_count(packed[seats]) != nb:
             raise CardError(f"the bottom has {card_count(packed[seats])} cards, not {nb}"
                             + (" (no bottom under these rules)" if nb == 0 else ""))
-        if decks == 1:
-            total = sum(packed)
-            if total != full_deck(1):
-                raise CardError(f"the deal is not one deck: hands and bottom hold "
-                                f"{format_cards(total) if total < (1 << 60) else '?'}")
-        else:
-            problem = deck_problem(packed, decks)
-            if problem:
-                raise CardError(f"the deal is not {decks} decks: {problem}")
+        problem = t.deck_problem(packed)
+        if problem:
+            raise CardError(f"the deal is not {t.deck_words}: {problem}")
         if ids_given:
             all_ids = [c for h in list(hands) + [bottom] for c in h]
             pack_card_ids(all_ids)  # rejects a repeated id
@@ -498,7 +449,7 @@ class Game:
             self.landlord, self.base = state[A_LANDLORD], state[A_BASE]
             self.hands[self.landlord] += self.bottom
             self._show_wild(True)
-            if self.variant.stake.draws and self._table.bottom_cards == 0:
+            if self.variant.stake.draws:
                 self.phase, self.turn = DRAWING, _next_seat(self.landlord, self.seats)
             else:
                 self._after_auction()

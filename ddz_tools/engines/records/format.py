@@ -41,12 +41,12 @@ import json
 import os
 from typing import IO
 
-from ...core.cards import card_count, format_cards, full_deck, pack_card_ids, parse_cards, rank_of_card_id
+from ...core.cards import card_count, format_cards, pack_card_ids, parse_cards, rank_of_card_id
 from ...core.errors import CardError, RecordError, RulesError
 from ...core.rules import Play, Rules, readings
 from ...variants.table import Table
 from ...variants.variant import Variant, variant_of
-from ..game import ALL_PASS_OPTIONS, Game, deck_problem, show_stage_code, show_stage_text
+from ..game import ALL_PASS_OPTIONS, Game, show_stage_code, show_stage_text
 
 __all__ = ["SCHEMA", "RESULT_FIELDS", "Record", "parse_record", "record_to_dict", "record_from_game",
            "write_record", "play_text", "rules_field"]
@@ -187,8 +187,7 @@ def parse_record(obj) -> Record:
     seats, decks = t.seats, t.decks
     hands_t = deal.get("hands")
     if not isinstance(hands_t, list) or len(hands_t) != seats or not all(isinstance(h, str) for h in hands_t):
-        raise RecordError(f"deal.hands must be a list of {seats} card strings"
-                          + (f" (rules {rules.preset}: {seats} seats)" if seats != 3 else ""))
+        raise RecordError(f"deal.hands must be a list of {seats} card strings (rules {rules.preset}: {seats} seats)")
     if not isinstance(deal.get("bottom"), str):
         raise RecordError("deal.bottom must be a card string")
     try:
@@ -203,10 +202,9 @@ def parse_record(obj) -> Record:
     if card_count(bottom) != nb:
         raise RecordError(f"deal.bottom has {card_count(bottom)} cards, not {nb}"
                           + (f" (no bottom under rules {rules.preset})" if nb == 0 else ""))
-    # The counts are right, so the packed sum is the decks' exactly when every rank's count is (no carries).
-    if sum(hands) + bottom != full_deck(decks):
-        raise RecordError("deal: the hands and the bottom are not one 54-card deck" if decks == 1 else
-                          f"deal: not {decks} decks of {t.deck_size} cards: {deck_problem(hands + (bottom,), decks)}")
+    problem = t.deck_problem(hands + (bottom,))
+    if problem:
+        raise RecordError(f"deal: the hands and the bottom are not {t.deck_words}: {problem}")
     wild = deal.get("wild")
     if wild is not None and not isinstance(wild, str):
         raise RecordError(f"deal.wild must be rank text such as \"9\" or \"5,9\", not {type(wild).__name__}")
@@ -220,9 +218,9 @@ def parse_record(obj) -> Record:
                           f"{'s' if ranks > 1 else ''}, the record gives {len(rules.wild)}")
     hand_ids = bottom_ids = None
     if deal.get("hand_ids") is not None or deal.get("bottom_ids") is not None:
-        if decks != 1:
-            raise RecordError(f"deal.hand_ids: card ids name the cards of one deck, and rules {rules.preset} "
-                              f"deal {decks} decks (leave hand_ids and bottom_ids null)")
+        if t.card_ids_refusal:
+            raise RecordError(f"deal.hand_ids: {t.card_ids_refusal} (rules {rules.preset}: leave hand_ids and "
+                              f"bottom_ids null)")
         if not isinstance(deal.get("hand_ids"), list) or len(deal["hand_ids"]) != seats:
             raise RecordError(f"deal.hand_ids must be {seats} lists of {n} card ids (or null)")
         hand_ids = [_ids(h, n, f"deal.hand_ids[{i}]") for i, h in enumerate(deal["hand_ids"])]
@@ -261,9 +259,8 @@ def parse_record(obj) -> Record:
             _seat(seat, f"plays[{i}].seat", t)
         append((seat, p["cards"]))
         if len(p) > 2 and p.get("ids") is not None:
-            if decks != 1:
-                raise RecordError(f"plays[{i}].ids: card ids name the cards of one deck, and rules "
-                                  f"{rules.preset} deal {decks} decks")
+            if t.card_ids_refusal:
+                raise RecordError(f"plays[{i}].ids: {t.card_ids_refusal} (rules {rules.preset})")
             if play_ids is None:
                 play_ids = [None] * len(plays_raw)
             ids = p["ids"]

@@ -73,9 +73,8 @@ def _policies(policy, seats: int = 3) -> np.ndarray:
     """One policy number per seat, from one policy or one per seat."""
     if isinstance(policy, (list, tuple)):
         if len(policy) != seats:
-            many = "three" if seats == 3 else "four, one per seat (four-player rules)"
-            raise ArgumentError(f"give one policy or {many if seats != 3 else many + ' (one per seat)'}, "
-                                f"not {len(policy)}", param="policy")
+            many = {3: "three", 4: "four"}.get(seats, str(seats))
+            raise ArgumentError(f"give one policy or {many}, one per seat, not {len(policy)}", param="policy")
         return np.array([policy_number(p) for p in policy], np.int64)
     return np.full(seats, policy_number(policy), np.int64)
 
@@ -260,7 +259,7 @@ def _record(gid, v: Variant, rules_field, names, deal, bids, plays, info, flags,
               "multiplier": inf[I_MULTIPLIER], "bombs": inf[I_BOMBS],
               "spring": bool(inf[I_SPRING]), "anti_spring": bool(inf[I_ANTI_SPRING]),
               "scores": inf[I_SCORES:I_SCORES + v.seats]}
-    if v.rules.has_stages:
+    if v.stake.multiplies:
         result["show_multiple"] = inf[I_SHOW_MULTIPLE]
         result["bottom_bonus"] = inf[I_BONUS]
     rec["result"] = result
