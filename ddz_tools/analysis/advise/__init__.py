@@ -17,6 +17,9 @@ code is:
   two-player), its builders and the ``ddz-view/1`` format;
 * :mod:`~.sampling` -- deals of the hidden cards that fit a view (and its
   auction);
+* :mod:`~.beliefs` -- what the drawn deals say about each hidden hand
+  (expected rank counts, the chance of a bomb, the rocket, the 2s, the wild
+  cards);
 * :mod:`~.scoring` -- each candidate scored on each deal: the exact solver
   for small deals, heuristic playouts otherwise;
 * :mod:`~.advisor` -- :func:`advise`: the chunks of deals, the statistics,
@@ -36,6 +39,7 @@ there.
 from ...core.errors import ViewError
 from .advisor import (CHUNK, DEFAULT_EXACT_CARDS, DEFAULT_NODES, DEFAULT_SAMPLES, EXACT_NODES, MIN_SAMPLES,
                       OBJECTIVES, Advice, Candidate, advise, principle_key)
+from .beliefs import DEFAULT_BELIEF_SAMPLES, Beliefs, HandBelief, beliefs, holding_names
 from .parse import FOUR_SEATS, THREE_SEATS, TWO_SEATS, parse_bids, parse_played, seats_of, start_cards
 from .policy import GAME_POLICIES, AdvisorOptions, play_game, simulate_advised
 from .sampling import AUCTION_ATTEMPTS, distinct_deals, sample_deals
@@ -50,4 +54,5 @@ __all__ = [
     "seats_of", "start_cards", "SOLVER_SEATS", "solver_scores",
     "OBJECTIVES", "GAME_POLICIES", "principle_key", "CHUNK", "MIN_SAMPLES", "DEFAULT_SAMPLES", "DEFAULT_NODES",
     "DEFAULT_EXACT_CARDS", "EXACT_NODES", "TIE_PLAYOUTS", "AUCTION_ATTEMPTS", "WORK_TT_MB",
+    "beliefs", "Beliefs", "HandBelief", "holding_names", "DEFAULT_BELIEF_SAMPLES",
 ]
