@@ -47,9 +47,23 @@ Policies (:mod:`ddz_tools.engines.policies`)
     table)`` (call-grab and first-call); the stake stages of Happy Dou Dizhu:
     ``policy_double(hand, policy, flags, stage_flags, is_landlord, table) ->
     1|2|4`` and ``policy_show(hand, policy, flags, stage_flags, stage,
-    is_landlord, table) -> 0|1``; work arrays from :func:`new_table` and
+    is_landlord, table) -> 0|1``; ``policy_strength(hand, flags, table)``,
+    the hand strength they threshold; work arrays from :func:`new_table` and
     :data:`BUFFER`; ``seed_rng(seed)`` seeds the generator the random
     policy draws from.
+Player model (:mod:`ddz_tools.engines.playermodel.model`)
+    ``play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table,
+    bufc, bufk, acts_c, acts_k, feats) -> (n, cards, kinds, features)``: the
+    legal actions and their features; ``play_logprobs(...)`` and
+    ``play_logprob(..., cards, kind, ..., out)``: their log-probabilities
+    under each player type (micro-nats); ``decision_logprobs(code, hand, arg,
+    flags, stage_flags, weights, table, opts, out)`` and
+    ``decision_logprob(...)``: a bid, call, double or show;
+    ``history_loglik(dealt, start, landlord, bid_flags, flags, stage_flags,
+    seats, values, kinds, mask, weights, table, bufc, bufk, out, parts)``:
+    every action of a game, summed per seat, under each type and over the
+    types; ``mix_types(parts, weights, out)``: the sum over the types.
+    ``weights``: a :class:`~ddz_tools.engines.playermodel.PlayerModel`'s.
 Self-play (:mod:`ddz_tools.engines.selfplay`)
     ``playout(hands, landlord, policies, flags, seed, table, bufc, bufk)``:
     one playout from the landlord's lead, its ``R_*`` result row; work arrays
@@ -122,8 +136,10 @@ from ..core.gamerules import (
 )
 from ..moves.movegen import (GEN_SCRATCH, first_subset, gen_all, gen_batch, gen_into, gen_into_scratch, next_subset,
                       pair_ranks, wing_pairs)
+from .playermodel.model import (decision_logprob, decision_logprobs, history_loglik, mix_types, play_features,
+                                play_logprob, play_logprobs)
 from .policies import (BUFFER, POLICIES, new_table, policy_bid, policy_call, policy_double, policy_play, policy_show,
-                       seed_rng)
+                       policy_strength, seed_rng)
 from .selfplay import (
     R_ANTI_SPRING,
     R_BOMBS,
@@ -150,7 +166,10 @@ __all__ = [
     "min_plays_memo", "min_plays_memo_in", "min_plays_prefetch", "SEARCH_WORK", "min_plays_fresh", "new_memo_table",
     # policies
     "policy_play", "policy_bid", "policy_call", "policy_double", "policy_show", "new_table", "BUFFER", "POLICIES",
-    "seed_rng",
+    "seed_rng", "policy_strength",
+    # player model
+    "play_features", "play_logprob", "play_logprobs", "decision_logprob", "decision_logprobs", "history_loglik",
+    "mix_types",
     # selfplay
     "playout", "work_arrays", "RESULT_SIZE", "R_LANDLORD_WON", "R_BOMBS", "R_SPRING", "R_ANTI_SPRING",
     "R_N_MOVES", "R_SPRING_ANY", "R_DOUBLINGS",

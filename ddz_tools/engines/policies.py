@@ -56,6 +56,9 @@ Kernel entry points (also named in :mod:`ddz_tools.engines.kernels`):
 * ``policy_show(hand, policy, flags, stage_flags, stage, is_landlord, table)
   -> int`` (not named in :mod:`ddz_tools.engines.kernels`): 1 when the seat shows its hand at ``stage`` (a show stage code of
   :mod:`ddz_tools.core.gamerules`), else 0.
+* ``policy_strength(hand, flags, table) -> int``: the heuristic's
+  hand-strength score, which its bids, calls, doubles and shows threshold
+  (the player model of :mod:`ddz_tools.engines.playermodel` softens them).
 * ``seed_rng(seed)``: seed Numba's generator, which the random policy draws
   from (one generator per thread, shared by every kernel).
 
@@ -192,6 +195,14 @@ def _strength(hand, flags, table):
 BID_T1 = -1
 BID_T2 = 1
 BID_T3 = 3
+
+
+@kernel
+def policy_strength(hand, flags, table):
+    """The heuristic's hand-strength score of ``hand`` (:func:`_strength`), on
+    which its bids, calls, doubles and shows are thresholds; ``table`` a
+    decomposer memo table."""
+    return _strength(hand, flags, table)
 
 
 @kernel
