@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 from tabulate import tabulate
 
+from ..core.cards import RANKS as _RANKS
 from .options import (default_workers, file_inputs, file_option, format_option, rules_option, run_inputs,
                       seed_option, workers_option)
 
@@ -25,7 +26,28 @@ def print_advice(a) -> None:
                      c.played_out))
     click.echo(tabulate(rows, headers=["play", "win", "95% interval", "E[score]", "95% interval", "solved",
                                        "played out"], tablefmt="simple", disable_numparse=True))
+    if a.inference:
+        click.echo("inference: the deals weighed by the other seats' plays; smallest effective sample size of a "
+                   f"pool {a.ess:.1f}" + (f", tempered x{a.alpha:.3f}" if a.alpha is not None and a.alpha < 1 else "")
+                   if a.ess is not None else "inference: nothing to read (no play of another seat)")
     click.echo(f"recommendation: {a.recommendation}")
+
+
+def print_beliefs(report) -> None:
+    """The human-readable belief tables: one per hidden hand, each rank's
+    expected count and each holding's chance, without and with inference."""
+    v = report.view
+    click.echo(f"{v.describe()}; rules {v.rules.describe()}")
+    inf = report.inferred
+    click.echo(f"{report.plain.samples} deals; with inference: effective sample size {inf.ess:.1f}"
+               + (f" ({inf.note})" if inf.note else ""))
+    for plain, inferred in zip(report.plain.hands, inf.hands):
+        rows = [(rank, f"{a:.2f}", f"{b:.2f}") for rank, a, b in zip(_RANKS, plain.expected, inferred.expected)]
+        rows += [(name, f"{100 * plain.holdings[name]:.1f}%", f"{100 * inferred.holdings[name]:.1f}%")
+                 for name in plain.holdings]
+        click.echo(f"\n{plain.seat} ({plain.cards} cards)")
+        click.echo(tabulate(rows, headers=["", "without", "with inference"], tablefmt="simple",
+                            disable_numparse=True))
 
 
 @click.command()
@@ -70,6 +92,13 @@ def print_advice(a) -> None:
 @click.option("--no-early-stop", is_flag=True, help="Always draw --samples deals.")
 @click.option("--auction/--no-auction", default=True, show_default=True,
               help="Draw only deals whose hidden hands would have bid as the bids say (heuristic bid rule).")
+@click.option("--inference", type=click.Choice(["on", "off"]), default="off", show_default=True,
+              help="Weigh the drawn deals by how likely the other seats' plays so far were on each (the model of "
+                   "the players; views with the plays only).")
+@click.option("--beliefs", is_flag=True,
+              help="Print what the drawn deals say about each hidden hand instead of advice: each rank's expected "
+                   "count and the chance of a bomb, the rocket, the 2s (and wild cards), without and with "
+                   "inference.")
 @click.option("--objective", type=click.Choice(["win", "score"]), default="win", show_default=True,
               help="Rank the plays by the chance to win or by the expected points (the whole stake); "
                    "each breaks its ties by the other.")
@@ -79,7 +108,8 @@ def print_advice(a) -> None:
 @format_option()
 @file_option
 def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, draws, base, record, move, samples, nodes,
-           exact_cards, confidence, no_early_stop, auction, objective, seed, workers, rules, fmt, file):
+           exact_cards, confidence, no_early_stop, auction, inference, beliefs, objective, seed, workers, rules, fmt,
+           file):
     """What should this seat play? Win probability of every legal play over
     deals of the hidden cards, each solved exactly or played out.
 
@@ -94,6 +124,8 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, draws, b
       $ ddz advise --seat farmer2 --hand KKA --counts 4,5,3 --after QQ --by farmer1
       $ ddz advise --record data/sample_games.jsonl --move 6 --format json
       $ ddz advise --record data/four_games.jsonl --move 2
+      $ ddz advise --record data/sample_games.jsonl --move 12 --inference on
+      $ ddz advise --record data/sample_games.jsonl --move 12 --beliefs
       $ ddz advise --rules notalon,landlord_draw=on --seat landlord --hand 3345567899TJQKKA22XD \\
             --draws farmer1:K,farmer2:5 --bids farmer1:pass,farmer2:pass,landlord:call
       $ ddz advise --rules four --seat farmer2 --hand 3456789TJQKA2XD --counts 20,18,15,22 \\
@@ -114,7 +146,11 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, draws, b
         raise click.UsageError("--move goes with --record")
 
     def run(view, progress):
-        return lib.advise(view, **opts, progress=progress)
+        if beliefs:
+            return lib.read_beliefs(view, samples or lib.DEFAULT_BELIEF_SAMPLES, seed, auction)
+        return lib.advise(view, **opts, inference=inference == "on", progress=progress)
+
+    show = print_beliefs if beliefs else print_advice
 
     summary = "{done} view(s) advised, {failed} skipped"
     if record is not None:
@@ -122,12 +158,12 @@ def advise(hand, seat, bottom, played, counts, after, by, unseen, bids, draws, b
             raise click.UsageError("--record needs --move N")
         from ..engines.position import read_game_records
 
-        return run_inputs("advise", run, print_advice, fmt, inputs=read_game_records(record, rules),
+        return run_inputs("advise", run, show, fmt, inputs=read_game_records(record, rules),
                           parse=lambda rec: lib.view_from_record(rec, move), summary=summary)
     if hand is not None:
-        return run_inputs("advise", run, print_advice, fmt,
+        return run_inputs("advise", run, show, fmt,
                           one=lib.build_view(hand=hand, seat=seat, bottom=bottom, played=played, counts=counts,
                                              after=after, by=by, unseen=unseen, base=base, rules=rules, bids=bids,
                                              draws=draws))
-    return run_inputs("advise", run, print_advice, fmt, inputs=file_inputs(file),
+    return run_inputs("advise", run, show, fmt, inputs=file_inputs(file),
                       parse=lambda text: lib.View.from_json(text, rules), summary=summary)

@@ -60,3 +60,68 @@ def test_laizi_views_name_the_wild_cards(views):
     v = next(v for v in views if v.rules.wild)
     names = holding_names(v)
     assert "wild >= 1" in names and "wild >= 5" not in names
+
+
+# Inference: the deals weighed by the other seats' plays ------------------------------------------
+
+from ddz_tools.analysis.advise import Reader, advise, infer_deals, read_beliefs, weigh  # noqa: E402
+from ddz_tools.analysis.advise.inference import POOL, _systematic  # noqa: E402
+
+
+def test_weigh_tempers_only_a_collapsed_weighting():
+    flat = weigh(np.zeros(40))
+    assert flat.alpha == 1 and flat.ess == pytest.approx(40) and flat.weights.sum() == pytest.approx(1)
+    steep = weigh(np.arange(40) * -5.0)
+    assert steep.alpha < 1 and steep.ess == pytest.approx(10, rel=1e-3)
+    assert np.all(np.diff(steep.weights) <= 0)            # likelier deals keep more weight
+
+
+def test_systematic_resampling_keeps_deals_in_proportion():
+    w = np.array([0.5, 0.25, 0.0, 0.25])
+    for u in (0.0, 0.3, 0.99):
+        keep = _systematic(w, 8, u)
+        assert np.bincount(keep, minlength=4).tolist() == [4, 2, 0, 2]
+
+
+def test_the_true_deal_of_heuristic_play_reads_likelier_than_drawn_ones():
+    """Heuristic self-play: the reader puts the true hidden hands above most
+    deals drawn without inference (the other seats played as the model's
+    heuristic type does)."""
+    from ddz_tools.engines.records import game_before_play, parse_record
+
+    ranks = []
+    for rec in simulate(6, "heuristic", seed=8):
+        move = len(rec["plays"]) // 2
+        v = view_from_record(rec, move)
+        r = Reader.of(v)
+        if r is None:
+            continue
+        g = game_before_play(parse_record(rec))
+        for seat, text in parse_record(rec).plays[:move - 1]:
+            g.play(text, seat)
+        truth = tuple(g.hands[(g.landlord + i) % g.seats] for i in range(g.seats))
+        ll = r.loglik([truth] + draw_deals(v, 0, 63, 4)[0])
+        ranks.append(float(np.mean(ll[1:] < ll[0])))
+    assert len(ranks) >= 4 and np.mean(ranks) > 0.6, ranks
+    assert Reader.of(counts_view("KK", "farmer2", "3,4,2", after="QQ", by="farmer1", unseen="3456789")) is None
+
+
+def test_inference_keeps_as_many_deals_and_is_deterministic(views):
+    v = next(v for v in views if Reader.of(v) is not None and len(v.played) >= 6)
+    a = infer_deals(v, 16, 16, 7)
+    b = infer_deals(v, 16, 16, 7)
+    assert len(a[0]) == 16 and a[0] == b[0] and a[3].ess >= 0.25 * 16 * POOL - 1e-9
+    one = advise(v, samples=32, seed=3, inference=True, early_stop=False)
+    two = advise(v, samples=32, seed=3, inference=True, early_stop=False, workers=2)
+    assert one.inference and one.ess is not None and [c.to_dict() for c in one.candidates] == \
+        [c.to_dict() for c in two.candidates]
+
+
+def test_beliefs_with_inference_on_the_same_deals(views):
+    v = next(v for v in views if Reader.of(v) is not None)
+    rep = read_beliefs(v, 64, seed=2)
+    assert not rep.plain.inference and rep.inferred.inference and rep.inferred.ess <= 64
+    d = rep.to_dict()
+    assert set(d) == {"view", "rules", "without_inference", "with_inference"}
+    for a, b in zip(rep.plain.hands, rep.inferred.hands):
+        assert sum(a.expected) == pytest.approx(sum(b.expected))

@@ -20,6 +20,8 @@ code is:
 * :mod:`~.beliefs` -- what the drawn deals say about each hidden hand
   (expected rank counts, the chance of a bomb, the rocket, the 2s, the wild
   cards);
+* :mod:`~.inference` -- the drawn deals weighed by how likely the other
+  seats' plays were on each (the model of the players);
 * :mod:`~.scoring` -- each candidate scored on each deal: the exact solver
   for small deals, heuristic playouts otherwise;
 * :mod:`~.advisor` -- :func:`advise`: the chunks of deals, the statistics,
@@ -39,7 +41,9 @@ there.
 from ...core.errors import ViewError
 from .advisor import (CHUNK, DEFAULT_EXACT_CARDS, DEFAULT_NODES, DEFAULT_SAMPLES, EXACT_NODES, MIN_SAMPLES,
                       OBJECTIVES, Advice, Candidate, advise, principle_key)
-from .beliefs import DEFAULT_BELIEF_SAMPLES, Beliefs, HandBelief, beliefs, holding_names
+from .beliefs import (DEFAULT_BELIEF_SAMPLES, BeliefReport, Beliefs, HandBelief, beliefs, holding_names,
+                      read_beliefs)
+from .inference import Reader, Weighing, infer_deals, weigh
 from .parse import FOUR_SEATS, THREE_SEATS, TWO_SEATS, parse_bids, parse_played, seats_of, start_cards
 from .policy import GAME_POLICIES, AdvisorOptions, play_game, simulate_advised
 from .sampling import AUCTION_ATTEMPTS, distinct_deals, sample_deals
@@ -54,5 +58,6 @@ __all__ = [
     "seats_of", "start_cards", "SOLVER_SEATS", "solver_scores",
     "OBJECTIVES", "GAME_POLICIES", "principle_key", "CHUNK", "MIN_SAMPLES", "DEFAULT_SAMPLES", "DEFAULT_NODES",
     "DEFAULT_EXACT_CARDS", "EXACT_NODES", "TIE_PLAYOUTS", "AUCTION_ATTEMPTS", "WORK_TT_MB",
-    "beliefs", "Beliefs", "HandBelief", "holding_names", "DEFAULT_BELIEF_SAMPLES",
+    "beliefs", "Beliefs", "HandBelief", "holding_names", "DEFAULT_BELIEF_SAMPLES", "BeliefReport", "read_beliefs",
+    "Reader", "Weighing", "infer_deals", "weigh",
 ]

@@ -36,6 +36,7 @@ from ...variants import variant_of
 from ..bid import mean_interval, normal_z, run_chunks, settled, stop_z, wilson_interval
 from .parse import or_list
 from .sampling import distinct_deals
+from .inference import Reader
 from .scoring import Plan, score_chunk
 from .view import View
 
@@ -92,12 +93,20 @@ class Advice:
     draws: int = 0
     unfit: int = 0
     objective: str = "win"
+    #: Whether the deals were weighed by the other seats' plays, and then the
+    #: smallest effective sample size of a chunk's pool and the smallest
+    #: tempering it took (see :mod:`.inference`).
+    inference: bool = False
+    ess: "float | None" = None
+    alpha: "float | None" = None
 
     def to_dict(self) -> dict:
         return {"recommendation": self.recommendation, "objective": self.objective,
                 "candidates": [c.to_dict() for c in self.candidates],
                 "samples": self.samples, "samples_max": self.samples_max, "exact": self.exact,
                 "stopped_early": self.stopped_early, "draws": self.draws, "unfit": self.unfit,
+                "inference": self.inference, "ess": None if self.ess is None else round(self.ess, 2),
+                "alpha": None if self.alpha is None else round(self.alpha, 4),
                 "seconds": round(self.seconds, 4), "seed": self.seed,
                 "rules": self.view.rules.describe(), "view": self.view.to_dict()}
 
@@ -162,7 +171,7 @@ OBJECTIVES = ("win", "score")
 def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "int | None" = 1,
            nodes: int = DEFAULT_NODES, exact_cards: int = DEFAULT_EXACT_CARDS, confidence: float = 0.95,
            early_stop: bool = True, progress: "Callable[[int, int], None] | None" = None,
-           auction: bool = True, objective: str = "win") -> Advice:
+           auction: bool = True, objective: str = "win", inference: bool = False) -> Advice:
     """The best play for the player to move of ``view`` (see the module doc).
 
     ``samples``: most deals drawn; ``nodes``: the exact solver's node budget
@@ -171,7 +180,9 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
     hidden hands would have bid as the view's bids say (see
     :func:`sample_deals`); ``objective``: ``win`` ranks the candidates by the
     chance to win, ``score`` by the expected points (each breaks its ties by
-    the other, then by :func:`principle_key`); ``workers`` threads give the
+    the other, then by :func:`principle_key`); ``inference``: weigh the
+    deals by how likely the other seats' plays so far were on each
+    (:mod:`.inference`; a history view only); ``workers`` threads give the
     same answer as one.
 
     >>> from ddz_tools.analysis.advise import two_player_view
@@ -195,6 +206,8 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
     plan = Plan(view, cands, np.array([p.cards for p in cands], np.int64),
                  np.array([p.kind for p in cands], np.int64), nodes, exact_cards, seed, auction)
     one = distinct_deals(view) == 1
+    if inference and not one:
+        plan.reader = Reader.of(view)
     if one:
         plan.nodes = max(nodes, EXACT_NODES) if nodes > 0 else 0
         plan.exact_cards = variant_of(view.rules).table.deck_size
@@ -243,8 +256,11 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
         mean, lo, hi = mean_interval(points[:, i], confidence)
         sci = (mean, mean) if exact else (lo, hi)
         out.append(Candidate(_play_name(cands[i], view.rules), p, ci, mean, n_solved, n - n_solved, sci))
+    weighings = [p[6] for p in parts if p[6] is not None]
     return Advice(view, out[0].play, tuple(out), n, samples, exact, stopped and n < samples,
-                  time.perf_counter() - t0, seed, sum(p[2] for p in parts), sum(p[3] for p in parts), objective)
+                  time.perf_counter() - t0, seed, sum(p[2] for p in parts), sum(p[3] for p in parts), objective,
+                  plan.reader is not None, min((w.ess for w in weighings), default=None),
+                  min((w.alpha for w in weighings), default=None))
 
 
 def _play_name(p: Play, rules: Rules) -> str:

@@ -22,10 +22,12 @@ import dataclasses
 import numpy as np
 
 from ...core.cards import NUM_RANKS, RANK_D, RANK_X, RANKS, card_count, counts_of, rank_limit
+from .inference import Reader, weigh
 from .sampling import draw_deals
 from .view import View
 
-__all__ = ["HandBelief", "Beliefs", "beliefs", "holding_names", "DEFAULT_BELIEF_SAMPLES"]
+__all__ = ["HandBelief", "Beliefs", "BeliefReport", "beliefs", "read_beliefs", "holding_names",
+           "DEFAULT_BELIEF_SAMPLES"]
 
 #: Deals drawn for a belief table unless told otherwise.
 DEFAULT_BELIEF_SAMPLES = 512
@@ -130,3 +132,42 @@ def beliefs(view: View, samples: int = DEFAULT_BELIEF_SAMPLES, seed: int = 0, au
     w, note = (None, None) if weights is None else weights(view, deals)
     hands, ess = summarise(view, deals, w)
     return Beliefs(view, samples, seed, weights is not None, ess, hands, note)
+
+
+def inference_weights(view: View, deals: list) -> tuple:
+    """``(weights, note)`` of ``deals`` by the other seats' plays so far
+    (:func:`~.inference.weigh`): equal weights and a note when the view has
+    nothing to read."""
+    reader = Reader.of(view)
+    if reader is None:
+        return np.ones(len(deals)), "nothing to read: no play of another seat in this view"
+    w = reader.loglik(deals)
+    weighing = weigh(w)
+    note = None if weighing.alpha == 1 else (f"the plays' likelihoods were tempered (x{weighing.alpha:.3f}) so that "
+                                              f"no few deals take all the weight")
+    return weighing.weights, note
+
+
+@dataclasses.dataclass(frozen=True)
+class BeliefReport:
+    """The beliefs of a view on the same deals without and with inference
+    (:func:`read_beliefs`)."""
+
+    plain: Beliefs
+    inferred: Beliefs
+
+    @property
+    def view(self) -> View:
+        return self.plain.view
+
+    def to_dict(self) -> dict:
+        return {"view": self.view.describe(), "rules": self.view.rules.describe(),
+                "without_inference": self.plain.to_dict(), "with_inference": self.inferred.to_dict()}
+
+
+def read_beliefs(view: View, samples: int = DEFAULT_BELIEF_SAMPLES, seed: int = 0,
+                 auction: bool = True) -> BeliefReport:
+    """What the view's deals say about each hidden hand, without and with
+    inference from the other seats' plays (the same ``samples`` deals, drawn
+    with ``seed``; :func:`beliefs`)."""
+    return BeliefReport(beliefs(view, samples, seed, auction), beliefs(view, samples, seed, auction, inference_weights))

@@ -39,6 +39,7 @@ from ...engines.kernels import (BUFFER, new_table, next_seat, policy_play, sprin
 from ...engines.policies import POLICY_HEURISTIC
 from ...engines.position import Position
 from ...engines.solver import Solver
+from .inference import Reader, infer_deals
 from .sampling import draw_deals
 from .view import View
 
@@ -201,6 +202,8 @@ class Plan:
     exact_cards: int
     seed: int
     auction: bool = True
+    #: Weigh the drawn deals by the other seats' plays (:mod:`.inference`): the reader, or None.
+    reader: "Reader | None" = None
 
 
 def _deal_points(view: View, wins: np.ndarray, out: np.ndarray, stake: np.ndarray, memo: dict) -> np.ndarray:
@@ -222,7 +225,9 @@ def _deal_points(view: View, wins: np.ndarray, out: np.ndarray, stake: np.ndarra
 
 def score_chunk(plan: Plan, start: int, count: int):
     """(wins[count, ncand], solved[count], draws, unfit, ties[count, ncand],
-    points[count, ncand]) for deals ``start ..``: ``wins`` 1/0 by the solver
+    points[count, ncand], weighing) for deals ``start ..`` (``weighing``:
+    the :class:`~.inference.Weighing` of the pool they were kept from under
+    inference, else None): ``wins`` 1/0 by the solver
     where it proves every candidate, else by a heuristic playout; ``points``
     this seat's score (:func:`_deal_points`); ``ties`` the playout values of
     the solved deals on which every candidate has the same value (when
@@ -230,7 +235,11 @@ def score_chunk(plan: Plan, start: int, count: int):
     view = plan.view
     solver, table, bufc, bufk = work = _take_work()
     try:
-        deals, draws, unfit = draw_deals(view, start, count, plan.seed, plan.auction, table)
+        if plan.reader is not None:
+            deals, draws, unfit, weighing = infer_deals(view, start, count, plan.seed, plan.auction, table,
+                                                        plan.reader)
+        else:
+            (deals, draws, unfit), weighing = draw_deals(view, start, count, plan.seed, plan.auction, table), None
         nc = len(plan.cands)
         wins = np.zeros((len(deals), nc), np.int64)
         ties = np.zeros((len(deals), nc), np.int64)
@@ -263,4 +272,4 @@ def score_chunk(plan: Plan, start: int, count: int):
             points[j] = _deal_points(view, wins[j], out, stake, memo) if view.players > 2 else 2 * wins[j] - 1
     finally:
         _give_work(work)
-    return wins, solved, draws, unfit, ties, points
+    return wins, solved, draws, unfit, ties, points, weighing

@@ -1,0 +1,168 @@
+"""Inference: the drawn deals weighed by what the other seats did.
+
+A drawn deal of the hidden cards fits the cards gone and (with ``auction``)
+the bids; it does not yet fit *how* the others played: a farmer who let a
+lone 9 through while holding a 2, a pass over a low pair, a low lead into a
+partner.  :class:`Reader` scores each drawn deal by the log-likelihood of
+every earlier play of the other seats under the model of the players
+(:mod:`ddz_tools.engines.playermodel`, a softened heuristic in two player
+types with a floor): the seats' cards at each play are their drawn hand now
+plus what they played since.  Bids, calls, doubles and shows are left to the
+sampler's own conditioning (:mod:`.sampling`).
+
+:func:`infer_deals` is importance resampling: for the sample indices
+``start .. start+count-1`` it draws :data:`POOL` times as many deals (indices
+of their own, so the chunks never share one), weighs them, and keeps
+``count`` of them by systematic resampling in proportion to the weights (a
+uniform from the counter-based generator keyed by the seed and ``start``:
+the same seed gives the same deals for any number of workers).
+
+A player the model finds unlikely must not blind the advisor: when the
+weights' effective sample size ``(sum w)^2 / sum w^2`` falls below
+:data:`MIN_ESS` of the pool, the log-weights are tempered (multiplied by the
+largest ``a`` in (0, 1] that brings the effective size back to that share,
+found by bisection), so the evidence still tilts the draws but no single deal
+takes them all; ``a`` is reported.
+
+>>> from ddz_tools.analysis.advise import counts_view
+>>> Reader.of(counts_view("KK", "farmer2", "3,4,2", after="QQ", by="farmer1", unseen="3456789")) is None
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ...engines.kernels import history_loglik
+from ...engines.playermodel import SCALE, load_model, work_arrays
+from ..bid import sample_key, seed_key
+from .sampling import draw_deals
+from .view import View
+
+__all__ = ["POOL", "MIN_ESS", "Reader", "Weighing", "weigh", "infer_deals"]
+
+#: Deals drawn per deal kept by :func:`infer_deals`.
+POOL = 4
+#: The least effective sample size, as a share of the deals weighed, before the weights are tempered.
+MIN_ESS = 0.25
+#: The stream (under the chunk's key) of the resampling's uniform.
+_RESAMPLE_STREAM = 0x1F3
+
+
+@dataclasses.dataclass(frozen=True)
+class Weighing:
+    """The weights of some deals (adding up to one), their effective sample
+    size and the tempering ``alpha`` they took (1: none)."""
+
+    weights: np.ndarray
+    ess: float
+    alpha: float
+
+
+class Reader:
+    """The plays of a history view as the model's kernel takes them: build
+    with :meth:`of`; :meth:`loglik` scores deals."""
+
+    def __init__(self, view: View, seats, values, kinds, played, mask):
+        self.view = view
+        self.seats, self.values, self.kinds = seats, values, kinds
+        self.played = played
+        self.mask = mask
+        self.model = load_model(view.rules)
+        self.flags = view.rules.flags
+        self.stage_flags = view.rules.stage_flags
+
+    @classmethod
+    def of(cls, view: View) -> "Reader | None":
+        """The reader of ``view``, or None when it has nothing to read: not a
+        history view, or no play of another seat so far."""
+        if view.form != "history":
+            return None
+        rows, played = [], [0] * view.players
+        for seat, play in view.played:
+            s = view.seats.index(seat)
+            rows.append((s, int(play.cards), int(play.kind)))
+            played[s] += int(play.cards)
+        if not any(s != view.me for s, _, _ in rows):
+            return None
+        arr = np.array(rows, np.int64).reshape(-1, 3)
+        mask = sum(1 << s for s in range(view.players) if s != view.me)
+        return cls(view, *(np.ascontiguousarray(arr[:, j]) for j in range(3)), tuple(played), mask)
+
+    def loglik(self, deals) -> np.ndarray:
+        """The log-likelihood (nats) of the other seats' plays on each deal
+        (tuples of packed hands now, in turn order).  Safe to call from
+        several threads at once (each call has its own work arrays)."""
+        n = self.view.players
+        table, bufc, bufk = work_arrays()
+        out = np.zeros(n, np.int64)
+        parts = np.zeros((self.model.weights.shape[0], n), np.int64)
+        start = np.zeros(n, np.int64)
+        res = np.empty(len(deals))
+        for j, hands in enumerate(deals):
+            for s in range(n):
+                start[s] = hands[s] + self.played[s]
+            history_loglik(start, start, 0, self.flags, self.flags, self.stage_flags, self.seats, self.values,
+                           self.kinds, self.mask, self.model.weights, table, bufc, bufk, out, parts)
+            res[j] = out.sum() / SCALE
+        return res
+
+
+def _ess(w: np.ndarray) -> float:
+    return float(w.sum() ** 2 / np.sum(w * w))
+
+
+def weigh(loglik: np.ndarray, min_ess: float = MIN_ESS) -> Weighing:
+    """The weights of deals of log-likelihoods ``loglik``, tempered when their
+    effective sample size is below ``min_ess`` of their number (see the
+    module doc)."""
+    ll = np.asarray(loglik, np.float64)
+    ll = ll - ll.max()
+    target = min_ess * len(ll)
+
+    def at(a):
+        w = np.exp(a * ll)
+        return w / w.sum()
+
+    w = at(1.0)
+    alpha = 1.0
+    if _ess(w) < target:
+        lo, hi = 0.0, 1.0
+        for _ in range(40):
+            mid = (lo + hi) / 2
+            if _ess(at(mid)) >= target:
+                lo = mid
+            else:
+                hi = mid
+        alpha = lo
+        w = at(alpha)
+    return Weighing(w, _ess(w), alpha)
+
+
+def _systematic(w: np.ndarray, count: int, u: float) -> np.ndarray:
+    """Indices of ``count`` draws in proportion to ``w`` (adding up to one) by
+    systematic resampling with the offset ``u`` in [0, 1)."""
+    edges = np.cumsum(w)
+    edges[-1] = 1.0
+    return np.searchsorted(edges, (u + np.arange(count)) / count, side="right")
+
+
+def infer_deals(view: View, start: int, count: int, seed: int, auction: bool = True, table=None,
+                reader: "Reader | None" = None):
+    """(deals, draws, unfit, weighing) for sample indices ``start ..
+    start+count-1``: :data:`POOL` deals drawn per index (as
+    :func:`~.sampling.draw_deals` draws them), weighed by ``reader`` (made
+    from the view when None) and ``count`` of them kept in proportion to
+    their weights.  Without anything to read, the deals of
+    :func:`~.sampling.draw_deals` and a weighing of None."""
+    reader = reader or Reader.of(view)
+    if reader is None:
+        deals, draws, unfit = draw_deals(view, start, count, seed, auction, table)
+        return deals, draws, unfit, None
+    pool, draws, unfit = draw_deals(view, start * POOL, count * POOL, seed, auction, table)
+    w = weigh(reader.loglik(pool))
+    u = (sample_key(seed_key(seed), start, _RESAMPLE_STREAM) % (1 << 30)) / float(1 << 30)
+    keep = _systematic(w.weights, count, u)
+    return [pool[i] for i in keep], draws, unfit, w
