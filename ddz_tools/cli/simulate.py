@@ -52,12 +52,14 @@ def _parse_policy(ctx, param, value):
               help="The advisor's solver node budget per deal.")
 @click.option("--advisor-auction/--no-advisor-auction", default=True, show_default=True,
               help="The advisor draws only deals that fit the bids (see ddz advise --auction).")
+@click.option("--advisor-inference", type=click.Choice(["on", "off"]), default="off", show_default=True,
+              help="The advisor weighs its deals by the other seats' plays (ddz advise --inference).")
 @click.option("--advisor-objective", type=click.Choice(["win", "score"]), default="win", show_default=True,
               help="The advisor ranks plays by the chance to win or the expected points (see ddz advise).")
 @workers_option
 @format_option()
 def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, farmer_policy, advisor_samples,
-             advisor_nodes, advisor_auction, advisor_objective):
+             advisor_nodes, advisor_auction, advisor_inference, advisor_objective):
     """Play seeded self-play games and summarise them (optionally recording them).
 
     Each game is dealt, bid and played to the end inside a Numba kernel by
@@ -104,7 +106,8 @@ def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, far
             landlord_policy, farmer_policy = landlord_policy or policy, farmer_policy or policy
             policy = f"landlord={landlord_policy},farmers={farmer_policy}"
             opts = AdvisorOptions(samples=advisor_samples, nodes=advisor_nodes, workers=default_workers(workers),
-                                  auction=advisor_auction, objective=advisor_objective)
+                                  auction=advisor_auction, objective=advisor_objective,
+                                  inference=advisor_inference == "on")
             records = simulate_advised(games, seed, landlord_policy, farmer_policy, rules, opts, progress=progress)
         else:
             records = run(games, policy, seed=seed, rules=rules, progress=progress, workers=default_workers(workers))

@@ -43,6 +43,8 @@ class AdvisorOptions:
     workers: int = 1
     auction: bool = True
     objective: str = "win"
+    #: Weigh the deals by the other seats' plays (:mod:`.inference`).
+    inference: bool = False
 
 
 def _decision_seed(seed: int, game: int, move: int) -> int:
@@ -142,7 +144,7 @@ def play_game(index: int, seed: int = 0, landlord_policy: str = "heuristic", far
                 t0 = time.perf_counter()
                 a = advise(view, samples=options.samples, seed=_decision_seed(seed, index, move),
                            workers=options.workers, nodes=options.nodes, exact_cards=options.exact_cards,
-                           auction=options.auction, objective=options.objective)
+                           auction=options.auction, objective=options.objective, inference=options.inference)
                 p = Play.pass_() if a.recommendation == "pass" else Play.parse(a.recommendation, rules)
                 if stats is not None:
                     stats["decisions"] = stats.get("decisions", 0) + 1
