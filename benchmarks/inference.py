@@ -85,6 +85,8 @@ def main(argv=None) -> int:
     ap.add_argument("--records", default=None, help="a ddz-record/1 file instead of self-play")
     ap.add_argument("--samples", type=int, default=256)
     ap.add_argument("--positions", type=int, default=1000, help="stop after this many positions")
+    ap.add_argument("--min-ess", type=float, default=None,
+                    help="the share of the deals below which the weights are tempered (default: the advisor's)")
     ap.add_argument("--json", default=None, help="also write the figures to this file")
     a = ap.parse_args(argv)
     if a.records:
@@ -109,7 +111,7 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         ll = reader.loglik(deals)
         secs.append((time.perf_counter() - t0) / len(deals))
-        tempered = weigh(ll)
+        tempered = weigh(ll) if a.min_ess is None else weigh(ll, a.min_ess)
         raw = np.exp(ll - ll.max())
         ess.append(tempered.ess)
         for way, w in zip(WAYS, (None, tempered.weights, raw)):
