@@ -338,6 +338,25 @@ def stake_against(g: GameAnalysis) -> tuple[int, int]:
     return len(rows), sum(1 for b in rows if not b.get("agrees"))
 
 
+def belief_heat(b: "dict | None", by_role: dict) -> "dict | None":
+    """The heat table of a flagged move's beliefs (:attr:`MoveReview.beliefs
+    <ddz_tools.analysis.review.MoveReview.beliefs>`): per hidden hand the
+    expected count of each rank, shaded by the count against the most a hand
+    can hold of it, and the chance of a bomb and of the rocket; None
+    without beliefs."""
+    if not b:
+        return None
+    ranks = list(b["hands"][0]["expected"]) if b["hands"] else []
+    rows = []
+    for h in b["hands"]:
+        top = max(4.0, max(h["expected"].values()))
+        cells = [{"x": f"{x:.1f}" if x >= 0.05 else "", "shade": round(min(1.0, x / top), 2)}
+                 for x in h["expected"].values()]
+        rows.append({"who": by_role.get(h["seat"], {"name": h["seat"], "role": h["seat"]}), "cards": h["cards"],
+                     "cells": cells, "bomb": h["holdings"].get("bomb"), "rocket": h["holdings"].get("rocket")})
+    return {"ranks": ranks, "rows": rows, "samples": b.get("samples"), "ess": b.get("ess")}
+
+
 def game_model(g: GameAnalysis) -> dict:
     """Everything the game page shows, as plain values."""
     r = g.review
@@ -364,6 +383,7 @@ def game_model(g: GameAnalysis) -> dict:
             "open_before": m.get("open_before"), "open_after": m.get("open_after"),
             "p_before": m.get("p_before"), "p_after": m.get("p_after"),
             "flag": m.get("flag"), "better": m.get("better") or [], "advised": m.get("advised"),
+            "beliefs": belief_heat(m.get("beliefs"), {role: seats[s] for s, role in roles.items()}),
         })
     res = g.result or {}
     bid_review = {b.get("order", k): b for k, b in enumerate(g.bid_review or [])}   # by place in the auction

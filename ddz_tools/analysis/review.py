@@ -91,6 +91,10 @@ class MoveReview:
     hidden_flag: "str | None" = None
     advised: "str | None" = None
     flag: "str | None" = None
+    #: At a move the hidden review flags: what the mover could infer of each
+    #: hidden hand (:func:`ddz_tools.analysis.advise.beliefs` with inference):
+    #: ``{"samples", "ess", "hands": [{"seat", "cards", "expected", "holdings"}]}``.
+    beliefs: "dict | None" = None
 
     @property
     def is_pass(self) -> bool:
@@ -117,7 +121,10 @@ class MoveReview:
         return self.p_after if self.role == "landlord" else 1.0 - self.p_after
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        d = dataclasses.asdict(self)
+        if d["beliefs"] is None:
+            del d["beliefs"]
+        return d
 
 
 @dataclasses.dataclass
@@ -156,6 +163,7 @@ class GameReview:
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
         d["seconds"] = round(self.seconds, 3)
+        d["moves"] = [m.to_dict() for m in self.moves]
         return d
 
     @classmethod
@@ -366,6 +374,10 @@ def review_record(rec, mode: str = "open", *, node_limit: "int | None" = REVIEW_
     return review
 
 
+#: Deals drawn for the beliefs shown at a move the hidden review flags.
+BELIEF_SAMPLES = 256
+
+
 def _move_seed(seed: int, move: int) -> int:
     """The advisor's seed for one move: fixed by the run's seed and the move number."""
     return (int(seed) * 1_000_003 + move) & 0x7FFFFFFF
@@ -381,19 +393,24 @@ def _review_hidden(moves, rec, options: dict) -> None:
     play.  Both come from the same deals, so their difference is not blurred
     by sampling the two apart.
     """
-    from .advise import advise, view_from_record
+    from .advise import advise, beliefs, view_from_record
+    from .advise.beliefs import inference_weights
 
     opts = dict(options)
     seed = int(opts.pop("seed", 0))
     opts.setdefault("workers", 1)
     for m in moves:
-        adv = advise(view_from_record(rec, m.move), seed=_move_seed(seed, m.move), **opts)
+        view = view_from_record(rec, m.move)
+        adv = advise(view, seed=_move_seed(seed, m.move), **opts)
         by_play = {c.play: c for c in adv.candidates}
         mine = by_play.get(m.play)
         m.advised = adv.recommendation
         m.p_before = round(float(adv.candidates[0].win_prob), 4)
         m.p_after = None if mine is None else round(float(mine.win_prob), 4)
         m.hidden_flag = classify_drop(m.drop)
+        if m.hidden_flag is not None:
+            b = beliefs(view, BELIEF_SAMPLES, _move_seed(seed, m.move), weights=inference_weights)
+            m.beliefs = {"samples": b.samples, "ess": round(b.ess, 1), "hands": [h.to_dict() for h in b.hands]}
 
 
 # Totals over games ------------------------------------------------------------------------

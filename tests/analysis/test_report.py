@@ -309,3 +309,19 @@ def test_pages_render_in_chromium(report, tmp_path):
         screenshot(path.resolve().as_uri(), png, str(tmp_path / f"profile-{name}"))
         away, spread = not_blank(png)
         assert away > 0.05 and spread > 0.05, (name, away, spread)
+
+
+def test_flagged_moves_of_the_hidden_review_show_what_could_be_read(tmp_path):
+    """A hidden review stores the mover's beliefs at each move it flags, and
+    the game page draws them as a heat table per hidden hand."""
+    games = write_jsonl(tmp_path / "g.jsonl", records(1, 4))
+    write_report([games], str(tmp_path / "out"), review="hidden", review_samples=16, workers=1)
+    rows = [json.loads(line) for line in (tmp_path / "out" / DATA_FILE).read_text().splitlines() if line.strip()]
+    moves = [m for r in rows for m in r["review"]["moves"]]
+    flagged = [m for m in moves if m.get("hidden_flag")]
+    assert flagged and all("beliefs" in m for m in flagged)
+    assert all("beliefs" not in m for m in moves if not m.get("hidden_flag"))
+    b = flagged[0]["beliefs"]
+    assert len(b["hands"]) == 2 and 0 < b["ess"] <= b["samples"]
+    page = next((tmp_path / "out" / "games").glob("*.html")).read_text()
+    assert page.count('<table class="heat">') == len(flagged)
