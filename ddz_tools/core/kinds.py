@@ -320,14 +320,14 @@ def classic_readings(cards: int, flags: int) -> list[tuple[int, int]]:
 
     Sorted by kind.  Empty when the cards form no legal play.
     """
-    if flags & F_FOUR:
-        return _four_readings(cards, flags)
     c = counts_of(cards)
     n = sum(c)
-    out: list[int] = []
     if n == 0:
         return []
     ranks = [r for r in range(NUM_RANKS) if c[r]]
+    if flags & F_FOUR:
+        return _four_readings(cards, flags, c, n, ranks)
+    out: list[int] = []
     top_chain = RANK_2 if flags & F_CHAINS_WITH_TWO else RANK_A
     # Kicker-free types: one count repeated over consecutive ranks.
     if len(set(c[r] for r in ranks)) == 1:
@@ -413,14 +413,10 @@ def _stored_main(high: int) -> int:
     return 15 if high < 0 else high
 
 
-def _four_readings(cards: int, flags: int) -> list[tuple[int, int]]:
-    """:func:`classic_readings` under the four-player rules (``F_FOUR``)."""
-    c = counts_of(cards)
-    n = sum(c)
+def _four_readings(cards: int, flags: int, c: list[int], n: int, ranks: list[int]) -> list[tuple[int, int]]:
+    """:func:`classic_readings` under the four-player rules (``F_FOUR``) of
+    ``cards``: ``c`` their counts, ``n`` how many (not 0), ``ranks`` those held."""
     out: list[int] = []
-    if n == 0:
-        return []
-    ranks = [r for r in range(NUM_RANKS) if c[r]]
     if len(ranks) == 1:
         r, k = ranks[0], c[ranks[0]]
         if k == 1:
