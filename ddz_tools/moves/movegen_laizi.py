@@ -51,6 +51,11 @@ from ..core._jit import before_first_kernel, kernel
 from ..core import kinds as K
 from ..core.kinds import bomb_rank, play_beats
 
+#: The four + kickers types in the order they are generated: (type, kickers
+#: per body face, pair kickers); the last two only under ``four_with_one``.
+_FOUR_KICKERS = ((K.T_FOUR_TWO_SOLO, 2, False), (K.T_FOUR_TWO_PAIR, 2, True), (K.T_FOUR_SOLO, 1, False),
+                 (K.T_FOUR_PAIR, 1, True))
+
 #: Work entries :func:`gen_laizi_scratch` needs in its ``scratch`` array.
 LAIZI_SCRATCH = 96
 
@@ -340,19 +345,10 @@ def _gen_core(nat, lz_total, w1, w2, l1, l2, flags, prev_kind, pure, out_cards, 
                                      L - blz, nat, flags, w1, w2, l1, l2, skip, out_cards, out_kinds, n, scratch)
                 else:
                     kb = lz_four - blz
-                    if lead or pt == K.T_FOUR_TWO_SOLO:
-                        n = _kickers(body, blz, K.T_FOUR_TWO_SOLO | (f << 5) | (1 << 9), left, mask, 2, False, j42,
-                                     kb, nat, flags, w1, w2, l1, l2, skip, out_cards, out_kinds, n, scratch)
-                    if lead or pt == K.T_FOUR_TWO_PAIR:
-                        n = _kickers(body, blz, K.T_FOUR_TWO_PAIR | (f << 5) | (1 << 9), left, mask, 2, True, j42,
-                                     kb, nat, flags, w1, w2, l1, l2, skip, out_cards, out_kinds, n, scratch)
-                    if (flags & K.F_FOUR_WITH_ONE) != 0:
-                        if lead or pt == K.T_FOUR_SOLO:
-                            n = _kickers(body, blz, K.T_FOUR_SOLO | (f << 5) | (1 << 9), left, mask, 1, False, j42,
-                                         kb, nat, flags, w1, w2, l1, l2, skip, out_cards, out_kinds, n, scratch)
-                        if lead or pt == K.T_FOUR_PAIR:
-                            n = _kickers(body, blz, K.T_FOUR_PAIR | (f << 5) | (1 << 9), left, mask, 1, True, j42,
-                                         kb, nat, flags, w1, w2, l1, l2, skip, out_cards, out_kinds, n, scratch)
+                    for t, nk, pair in _FOUR_KICKERS:
+                        if (lead or pt == t) and (nk == 2 or (flags & K.F_FOUR_WITH_ONE) != 0):
+                            n = _kickers(body, blz, t | (f << 5) | (1 << 9), left, mask, nk, pair, j42, kb, nat,
+                                         flags, w1, w2, l1, l2, skip, out_cards, out_kinds, n, scratch)
 
     # Runs of faces: chains (per 1), pair chains (2), airplanes (3, with wings).
     for per in range(1, 4):
