@@ -176,8 +176,7 @@ def _bid_chunk(unseen, nseats, hand_n, me, me17, bottom_known, before, legal, po
     for s in range(count):
         idx = start + s
         row = out[s]
-        for c in range(NCOLS):
-            row[c] = 0
+        row[:] = 0
         # Draw deals until the earlier seats would have bid as they did.
         key = 0
         bottom = 0

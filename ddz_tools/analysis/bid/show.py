@@ -105,8 +105,7 @@ def _show_chunk(unseen, me, mine, seen, n, stage, policy, game_flags, given, sta
     for s in range(count):
         idx = start + s
         row = out[s]
-        for c in range(SCOLS):
-            row[c] = 0
+        row[:] = 0
         key = key_of(key0, idx, 0)
         bottom = deal(unseen, key, me, mine, n - seen, n, 0, hands, scratch)
         shown, every = deal_wild(game_flags, given, key)
