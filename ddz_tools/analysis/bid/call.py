@@ -34,7 +34,7 @@ from ...engines.policies import policy_call, policy_show
 from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 from ...variants import variant_of
 from .double import double_of
-from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, choice_result, deal, deal_wild, key_of,
+from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, choice_result, deal_sample, key_of,
                          known_wild, mix2, place_index, policy_work, sample, score_of, seed_key, unseen_ranks,
                          wild_fields)
 
@@ -190,9 +190,7 @@ def _call_chunk(unseen, me, mine, n, before, nbefore, policy, game_flags, given,
         while attempt < max_attempts and not accepted:
             key = key_of(key0, idx, attempt)
             attempt += 1
-            bottom = deal(unseen, key, me, mine, 0, n, 0, hands, scratch)
-            shown, every = deal_wild(game_flags, given, key)
-            flags = play_flags(game_flags, shown)
+            bottom, flags, every = deal_sample(unseen, key, me, mine, 0, n, 0, game_flags, given, hands, scratch)
             open_auction(st, mode, stage_flags, hands)
             accepted = True
             for i in range(nbefore):
