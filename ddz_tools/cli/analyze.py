@@ -25,8 +25,9 @@ from ..analysis.analyze import (
 from ..analysis.report import ReportWriter
 from ..analysis.review import MODES as REVIEW_MODES
 from . import EXIT_BAD_RECORDS
-from .options import (Progress, default_workers, emit_json, format_option, print_table, rules_option, seed_option,
-                      workers_option, review_nodes_option, review_samples_option)
+from .options import (Progress, bids_options, default_workers, emit_json, format_option, print_table,
+                      progress_option, review_nodes_option, review_samples_option, rules_option, scheduler_option,
+                      seed_option, time_limit_option, workers_option)
 
 
 def _game_table_row(g) -> tuple:
@@ -103,19 +104,13 @@ def _csv_writer(stream):
                    "done; stdout then shows only the summary.")
 @click.option("--resume", is_flag=True, help="Append to --out and skip the games it already holds.")
 @workers_option
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run on a Dask cluster (dask.distributed scheduler address, e.g. tcp://host:8786).")
+@scheduler_option
 @click.option("--solve-below", type=click.IntRange(min=0), default=10, show_default=True,
               help="Mistake search from the first moment every hand holds at most N cards (0 = off).")
 @click.option("--node-limit", type=click.IntRange(min=1), default=DEFAULT_NODE_LIMIT, show_default=True,
               help="Solver nodes per position; a position beyond it is reported unchecked.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Solver seconds per position (makes results depend on machine load).")
-@click.option("--bids", is_flag=True,
-              help="Review every bid with the Monte Carlo bid evaluator (slow); under Happy Dou Dizhu also the "
-                   "doubles and the show decisions.")
-@click.option("--bid-samples", type=click.IntRange(min=1), default=200, show_default=True,
-              help="Samples per bid evaluation (with --bids).")
+@time_limit_option
+@bids_options
 @click.option("--review", type=click.Choice(REVIEW_MODES), default=None,
               help="Judge every move: open (open-hand solver), hidden (advisor) or both.")
 @review_nodes_option
@@ -125,8 +120,7 @@ def _csv_writer(stream):
 @click.option("--force", is_flag=True, help="With --report: overwrite the report in an existing folder.")
 @rules_option
 @seed_option
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
+@progress_option
 def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit, time_limit, bids,
             bid_samples, review, review_nodes, review_samples, report_dir, force, rules, seed, progress):
     """Check, score and find mistakes in recorded games.

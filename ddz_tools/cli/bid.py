@@ -19,17 +19,37 @@ def _ci(pair, fmt) -> str:
     return f"[{fmt(pair[0])}, {fmt(pair[1])}]"
 
 
+def _score(x: float) -> str:
+    return f"{x:+.3f}"
+
+
+def _level(ev) -> str:
+    """The confidence level of an evaluation's intervals: ``95%``."""
+    return f"{100 * ev.confidence:g}%"
+
+
+def _print_samples(ev, rejected_by: "str | None") -> None:
+    """The samples drawn, whether the evaluation stopped early, the drawn deals
+    rejected (by what: None when no deal is) and the samples given up."""
+    stop = ", stopped early: recommendation settled" if ev.stopped_early else ""
+    rejected = f"; {ev.rejected} drawn deals rejected by {rejected_by}" if rejected_by else ""
+    failed = f", {ev.failed} sample(s) given up" if ev.failed else ""
+    click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}{rejected}{failed}")
+
+
+def _print_recommendation(ev) -> None:
+    click.echo(f"recommendation: {ev.recommendation} (margin {ev.margin:+.3f} {_ci(ev.margin_ci, _score)} over the "
+               f"next best)")
+
+
 def print_evaluation(ev: BidEvaluation) -> None:
     """The human-readable report of one evaluation."""
     where = f"{ev.seat} seat" + (f" after {','.join(CHOICES[b] for b in ev.before)}" if ev.before else "")
     bottom = f" (bottom {ev.bottom})" if ev.bottom else ""
-    stop = ", stopped early: recommendation settled" if ev.stopped_early else ""
     click.echo(f"hand {ev.hand}{bottom}, {where}, rules {ev.rules.describe()}{ev.wild_note()}, {ev.policy} policy, "
                f"seed {ev.seed}")
-    click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}; "
-               f"{ev.rejected} drawn deals rejected by the earlier bids"
-               + (f", {ev.failed} sample(s) given up" if ev.failed else ""))
-    level = f"{100 * ev.confidence:g}%"
+    _print_samples(ev, "the earlier bids")
+    level = _level(ev)
     click.echo(f"win probability as landlord: {_pct(ev.win_prob)} {_ci(ev.win_prob_ci, _pct)}")
     rows = []
     for name in CHOICES:
@@ -39,23 +59,19 @@ def print_evaluation(ev: BidEvaluation) -> None:
             continue
         rows.append((name, _pct(r.landlord_prob), f"{_pct(r.landlord_win_prob)} {_ci(r.landlord_win_ci, _pct)}",
                      _pct(r.win_prob), f"{r.expected_score:+.3f}",
-                     _ci(r.score_ci, lambda x: f"{x:+.3f}")))
+                     _ci(r.score_ci, _score)))
     headers = ["choice", "P(landlord)", f"landlord wins [{level}]", "this seat wins", "E[score]", f"[{level}]"]
     click.echo(tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True))
-    click.echo(f"recommendation: {ev.recommendation} (margin {ev.margin:+.3f} "
-               f"{_ci(ev.margin_ci, lambda x: f'{x:+.3f}')} over the next best)")
+    _print_recommendation(ev)
 
 
 def print_double(ev: DoubleEvaluation) -> None:
     """The human-readable report of one doubling evaluation."""
     where = f"{ev.seat} to double ({ev.role})" + (f" after {','.join(f'x{b}' for b in ev.before)}"
                                                    if ev.before else "")
-    stop = ", stopped early: recommendation settled" if ev.stopped_early else ""
     click.echo(f"hand {ev.hand}, bottom {ev.bottom}, base {ev.base}, {where}, rules {ev.rules.describe()}, "
                f"{ev.policy} policy, seed {ev.seed}")
-    click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}; {ev.rejected} drawn deals rejected by "
-               f"the auction and the earlier doubles" + (f", {ev.failed} sample(s) given up" if ev.failed else ""))
-    level = f"{100 * ev.confidence:g}%"
+    _print_samples(ev, "the auction and the earlier doubles")
     side = "the landlord wins" if ev.role == "landlord" else "the farmers win"
     click.echo(f"{side}: {_pct(ev.win_prob)} {_ci(ev.win_prob_ci, _pct)}; the landlord shows at his first "
                f"play: {_pct(ev.landlord_show_prob)}")
@@ -66,30 +82,26 @@ def print_double(ev: DoubleEvaluation) -> None:
     for name in DOUBLE_CHOICES:
         r = ev.choices[name]
         rows.append((name, "illegal", "") if not r.legal else
-                    (name, f"{r.expected_score:+.3f}", _ci(r.score_ci, lambda x: f"{x:+.3f}")))
-    click.echo(tabulate(rows, headers=["double", "E[score]", f"[{level}]"], tablefmt="simple",
+                    (name, f"{r.expected_score:+.3f}", _ci(r.score_ci, _score)))
+    click.echo(tabulate(rows, headers=["double", "E[score]", f"[{_level(ev)}]"], tablefmt="simple",
                         disable_numparse=True))
-    click.echo(f"recommendation: {ev.recommendation} (margin {ev.margin:+.3f} "
-               f"{_ci(ev.margin_ci, lambda x: f'{x:+.3f}')} over the next best)")
+    _print_recommendation(ev)
 
 
 def print_call(ev: CallEvaluation) -> None:
     """The human-readable report of one call-grab evaluation."""
     where = f"{ev.seat} seat" + (f" after {','.join(('pass', 'call')[a] for a in ev.before)}" if ev.before else "")
-    stop = ", stopped early: recommendation settled" if ev.stopped_early else ""
     click.echo(f"hand {ev.hand}, {where}, to {ev.what} or pass, rules {ev.rules.describe()}{ev.wild_note()}, "
                f"{ev.policy} policy, seed {ev.seed}")
-    click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}; {ev.rejected} drawn deals rejected by the "
-               f"earlier actions" + (f", {ev.failed} sample(s) given up" if ev.failed else ""))
-    level = f"{100 * ev.confidence:g}%"
+    _print_samples(ev, "the earlier actions")
+    level = _level(ev)
     rows = []
     for name, r in ev.choices.items():
         rows.append((name, _pct(r.landlord_prob), f"{_pct(r.landlord_win_prob)} {_ci(r.landlord_win_ci, _pct)}",
-                     _pct(r.win_prob), f"{r.expected_score:+.3f}", _ci(r.score_ci, lambda x: f"{x:+.3f}")))
+                     _pct(r.win_prob), f"{r.expected_score:+.3f}", _ci(r.score_ci, _score)))
     headers = ["choice", "P(landlord)", f"landlord wins [{level}]", "this seat wins", "E[score]", f"[{level}]"]
     click.echo(tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True))
-    click.echo(f"recommendation: {ev.recommendation} (margin {ev.margin:+.3f} "
-               f"{_ci(ev.margin_ci, lambda x: f'{x:+.3f}')} over the next best)")
+    _print_recommendation(ev)
 
 
 def print_show(ev: ShowEvaluation) -> None:
@@ -101,23 +113,19 @@ def print_show(ev: ShowEvaluation) -> None:
     else:
         where = f"{ev.seat} seat in the auction"
     hand = f"hand {ev.hand}" if ev.hand else "no card yet"
-    stop = ", stopped early: recommendation settled" if ev.stopped_early else ""
     click.echo(f"{hand}, {where}, to show at {ev.stage} (x{ev.factor}) or not, rules {ev.rules.describe()}"
                f"{ev.wild_note()}, {ev.policy} policy, seed {ev.seed}")
-    rejected = (f"; {ev.rejected} drawn deals rejected by the farmers' doubles" if ev.stage == "first-play" else "")
-    click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}{rejected}"
-               + (f", {ev.failed} sample(s) given up" if ev.failed else ""))
-    level = f"{100 * ev.confidence:g}%"
+    _print_samples(ev, "the farmers' doubles" if ev.stage == "first-play" else None)
     if ev.stage == "first-play":
         click.echo(f"the landlord wins: {_pct(ev.win_prob)} {_ci(ev.win_prob_ci, _pct)}")
     else:
         click.echo(f"this seat becomes landlord: {_pct(ev.landlord_prob)}, all pass: {_pct(ev.void_prob)}; its side "
                    f"wins: {_pct(ev.win_prob)} {_ci(ev.win_prob_ci, _pct)}; the landlord shows at his first play: "
                    f"{_pct(ev.landlord_show_prob or 0.0)}")
-    rows = [(name, f"{r.expected_score:+.3f}", _ci(r.score_ci, lambda x: f"{x:+.3f}")) for name, r in ev.choices.items()]
-    click.echo(tabulate(rows, headers=["show", "E[score]", f"[{level}]"], tablefmt="simple", disable_numparse=True))
-    click.echo(f"recommendation: {ev.recommendation} (margin {ev.margin:+.3f} "
-               f"{_ci(ev.margin_ci, lambda x: f'{x:+.3f}')} over the next best)")
+    rows = [(name, f"{r.expected_score:+.3f}", _ci(r.score_ci, _score)) for name, r in ev.choices.items()]
+    click.echo(tabulate(rows, headers=["show", "E[score]", f"[{_level(ev)}]"], tablefmt="simple",
+                        disable_numparse=True))
+    _print_recommendation(ev)
 
 
 def _print(ev) -> None:

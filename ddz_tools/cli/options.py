@@ -10,7 +10,7 @@ import time
 
 import click
 
-from ..core.errors import DdzError
+from ..core.errors import attempt
 from ..analysis.review import REVIEW_NODE_LIMIT
 from ..core.rules import PRESETS, Rules
 
@@ -61,6 +61,26 @@ review_nodes_option = click.option(
 review_samples_option = click.option(
     "--review-samples", type=click.IntRange(min=1), default=None,
     help="Advisor samples per move of the hidden review (default: the advisor's own).")
+#: The solver's clock per position of a batch review (``analyze``, ``report``).
+time_limit_option = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+                                 help="Solver seconds per position (makes results depend on machine load).")
+scheduler_option = click.option("--scheduler", default=None, metavar="ADDRESS",
+                                help="Run on a Dask cluster (dask.distributed scheduler address, e.g. "
+                                     "tcp://host:8786).")
+progress_option = click.option("--progress/--no-progress", default=None,
+                               help="Progress bar on stderr (default: when stderr is a terminal).")
+
+
+def bids_options(command):
+    """``--bids`` and ``--bid-samples``: the Monte Carlo review of a game's bids
+    (``analyze``, ``report``)."""
+    command = click.option("--bid-samples", type=click.IntRange(min=1), default=200, show_default=True,
+                           help="Samples per bid evaluation (with --bids).")(command)
+    return click.option("--bids", is_flag=True,
+                        help="Review every bid with the Monte Carlo bid evaluator (slow); under Happy Dou Dizhu "
+                             "also the doubles and the show decisions.")(command)
+
+
 file_option = click.option("--file", "file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
                            help="Read one input per line from this file ('-' for stdin).")
 
@@ -119,10 +139,7 @@ def run_each(inputs, run, show, fmt: str, summary: str, quiet: bool = False) -> 
     done = failed = 0
     for label, item, error in inputs:
         if error is None:
-            try:
-                result = run(item)
-            except DdzError as exc:
-                error = str(exc)
+            result, error = attempt(run, item)
         if error is not None:
             failed += 1
             click.echo(f"error: {label}: {error}", err=True)

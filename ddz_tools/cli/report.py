@@ -10,8 +10,9 @@ from ..analysis.analyze import STATUS_INVALID
 from ..analysis.report import write_report
 from ..analysis.review import MODES as REVIEW_MODES
 from . import EXIT_BAD_RECORDS
-from .options import (Progress, default_workers, emit_json, format_option, review_nodes_option,
-                      review_samples_option, rules_option, seed_option, workers_option)
+from .options import (Progress, bids_options, default_workers, emit_json, format_option, progress_option,
+                      review_nodes_option, review_samples_option, rules_option, scheduler_option, seed_option,
+                      time_limit_option, workers_option)
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
@@ -24,23 +25,16 @@ from .options import (Progress, default_workers, emit_json, format_option, revie
                    "or both.")
 @review_nodes_option
 @review_samples_option
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Solver seconds per position (makes results depend on machine load).")
+@time_limit_option
 @click.option("--solve-below", type=click.IntRange(min=0), default=0, show_default=True,
               help="Also run analyze's endgame mistake search from N cards a hand (0 = off).")
-@click.option("--bids", is_flag=True,
-              help="Review every bid with the Monte Carlo bid evaluator (slow); under Happy Dou Dizhu also the "
-                   "doubles and the show decisions.")
-@click.option("--bid-samples", type=click.IntRange(min=1), default=200, show_default=True,
-              help="Samples per bid evaluation (with --bids).")
+@bids_options
 @workers_option
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run on a Dask cluster (dask.distributed scheduler address, e.g. tcp://host:8786).")
+@scheduler_option
 @rules_option
 @seed_option
 @format_option("table", "json")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
+@progress_option
 def report(files, out, force, resume, review, review_nodes, review_samples, time_limit, solve_below, bids,
            bid_samples, workers, scheduler, rules, seed, fmt, progress):
     """Review recorded games and write a static HTML report.

@@ -123,3 +123,20 @@ class SearchLimit(Exception):
         self.shared = shared
         #: Winning root plays proven before the limit (parallel root only).
         self.proven = None
+
+
+def attempt(fn, arg) -> tuple:
+    """``(fn(arg), None)``, or ``(None, message)`` when ``fn`` finds the input
+    bad (raises a :class:`DdzError`): for the loops over many inputs that
+    report a bad one and go on with the next.
+
+    >>> from ddz_tools.core.cards import parse_cards
+    >>> attempt(parse_cards, "33")
+    (2, None)
+    >>> attempt(parse_cards, "3Z")
+    (None, "'3Z': unknown card character 'Z' (use 3456789TJQKA2XD)")
+    """
+    try:
+        return fn(arg), None
+    except DdzError as exc:
+        return None, str(exc)

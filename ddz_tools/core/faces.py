@@ -30,54 +30,18 @@ cards chosen per face) and from the test reference (every substitution).
 from __future__ import annotations
 
 from .cards import NUM_RANKS, RANK_2, RANK_A, RANK_D, RANK_X, RANKS, counts_of, format_cards, pack_counts
-from .kinds import (
-    BODY_COUNT,
-    F_CHAINS_WITH_TWO,
-    F_FOUR_WITH_ONE,
-    F_JOKERS_AS_KICKERS,
-    F_JOKERS_IN_FOUR_TWO,
-    F_KICKERS_DISTINCT,
-    F_LAIZI_ALONE_ANY,
-    F_LAIZI_NO_FOUR_TWO,
-    F_LONG_BOMBS,
-    F_NATURAL_FIRST,
-    F_NO_MIXED_PURE,
-    FOUR_TYPES,
-    KICKERS,
-    T_AIRPLANE,
-    T_AIRPLANE_PAIR,
-    T_AIRPLANE_SOLO,
-    T_BOMB,
-    T_CHAIN,
-    T_PAIR,
-    T_PAIR_CHAIN,
-    T_ROCKET,
-    T_SOLO,
-    T_TRIO,
-    T_TRIO_PAIR,
-    T_TRIO_SOLO,
-    TIER_HARD,
-    TIER_MIXED,
-    TIER_PURE,
-    TIER_SOFT,
-    TYPE_NAMES,
-    kind_length,
-    kind_main,
-    kind_tier,
-    kind_type,
-    make_kind,
-    wild_of_flags,
-    classic_readings,
-)
+from . import kinds as K
+from .kinds import (BODY_COUNT, FOUR_TYPES, KICKERS, TYPE_NAMES, classic_readings, kind_length, kind_main, kind_tier,
+                    kind_type, make_kind, wild_of_flags)
 
 #: (type, shortest, longest run of body faces, highest face: "A", "chain" (A,
 #: or 2 with chains_with_two) or "2") for every type made of one or more
 #: faces of equal count.
 _SHAPES = (
-    (T_SOLO, 1, 1, "2"), (T_PAIR, 1, 1, "2"), (T_TRIO, 1, 1, "2"),
-    (T_TRIO_SOLO, 1, 1, "2"), (T_TRIO_PAIR, 1, 1, "2"),
-    (T_CHAIN, 5, 12, "A"), (T_PAIR_CHAIN, 3, 10, "chain"), (T_AIRPLANE, 2, 6, "chain"),
-    (T_AIRPLANE_SOLO, 2, 5, "chain"), (T_AIRPLANE_PAIR, 2, 4, "chain"),
+    (K.T_SOLO, 1, 1, "2"), (K.T_PAIR, 1, 1, "2"), (K.T_TRIO, 1, 1, "2"),
+    (K.T_TRIO_SOLO, 1, 1, "2"), (K.T_TRIO_PAIR, 1, 1, "2"),
+    (K.T_CHAIN, 5, 12, "A"), (K.T_PAIR_CHAIN, 3, 10, "chain"), (K.T_AIRPLANE, 2, 6, "chain"),
+    (K.T_AIRPLANE_SOLO, 2, 5, "chain"), (K.T_AIRPLANE_PAIR, 2, 4, "chain"),
     (11, 1, 1, "2"), (12, 1, 1, "2"), (15, 1, 1, "2"), (16, 1, 1, "2"),
 )
 
@@ -85,7 +49,7 @@ _SHAPES = (
 def describe_kind(kind: int) -> str:
     """Short text of a kind, for messages and doctests: ``chain 7 x5``."""
     t = kind_type(kind)
-    if t == T_BOMB:
+    if t == K.T_BOMB:
         tier = ("hard", "soft", "pure", "mixed pure")[kind_tier(kind)]
         return f"bomb {RANKS[kind_main(kind)]} x{kind_length(kind) + 3} {tier}"
     return f"{TYPE_NAMES[t]} {RANKS[kind_main(kind)]} x{kind_length(kind)}"
@@ -112,7 +76,7 @@ def _kickers_ok(rest: list[int], lk: int, body: set, nk: int, pair: bool, four: 
                 hand_nat: list[int]) -> bool:
     """Are the natural cards ``rest`` (outside the body faces) and ``lk``
     laizi a legal set of ``nk`` solo or pair kickers?"""
-    nf = (flags & F_NATURAL_FIRST) != 0
+    nf = (flags & K.F_NATURAL_FIRST) != 0
     jokers = rest[RANK_X] + rest[RANK_D]
     if pair:
         if jokers or any(x > 2 for x in rest):
@@ -127,11 +91,11 @@ def _kickers_ok(rest: list[int], lk: int, body: set, nk: int, pair: bool, four: 
         return open_laizi // 2 <= len(_free_faces(body, rest, hand_nat, nf))
     if sum(rest) + lk != nk:
         return False
-    if four and jokers and not flags & F_JOKERS_IN_FOUR_TWO:
+    if four and jokers and not flags & K.F_JOKERS_IN_FOUR_TWO:
         return False
-    if rest[RANK_X] and rest[RANK_D] and not flags & F_JOKERS_AS_KICKERS:
+    if rest[RANK_X] and rest[RANK_D] and not flags & K.F_JOKERS_AS_KICKERS:
         return False
-    if flags & F_KICKERS_DISTINCT:
+    if flags & K.F_KICKERS_DISTINCT:
         return max(rest) <= 1 and lk <= len(_free_faces(body, rest, hand_nat, nf))
     room = sum(4 - rest[g] for g in range(RANK_2 + 1)
                if g not in body and (not nf or hand_nat[g] == rest[g]))
@@ -140,10 +104,10 @@ def _kickers_ok(rest: list[int], lk: int, body: set, nk: int, pair: bool, four: 
 
 def _bomb_tier(nat_used: int, laizi: list[tuple[int, int]]) -> int:
     if not any(n for _, n in laizi):
-        return TIER_HARD
+        return K.TIER_HARD
     if nat_used:
-        return TIER_SOFT
-    return TIER_MIXED if sum(1 for _, n in laizi if n) == 2 else TIER_PURE
+        return K.TIER_SOFT
+    return K.TIER_MIXED if sum(1 for _, n in laizi if n) == 2 else K.TIER_PURE
 
 
 def wild_readings(cards: int, flags: int, hand: "int | None" = None) -> list[tuple[int, int]]:
@@ -156,25 +120,25 @@ def wild_readings(cards: int, flags: int, hand: "int | None" = None) -> list[tup
     if lz == 0:
         return classic_readings(cards, classic)
     hand_nat = split_laizi(hand if hand is not None else cards, flags)[0]
-    nf = (flags & F_NATURAL_FIRST) != 0
+    nf = (flags & K.F_NATURAL_FIRST) != 0
     n = sum(nat) + lz
     out = set()
-    if not any(nat) and not flags & F_LAIZI_ALONE_ANY:
+    if not any(nat) and not flags & K.F_LAIZI_ALONE_ANY:
         # Laizi alone, each read as itself.
         for _, k in classic_readings(cards, classic):
-            if kind_type(k) in FOUR_TYPES and flags & F_LAIZI_NO_FOUR_TWO:
+            if kind_type(k) in FOUR_TYPES and flags & K.F_LAIZI_NO_FOUR_TWO:
                 continue
-            out.add(k | (TIER_PURE << 13) if kind_type(k) == T_BOMB else k)
+            out.add(k | (K.TIER_PURE << 13) if kind_type(k) == K.T_BOMB else k)
         both = [w for w, c in laizi if c]
-        big = 12 if flags & F_LONG_BOMBS else 4
-        if len(both) == 2 and not flags & F_NO_MIXED_PURE and 4 <= lz <= big:
-            out.add(make_kind(T_BOMB, max(both), lz - 3, TIER_MIXED))
+        big = 12 if flags & K.F_LONG_BOMBS else 4
+        if len(both) == 2 and not flags & K.F_NO_MIXED_PURE and 4 <= lz <= big:
+            out.add(make_kind(K.T_BOMB, max(both), lz - 3, K.TIER_MIXED))
         return [(cards, k) for k in sorted(out)]
-    top_chain = RANK_2 if flags & F_CHAINS_WITH_TWO else RANK_A
+    top_chain = RANK_2 if flags & K.F_CHAINS_WITH_TWO else RANK_A
     for t, shortest, longest, top in _SHAPES:
-        if t in (15, 16) and not flags & F_FOUR_WITH_ONE:
+        if t in (15, 16) and not flags & K.F_FOUR_WITH_ONE:
             continue
-        if t in FOUR_TYPES and lz and flags & F_LAIZI_NO_FOUR_TWO:
+        if t in FOUR_TYPES and lz and flags & K.F_LAIZI_NO_FOUR_TWO:
             continue
         per = BODY_COUNT[t]
         nk, pair = KICKERS.get(t, (0, False))
@@ -197,10 +161,10 @@ def wild_readings(cards: int, flags: int, hand: "int | None" = None) -> list[tup
                     ok = not any(rest) and lb == lz
                 else:
                     ok = _kickers_ok(rest, lz - lb, body, nk * length, pair, t in FOUR_TYPES, flags, hand_nat)
-                if ok and (any(nat) or flags & F_LAIZI_ALONE_ANY):
+                if ok and (any(nat) or flags & K.F_LAIZI_ALONE_ANY):
                     out.add(make_kind(t, main, length))
     # Bombs: the cards are one face.
-    big = 12 if flags & F_LONG_BOMBS else 4
+    big = 12 if flags & K.F_LONG_BOMBS else 4
     held = [r for r in range(NUM_RANKS) if nat[r]]
     if 4 <= n <= big and len(held) <= 1:
         faces = held if held else range(RANK_2 + 1)
@@ -208,9 +172,9 @@ def wild_readings(cards: int, flags: int, hand: "int | None" = None) -> list[tup
             if f > RANK_2 or (nf and nat[f] != hand_nat[f]):
                 continue
             tier = _bomb_tier(nat[f], laizi)
-            if tier == TIER_MIXED and flags & F_NO_MIXED_PURE:
+            if tier == K.TIER_MIXED and flags & K.F_NO_MIXED_PURE:
                 continue
-            out.add(make_kind(T_BOMB, f, n - 3, tier))
+            out.add(make_kind(K.T_BOMB, f, n - 3, tier))
     return [(cards, k) for k in sorted(out)]
 
 
@@ -225,9 +189,9 @@ def play_faces(cards: int, kind: int, flags: int) -> tuple[int, int, int, int]:
     t = kind_type(kind)
     nat, laizi = split_laizi(cards, flags)
     main, length = kind_main(kind), kind_length(kind)
-    if t == T_ROCKET or kind == 0:
+    if t == K.T_ROCKET or kind == 0:
         return cards, 0, cards, 0
-    if t == T_BOMB:
+    if t == K.T_BOMB:
         size = length + 3
         return cards, 0, size << (4 * main), 0
     per = BODY_COUNT[t]
@@ -292,7 +256,7 @@ def play_notation(cards: int, kind: int, flags: int) -> str:
     stands for another rank (``34569=34567``, ``559-9=555-9``)."""
     bc, kc, bf, kf = play_faces(cards, kind, flags)
     text = format_cards(bc) + (f"-{format_cards(kc)}" if kc else "")
-    if bf + kf != cards or (kind_type(kind) == T_BOMB and kind_tier(kind) != TIER_HARD
+    if bf + kf != cards or (kind_type(kind) == K.T_BOMB and kind_tier(kind) != K.TIER_HARD
                             and not _bomb_reads_as_itself(cards, kind)):
         text += "=" + format_cards(bf) + (f"-{format_cards(kf)}" if kf else "")
     return text

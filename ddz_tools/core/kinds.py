@@ -57,6 +57,23 @@ from __future__ import annotations
 from ._jit import interpreted, kernel
 from .cards import NUM_RANKS, RANK_2, RANK_A, RANK_D, RANK_X, counts_of
 
+#: The encoding every tool names, re-exported by :mod:`ddz_tools.core.rules` (the kernels,
+#: the tiers' and the wild ranks' bit layout stay here for the kernel modules).
+__all__ = [
+    # types and the kind int
+    "T_PASS", "T_SOLO", "T_PAIR", "T_TRIO", "T_TRIO_SOLO", "T_TRIO_PAIR", "T_CHAIN", "T_PAIR_CHAIN",
+    "T_AIRPLANE", "T_AIRPLANE_SOLO", "T_AIRPLANE_PAIR", "T_FOUR_TWO_SOLO", "T_FOUR_TWO_PAIR", "T_BOMB",
+    "T_ROCKET", "T_FOUR_SOLO", "T_FOUR_PAIR", "NUM_TYPES", "TYPE_NAMES", "TYPE_OF_NAME", "BODY_COUNT", "KICKERS",
+    "KIND_PASS", "TIER_NAMES", "make_kind", "kind_type", "kind_main", "kind_length", "kind_tier", "place_rank",
+    # rule flags
+    "F_KICKERS_DISTINCT", "F_JOKERS_AS_KICKERS", "F_JOKERS_IN_FOUR_TWO", "F_FOUR_WITH_ONE", "F_CHAINS_WITH_TWO",
+    "F_LAIZI_ALONE_ANY", "F_LAIZI_NO_FOUR_TWO", "F_BOMB_ORDER_RANK", "F_PURE_BOMB_SOFT", "F_NATURAL_FIRST",
+    "F_LONG_BOMBS", "F_NO_MIXED_PURE", "F_STAKE_TIERS", "F_FOUR", "F_SHANGHAI", "F_WING_CONSECUTIVE",
+    "F_TOP_BOMB8", "F_BOMBS_SIX_PLUS", "F_BOMBS_LADDER", "WILD_MASK", "wild_flags", "wild_of_flags",
+    # comparison and the classic readings
+    "beats", "classic_readings",
+]
+
 # Combination types -----------------------------------------------------------
 
 T_PASS = 0
@@ -303,14 +320,14 @@ def classic_readings(cards: int, flags: int) -> list[tuple[int, int]]:
 
     Sorted by kind.  Empty when the cards form no legal play.
     """
-    if flags & F_FOUR:
-        return _four_readings(cards, flags)
     c = counts_of(cards)
     n = sum(c)
-    out: list[int] = []
     if n == 0:
         return []
     ranks = [r for r in range(NUM_RANKS) if c[r]]
+    if flags & F_FOUR:
+        return _four_readings(cards, flags, c, n, ranks)
+    out: list[int] = []
     top_chain = RANK_2 if flags & F_CHAINS_WITH_TWO else RANK_A
     # Kicker-free types: one count repeated over consecutive ranks.
     if len(set(c[r] for r in ranks)) == 1:
@@ -396,14 +413,10 @@ def _stored_main(high: int) -> int:
     return 15 if high < 0 else high
 
 
-def _four_readings(cards: int, flags: int) -> list[tuple[int, int]]:
-    """:func:`classic_readings` under the four-player rules (``F_FOUR``)."""
-    c = counts_of(cards)
-    n = sum(c)
+def _four_readings(cards: int, flags: int, c: list[int], n: int, ranks: list[int]) -> list[tuple[int, int]]:
+    """:func:`classic_readings` under the four-player rules (``F_FOUR``) of
+    ``cards``: ``c`` their counts, ``n`` how many (not 0), ``ranks`` those held."""
     out: list[int] = []
-    if n == 0:
-        return []
-    ranks = [r for r in range(NUM_RANKS) if c[r]]
     if len(ranks) == 1:
         r, k = ranks[0], c[ranks[0]]
         if k == 1:

@@ -57,6 +57,9 @@ from .kinds import (
     wild_flags,
 )
 
+__all__ = ["Rules", "PRESETS", "STANDARD", "add_preset", "parse_wild", "format_wild", "LAIZI_OPTIONS", "STAGE_OPTIONS",
+           "FOUR_OPTIONS", "NOT_FOUR_OPTIONS", "AXIS_OPTIONS"]
+
 # Rule options ------------------------------------------------------------------
 
 #: On/off play options whose flag bit is set when the option is on.

@@ -48,6 +48,8 @@ from .kinds import (
 )
 from .options import Rules
 
+__all__ = ["Play", "readings", "body_of", "classify", "classify_report", "has_fixed_reading", "play_on_table",
+           "play_text_cards", "play_to_answer"]
 
 # Readings ------------------------------------------------------------------------
 

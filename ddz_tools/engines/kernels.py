@@ -89,69 +89,15 @@ from ..core._jit import interpreted
 from ..core.cards import packed_contains, packed_count, packed_valid, packed_valid_decks
 from .decompose import (SEARCH_WORK, min_plays_fresh, min_plays_memo, min_plays_memo_in, min_plays_prefetch,
                         new_memo_table)
-from ..core.gamerules import (
-    A_BASE,
-    A_BIDS,
-    A_CALLER,
-    A_FIRST,
-    A_GRABS,
-    A_HIGH,
-    A_HIGH_SEAT,
-    A_LANDLORD,
-    A_OUTCOME,
-    A_PASSED,
-    A_SEATS,
-    A_TURN,
-    AUCTION_OPEN,
-    AUCTION_SIZE,
-    AUCTION_VOID,
-    AUCTION_WON,
-    BID_BAD,
-    BID_OK,
-    BID_OVER,
-    BID_WRONG_TURN,
-    BIDDING_MODES,
-    SPRING_MODES,
-    TRIPLE_SHIFT,
-    auction_bid,
-    auction_must_call,
-    auction_seats,
-    auction_start,
-    bid_error,
-    bottom_bonus,
-    bottom_flush,
-    double_ok,
-    draw_card,
-    may_pass,
-    merge_show,
-    multiplier,
-    must_call,
-    next_seat,
-    settle_seats,
-    show_factor,
-    spring_doubles,
-    spring_silent,
-    stake_doublings,
-    trick_after,
-)
+from ..core.gamerules import *  # noqa: F401,F403  (the game-rule kernels and constants named in __all__)
 from ..moves.movegen import (GEN_SCRATCH, first_subset, gen_all, gen_batch, gen_into, gen_into_scratch, next_subset,
                       pair_ranks, wing_pairs)
 from .playermodel.model import (decision_logprob, decision_logprobs, history_loglik, mix_types, play_features,
                                 play_logprob, play_logprobs)
 from .policies import (BUFFER, POLICIES, new_table, policy_bid, policy_call, policy_double, policy_play, policy_show,
                        policy_strength, seed_rng)
-from .selfplay import (
-    R_ANTI_SPRING,
-    R_BOMBS,
-    R_DOUBLINGS,
-    R_LANDLORD_WON,
-    R_N_MOVES,
-    R_SPRING,
-    R_SPRING_ANY,
-    RESULT_SIZE,
-    playout,
-    work_arrays,
-)
+from .selfplay import (R_ANTI_SPRING, R_BOMBS, R_DOUBLINGS, R_LANDLORD_WON, R_N_MOVES, R_SPRING, R_SPRING_ANY, RESULT_SIZE,
+                       playout, work_arrays)
 from .solver import search_step
 
 __all__ = [

@@ -48,42 +48,13 @@ from numba.core import cgutils, errors
 from numba.extending import intrinsic
 
 from ..core._jit import before_first_kernel, kernel
-from ..core.kinds import (
-    F_CHAINS_WITH_TWO,
-    F_FOUR_WITH_ONE,
-    F_JOKERS_AS_KICKERS,
-    F_JOKERS_IN_FOUR_TWO,
-    F_KICKERS_DISTINCT,
-    F_LAIZI_ALONE_ANY,
-    F_LAIZI_NO_FOUR_TWO,
-    F_LONG_BOMBS,
-    F_NATURAL_FIRST,
-    F_NO_MIXED_PURE,
-    T_AIRPLANE,
-    T_AIRPLANE_PAIR,
-    T_AIRPLANE_SOLO,
-    T_BOMB,
-    T_CHAIN,
-    T_FOUR_PAIR,
-    T_FOUR_SOLO,
-    T_FOUR_TWO_PAIR,
-    T_FOUR_TWO_SOLO,
-    T_PAIR,
-    T_PAIR_CHAIN,
-    T_ROCKET,
-    T_SOLO,
-    T_TRIO,
-    T_TRIO_PAIR,
-    T_TRIO_SOLO,
-    TIER_HARD,
-    TIER_MIXED,
-    TIER_PURE,
-    TIER_SHIFT,
-    TIER_SOFT,
-    WILD_SHIFT,
-    bomb_rank,
-    play_beats,
-)
+from ..core import kinds as K
+from ..core.kinds import bomb_rank, play_beats
+
+#: The four + kickers types in the order they are generated: (type, kickers
+#: per body face, pair kickers); the last two only under ``four_with_one``.
+_FOUR_KICKERS = ((K.T_FOUR_TWO_SOLO, 2, False), (K.T_FOUR_TWO_PAIR, 2, True), (K.T_FOUR_SOLO, 1, False),
+                 (K.T_FOUR_PAIR, 1, True))
 
 #: Work entries :func:`gen_laizi_scratch` needs in its ``scratch`` array.
 LAIZI_SCRATCH = 96
@@ -132,8 +103,8 @@ def _kicker_faces_ok(need, body_mask, t_of, handnat, flags, solo):
     r of the hand is in the play)."""
     if need == 0:
         return True
-    nf = (flags & F_NATURAL_FIRST) != 0
-    distinct = (flags & F_KICKERS_DISTINCT) != 0 or not solo
+    nf = (flags & K.F_NATURAL_FIRST) != 0
+    distinct = (flags & K.F_KICKERS_DISTINCT) != 0 or not solo
     room = 0
     for g in range(13):
         if (body_mask >> g) & 1:
@@ -164,8 +135,8 @@ def _kickers(body, body_lz, kind, avail, body_mask, nk, pair, jokers, lbudget, h
     cand = scratch[_K_CAND:_K_CAND + 16]
     mx = scratch[_K_MAX:_K_MAX + 16]
     t = scratch[_K_T:_K_T + 16]
-    distinct = (flags & F_KICKERS_DISTINCT) != 0
-    nf = (flags & F_NATURAL_FIRST) != 0
+    distinct = (flags & K.F_KICKERS_DISTINCT) != 0
+    nf = (flags & K.F_NATURAL_FIRST) != 0
     m = 0
     top = 12 if (pair or jokers == 0) else 14
     for r in range(top + 1):
@@ -277,9 +248,9 @@ def _laizi_bombs(kind, size, w1, w2, l1, l2, flags, prev_kind, out_cards, out_ki
     hi = size if size < l1 else l1
     for a in range(lo, hi + 1):
         mixed = 0 < a < size
-        if mixed and (flags & F_NO_MIXED_PURE) != 0:
+        if mixed and (flags & K.F_NO_MIXED_PURE) != 0:
             continue
-        k = (kind & ~(3 << TIER_SHIFT)) | ((TIER_MIXED if mixed else TIER_PURE) << TIER_SHIFT)
+        k = (kind & ~(3 << K.TIER_SHIFT)) | ((K.TIER_MIXED if mixed else K.TIER_PURE) << K.TIER_SHIFT)
         if not lead_or_beats(k, prev_kind, flags):
             continue
         if n < cap:
@@ -302,28 +273,28 @@ def _gen_core(nat, lz_total, w1, w2, l1, l2, flags, prev_kind, pure, out_cards, 
     pm = (prev_kind >> 5) & 15
     pl = (prev_kind >> 9) & 15
     lo = 0 if lead else pm + 1
-    nf = (flags & F_NATURAL_FIRST) != 0 and not pure
-    skip = (flags & F_LAIZI_ALONE_ANY) == 0
-    distinct = (flags & F_KICKERS_DISTINCT) != 0
-    j2 = 2 if (flags & F_JOKERS_AS_KICKERS) != 0 else 1
-    lz_four = 0 if (flags & F_LAIZI_NO_FOUR_TWO) != 0 else lz_total
-    j42 = j2 if (flags & F_JOKERS_IN_FOUR_TWO) != 0 else 0
-    top_chain = 12 if (flags & F_CHAINS_WITH_TWO) != 0 else 11
+    nf = (flags & K.F_NATURAL_FIRST) != 0 and not pure
+    skip = (flags & K.F_LAIZI_ALONE_ANY) == 0
+    distinct = (flags & K.F_KICKERS_DISTINCT) != 0
+    j2 = 2 if (flags & K.F_JOKERS_AS_KICKERS) != 0 else 1
+    lz_four = 0 if (flags & K.F_LAIZI_NO_FOUR_TWO) != 0 else lz_total
+    j42 = j2 if (flags & K.F_JOKERS_IN_FOUR_TWO) != 0 else 0
+    top_chain = 12 if (flags & K.F_CHAINS_WITH_TWO) != 0 else 11
     cap = out_cards.shape[0]
     L = lz_total
-    if pure and (flags & F_LAIZI_NO_FOUR_TWO) != 0:
+    if pure and (flags & K.F_LAIZI_NO_FOUR_TWO) != 0:
         j42 = -1  # no four + kickers from laizi alone
     cj = scratch[_C_J:_C_J + 16]
     cc = scratch[_C_CARDS:_C_CARDS + 16]
     cl = scratch[_C_LZ:_C_LZ + 16]
 
     # Jokers: solos only (the rocket below).
-    if lead or pt == T_SOLO:
+    if lead or pt == K.T_SOLO:
         for r in range(13, 15):
             if r >= lo and (nat >> (4 * r)) & 15:
                 if n < cap:
                     out_cards[n] = 1 << (4 * r)
-                    out_kinds[n] = T_SOLO | (r << 5) | (1 << 9)
+                    out_kinds[n] = K.T_SOLO | (r << 5) | (1 << 9)
                 n += 1
 
     # One face: solo, pair, trio, trio + kicker, four + kickers.
@@ -333,16 +304,16 @@ def _gen_core(nat, lz_total, w1, w2, l1, l2, flags, prev_kind, pure, out_cards, 
             continue
         for per in range(1, 5):
             if per == 4:
-                if not (lead or pt == T_FOUR_TWO_SOLO or pt == T_FOUR_TWO_PAIR
-                        or pt == T_FOUR_SOLO or pt == T_FOUR_PAIR) or j42 < 0:
+                if not (lead or pt == K.T_FOUR_TWO_SOLO or pt == K.T_FOUR_TWO_PAIR
+                        or pt == K.T_FOUR_SOLO or pt == K.T_FOUR_PAIR) or j42 < 0:
                     continue
                 budget = lz_four
             else:
-                if per == 1 and not (lead or pt == T_SOLO):
+                if per == 1 and not (lead or pt == K.T_SOLO):
                     continue
-                if per == 2 and not (lead or pt == T_PAIR):
+                if per == 2 and not (lead or pt == K.T_PAIR):
                     continue
-                if per == 3 and not (lead or pt == T_TRIO or pt == T_TRIO_SOLO or pt == T_TRIO_PAIR):
+                if per == 3 and not (lead or pt == K.T_TRIO or pt == K.T_TRIO_SOLO or pt == K.T_TRIO_PAIR):
                     continue
                 budget = L
             jlo = _face_lo(per, c, budget, nf)
@@ -357,53 +328,44 @@ def _gen_core(nat, lz_total, w1, w2, l1, l2, flags, prev_kind, pure, out_cards, 
                 left = nat - body
                 mask = 1 << f
                 if per == 1:
-                    n = _emit(body, blz, T_SOLO | (f << 5) | (1 << 9), w1, w2, l1, l2, skip,
+                    n = _emit(body, blz, K.T_SOLO | (f << 5) | (1 << 9), w1, w2, l1, l2, skip,
                               out_cards, out_kinds, n)
                 elif per == 2:
-                    n = _emit(body, blz, T_PAIR | (f << 5) | (1 << 9), w1, w2, l1, l2, skip,
+                    n = _emit(body, blz, K.T_PAIR | (f << 5) | (1 << 9), w1, w2, l1, l2, skip,
                               out_cards, out_kinds, n)
                 elif per == 3:
-                    if lead or pt == T_TRIO:
-                        n = _emit(body, blz, T_TRIO | (f << 5) | (1 << 9), w1, w2, l1, l2, skip,
+                    if lead or pt == K.T_TRIO:
+                        n = _emit(body, blz, K.T_TRIO | (f << 5) | (1 << 9), w1, w2, l1, l2, skip,
                                   out_cards, out_kinds, n)
-                    if lead or pt == T_TRIO_SOLO:
-                        n = _kickers(body, blz, T_TRIO_SOLO | (f << 5) | (1 << 9), left, mask, 1, False, 2,
+                    if lead or pt == K.T_TRIO_SOLO:
+                        n = _kickers(body, blz, K.T_TRIO_SOLO | (f << 5) | (1 << 9), left, mask, 1, False, 2,
                                      L - blz, nat, flags, w1, w2, l1, l2, skip, out_cards, out_kinds, n, scratch)
-                    if lead or pt == T_TRIO_PAIR:
-                        n = _kickers(body, blz, T_TRIO_PAIR | (f << 5) | (1 << 9), left, mask, 1, True, 2,
+                    if lead or pt == K.T_TRIO_PAIR:
+                        n = _kickers(body, blz, K.T_TRIO_PAIR | (f << 5) | (1 << 9), left, mask, 1, True, 2,
                                      L - blz, nat, flags, w1, w2, l1, l2, skip, out_cards, out_kinds, n, scratch)
                 else:
                     kb = lz_four - blz
-                    if lead or pt == T_FOUR_TWO_SOLO:
-                        n = _kickers(body, blz, T_FOUR_TWO_SOLO | (f << 5) | (1 << 9), left, mask, 2, False, j42,
-                                     kb, nat, flags, w1, w2, l1, l2, skip, out_cards, out_kinds, n, scratch)
-                    if lead or pt == T_FOUR_TWO_PAIR:
-                        n = _kickers(body, blz, T_FOUR_TWO_PAIR | (f << 5) | (1 << 9), left, mask, 2, True, j42,
-                                     kb, nat, flags, w1, w2, l1, l2, skip, out_cards, out_kinds, n, scratch)
-                    if (flags & F_FOUR_WITH_ONE) != 0:
-                        if lead or pt == T_FOUR_SOLO:
-                            n = _kickers(body, blz, T_FOUR_SOLO | (f << 5) | (1 << 9), left, mask, 1, False, j42,
-                                         kb, nat, flags, w1, w2, l1, l2, skip, out_cards, out_kinds, n, scratch)
-                        if lead or pt == T_FOUR_PAIR:
-                            n = _kickers(body, blz, T_FOUR_PAIR | (f << 5) | (1 << 9), left, mask, 1, True, j42,
-                                         kb, nat, flags, w1, w2, l1, l2, skip, out_cards, out_kinds, n, scratch)
+                    for t, nk, pair in _FOUR_KICKERS:
+                        if (lead or pt == t) and (nk == 2 or (flags & K.F_FOUR_WITH_ONE) != 0):
+                            n = _kickers(body, blz, t | (f << 5) | (1 << 9), left, mask, nk, pair, j42, kb, nat,
+                                         flags, w1, w2, l1, l2, skip, out_cards, out_kinds, n, scratch)
 
     # Runs of faces: chains (per 1), pair chains (2), airplanes (3, with wings).
     for per in range(1, 4):
         if per == 1:
-            if not (lead or pt == T_CHAIN):
+            if not (lead or pt == K.T_CHAIN):
                 continue
             minlen = 5
             maxlen = 12
             topf = 11
         elif per == 2:
-            if not (lead or pt == T_PAIR_CHAIN):
+            if not (lead or pt == K.T_PAIR_CHAIN):
                 continue
             minlen = 3
             maxlen = 10
             topf = top_chain
         else:
-            if not (lead or pt == T_AIRPLANE or pt == T_AIRPLANE_SOLO or pt == T_AIRPLANE_PAIR):
+            if not (lead or pt == K.T_AIRPLANE or pt == K.T_AIRPLANE_SOLO or pt == K.T_AIRPLANE_PAIR):
                 continue
             minlen = 2
             maxlen = 6
@@ -446,23 +408,23 @@ def _gen_core(nat, lz_total, w1, w2, l1, l2, flags, prev_kind, pure, out_cards, 
                     body = cc[d]
                     blz = cl[d]
                     if per == 1:
-                        n = _emit(body, blz, T_CHAIN | (e << 5) | (ln << 9), w1, w2, l1, l2, skip,
+                        n = _emit(body, blz, K.T_CHAIN | (e << 5) | (ln << 9), w1, w2, l1, l2, skip,
                                   out_cards, out_kinds, n)
                     elif per == 2:
-                        n = _emit(body, blz, T_PAIR_CHAIN | (e << 5) | (ln << 9), w1, w2, l1, l2, skip,
+                        n = _emit(body, blz, K.T_PAIR_CHAIN | (e << 5) | (ln << 9), w1, w2, l1, l2, skip,
                                   out_cards, out_kinds, n)
                     else:
                         mask = ((1 << ln) - 1) << s
                         left = nat - body
-                        if lead or pt == T_AIRPLANE:
-                            n = _emit(body, blz, T_AIRPLANE | (e << 5) | (ln << 9), w1, w2, l1, l2, skip,
+                        if lead or pt == K.T_AIRPLANE:
+                            n = _emit(body, blz, K.T_AIRPLANE | (e << 5) | (ln << 9), w1, w2, l1, l2, skip,
                                       out_cards, out_kinds, n)
-                        if ln <= 5 and (lead or pt == T_AIRPLANE_SOLO):
-                            n = _kickers(body, blz, T_AIRPLANE_SOLO | (e << 5) | (ln << 9), left, mask, ln, False,
+                        if ln <= 5 and (lead or pt == K.T_AIRPLANE_SOLO):
+                            n = _kickers(body, blz, K.T_AIRPLANE_SOLO | (e << 5) | (ln << 9), left, mask, ln, False,
                                          j2, L - blz, nat, flags, w1, w2, l1, l2, skip,
                                          out_cards, out_kinds, n, scratch)
-                        if ln <= 4 and (lead or pt == T_AIRPLANE_PAIR):
-                            n = _kickers(body, blz, T_AIRPLANE_PAIR | (e << 5) | (ln << 9), left, mask, ln, True,
+                        if ln <= 4 and (lead or pt == K.T_AIRPLANE_PAIR):
+                            n = _kickers(body, blz, K.T_AIRPLANE_PAIR | (e << 5) | (ln << 9), left, mask, ln, True,
                                          j2, L - blz, nat, flags, w1, w2, l1, l2, skip,
                                          out_cards, out_kinds, n, scratch)
                 if ln < maxlen and f + 1 <= topf:
@@ -470,7 +432,7 @@ def _gen_core(nat, lz_total, w1, w2, l1, l2, flags, prev_kind, pure, out_cards, 
                     cj[d] = -1
     # Bombs: natural (hard), natural and laizi (soft), laizi alone (pure);
     # 5 to 12 cards with long_bombs.
-    big = 12 if (flags & F_LONG_BOMBS) != 0 else 4
+    big = 12 if (flags & K.F_LONG_BOMBS) != 0 else 4
     for f in range(13):
         c = (nat >> (4 * f)) & 15
         if c == 0 and L == 0:
@@ -484,23 +446,23 @@ def _gen_core(nat, lz_total, w1, w2, l1, l2, flags, prev_kind, pure, out_cards, 
                 if nf and j != size and j != c:
                     continue
                 if j == size:
-                    tier = TIER_PURE if pure else TIER_HARD
+                    tier = K.TIER_PURE if pure else K.TIER_HARD
                 elif j > 0:
-                    tier = TIER_SOFT
+                    tier = K.TIER_SOFT
                 else:
-                    tier = TIER_PURE
-                kind = T_BOMB | (f << 5) | ((size - 3) << 9) | (tier << TIER_SHIFT)
+                    tier = K.TIER_PURE
+                kind = K.T_BOMB | (f << 5) | ((size - 3) << 9) | (tier << K.TIER_SHIFT)
                 if j == 0:
                     if not skip:
                         n = _laizi_bombs(kind, size, w1, w2, l1, l2, flags, prev_kind, out_cards, out_kinds, n)
                     continue  # (with laizi_alone_as_self on: made in the pure pass)
-                if pt == T_BOMB and bomb_rank(kind, flags) <= bomb_rank(prev_kind, flags):
+                if pt == K.T_BOMB and bomb_rank(kind, flags) <= bomb_rank(prev_kind, flags):
                     continue
                 n = _emit(j << (4 * f), size - j, kind, w1, w2, l1, l2, skip, out_cards, out_kinds, n)
-    if (nat >> 52) & 15 and (nat >> 56) & 15 and pt != T_ROCKET:
+    if (nat >> 52) & 15 and (nat >> 56) & 15 and pt != K.T_ROCKET:
         if n < cap:
             out_cards[n] = (1 << 52) | (1 << 56)
-            out_kinds[n] = T_ROCKET | (14 << 5) | (1 << 9)
+            out_kinds[n] = K.T_ROCKET | (14 << 5) | (1 << 9)
         n += 1
     return n
 
@@ -512,10 +474,10 @@ def gen_laizi_scratch(hand, flags, prev_kind, out_cards, out_kinds, scratch):
     :func:`ddz_tools.moves.movegen.gen_into` (pass never generated, plays past the
     buffers counted but not written).  ``scratch``: int64 work array of at
     least :data:`LAIZI_SCRATCH` entries."""
-    if (prev_kind & 31) == T_ROCKET:
+    if (prev_kind & 31) == K.T_ROCKET:
         return 0
-    w1 = ((flags >> WILD_SHIFT) & 15) - 1
-    w2 = ((flags >> (WILD_SHIFT + 4)) & 15) - 1
+    w1 = ((flags >> K.WILD_SHIFT) & 15) - 1
+    w2 = ((flags >> (K.WILD_SHIFT + 4)) & 15) - 1
     nat = hand
     l1 = 0
     l2 = 0
@@ -530,17 +492,17 @@ def gen_laizi_scratch(hand, flags, prev_kind, out_cards, out_kinds, scratch):
     else:
         w2 = w1
     n = _gen_core(nat, l1 + l2, w1, w2, l1, l2, flags, prev_kind, False, out_cards, out_kinds, 0, scratch)
-    if l1 + l2 > 0 and (flags & F_LAIZI_ALONE_ANY) == 0:
+    if l1 + l2 > 0 and (flags & K.F_LAIZI_ALONE_ANY) == 0:
         # Plays of laizi alone: each laizi is itself.
         lz = (l1 << (4 * w1)) + (l2 << (4 * w2) if w2 != w1 else 0)
-        n = _gen_core(lz, 0, w1, w2, 0, 0, flags & ~F_NATURAL_FIRST, prev_kind, True, out_cards, out_kinds, n,
+        n = _gen_core(lz, 0, w1, w2, 0, 0, flags & ~K.F_NATURAL_FIRST, prev_kind, True, out_cards, out_kinds, n,
                       scratch)
-        if (flags & F_NO_MIXED_PURE) == 0 and l1 > 0 and l2 > 0 and w1 != w2:
-            big = l1 + l2 if (flags & F_LONG_BOMBS) != 0 else 4
+        if (flags & K.F_NO_MIXED_PURE) == 0 and l1 > 0 and l2 > 0 and w1 != w2:
+            big = l1 + l2 if (flags & K.F_LONG_BOMBS) != 0 else 4
             main = w1 if w1 > w2 else w2
             cap = out_cards.shape[0]
             for size in range(4, big + 1):
-                kind = T_BOMB | (main << 5) | ((size - 3) << 9) | (TIER_MIXED << TIER_SHIFT)
+                kind = K.T_BOMB | (main << 5) | ((size - 3) << 9) | (K.TIER_MIXED << K.TIER_SHIFT)
                 if not lead_or_beats(kind, prev_kind, flags):
                     continue
                 lo = size - l2 if size - l2 > 1 else 1

@@ -109,8 +109,8 @@ from ...core.rules import Rules
 from ...engines.policies import policy_bid
 from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 from ...variants import THREE, variant_of
-from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, ChoiceResult, Verdict, check_options, choice_result, deal,
-                         deal_wild, key_of, known_wild, mix2, place_index, policy_work, sample, score_of, seed_key,
+from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, ChoiceResult, Verdict, check_options, choice_result,
+                         deal_sample, key_of, known_wild, mix2, place_index, policy_work, sample, score_of, seed_key,
                          unseen_ranks, wild_fields, wilson_interval)
 
 __all__ = ["SEAT_NAMES", "SEAT_NAMES_FOUR", "CHOICES", "BIDDING_MODES", "COL_ATTEMPTS", "COL_ACCEPTED", "COL_WON",
@@ -176,8 +176,7 @@ def _bid_chunk(unseen, nseats, hand_n, me, me17, bottom_known, before, legal, po
     for s in range(count):
         idx = start + s
         row = out[s]
-        for c in range(NCOLS):
-            row[c] = 0
+        row[:] = 0
         # Draw deals until the earlier seats would have bid as they did.
         key = 0
         bottom = 0
@@ -186,9 +185,8 @@ def _bid_chunk(unseen, nseats, hand_n, me, me17, bottom_known, before, legal, po
         while attempt < max_attempts and not accepted:
             key = key_of(key0, idx, attempt)
             attempt += 1
-            bottom = deal(unseen, key, me, me17, 0, hand_n, bottom_known, hands, scratch)
-            shown, every = deal_wild(game_flags, given, key)
-            flags = play_flags(game_flags, shown)
+            bottom, flags, every = deal_sample(unseen, key, me, me17, 0, hand_n, bottom_known, game_flags, given,
+                                               hands, scratch)
             auction_start(before_me, bidding, 0, 0)
             auction_seats(before_me, nseats)
             accepted = True

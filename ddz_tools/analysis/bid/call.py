@@ -25,42 +25,16 @@ import numpy as np
 from ...core._jit import interpreted, kernel
 from ...core.cards import FULL_DECK, card_count, format_cards, packed_count, to_packed
 from ...core.errors import BidError, DdzError
-from ...core.gamerules import (
-    A_BASE,
-    A_CALLER,
-    A_GRABS,
-    A_LANDLORD,
-    A_OUTCOME,
-    A_TURN,
-    AUCTION_OPEN,
-    AUCTION_SIZE,
-    AUCTION_VOID,
-    BID_BAD,
-    BID_OK,
-    CALL_GRAB,
-    FIRST_CALL,
-    S_DOUBLING,
-    S_DRAW,
-    SHOW_FIRST_PLAY,
-    SPRING_MODES,
-    auction_bid,
-    auction_must_call,
-    auction_start,
-    bid_error,
-    bottom_bonus,
-    draw_card,
-    multiplier,
-    must_call,
-    play_flags,
-    show_factor,
-)
+from ...core import gamerules as G
+from ...core.gamerules import (auction_bid, auction_must_call, auction_start, bid_error, bottom_bonus, draw_card,
+                               multiplier, must_call, play_flags, show_factor)
 from ...core.kinds import WILD_MASK
 from ...core.rules import Rules
 from ...engines.policies import policy_call, policy_show
 from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 from ...variants import variant_of
 from .double import double_of
-from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, choice_result, deal, deal_wild, key_of,
+from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, choice_result, deal_sample, key_of,
                          known_wild, mix2, place_index, policy_work, sample, score_of, seed_key, unseen_ranks,
                          wild_fields)
 
@@ -78,7 +52,7 @@ NCCOL_CHOICE = 5
 CCOLS = CCOL_CHOICE + 2 * NCCOL_CHOICE
 
 #: The bidding options the call evaluator models.
-BIDDING_MODES_CALL = {"call-grab": CALL_GRAB, "first-call": FIRST_CALL}
+BIDDING_MODES_CALL = {"call-grab": G.CALL_GRAB, "first-call": G.FIRST_CALL}
 _CALL_NAMES = ("pass", "call")
 
 
@@ -87,9 +61,9 @@ def call_of(hand, policy, flags, state, key, i, table):
     """The policy's call-grab action at the auction's ``i``-th action, numba's
     RNG seeded per (sample, action); a seat that must call calls."""
     np.random.seed(mix2(key, 0x7000 + i))
-    level = 0 if state[A_CALLER] < 0 else 1 + state[A_GRABS]
+    level = 0 if state[G.A_CALLER] < 0 else 1 + state[G.A_GRABS]
     b = policy_call(hand, policy, flags, level, table)
-    if b == 0 and bid_error(state, state[A_TURN], 0) == BID_BAD:
+    if b == 0 and bid_error(state, state[G.A_TURN], 0) == G.BID_BAD:
         b = 1
     return b
 
@@ -108,8 +82,8 @@ def open_auction(st, mode, stage_flags, hands):
 def finish_auction(st, hands, policy, flags, key, i, table):
     """Play the auction ``st`` on to its end by the policy's call-grab rule
     (:func:`call_of`), ``i`` the index of its next action."""
-    while st[A_OUTCOME] == AUCTION_OPEN:
-        p = st[A_TURN]
+    while st[G.A_OUTCOME] == G.AUCTION_OPEN:
+        p = st[G.A_TURN]
         auction_bid(st, p, call_of(hands[p], policy, flags, st, key, i, table))
         i += 1
 
@@ -130,7 +104,7 @@ def rest_of_hand(hands, bottom, lead, rel, key, policy, flags, stage_flags, spri
     for p in range(3):
         play[p] = hands[p]
     play[lead] += bottom
-    if (stage_flags & S_DRAW) != 0 and bottom == 0:
+    if (stage_flags & G.S_DRAW) != 0 and bottom == 0:
         np.random.seed(mix2(key, 0x6000 + rel))
         for k in range(1, 3):
             f = (lead + k) % 3
@@ -142,8 +116,8 @@ def rest_of_hand(hands, bottom, lead, rel, key, policy, flags, stage_flags, spri
         d[p] = double_of(play[p], policy, flags, stage_flags, 1 if p == lead else 0, key, (p - lead) % 3, table)
     np.random.seed(mix2(key, 0x5000 + rel))
     show = 1
-    if policy_show(play[lead], policy, flags, stage_flags, SHOW_FIRST_PLAY, 1, table) != 0:
-        show = show_factor(stage_flags, SHOW_FIRST_PLAY, 1)
+    if policy_show(play[lead], policy, flags, stage_flags, G.SHOW_FIRST_PLAY, 1, table) != 0:
+        show = show_factor(stage_flags, G.SHOW_FIRST_PLAY, 1)
     res = playout(play, lead, pols, flags, mix2(key, 0x1000 + rel), table, bufc, bufk)
     bonus = bottom_bonus(stage_flags, bottom, sampled_flush(bottom, key)) if bottom != 0 else 1
     return res[R_LANDLORD_WON], bonus * multiplier(res[R_DOUBLINGS], res[spring_col], res[R_ANTI_SPRING]), show
@@ -194,20 +168,19 @@ def _call_chunk(unseen, me, mine, n, before, nbefore, policy, game_flags, given,
     pols = np.empty(3, np.int64)
     pols[:] = policy
     scratch = np.empty(64, np.int64)
-    st = np.empty(AUCTION_SIZE, np.int64)
-    st2 = np.empty(AUCTION_SIZE, np.int64)
+    st = np.empty(G.AUCTION_SIZE, np.int64)
+    st2 = np.empty(G.AUCTION_SIZE, np.int64)
     d = np.empty(3, np.int64)
     scores = np.empty(3, np.int64)
     cache_won = np.empty(3, np.int64)
     cache_mult = np.empty(3, np.int64)
     cache_doubles = np.empty((3, 3), np.int64)
     spring_col = R_SPRING_ANY if spring_any else R_SPRING
-    doubling = (stage_flags >> S_DOUBLING) & 3
+    doubling = (stage_flags >> G.S_DOUBLING) & 3
     for s in range(count):
         idx = start + s
         row = out[s]
-        for c in range(CCOLS):
-            row[c] = 0
+        row[:] = 0
         key = 0
         bottom = 0
         flags = 0
@@ -217,13 +190,11 @@ def _call_chunk(unseen, me, mine, n, before, nbefore, policy, game_flags, given,
         while attempt < max_attempts and not accepted:
             key = key_of(key0, idx, attempt)
             attempt += 1
-            bottom = deal(unseen, key, me, mine, 0, n, 0, hands, scratch)
-            shown, every = deal_wild(game_flags, given, key)
-            flags = play_flags(game_flags, shown)
+            bottom, flags, every = deal_sample(unseen, key, me, mine, 0, n, 0, game_flags, given, hands, scratch)
             open_auction(st, mode, stage_flags, hands)
             accepted = True
             for i in range(nbefore):
-                p = st[A_TURN]
+                p = st[G.A_TURN]
                 if p != me and call_of(hands[p], policy, flags, st, key, i, table) != before[i]:
                     accepted = False
                     break
@@ -237,17 +208,17 @@ def _call_chunk(unseen, me, mine, n, before, nbefore, policy, game_flags, given,
             cache_won[L] = -1
         for choice in range(2):
             base_col = CCOL_CHOICE + NCCOL_CHOICE * choice
-            if bid_error(st, me, choice) != BID_OK:
+            if bid_error(st, me, choice) != G.BID_OK:
                 row[base_col] = -2
                 continue
             st2[:] = st
             auction_bid(st2, me, choice)
             finish_auction(st2, hands, policy, flags, key, nbefore + 1, table)
-            if st2[A_OUTCOME] == AUCTION_VOID:
+            if st2[G.A_OUTCOME] == G.AUCTION_VOID:
                 row[base_col] = -1
                 continue
-            lead = st2[A_LANDLORD]
-            top = st2[A_BASE]
+            lead = st2[G.A_LANDLORD]
+            top = st2[G.A_BASE]
             rel = (lead - me) % 3
             if cache_won[rel] < 0:
                 won, mult, show = rest_of_hand(hands, bottom, lead, rel, key, policy, pflags, stage_flags, spring_col,
@@ -321,18 +292,18 @@ def call_problem(hand, seat: "int | str" = 0, before=(), rules: "Rules | str | N
     me = place_index(seat)
     acts = _parse_calls(before)
     mode = BIDDING_MODES_CALL[rules.bidding]
-    state = [0] * AUCTION_SIZE
+    state = [0] * G.AUCTION_SIZE
     _auction_start(state, mode, 0, 0)
     for i, a in enumerate(acts):
-        if state[A_OUTCOME] != AUCTION_OPEN:
+        if state[G.A_OUTCOME] != G.AUCTION_OPEN:
             raise BidError(f"the auction is over after {i} action(s); {len(acts)} were given", param="before")
-        _auction_bid(state, state[A_TURN], a)
-    if state[A_OUTCOME] != AUCTION_OPEN:
+        _auction_bid(state, state[G.A_TURN], a)
+    if state[G.A_OUTCOME] != G.AUCTION_OPEN:
         raise BidError("the auction is over after these actions: there is nothing to decide", param="before")
-    if state[A_TURN] != me:
+    if state[G.A_TURN] != me:
         raise BidError(f"after {','.join(_CALL_NAMES[a] for a in acts) or 'no action'} it is the "
-                       f"{PLACES[state[A_TURN]]} seat's turn, not the {PLACES[me]} seat's", param="seat")
-    what = "call" if state[A_CALLER] < 0 else "grab"
+                       f"{PLACES[state[G.A_TURN]]} seat's turn, not the {PLACES[me]} seat's", param="seat")
+    what = "call" if state[G.A_CALLER] < 0 else "grab"
     return CallProblem(packed, me, acts, (1, 1), what, unseen_ranks(FULL_DECK - packed), rules, given)
 
 
@@ -346,7 +317,7 @@ def run_call_rows(problem: CallProblem, policy: int, seed: int, start: int, coun
     with policy_work() as work:
         _call_chunk(problem.unseen, problem.seat, problem.hand, variant_of(rules).table.hand_cards, before,
                     len(problem.before), policy, rules.game_flags & ~WILD_MASK, problem.given, rules.stage_flags,
-                    BIDDING_MODES_CALL[rules.bidding], SPRING_MODES[rules.spring], seed_key(seed), start, count,
+                    BIDDING_MODES_CALL[rules.bidding], G.SPRING_MODES[rules.spring], seed_key(seed), start, count,
                     max_attempts, out, *work)
     return out
 

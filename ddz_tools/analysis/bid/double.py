@@ -94,8 +94,7 @@ def double_chunk(unseen, me, me17, hand_n, bottom, before, nbefore, legal, polic
     for s in range(count):
         idx = start + s
         row = out[s]
-        for c in range(DCOLS):
-            row[c] = 0
+        row[:] = 0
         key = 0
         accepted = False
         attempt = 0

@@ -69,7 +69,7 @@ import numpy as np
 from ...core._jit import kernel
 from ...core.cards import counts_of
 from ...core.errors import ArgumentError, BidError, RulesError
-from ...core.gamerules import DRAW_SHIFT, draw_wild_given, settle_seats
+from ...core.gamerules import DRAW_SHIFT, draw_wild_given, play_flags, settle_seats
 from ...core.kinds import wild_flags
 from ...core.rules import Rules
 from ...engines.policies import BUFFER, new_table
@@ -230,6 +230,17 @@ def deal_wild(game_flags, given, key):
     if ((game_flags >> DRAW_SHIFT) & 3) != 0:
         np.random.seed(mix2(key, WILD_STREAM))
     return draw_wild_given(game_flags, given)
+
+
+@kernel
+def deal_sample(unseen, key, me, mine, rest, hand_n, bottom_known, game_flags, given, hands, scratch):
+    """The deal of the sample ``key`` (:func:`deal`) and its wild ranks
+    (:func:`deal_wild`): ``(bottom, flags, every)``, ``flags`` the play flags
+    of the wild ranks shown before the bidding (what the auction sees),
+    ``every`` the flag bits of every wild rank (what the play sees)."""
+    bottom = deal(unseen, key, me, mine, rest, hand_n, bottom_known, hands, scratch)
+    shown, every = deal_wild(game_flags, given, key)
+    return bottom, play_flags(game_flags, shown), every
 
 
 def known_wild(rules: Rules, all_shown: bool = False) -> int:

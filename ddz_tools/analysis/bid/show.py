@@ -48,7 +48,7 @@ from ...variants import variant_of
 from .call import BIDDING_MODES_CALL, finish_auction, open_auction, rest_of_hand
 from .double import (DCOL_ACCEPTED, DCOL_ATTEMPTS, DCOL_MULT, DCOL_SHOW, DCOL_WON, DCOLS, FACTORS, double_chunk,
                      flush_bit, parse_factors, record_flush)
-from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, deal, deal_wild, key_of, known_wild,
+from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, deal_sample, key_of, known_wild,
                          mean_interval, place_index, policy_work, sample, score_of, seed_key, unseen_ranks, wild_fields,
                          wilson_interval)
 
@@ -105,12 +105,9 @@ def _show_chunk(unseen, me, mine, seen, n, stage, policy, game_flags, given, sta
     for s in range(count):
         idx = start + s
         row = out[s]
-        for c in range(SCOLS):
-            row[c] = 0
+        row[:] = 0
         key = key_of(key0, idx, 0)
-        bottom = deal(unseen, key, me, mine, n - seen, n, 0, hands, scratch)
-        shown, every = deal_wild(game_flags, given, key)
-        flags = play_flags(game_flags, shown)
+        bottom, flags, every = deal_sample(unseen, key, me, mine, n - seen, n, 0, game_flags, given, hands, scratch)
         row[SCOL_ATTEMPTS] = 1
         row[SCOL_ACCEPTED] = 1
         open_auction(st, mode, stage_flags, hands)

@@ -31,7 +31,8 @@ from ...moves.movegen import GEN_SCRATCH, gen_into_scratch
 from .memo import hand_key, memo_get, memo_put
 from .signature import SIG_FOUR, SIG_TAG, four_free_plays, representative_f, sig_bound, sig_cards, signature_f
 
-__all__ = ["search_core", "lowest_rank", "SEARCH_WORK", "WORK_FIXED", "STACK", "FREE", "INF"]
+__all__ = ["search_core", "lowest_rank", "SEARCH_WORK", "WORK_FIXED", "STACK", "FREE", "INF", "frame_stacks",
+           "push_frame", "child_cost", "offer", "take_child"]
 
 
 @kernel
@@ -140,6 +141,53 @@ WORK_FIXED = GEN_SCRATCH + 5 * STACK
 SEARCH_WORK = WORK_FIXED + 6 * _GEN_CAPACITY
 
 
+# The explicit stack every search of this package keeps: one frame per open
+# node, its children in ``ch[s_next:s_end]`` (a child is a key, marked
+# :data:`FREE` when taking it costs no play).
+
+
+@kernel
+def frame_stacks(work):
+    """The four stacks after the generator's scratch in a work array: each
+    frame's node, its best value so far (or its budget), its next child and
+    the end of its children."""
+    s = work[GEN_SCRATCH:GEN_SCRATCH + 4 * STACK]
+    return s[:STACK], s[STACK:2 * STACK], s[2 * STACK:3 * STACK], s[3 * STACK:]
+
+
+@kernel
+def push_frame(d, node, value, top, end, s_node, s_value, s_next, s_end):
+    """Open the frame of ``node`` above frame ``d``, its children
+    ``ch[top:end]``; returns the new depth."""
+    d += 1
+    s_node[d], s_value[d], s_next[d], s_end[d] = node, value, top, end
+    return d
+
+
+@kernel
+def child_cost(ch, i):
+    """The plays taking child ``ch[i]`` costs: 0 when marked :data:`FREE`, else 1."""
+    return 0 if ch[i] >= FREE else 1
+
+
+@kernel
+def offer(s_best, d, v):
+    """Frame ``d`` keeps ``v`` when it beats its best so far."""
+    if v < s_best[d]:
+        s_best[d] = v
+
+
+@kernel
+def take_child(s_best, d, child, v, w):
+    """Frame ``d`` takes ``child``, of value ``v`` (-1: not known yet) plus
+    the ``w`` plays taking it costs: -1 when the value is known (offered to
+    the frame), else ``child``, the node to search next."""
+    if v < 0:
+        return child
+    offer(s_best, d, v + w)
+    return -1
+
+
 @kernel
 def search_core(root, flags, table, work, tag):
     """Memoised DFS with an explicit stack over hand and signature nodes, in
@@ -157,10 +205,7 @@ def search_core(root, flags, table, work, tag):
     upper bound: see :func:`search_nf`).
     """
     scratch = work[:GEN_SCRATCH]
-    s_node = work[GEN_SCRATCH:GEN_SCRATCH + STACK]
-    s_best = work[GEN_SCRATCH + STACK:GEN_SCRATCH + 2 * STACK]
-    s_next = work[GEN_SCRATCH + 2 * STACK:GEN_SCRATCH + 3 * STACK]
-    s_end = work[GEN_SCRATCH + 3 * STACK:GEN_SCRATCH + 4 * STACK]
+    s_node, s_best, s_next, s_end = frame_stacks(work)
     s_lb = work[GEN_SCRATCH + 4 * STACK:WORK_FIXED]
     cap = (work.shape[0] - WORK_FIXED) // 6
     gc = work[WORK_FIXED:WORK_FIXED + cap]
@@ -188,15 +233,9 @@ def search_core(root, flags, table, work, tag):
                 memo_put(table, (node if node >= SIG_TAG else hand_key(node, flags)) ^ tag, 1)
                 if d < 0:
                     return 1
-                w = 0 if ch[s_next[d] - 1] >= FREE else 1
-                if 1 + w < s_best[d]:
-                    s_best[d] = 1 + w
+                offer(s_best, d, 1 + child_cost(ch, s_next[d] - 1))
                 continue
-            d += 1
-            s_node[d] = node
-            s_best[d] = INF
-            s_next[d] = top
-            s_end[d] = end
+            d = push_frame(d, node, INF, top, end, s_node, s_best, s_next, s_end)
             # A node that is not one play needs at least 2; a signature at
             # least its bound.  Reaching the bound ends the node.
             s_lb[d] = 2
@@ -209,30 +248,20 @@ def search_core(root, flags, table, work, tag):
         i = s_next[d]
         if i < s_end[d] and s_best[d] > s_lb[d]:
             s_next[d] = i + 1
-            child = ch[i]
-            w = 1
-            if child >= FREE:
-                child ^= FREE
-                w = 0
-            elif child >= SIG_TAG and sig_bound(child ^ SIG_TAG) + 1 >= s_best[d]:
+            w = child_cost(ch, i)
+            child = ch[i] & ~FREE
+            if w and child >= SIG_TAG and sig_bound(child ^ SIG_TAG) + 1 >= s_best[d]:
                 continue  # cannot beat the best found
             if child >= SIG_TAG and (child & SIG_FOUR) != 0:
                 v = four_free_plays(child ^ SIG_TAG)   # exact: no search
             else:
                 v = memo_get(table, (child if child >= SIG_TAG else hand_key(child, flags)) ^ tag)
-            if v >= 0:
-                if v + w < s_best[d]:
-                    s_best[d] = v + w
-            else:
-                pending = child
+            pending = take_child(s_best, d, child, v, w)
             continue
         best = s_best[d]
-        node = s_node[d]
-        memo_put(table, (node if node >= SIG_TAG else hand_key(node, flags)) ^ tag, best)
+        memo_put(table, (s_node[d] if s_node[d] >= SIG_TAG else hand_key(s_node[d], flags)) ^ tag, best)
         d -= 1
         if d < 0:
             return best
         top = s_end[d]
-        w = 0 if ch[s_next[d] - 1] >= FREE else 1
-        if best + w < s_best[d]:
-            s_best[d] = best + w
+        offer(s_best, d, best + child_cost(ch, s_next[d] - 1))

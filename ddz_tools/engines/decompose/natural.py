@@ -25,7 +25,7 @@ from __future__ import annotations
 from ...core._jit import kernel
 from ...core.kinds import F_NATURAL_FIRST, wild_cards
 from ...moves.movegen import GEN_SCRATCH, gen_into_scratch
-from .core import STACK, WORK_FIXED, search_core
+from .core import STACK, WORK_FIXED, frame_stacks, push_frame, search_core
 from .faces import search_static
 from .memo import hand_key, memo_get, memo_put
 
@@ -42,34 +42,29 @@ NF_BOUND = 255
 
 
 @kernel
+def _sift_down(a, lo, root, n):
+    """Move ``a[lo + root]`` down the max-heap ``a[lo:lo + n]`` to its place."""
+    while True:
+        c = 2 * root + 1
+        if c >= n:
+            return
+        if c + 1 < n and a[lo + c + 1] > a[lo + c]:
+            c += 1
+        if a[lo + root] >= a[lo + c]:
+            return
+        a[lo + root], a[lo + c] = a[lo + c], a[lo + root]
+        root = c
+
+
+@kernel
 def _heap_sort(a, lo, hi):
     """Sort ``a[lo:hi]`` in place (no allocation)."""
     n = hi - lo
     for start in range(n // 2 - 1, -1, -1):
-        root = start
-        while True:
-            c = 2 * root + 1
-            if c >= n:
-                break
-            if c + 1 < n and a[lo + c + 1] > a[lo + c]:
-                c += 1
-            if a[lo + root] >= a[lo + c]:
-                break
-            a[lo + root], a[lo + c] = a[lo + c], a[lo + root]
-            root = c
+        _sift_down(a, lo, start, n)
     for last in range(n - 1, 0, -1):
         a[lo], a[lo + last] = a[lo + last], a[lo]
-        root = 0
-        while True:
-            c = 2 * root + 1
-            if c >= last:
-                break
-            if c + 1 < last and a[lo + c + 1] > a[lo + c]:
-                c += 1
-            if a[lo + root] >= a[lo + c]:
-                break
-            a[lo + root], a[lo + c] = a[lo + c], a[lo + root]
-            root = c
+        _sift_down(a, lo, 0, last)
 
 
 @kernel
@@ -137,10 +132,7 @@ def _nf_can(root, k, flags, table, work):
     swork = work[:half]
     nw = work[half:]
     scratch = nw[:GEN_SCRATCH]
-    s_node = nw[GEN_SCRATCH:GEN_SCRATCH + STACK]
-    s_k = nw[GEN_SCRATCH + STACK:GEN_SCRATCH + 2 * STACK]
-    s_next = nw[GEN_SCRATCH + 2 * STACK:GEN_SCRATCH + 3 * STACK]
-    s_end = nw[GEN_SCRATCH + 3 * STACK:GEN_SCRATCH + 4 * STACK]
+    s_node, s_k, s_next, s_end = frame_stacks(nw)
     cap = (nw.shape[0] - WORK_FIXED) // 4
     if cap < 16:
         return -1
@@ -177,11 +169,7 @@ def _nf_can(root, k, flags, table, work):
             if i == top or ch[i] != ch[i - 1]:
                 ch[u] = ch[i]
                 u += 1
-        d += 1
-        s_node[d] = node
-        s_k[d] = nk
-        s_next[d] = top
-        s_end[d] = u
+        d = push_frame(d, node, nk, top, u, s_node, s_k, s_next, s_end)
         top = u
         # Scan the children of the top frame; pop the frames that run out.
         while True:

@@ -94,14 +94,18 @@ _SPREAD = (0, 2, 4, 6, 8, 10, 12, 1, 3, 5, 7, 9, 11)
 
 
 @kernel
-def _representative(sig):
-    """A hand with signature ``sig``: fours first, then trios, pairs and
-    singles, on the ranks of :data:`_SPREAD` in order; then the small joker,
-    then the big one.  Its lowest rank is its first rank (0)."""
+def _representative(sig, w1, w2):
+    """A hand with the natural cards of signature ``sig``: fours first, then
+    trios, pairs and singles, on the ranks of :data:`_SPREAD` in order
+    skipping the wild ranks ``w1`` and ``w2`` (-1: none); then the small
+    joker, then the big one.  Without wild ranks its lowest rank is its first
+    rank (0)."""
     hand = 0
     i = 0
     for c in range(4, 0, -1):
         for _ in range((sig >> (4 * (c - 1))) & 15):
+            while _SPREAD[i] == w1 or _SPREAD[i] == w2:
+                i += 1
             hand |= c << (4 * _SPREAD[i])
             i += 1
     j = (sig >> 16) & 15
@@ -200,22 +204,10 @@ def representative_f(sig, flags):
     if (sig & SIG_FOUR) != 0:
         return _representative_four(sig)
     if (sig >> 20) == 0:
-        return _representative(sig)
+        return _representative(sig, -1, -1)
     w1 = wild1(flags)
     w2 = wild2(flags)
-    hand = 0
-    i = 0
-    for c in range(4, 0, -1):
-        for _ in range((sig >> (4 * (c - 1))) & 15):
-            while _SPREAD[i] == w1 or _SPREAD[i] == w2:
-                i += 1
-            hand |= c << (4 * _SPREAD[i])
-            i += 1
-    j = (sig >> 16) & 15
-    if j >= 1:
-        hand |= 1 << 52
-    if j >= 2:
-        hand |= 1 << 56
+    hand = _representative(sig, w1, w2)
     hand |= ((sig >> 20) & 15) << (4 * w1)
     if w2 >= 0:
         hand |= ((sig >> 24) & 15) << (4 * w2)

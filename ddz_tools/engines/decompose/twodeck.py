@@ -35,8 +35,8 @@ matter: those take :func:`~.core.search_core`.
 from __future__ import annotations
 
 from ...core._jit import kernel
-from ...moves.movegen import GEN_SCRATCH, first_subset, next_subset, pair_ranks, wing_pairs
-from .core import FREE, INF, STACK, WORK_FIXED
+from ...moves.movegen import first_subset, next_subset, pair_ranks, wing_pairs
+from .core import FREE, INF, STACK, WORK_FIXED, child_cost, frame_stacks, offer, push_frame, take_child
 from .memo import memo_get, memo_put
 from .signature import SIG_TAG, four_free_plays, signature_four
 
@@ -183,10 +183,7 @@ def _search_four_node(pending, table, work):
     """:func:`search_four` from the node ``pending`` (a key of
     :func:`_four_key`): a memoised DFS with an explicit stack in ``work``,
     -1 when ``work`` is too small."""
-    s_node = work[GEN_SCRATCH:GEN_SCRATCH + STACK]
-    s_best = work[GEN_SCRATCH + STACK:GEN_SCRATCH + 2 * STACK]
-    s_next = work[GEN_SCRATCH + 2 * STACK:GEN_SCRATCH + 3 * STACK]
-    s_end = work[GEN_SCRATCH + 3 * STACK:GEN_SCRATCH + 4 * STACK]
+    s_node, s_best, s_next, s_end = frame_stacks(work)
     sc = work[:64]
     ch = work[WORK_FIXED:]
     cap = ch.shape[0]
@@ -209,15 +206,9 @@ def _search_four_node(pending, table, work):
                 memo_put(table, node, 1)
                 if d < 0:
                     return 1
-                w = 0 if ch[s_next[d] - 1] >= FREE else 1
-                if 1 + w < s_best[d]:
-                    s_best[d] = 1 + w
+                offer(s_best, d, 1 + child_cost(ch, s_next[d] - 1))
                 continue
-            d += 1
-            s_node[d] = node
-            s_best[d] = INF
-            s_next[d] = top
-            s_end[d] = end
+            d = push_frame(d, node, INF, top, end, s_node, s_best, s_next, s_end)
             top = end
             continue
         i = s_next[d]
@@ -225,28 +216,18 @@ def _search_four_node(pending, table, work):
         # child, tried first, says so).
         if i < s_end[d] and s_best[d] > 2:
             s_next[d] = i + 1
-            child = ch[i]
-            w = 1
-            if child >= FREE:
-                child ^= FREE
-                w = 0
+            w = child_cost(ch, i)
+            child = ch[i] & ~FREE
             if child >= SIG_TAG:
                 v = four_free_plays(child ^ SIG_TAG)
             else:
                 v = memo_get(table, child)
-            if v >= 0:
-                if v + w < s_best[d]:
-                    s_best[d] = v + w
-            else:
-                pending = child
+            pending = take_child(s_best, d, child, v, w)
             continue
         best = s_best[d]
-        node = s_node[d]
-        memo_put(table, node, best)
+        memo_put(table, s_node[d], best)
         d -= 1
         if d < 0:
             return best
         top = s_end[d]
-        w = 0 if ch[s_next[d] - 1] >= FREE else 1
-        if best + w < s_best[d]:
-            s_best[d] = best + w
+        offer(s_best, d, best + child_cost(ch, s_next[d] - 1))

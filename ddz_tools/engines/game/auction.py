@@ -85,11 +85,15 @@ class Auction:
         for seat in self.must_call:
             _auction_must_call(self._state, table.check_seat(seat))
 
+    def _seat(self, field: int) -> "int | None":
+        """The seat in a field of the state, None for none (-1)."""
+        s = self._state[field]
+        return None if s < 0 else s
+
     @property
     def turn(self) -> "int | None":
         """The seat to bid, None once the bidding is over."""
-        t = self._state[A_TURN]
-        return None if t < 0 else t
+        return self._seat(A_TURN)
 
     @property
     def high(self) -> int:
@@ -98,8 +102,7 @@ class Auction:
 
     @property
     def high_seat(self) -> "int | None":
-        s = self._state[A_HIGH_SEAT]
-        return None if s < 0 else s
+        return self._seat(A_HIGH_SEAT)
 
     @property
     def passed(self) -> set:
@@ -108,8 +111,7 @@ class Auction:
 
     @property
     def caller(self) -> "int | None":
-        s = self._state[A_CALLER]
-        return None if s < 0 else s
+        return self._seat(A_CALLER)
 
     @property
     def grabs(self) -> int:
@@ -117,8 +119,7 @@ class Auction:
 
     @property
     def landlord(self) -> "int | None":
-        s = self._state[A_LANDLORD]
-        return None if s < 0 else s
+        return self._seat(A_LANDLORD)
 
     @property
     def base(self) -> int:

@@ -26,7 +26,7 @@ import sys
 from typing import IO, Iterator
 
 from ...core.cards import format_cards, pack_card_ids
-from ...core.errors import DdzError, StageError
+from ...core.errors import StageError, attempt
 from ..game import (
     BIDDING,
     DOUBLING,
@@ -273,10 +273,7 @@ def read_records(path: "str | os.PathLike | IO[str]", replay: bool = True) -> It
     name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else getattr(path, "name", "<stream>")
     for lineno, line, error in record_lines(path):
         if error is None:
-            try:
-                rec = parse_record(line)
-            except DdzError as exc:
-                error = str(exc)
+            rec, error = attempt(parse_record, line)
         if error is not None:
             yield LineResult(name, lineno, error=error)
             continue
