@@ -110,39 +110,13 @@ What is where, each module importing only those above it:
 from ...core.errors import IllegalAction
 from ...variants.table import ROLE_NAMES
 from .auction import Auction
-from .phases import (
-    ALL_PASS_OPTIONS,
-    BIDDING,
-    DOUBLING,
-    DRAWING,
-    E_BAD_BID,
-    E_BAD_CARDS,
-    E_BAD_DOUBLE,
-    E_BAD_DRAW,
-    E_BAD_SHOW,
-    E_DOES_NOT_BEAT,
-    E_FINISHED,
-    E_NOT_A_COMBINATION,
-    E_NOT_BIDDING,
-    E_NOT_IN_HAND,
-    E_NOT_PLAYING,
-    E_PASS_ON_LEAD,
-    E_WRONG_TURN,
-    FINISHED,
-    PLAYING,
-    REDEAL,
-    seat_roles,
-    show_stage_code,
-    show_stage_text,
-)
+from .phases import *  # noqa: F401,F403  (the phases, the error codes, the show stages: phases.__all__)
+from .phases import __all__ as _phases
 from .reading import choose_reading
 from .scoring import Result, score, seat_scores
 from .state import Game, GameState, random_game
 
 __all__ = [
     "IllegalAction", "Auction", "Result", "GameState", "Game", "choose_reading", "score", "seat_scores",
-    "random_game", "BIDDING", "PLAYING", "FINISHED", "REDEAL", "DRAWING", "DOUBLING", "ALL_PASS_OPTIONS",
-    "show_stage_code", "show_stage_text", "ROLE_NAMES", "seat_roles",
-    "E_FINISHED", "E_WRONG_TURN", "E_BAD_BID", "E_NOT_BIDDING", "E_NOT_PLAYING", "E_PASS_ON_LEAD", "E_BAD_CARDS",
-    "E_NOT_IN_HAND", "E_NOT_A_COMBINATION", "E_DOES_NOT_BEAT", "E_BAD_SHOW", "E_BAD_DOUBLE", "E_BAD_DRAW",
+    "random_game", "ROLE_NAMES", *_phases,
 ]

@@ -20,7 +20,10 @@ from ...core.gamerules import SHOW_BEFORE_DEAL, SHOW_FIRST_PLAY
 from ...variants.table import TABLES, Table
 
 __all__ = ["BIDDING", "DRAWING", "DOUBLING", "PLAYING", "FINISHED", "REDEAL", "ALL_PASS_OPTIONS",
-           "show_stage_code", "show_stage_text", "seat_table", "seat_roles", "SEAT_COUNTS"]
+           "show_stage_code", "show_stage_text", "seat_table", "seat_roles", "SEAT_COUNTS", "ERROR_CODES",
+           "E_FINISHED", "E_WRONG_TURN", "E_BAD_BID", "E_NOT_BIDDING", "E_NOT_PLAYING", "E_PASS_ON_LEAD",
+           "E_BAD_CARDS", "E_NOT_IN_HAND", "E_NOT_A_COMBINATION", "E_DOES_NOT_BEAT", "E_BAD_SHOW", "E_BAD_DOUBLE",
+           "E_BAD_DRAW"]
 
 BIDDING = "bidding"
 DRAWING = "drawing"     # landlord_draw: the landlord draws a card from each farmer
@@ -47,6 +50,9 @@ E_DOES_NOT_BEAT = "does_not_beat"
 E_BAD_SHOW = "bad_show"
 E_BAD_DOUBLE = "bad_double"
 E_BAD_DRAW = "bad_draw"
+#: Every error code, in the order of the fast validator's statuses (its status ``k + 2`` is code ``k``).
+ERROR_CODES = (E_WRONG_TURN, E_PASS_ON_LEAD, E_NOT_IN_HAND, E_NOT_A_COMBINATION, E_DOES_NOT_BEAT, E_FINISHED,
+               E_BAD_CARDS, E_BAD_BID, E_NOT_BIDDING, E_NOT_PLAYING, E_BAD_SHOW, E_BAD_DRAW, E_BAD_DOUBLE)
 
 
 def show_stage_code(stage) -> int:

@@ -47,23 +47,7 @@ from ...core.gamerules import (
 from ...core.kinds import TIER_SHIFT, WILD_MASK
 from ...core.rules import Play, Rules, has_fixed_reading, play_text_cards
 from ...moves.movegen import gen_all, gen_into
-from ..game import (
-    E_BAD_BID,
-    E_BAD_CARDS,
-    E_BAD_DOUBLE,
-    E_BAD_DRAW,
-    E_BAD_SHOW,
-    E_DOES_NOT_BEAT,
-    E_FINISHED,
-    E_NOT_A_COMBINATION,
-    E_NOT_BIDDING,
-    E_NOT_IN_HAND,
-    E_NOT_PLAYING,
-    E_PASS_ON_LEAD,
-    E_WRONG_TURN,
-    PLAYING,
-    Result,
-)
+from ..game import ERROR_CODES, PLAYING, Result
 from .format import Record, parse_record
 from .walk import ReplayResult, game_before_play
 
@@ -71,9 +55,7 @@ __all__ = ["STATUS_NAMES", "S_OK", "S_INCOMPLETE", "MAX_SEATS", "GameBatch", "Ba
            "run_batch", "validate_batch"]
 
 #: Status codes of the kernel, by index (the same names as the Game's error codes).
-STATUS_NAMES = ("ok", "incomplete", E_WRONG_TURN, E_PASS_ON_LEAD, E_NOT_IN_HAND, E_NOT_A_COMBINATION,
-                E_DOES_NOT_BEAT, E_FINISHED, E_BAD_CARDS, E_BAD_BID, E_NOT_BIDDING, E_NOT_PLAYING,
-                E_BAD_SHOW, E_BAD_DRAW, E_BAD_DOUBLE)
+STATUS_NAMES = ("ok", "incomplete") + ERROR_CODES
 S_OK, S_INCOMPLETE, S_WRONG_TURN, S_PASS_ON_LEAD, S_NOT_IN_HAND, S_NOT_A_COMBINATION, S_DOES_NOT_BEAT, \
     S_FINISHED, S_BAD_CARDS, S_BAD_BID, S_NOT_BIDDING, S_NOT_PLAYING, S_BAD_SHOW, S_BAD_DRAW, \
     S_BAD_DOUBLE = range(len(STATUS_NAMES))

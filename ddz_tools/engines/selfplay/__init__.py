@@ -106,63 +106,12 @@ buckets) in :mod:`~ddz_tools.engines.selfplay.summary`.
 """
 
 from ..stats import wilson_interval
-from .kernel import (
-    D_BOTTOM,
-    D_IDS,
-    DEAL_SIZE,
-    I_ANTI_SPRING,
-    I_BASE,
-    I_BOMBS,
-    I_BONUS,
-    I_DOUBLES,
-    I_DRAWS,
-    I_FIRST_BIDDER,
-    I_FLUSH,
-    I_LANDLORD,
-    I_LANDLORD_WON,
-    I_MULTIPLIER,
-    I_N_BIDS,
-    I_N_MOVES,
-    I_N_SHOWS,
-    I_REDEALS,
-    I_SCORES,
-    I_SHOW_MULTIPLE,
-    I_SHOWS,
-    I_SPRING,
-    I_WILD,
-    INFO_SIZE,
-    MAX_BIDS,
-    MAX_MOVES,
-    MAX_MOVES_FOUR,
-    MAX_REDEALS,
-    MAX_SEATS,
-    R_ANTI_SPRING,
-    R_BOMBS,
-    R_DOUBLINGS,
-    R_LANDLORD_WON,
-    R_N_MOVES,
-    R_SPRING,
-    R_SPRING_ANY,
-    RESULT_SIZE,
-    STAKE_BUCKETS,
-    STATS_SIZE,
-    deal_cards,
-    game_seed,
-    max_moves,
-    new_game_arrays,
-    playout,
-    work_arrays,
-)
+from .kernel import *  # noqa: F401,F403  (the kernels and their array layouts: kernel.__all__)
+from .kernel import __all__ as _kernel
 from .run import CHUNK, selfplay_stats, simulate
 from .summary import SelfplayStats, SimulationSummary, stake_bucket, stake_bucket_label, stake_distribution
 
 __all__ = [
     "simulate", "selfplay_stats", "SelfplayStats", "SimulationSummary", "stake_bucket", "stake_bucket_label",
-    "stake_distribution", "wilson_interval", "deal_cards", "game_seed", "playout", "work_arrays", "max_moves",
-    "new_game_arrays", "CHUNK", "MAX_MOVES", "MAX_MOVES_FOUR", "MAX_SEATS", "MAX_BIDS", "MAX_REDEALS",
-    "STAKE_BUCKETS", "STATS_SIZE", "INFO_SIZE", "DEAL_SIZE", "D_BOTTOM", "D_IDS", "RESULT_SIZE",
-    "R_LANDLORD_WON", "R_BOMBS", "R_SPRING", "R_ANTI_SPRING", "R_N_MOVES", "R_SPRING_ANY", "R_DOUBLINGS",
-    "I_FIRST_BIDDER", "I_N_BIDS", "I_LANDLORD", "I_BASE", "I_N_MOVES", "I_LANDLORD_WON", "I_BOMBS", "I_SPRING",
-    "I_ANTI_SPRING", "I_MULTIPLIER", "I_REDEALS", "I_WILD", "I_SHOW_MULTIPLE", "I_BONUS", "I_DOUBLES",
-    "I_N_SHOWS", "I_SHOWS", "I_DRAWS", "I_SCORES", "I_FLUSH",
+    "stake_distribution", "wilson_interval", "CHUNK", *_kernel,
 ]

@@ -63,6 +63,15 @@ from ...variants.variant import P_BOTTOM, P_DECKS, P_GAME_FLAGS, P_HAND, P_SEATS
 from ..policies import (BUFFER, TABLE_BITS, new_table, policy_bid, policy_call, policy_double, policy_play,
                         policy_show)
 
+__all__ = [
+    "D_BOTTOM", "D_IDS", "DEAL_SIZE", "I_ANTI_SPRING", "I_BASE", "I_BOMBS", "I_BONUS", "I_DOUBLES", "I_DRAWS",
+    "I_FIRST_BIDDER", "I_FLUSH", "I_LANDLORD", "I_LANDLORD_WON", "I_MULTIPLIER", "I_N_BIDS", "I_N_MOVES",
+    "I_N_SHOWS", "I_REDEALS", "I_SCORES", "I_SHOW_MULTIPLE", "I_SHOWS", "I_SPRING", "I_WILD", "INFO_SIZE",
+    "MAX_BIDS", "MAX_MOVES", "MAX_MOVES_FOUR", "MAX_REDEALS", "MAX_SEATS", "R_ANTI_SPRING", "R_BOMBS",
+    "R_DOUBLINGS", "R_LANDLORD_WON", "R_N_MOVES", "R_SPRING", "R_SPRING_ANY", "RESULT_SIZE", "STAKE_BUCKETS",
+    "STATS_SIZE", "deal_cards", "game_seed", "max_moves", "new_game_arrays", "playout", "work_arrays",
+]
+
 #: Upper bound on the moves (plays and passes) of one game: every play takes a
 #: card (at most 54 plays) and at most two passes follow a play.
 MAX_MOVES = 168
