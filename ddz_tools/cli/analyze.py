@@ -26,7 +26,7 @@ from ..analysis.report import ReportWriter
 from ..analysis.review import MODES as REVIEW_MODES
 from . import EXIT_BAD_RECORDS
 from .options import (Progress, bids_options, default_workers, emit_json, format_option, print_table,
-                      progress_option, review_nodes_option, review_samples_option, rules_option, scheduler_option,
+                      progress_option, review_inference_option, review_nodes_option, review_samples_option, rules_option, scheduler_option,
                       seed_option, time_limit_option, workers_option)
 
 
@@ -115,6 +115,7 @@ def _csv_writer(stream):
               help="Judge every move: open (open-hand solver), hidden (advisor) or both.")
 @review_nodes_option
 @review_samples_option
+@review_inference_option
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               help="Also write an HTML report to this folder (as `ddz report`; implies --review open).")
 @click.option("--force", is_flag=True, help="With --report: overwrite the report in an existing folder.")
@@ -122,7 +123,8 @@ def _csv_writer(stream):
 @seed_option
 @progress_option
 def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit, time_limit, bids,
-            bid_samples, review, review_nodes, review_samples, report_dir, force, rules, seed, progress):
+            bid_samples, review, review_nodes, review_samples, review_inference, report_dir, force, rules, seed,
+            progress):
     """Check, score and find mistakes in recorded games.
 
     FILES are ddz-record/1 JSON Lines, Botzone judge logs or bot-side
@@ -190,6 +192,7 @@ def analyze(files, fmt, out, resume, workers, scheduler, solve_below, node_limit
         for g in analyze_files(files, rules=rules, solve_below=solve_below, node_limit=node_limit,
                                time_limit=time_limit, bids=bids, bid_samples=bid_samples, seed=seed,
                                review=review, review_nodes=review_nodes, review_samples=review_samples,
+                               review_inference=review_inference == "on",
                                workers=workers, scheduler=scheduler, skip=skip, progress=bar):
             if writer is not None:
                 writer.add(g)

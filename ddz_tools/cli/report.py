@@ -11,7 +11,7 @@ from ..analysis.report import write_report
 from ..analysis.review import MODES as REVIEW_MODES
 from . import EXIT_BAD_RECORDS
 from .options import (Progress, bids_options, default_workers, emit_json, format_option, progress_option,
-                      review_nodes_option, review_samples_option, rules_option, scheduler_option, seed_option,
+                      review_inference_option, review_nodes_option, review_samples_option, rules_option, scheduler_option, seed_option,
                       time_limit_option, workers_option)
 
 @click.command()
@@ -25,6 +25,7 @@ from .options import (Progress, bids_options, default_workers, emit_json, format
                    "or both.")
 @review_nodes_option
 @review_samples_option
+@review_inference_option
 @time_limit_option
 @click.option("--solve-below", type=click.IntRange(min=0), default=0, show_default=True,
               help="Also run analyze's endgame mistake search from N cards a hand (0 = off).")
@@ -35,8 +36,8 @@ from .options import (Progress, bids_options, default_workers, emit_json, format
 @seed_option
 @format_option("table", "json")
 @progress_option
-def report(files, out, force, resume, review, review_nodes, review_samples, time_limit, solve_below, bids,
-           bid_samples, workers, scheduler, rules, seed, fmt, progress):
+def report(files, out, force, resume, review, review_nodes, review_samples, review_inference, time_limit, solve_below,
+           bids, bid_samples, workers, scheduler, rules, seed, fmt, progress):
     """Review recorded games and write a static HTML report.
 
     FILES are read as by `ddz analyze` (ddz-record/1 JSON Lines, Botzone logs,
@@ -67,7 +68,8 @@ def report(files, out, force, resume, review, review_nodes, review_samples, time
     try:
         res = write_report(files, out, force=force, resume=resume, review=review, progress=bar, on_game=bad,
                            rules=rules, solve_below=solve_below, review_nodes=review_nodes,
-                           review_samples=review_samples, time_limit=time_limit, bids=bids,
+                           review_samples=review_samples,
+                           review_inference=review_inference == "on", time_limit=time_limit, bids=bids,
                            bid_samples=bid_samples, seed=seed,
                            workers=default_workers(workers) if scheduler is None else 1, scheduler=scheduler)
     finally:

@@ -227,8 +227,9 @@ def _deep(g: GameAnalysis, rec, opts: AnalyzeOptions) -> None:
         from ..review import review_record
 
         try:
-            adv = {"seed": opts.seed} if opts.review_samples is None else {"seed": opts.seed,
-                                                                           "samples": opts.review_samples}
+            adv = {"seed": opts.seed, "inference": opts.review_inference}
+            if opts.review_samples is not None:
+                adv["samples"] = opts.review_samples
             g.review = review_record(rec, opts.review, node_limit=opts.review_nodes, time_limit=opts.time_limit,
                                      players=player_names(g), advisor_options=adv).to_dict()
         except DdzError as exc:
@@ -378,7 +379,7 @@ def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, s
                   node_limit: "int | None" = DEFAULT_NODE_LIMIT, time_limit: "float | None" = None,
                   bids: bool = False, bid_samples: int = 200, seed: int = 0, review: "str | None" = None,
                   review_nodes: "int | None" = REVIEW_NODE_LIMIT, review_samples: "int | None" = None,
-                  workers: int = 1,
+                  review_inference: bool = False, workers: int = 1,
                   scheduler: "str | object | None" = None, skip: Iterable[tuple] = (),
                   progress: "Callable[[int, int], None] | None" = None,
                   chunk_size: "int | None" = None) -> Iterator[GameAnalysis]:
@@ -390,7 +391,8 @@ def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, s
     bid review (``bid_samples`` deals per evaluation, seeded by ``seed``);
     ``review`` (``open``, ``hidden`` or ``both``) reviews every move
     (:mod:`ddz_tools.analysis.review`, ``review_nodes`` solver nodes per position,
-    ``review_samples`` advisor samples per move, seeded by ``seed``).
+    ``review_samples`` advisor samples per move, seeded by ``seed``, and with
+    ``review_inference`` the advisor's deals weighed by the other seats' plays).
     ``workers`` > 1 runs chunks of games in a process pool; ``scheduler`` (a
     ``dask.distributed`` address or ``Client``) runs them on a Dask cluster.
     Either way the results are the same as a single-worker run, in the same
@@ -411,7 +413,8 @@ def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, s
     opts = AnalyzeOptions(rules=Rules.parse(rules) if not isinstance(rules, Rules) else rules,
                           solve_below=int(solve_below), node_limit=node_limit, time_limit=time_limit,
                           bids=bool(bids), bid_samples=int(bid_samples), seed=int(seed), review=review or None,
-                          review_nodes=review_nodes, review_samples=review_samples)
+                          review_nodes=review_nodes, review_samples=review_samples,
+                          review_inference=bool(review_inference))
     if opts.solve_below < 0:
         raise ArgumentError("solve_below must be 0 (off) or a positive number of cards", param="solve_below")
     if opts.review is not None and opts.review not in REVIEW_MODES:
