@@ -43,6 +43,7 @@ import numpy as np
 from ...core._jit import kernel
 from ...core.cards import packed_contains, packed_count
 from ...core.gamerules import double_ok, must_call, trick_after
+from ...core.kinds import WILD_MASK, laizi_count
 from ...core.rules import T_BOMB, T_PAIR, T_ROCKET, T_SOLO
 from ...moves.movegen import gen_all
 from ..decompose import min_plays_memo
@@ -78,8 +79,18 @@ F_OUT = 9
 F_LOWEST = 10
 #: A lead of a solo while an opponent holds one card, or of a pair while one holds two.
 F_LEAD_DANGER = 11
-#: Features of a play.
+#: Features of a play (weighted), then :data:`F_WAYS`.
 NF = 12
+#: Not a weighted feature: the number of legal actions that make the same
+#: play as this one under wild cards (its kind: type, main face, length,
+#: tier; the card sets differ in which cards the laizi stand for or in the
+#: kickers).  The model chooses the kind and then one of its card sets at
+#: random, each feature taken on the card set with the fewest laizi (first
+#: in the generator's order): 1 under natural cards, where every action is
+#: scored on its own.
+F_WAYS = NF
+#: Columns of a features row.
+NCOLS = NF + 1
 FEATURE_NAMES = ("policy", "pass", "pass_partner", "pass_danger", "added", "main", "cards", "controls", "bomb",
                  "out", "lowest", "lead_danger")
 
@@ -142,6 +153,36 @@ def _fewest_opponent_cards(hands, seat, landlord):
 
 
 @kernel
+def _kind_groups(n, acts_c, acts_k, flags, rep):
+    """Under wild cards, ``rep[i]``: the action that stands for the kind of
+    action ``i`` (the card set of that kind with the fewest laizi, first in
+    order), and the number of actions of each kind in ``ways``; returned."""
+    ways = np.ones(n, np.int64)
+    for i in range(n):
+        rep[i] = i
+    if (flags & WILD_MASK) == 0:
+        return ways
+    order = np.argsort(acts_k[:n], kind="mergesort")
+    j = 0
+    while j < n:
+        k = acts_k[order[j]]
+        best = order[j]
+        least = laizi_count(acts_c[best], flags)
+        e = j + 1
+        while e < n and acts_k[order[e]] == k:
+            m = laizi_count(acts_c[order[e]], flags)
+            if m < least:
+                best = order[e]
+                least = m
+            e += 1
+        for x in range(j, e):
+            rep[order[x]] = best
+            ways[order[x]] = e - j
+        j = e
+    return ways
+
+
+@kernel
 def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, bufc, bufk, acts_c, acts_k, feats):
     """The legal actions of ``seat`` and their features: ``(n, cards, kinds,
     features)``.
@@ -151,10 +192,11 @@ def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, buf
     (``prev_kind`` 0: a free lead).  When answering, action 0 is the pass
     (cards and kind 0), then the generator's answers; when leading, the
     generator's leads.  ``features[i]`` holds the :data:`NF` features
-    ``F_*`` of action ``i``.  ``acts_c``/``acts_k``/``feats`` (``feats``
-    ``(m, NF)``) receive them while they have room, else fresh arrays are
-    returned.  ``table``: a decomposer memo table; ``bufc``/``bufk``: the
-    policy's move buffers (:data:`~ddz_tools.engines.policies.BUFFER`).
+    ``F_*`` of action ``i`` and :data:`F_WAYS`.  ``acts_c``/``acts_k``/
+    ``feats`` (``feats`` ``(m, NCOLS)``) receive them while they have room,
+    else fresh arrays are returned.  ``table``: a decomposer memo table;
+    ``bufc``/``bufk``: the policy's move buffers
+    (:data:`~ddz_tools.engines.policies.BUFFER`).
     """
     hand = hands[seat]
     pc, pk = policy_play(hands, seat, landlord, prev_kind, prev_seat, POLICY_HEURISTIC, flags, table, bufc, bufk)
@@ -167,10 +209,13 @@ def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, buf
         acts_c[first:] = gc[:n]
         acts_k[first:] = gk[:n]
     if total > feats.shape[0]:
-        feats = np.empty((total, NF), np.int64)
+        feats = np.empty((total, NCOLS), np.int64)
     if first:
         acts_c[0] = 0
         acts_k[0] = 0
+    rep = np.empty(total, np.int64)
+    ways = _kind_groups(total, acts_c, acts_k, flags, rep)
+    wild = (flags & WILD_MASK) != 0
     mp0 = min_plays_memo(hand, flags, table)
     fewest = _fewest_opponent_cards(hands, seat, landlord)
     partner_holds = first == 1 and seat != landlord and prev_seat != landlord
@@ -184,11 +229,14 @@ def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, buf
         if (k & 31) == prev_type and not _bomb_kind(k) and ((k >> 5) & 15) < lowest_main:
             lowest_main = (k >> 5) & 15
     for i in range(total):
+        if rep[i] != i:
+            continue
         c = acts_c[i]
         k = acts_k[i]
         f = feats[i]
         f[:] = 0
-        f[F_POLICY] = 1 if c == pc and k == pk else 0
+        f[F_WAYS] = ways[i]
+        f[F_POLICY] = 1 if k == pk and (c == pc or wild) else 0
         if k == 0:
             f[F_PASS] = 1
             f[F_PASS_PARTNER] = 1 if partner_holds else 0
@@ -214,6 +262,9 @@ def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, buf
                 f[F_LEAD_DANGER] = 1
         elif t == prev_type and main == lowest_main and not _bomb_kind(k):
             f[F_LOWEST] = 1
+    for i in range(total):
+        if rep[i] != i:
+            feats[i] = feats[rep[i]]
     return total, acts_c, acts_k, feats
 
 
@@ -226,7 +277,7 @@ def _play_logits(n, feats, w, out):
         z = 0.0
         for j in range(NF):
             z += w[j] * feats[i, j]
-        z /= SCALE
+        z = z / SCALE - np.log(feats[i, F_WAYS])
         out[i] = z
         if z > top:
             top = z
@@ -260,7 +311,7 @@ def play_logprobs(hands, seat, landlord, prev_kind, prev_seat, flags, weights, t
     actions' order)."""
     acts_c = np.empty(ACTIONS, np.int64)
     acts_k = np.empty(ACTIONS, np.int64)
-    feats = np.empty((ACTIONS, NF), np.int64)
+    feats = np.empty((ACTIONS, NCOLS), np.int64)
     n, acts_c, acts_k, feats = play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, bufc, bufk,
                                              acts_c, acts_k, feats)
     lp = np.empty(n, np.float64)
@@ -297,7 +348,7 @@ def play_logprob(hands, seat, landlord, prev_kind, prev_seat, cards, kind, flags
     actions."""
     n, ac, ak, fe = play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, bufc, bufk,
                                   np.empty(ACTIONS, np.int64), np.empty(ACTIONS, np.int64),
-                                  np.empty((ACTIONS, NF), np.int64))
+                                  np.empty((ACTIONS, NCOLS), np.int64))
     _score_play(n, ac, ak, fe, cards, kind, weights, np.empty(n, np.float64), out)
     return n
 
@@ -464,6 +515,14 @@ def _add(parts, s, lps):
 
 
 @kernel
+def _play_row(row, start, n, chosen, seat, index):
+    """Fill a play row of :func:`history_rows` (columns ``PR_*``, in this order)."""
+    values = (start, n, chosen, seat, index)
+    for j in range(PLAY_COLS):
+        row[j] = values[j]
+
+
+@kernel
 def _walk(dealt, start, landlord, bid_flags, flags, stage_flags, seats, values, kinds, mask, weights, table, bufc,
           bufk, parts, record):
     """The log-likelihood of each scored seat's actions under each type into
@@ -474,12 +533,12 @@ def _walk(dealt, start, landlord, bid_flags, flags, stage_flags, seats, values, 
     parts[:, :] = 0
     acts_c = np.empty(ACTIONS, np.int64)
     acts_k = np.empty(ACTIONS, np.int64)
-    feats = np.empty((ACTIONS, NF), np.int64)
+    feats = np.empty((ACTIONS, NCOLS), np.int64)
     lp = np.empty(ACTIONS, np.float64)
     lps = np.empty(weights.shape[0], np.int64)
     opts = np.empty(4, np.int64)
     dlp = np.empty((weights.shape[0], 4), np.int64)
-    rec_f = np.empty((ACTIONS * 8 if record else 0, NF), np.int64)
+    rec_f = np.empty((ACTIONS * 8 if record else 0, NCOLS), np.int64)
     rec_p = np.empty((seats.shape[0] if record else 0, PLAY_COLS), np.int64)
     rec_d = np.empty((seats.shape[0] if record else 0, DEC_COLS), np.int64)
     nf = 0
@@ -509,16 +568,11 @@ def _walk(dealt, start, landlord, bid_flags, flags, stage_flags, seats, values, 
                     _add(parts, s, lps)
                     if record:
                         if nf + n > rec_f.shape[0]:
-                            grown = np.empty((2 * (nf + n), NF), np.int64)
+                            grown = np.empty((2 * (nf + n), NCOLS), np.int64)
                             grown[:nf] = rec_f[:nf]
                             rec_f = grown
                         rec_f[nf:nf + n] = fe[:n]
-                        row = rec_p[npl]
-                        row[PR_START] = nf
-                        row[PR_N] = n
-                        row[PR_CHOSEN] = idx
-                        row[PR_SEAT] = s
-                        row[PR_ROW] = i
+                        _play_row(rec_p[npl], nf, n, idx, s, i)
                         nf += n
                         npl += 1
             if k != 0:
@@ -599,7 +653,7 @@ def history_rows(dealt, start, landlord, bid_flags, flags, stage_flags, seats, v
     """The positions :func:`history_loglik` scores, for the fit:
     ``(features, plays, decisions)``, and each type's log-likelihood per
     seat into ``parts``.  ``features`` stacks the :data:`NF` features of
-    every legal action of every scored play position; ``plays`` has a row
+    every legal action of every scored play position (and :data:`F_WAYS`); ``plays`` has a row
     per position (columns ``PR_*``: where its actions start in
     ``features``, how many, the index of the action made (-1 for an
     impossible one), the seat, the history row); ``decisions`` a row per
