@@ -11,8 +11,7 @@ decomposer (``min_plays_fresh``) and the hand strength (``policy_strength``).
 
 Types are dicts with float weights: ``play`` (12 in the order of
 ``FEATURE_NAMES``), ``bid``/``call``/``double``/``show`` as ``(beta,
-alpha)``, ``eps`` and ``prior``.  Under wild cards the model chooses a play's kind,
-then one of its card sets at random.
+alpha)``, ``eps`` and ``prior``.
 """
 
 from __future__ import annotations
@@ -57,10 +56,9 @@ def wild_ranks(flags: int) -> list:
 
 
 def naive_features(hands, seat: int, landlord: int, prev_kind: int, prev_seat: int, flags: int) -> list:
-    """``[((cards, kind), features)]`` of every legal action, features a tuple
-    of 12 and then the number of actions of the same kind under wild cards
-    (1 under natural cards): those share the features of the one of them
-    with the fewest wild cards (the first in order on a tie)."""
+    """``[((cards, kind), features)]`` of every legal action, features a
+    tuple of 12.  Under wild cards the plays added are those of the card set
+    of the same kind with the fewest wild cards (the first in order on a tie)."""
     hand = int(hands[seat])
     wild = wild_ranks(flags)
     choice = policy_play(np.array(hands, np.int64), seat, landlord, prev_kind, prev_seat, 1, flags,
@@ -74,22 +72,31 @@ def naive_features(hands, seat: int, landlord: int, prev_kind: int, prev_seat: i
     same = [(k >> 5) & 15 for c, k in acts if k and (k & 31) == (prev_kind & 31) and not is_bomb(k)]
     lowest_answer = min(same) if same else None
     before = min_plays_fresh(np.int64(hand), flags)
-
-    def features(c, k):
+    by_kind: dict = {}
+    for c, k in acts:
+        by_kind.setdefault(k, []).append(c)
+    stand_in = {k: min(cs, key=lambda c: sum(count(c, r) for r in wild)) for k, cs in by_kind.items()}  # first of a tie
+    added = {}
+    out = []
+    for c, k in acts:
         f = dict.fromkeys(("policy", "pass", "pass_partner", "pass_danger", "added", "main", "cards", "controls",
                            "bomb", "out", "lowest", "lead_danger"), 0)
-        f["policy"] = int(k == choice[1] and (bool(wild) or c == choice[0]))
+        f["policy"] = int((c, k) == choice)
         if k == 0:
             f["pass"] = 1
             f["pass_partner"] = int(partner_holds)
             f["pass_danger"] = int(not partner_holds and fewest <= 2)
-            return tuple(f.values())
+            out.append(((c, k), tuple(f.values())))
+            continue
         f["main"] = (k >> 5) & 15
         f["cards"] = size(c)
         if c == hand:
             f["out"] = 1
         else:
-            f["added"] = max(0, min(3, min_plays_fresh(np.int64(hand - c), flags) - before + 1))
+            s = stand_in[k] if wild else c
+            if s not in added:
+                added[s] = max(0, min(3, min_plays_fresh(np.int64(hand - s), flags) - before + 1))
+            f["added"] = added[s]
             if is_bomb(k):
                 f["bomb"] = 1
             else:
@@ -99,16 +106,8 @@ def naive_features(hands, seat: int, landlord: int, prev_kind: int, prev_seat: i
             f["lead_danger"] = int((k & 31 == SOLO and fewest == 1) or (k & 31 == PAIR and fewest == 2))
         else:
             f["lowest"] = int((k & 31) == (prev_kind & 31) and not is_bomb(k) and (k >> 5) & 15 == lowest_answer)
-        return tuple(f.values())
-
-    if not wild:
-        return [((c, k), features(c, k) + (1,)) for c, k in acts]
-    by_kind: dict = {}
-    for c, k in acts:
-        by_kind.setdefault(k, []).append(c)
-    rep = {k: min(cs, key=lambda c: sum(count(c, r) for r in wild)) for k, cs in by_kind.items()}   # first of a tie
-    done = {k: features(c, k) + (len(by_kind[k]),) for k, c in rep.items()}
-    return [((c, k), done[k]) for c, k in acts]
+        out.append(((c, k), tuple(f.values())))
+    return out
 
 
 def naive_play_logprobs(hands, seat, landlord, prev_kind, prev_seat, flags, types) -> list:
@@ -117,7 +116,7 @@ def naive_play_logprobs(hands, seat, landlord, prev_kind, prev_seat, flags, type
     n = len(feats)
     per_type = []
     for t in types:
-        z = [sum(w * x for w, x in zip(t["play"], f)) - math.log(f[12]) for _, f in feats]
+        z = [sum(w * x for w, x in zip(t["play"], f)) for _, f in feats]
         top = max(z)
         total = sum(math.exp(v - top) for v in z)
         per_type.append([math.log((1 - t["eps"]) * math.exp(v - top) / total + t["eps"] / n) for v in z])

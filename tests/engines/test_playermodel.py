@@ -103,7 +103,7 @@ def test_features_and_logprobs_match_the_twins(games):
         for h in hs:
             for hands, seat, pk, ps, _ in positions(h, every=7):
                 n, c, k, f = play_features(hands, seat, h.landlord, pk, ps, h.flags, table, bufc, bufk,
-                                           np.empty(64, np.int64), np.empty(64, np.int64), np.empty((64, NF + 1), np.int64))
+                                           np.empty(64, np.int64), np.empty(64, np.int64), np.empty((64, NF), np.int64))
                 mine = {(int(c[i]), int(k[i])): tuple(int(x) for x in f[i]) for i in range(n)}
                 assert mine == dict(naive_features(list(hands), seat, h.landlord, pk, ps, h.flags)), (r, seat)
                 n, c, k, lp = play_logprobs(hands, seat, h.landlord, pk, ps, h.flags, model.weights, table, bufc,
@@ -212,8 +212,8 @@ def test_the_fit_recovers_the_weights_of_a_known_model():
     base = 0
     for _ in range(3000):
         n = int(rng.integers(2, 9))
-        x = np.concatenate([rng.integers(0, 4, size=(n, NF)), np.ones((n, 1), np.int64)], axis=1)   # F_WAYS 1
-        z = x[:, :NF] @ true
+        x = rng.integers(0, 4, size=(n, NF))
+        z = x @ true
         p = np.exp(z - z.max())
         p /= p.sum()
         plays.append([base, n, int(rng.choice(n, p=p)), 0, 0])

@@ -31,7 +31,7 @@ import dataclasses
 import numpy as np
 
 from .model import (ALWAYS, DEC_COLS, DECISION_CODES, DR_CHOSEN, DR_CODE, DR_LO, DR_N, DR_ROW, DR_SEAT,
-                    DR_STRENGTH, F_PASS, F_POLICY, F_WAYS, NCOLS, NEVER, NF, PLAY_COLS, PR_CHOSEN, PR_N, PR_ROW, PR_SEAT, PR_START,
+                    DR_STRENGTH, F_PASS, F_POLICY, NEVER, NF, PLAY_COLS, PR_CHOSEN, PR_N, PR_ROW, PR_SEAT, PR_START,
                     history_rows)
 
 __all__ = ["Sample", "collect", "fit_type", "evaluate", "play_objective", "decision_objective"]
@@ -90,7 +90,7 @@ def collect(hists, weights: np.ndarray, work, masks=None, decisions: bool = True
     def cat(parts_, shape):
         return np.concatenate(parts_) if parts_ else np.zeros(shape, np.int64)
 
-    return Sample(cat(feats, (0, NCOLS)), cat(plays, (0, PLAY_COLS)), cat(decs, (0, DEC_COLS)), cat(pg, (0,)),
+    return Sample(cat(feats, (0, NF)), cat(plays, (0, PLAY_COLS)), cat(decs, (0, DEC_COLS)), cat(pg, (0,)),
                   cat(dg, (0,)))
 
 
@@ -98,17 +98,17 @@ def collect(hists, weights: np.ndarray, work, masks=None, decisions: bool = True
 
 
 def _play_arrays(sample: Sample):
-    """``(X float, offset, group starts, chosen row of each position, sizes)``
-    of the positions whose action is among their legal ones, the rows of
-    each position together; ``offset``: minus the log of :data:`~.model.F_WAYS`."""
+    """``(X float, group starts, chosen row of each position, sizes)`` of the
+    positions whose action is among their legal ones, the rows of each
+    position together."""
     p = sample.plays[sample.plays[:, PR_CHOSEN] >= 0]
     ns = p[:, PR_N]
     if not len(p):
-        return np.zeros((0, NF)), np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64), ns
+        return np.zeros((0, NF)), np.zeros(0, np.int64), np.zeros(0, np.int64), ns
     rows = np.repeat(p[:, PR_START] - np.concatenate([[0], np.cumsum(ns)[:-1]]), ns) + np.arange(ns.sum())
     X = sample.features[rows].astype(np.float64)
     starts = np.concatenate([[0], np.cumsum(ns)[:-1]]).astype(np.int64)
-    return X[:, :NF], -np.log(X[:, F_WAYS]), starts, starts + p[:, PR_CHOSEN], ns
+    return X, starts, starts + p[:, PR_CHOSEN], ns
 
 
 def _softmax(z: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -117,13 +117,12 @@ def _softmax(z: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray
     return e / np.repeat(np.add.reduceat(e, starts), sizes)
 
 
-def play_objective(w: np.ndarray, X: np.ndarray, starts: np.ndarray, chosen: np.ndarray, offset=0.0):
+def play_objective(w: np.ndarray, X: np.ndarray, starts: np.ndarray, chosen: np.ndarray):
     """``(mean log-likelihood, gradient, Hessian)`` of the conditional logit
-    with weights ``w`` (and a fixed ``offset`` added to each logit) over
-    positions whose actions are the rows of ``X`` from ``starts`` on, the
-    one made at ``chosen``."""
+    with weights ``w`` over positions whose actions are the rows of ``X``
+    from ``starts`` on, the one made at ``chosen``."""
     sizes = np.diff(np.append(starts, len(X)))
-    pi = _softmax(X @ w + offset, starts, sizes)
+    pi = _softmax(X @ w, starts, sizes)
     n = len(starts)
     ll = float(np.sum(np.log(pi[chosen]))) / n
     mu = np.add.reduceat(pi[:, None] * X, starts)
@@ -212,14 +211,14 @@ def fit_type(sample: Sample, lam: float, policy_feature: bool = True) -> dict:
     "double": ..., "show": ...}`` (a decision the sample has none of keeps
     ``[0, 0]``).  ``policy_feature=False`` fits the plays without the
     heuristic's-choice feature (its weight stays 0)."""
-    X, offset, starts, chosen, _ = _play_arrays(sample)
+    X, starts, chosen, _ = _play_arrays(sample)
     if not policy_feature:
         X[:, F_POLICY] = 0.0
     spread = X.std(axis=0) if len(X) else np.ones(NF)
     spread[spread == 0] = 1.0
     w = np.zeros(NF)
     if len(starts):
-        w = _newton(lambda v: play_objective(v, X / spread, starts, chosen, offset), w, lam) / spread
+        w = _newton(lambda v: play_objective(v, X / spread, starts, chosen), w, lam) / spread
     out = {"play": [float(x) for x in w]}
     for name, code in DECISION_CODES.items():
         d = sample.decisions[(sample.decisions[:, DR_CODE] == code) & (sample.decisions[:, DR_CHOSEN] >= 0)]
@@ -238,7 +237,7 @@ def _position_probs(sample: Sample, types: list):
     each type's probability of every legal action (a list of arrays, one a
     type, stacked over the positions' rows), the positions' row starts and
     sizes, the index of the action made, and the position's kind name."""
-    X, offset, starts, chosen, ns = _play_arrays(sample)
+    X, starts, chosen, ns = _play_arrays(sample)
     plays = sample.plays[sample.plays[:, PR_CHOSEN] >= 0]
     dec = sample.decisions[sample.decisions[:, DR_CHOSEN] >= 0]
     dn = dec[:, DR_N]
@@ -250,7 +249,7 @@ def _position_probs(sample: Sample, types: list):
     valid = (np.arange(4)[None, :] < dn[:, None]).ravel()
     probs = []
     for t in types:
-        p_play = _softmax(X @ np.array(t["play"]) + offset, starts, ns) if len(starts) else np.zeros(0)
+        p_play = _softmax(X @ np.array(t["play"]), starts, ns) if len(starts) else np.zeros(0)
         p_play = (1 - t["eps"]) * p_play + t["eps"] / np.repeat(ns, ns)
         p_dec = np.zeros((len(dec), 4))
         for name, code in DECISION_CODES.items():

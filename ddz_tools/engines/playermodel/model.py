@@ -63,6 +63,10 @@ F_PASS_DANGER = 3
 #: Plays the hand needs after this one, minus those it needed before, plus
 #: one (the decomposer's :func:`~ddz_tools.engines.decompose.min_plays_memo`):
 #: 0 for a play of a minimal split, more for one that breaks it (at most 3).
+#: Under wild cards it is counted once a kind (type, main face, length,
+#: tier), on the kind's card set with the fewest laizi: a tiandi lead has
+#: thousands of card sets (which cards the laizi stand for, the kickers) of
+#: a few hundred kinds, and the decomposer is what costs.
 F_ADDED = 4
 #: The main face of the play (0 ``3`` .. 14 big joker; 0 for a pass).
 F_MAIN = 5
@@ -79,18 +83,8 @@ F_OUT = 9
 F_LOWEST = 10
 #: A lead of a solo while an opponent holds one card, or of a pair while one holds two.
 F_LEAD_DANGER = 11
-#: Features of a play (weighted), then :data:`F_WAYS`.
+#: Features of a play.
 NF = 12
-#: Not a weighted feature: the number of legal actions that make the same
-#: play as this one under wild cards (its kind: type, main face, length,
-#: tier; the card sets differ in which cards the laizi stand for or in the
-#: kickers).  The model chooses the kind and then one of its card sets at
-#: random, each feature taken on the card set with the fewest laizi (first
-#: in the generator's order): 1 under natural cards, where every action is
-#: scored on its own.
-F_WAYS = NF
-#: Columns of a features row.
-NCOLS = NF + 1
 FEATURE_NAMES = ("policy", "pass", "pass_partner", "pass_danger", "added", "main", "cards", "controls", "bomb",
                  "out", "lowest", "lead_danger")
 
@@ -153,15 +147,14 @@ def _fewest_opponent_cards(hands, seat, landlord):
 
 
 @kernel
-def _kind_groups(n, acts_c, acts_k, flags, rep):
-    """Under wild cards, ``rep[i]``: the action that stands for the kind of
-    action ``i`` (the card set of that kind with the fewest laizi, first in
-    order), and the number of actions of each kind in ``ways``; returned."""
-    ways = np.ones(n, np.int64)
+def _kind_reps(n, acts_c, acts_k, flags, rep):
+    """``rep[i]``: under wild cards the action that stands for the kind of
+    action ``i`` (its card set with the fewest laizi, first in order; the
+    plays added are counted on it); ``i`` itself under natural cards."""
     for i in range(n):
         rep[i] = i
     if (flags & WILD_MASK) == 0:
-        return ways
+        return
     order = np.argsort(acts_k[:n], kind="mergesort")
     j = 0
     while j < n:
@@ -177,9 +170,7 @@ def _kind_groups(n, acts_c, acts_k, flags, rep):
             e += 1
         for x in range(j, e):
             rep[order[x]] = best
-            ways[order[x]] = e - j
         j = e
-    return ways
 
 
 @kernel
@@ -192,9 +183,9 @@ def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, buf
     (``prev_kind`` 0: a free lead).  When answering, action 0 is the pass
     (cards and kind 0), then the generator's answers; when leading, the
     generator's leads.  ``features[i]`` holds the :data:`NF` features
-    ``F_*`` of action ``i`` and :data:`F_WAYS`.  ``acts_c``/``acts_k``/
-    ``feats`` (``feats`` ``(m, NCOLS)``) receive them while they have room,
-    else fresh arrays are returned.  ``table``: a decomposer memo table;
+    ``F_*`` of action ``i``.  ``acts_c``/``acts_k``/``feats`` (``feats``
+    ``(m, NF)``) receive them while they have room, else fresh arrays are
+    returned.  ``table``: a decomposer memo table;
     ``bufc``/``bufk``: the policy's move buffers
     (:data:`~ddz_tools.engines.policies.BUFFER`).
     """
@@ -209,13 +200,12 @@ def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, buf
         acts_c[first:] = gc[:n]
         acts_k[first:] = gk[:n]
     if total > feats.shape[0]:
-        feats = np.empty((total, NCOLS), np.int64)
+        feats = np.empty((total, NF), np.int64)
     if first:
         acts_c[0] = 0
         acts_k[0] = 0
     rep = np.empty(total, np.int64)
-    ways = _kind_groups(total, acts_c, acts_k, flags, rep)
-    wild = (flags & WILD_MASK) != 0
+    _kind_reps(total, acts_c, acts_k, flags, rep)
     mp0 = min_plays_memo(hand, flags, table)
     fewest = _fewest_opponent_cards(hands, seat, landlord)
     partner_holds = first == 1 and seat != landlord and prev_seat != landlord
@@ -228,15 +218,17 @@ def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, buf
         k = acts_k[i]
         if (k & 31) == prev_type and not _bomb_kind(k) and ((k >> 5) & 15) < lowest_main:
             lowest_main = (k >> 5) & 15
+    added = np.zeros(total, np.int64)
     for i in range(total):
-        if rep[i] != i:
-            continue
+        rest = hand - acts_c[rep[i]]
+        if rep[i] == i and acts_k[i] != 0 and rest != 0:
+            added[i] = min(max(min_plays_memo(rest, flags, table) - mp0 + 1, 0), 3)
+    for i in range(total):
         c = acts_c[i]
         k = acts_k[i]
         f = feats[i]
         f[:] = 0
-        f[F_WAYS] = ways[i]
-        f[F_POLICY] = 1 if k == pk and (c == pc or wild) else 0
+        f[F_POLICY] = 1 if c == pc and k == pk else 0
         if k == 0:
             f[F_PASS] = 1
             f[F_PASS_PARTNER] = 1 if partner_holds else 0
@@ -244,14 +236,12 @@ def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, buf
             continue
         t = k & 31
         main = (k >> 5) & 15
-        rest = hand - c
         f[F_MAIN] = main
         f[F_CARDS] = packed_count(c)
-        if rest == 0:
+        if c == hand:
             f[F_OUT] = 1
         else:
-            added = min_plays_memo(rest, flags, table) - mp0 + 1
-            f[F_ADDED] = min(max(added, 0), 3)
+            f[F_ADDED] = added[rep[i]]
             if _bomb_kind(k):
                 f[F_BOMB] = 1
             else:
@@ -262,9 +252,6 @@ def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, buf
                 f[F_LEAD_DANGER] = 1
         elif t == prev_type and main == lowest_main and not _bomb_kind(k):
             f[F_LOWEST] = 1
-    for i in range(total):
-        if rep[i] != i:
-            feats[i] = feats[rep[i]]
     return total, acts_c, acts_k, feats
 
 
@@ -277,7 +264,7 @@ def _play_logits(n, feats, w, out):
         z = 0.0
         for j in range(NF):
             z += w[j] * feats[i, j]
-        z = z / SCALE - np.log(feats[i, F_WAYS])
+        z /= SCALE
         out[i] = z
         if z > top:
             top = z
@@ -311,7 +298,7 @@ def play_logprobs(hands, seat, landlord, prev_kind, prev_seat, flags, weights, t
     actions' order)."""
     acts_c = np.empty(ACTIONS, np.int64)
     acts_k = np.empty(ACTIONS, np.int64)
-    feats = np.empty((ACTIONS, NCOLS), np.int64)
+    feats = np.empty((ACTIONS, NF), np.int64)
     n, acts_c, acts_k, feats = play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, bufc, bufk,
                                              acts_c, acts_k, feats)
     lp = np.empty(n, np.float64)
@@ -348,7 +335,7 @@ def play_logprob(hands, seat, landlord, prev_kind, prev_seat, cards, kind, flags
     actions."""
     n, ac, ak, fe = play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, bufc, bufk,
                                   np.empty(ACTIONS, np.int64), np.empty(ACTIONS, np.int64),
-                                  np.empty((ACTIONS, NCOLS), np.int64))
+                                  np.empty((ACTIONS, NF), np.int64))
     _score_play(n, ac, ak, fe, cards, kind, weights, np.empty(n, np.float64), out)
     return n
 
@@ -533,12 +520,12 @@ def _walk(dealt, start, landlord, bid_flags, flags, stage_flags, seats, values, 
     parts[:, :] = 0
     acts_c = np.empty(ACTIONS, np.int64)
     acts_k = np.empty(ACTIONS, np.int64)
-    feats = np.empty((ACTIONS, NCOLS), np.int64)
+    feats = np.empty((ACTIONS, NF), np.int64)
     lp = np.empty(ACTIONS, np.float64)
     lps = np.empty(weights.shape[0], np.int64)
     opts = np.empty(4, np.int64)
     dlp = np.empty((weights.shape[0], 4), np.int64)
-    rec_f = np.empty((ACTIONS * 8 if record else 0, NCOLS), np.int64)
+    rec_f = np.empty((ACTIONS * 8 if record else 0, NF), np.int64)
     rec_p = np.empty((seats.shape[0] if record else 0, PLAY_COLS), np.int64)
     rec_d = np.empty((seats.shape[0] if record else 0, DEC_COLS), np.int64)
     nf = 0
@@ -568,7 +555,7 @@ def _walk(dealt, start, landlord, bid_flags, flags, stage_flags, seats, values, 
                     _add(parts, s, lps)
                     if record:
                         if nf + n > rec_f.shape[0]:
-                            grown = np.empty((2 * (nf + n), NCOLS), np.int64)
+                            grown = np.empty((2 * (nf + n), NF), np.int64)
                             grown[:nf] = rec_f[:nf]
                             rec_f = grown
                         rec_f[nf:nf + n] = fe[:n]
@@ -653,7 +640,7 @@ def history_rows(dealt, start, landlord, bid_flags, flags, stage_flags, seats, v
     """The positions :func:`history_loglik` scores, for the fit:
     ``(features, plays, decisions)``, and each type's log-likelihood per
     seat into ``parts``.  ``features`` stacks the :data:`NF` features of
-    every legal action of every scored play position (and :data:`F_WAYS`); ``plays`` has a row
+    every legal action of every scored play position; ``plays`` has a row
     per position (columns ``PR_*``: where its actions start in
     ``features``, how many, the index of the action made (-1 for an
     impossible one), the seat, the history row); ``decisions`` a row per
