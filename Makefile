@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 DDZ := $(VENV)/bin/ddz
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test test-slow test-browser bench peers docs clean
+.PHONY: run test test-slow test-browser bench peers docs model clean
 
 # tests/analysis/test_agents.py plays our agents in RLCard's and DouZero's harnesses: both are installed
 # --no-deps (DouZero declares torch, which those harnesses do not need; an extra cannot say that).
@@ -80,6 +80,7 @@ bench: peers
 	$(PY) benchmarks/advise.py speed --views 30
 	# The ladder's cheap pairs; its advisor and oracle pairs take longer: see docs/benchmarks.md.
 	$(PY) benchmarks/ladder.py --pairs heuristic:random,heuristic:rule,rule:random --deals 200
+	$(PY) benchmarks/playermodel.py --games 300 --seed 2 --rlcard 300 --rlcard-seed 101
 
 # Rerun every console example of README.md and docs/*.md, rewrite those whose output changed
 # (`tests/test_docs.py --update --all` refreshes their times too), and copy the headline figures of
@@ -88,6 +89,11 @@ bench: peers
 docs: $(STAMP)
 	$(PY) tests/test_docs.py --update
 	$(PY) tests/variants/test_variants.py --update
+
+# Fit the model of the other players on self-play of every variant (about 10 minutes on 2 cores)
+# and write ddz_tools/engines/playermodel/weights.json; its figures: benchmarks/playermodel.py.
+model: $(STAMP)
+	$(PY) -m ddz_tools.engines.playermodel --fit --games 1000 --seed 1
 
 clean:
 	rm -rf $(VENV) build *.egg-info

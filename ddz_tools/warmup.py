@@ -115,9 +115,13 @@ def _rest() -> None:
     from .core.gamerules import AUCTION_SIZE, auction_seats, auction_start, bid_error
     from .engines.kernels import min_plays_fresh, packed_valid, packed_valid_decks
     from .engines.records import read_records, write_record
+    from .engines.playermodel import action_probs, decision_probs, history_loglik
     from .core.rules import Rules
 
     records = _games()
+    history_loglik(records[0])
+    action_probs(["3456789TJQKA2XD55", "69K2", "3344"], 1, 0, prev="5", prev_seat=0)
+    decision_probs("bid", "3456789TJQKA222XD")
     advise(two_player_view("33JJQK2", "4455A"))
     advise(counts_view("3456789TJQKA2", "farmer1", (20, 13, 17)), samples=16, seed=1, early_stop=False)
     # A recorded game's view knows the bids: its deals are conditioned on the auction.

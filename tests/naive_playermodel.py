@@ -50,9 +50,17 @@ def legal(hand: int, flags: int, prev_kind: int) -> list:
     return ([(0, 0)] if prev_kind else []) + acts
 
 
+def wild_ranks(flags: int) -> list:
+    """The wild ranks in rule flags (bits 16-19 and 20-23: rank + 1, 0 for none)."""
+    return [((flags >> sh) & 15) - 1 for sh in (16, 20) if (flags >> sh) & 15]
+
+
 def naive_features(hands, seat: int, landlord: int, prev_kind: int, prev_seat: int, flags: int) -> list:
-    """``[((cards, kind), features)]`` of every legal action, features a tuple of 12."""
+    """``[((cards, kind), features)]`` of every legal action, features a
+    tuple of 12.  Under wild cards the plays added are those of the card set
+    of the same kind with the fewest wild cards (the first in order on a tie)."""
     hand = int(hands[seat])
+    wild = wild_ranks(flags)
     choice = policy_play(np.array(hands, np.int64), seat, landlord, prev_kind, prev_seat, 1, flags,
                          new_table(14), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
     choice = (int(choice[0]), int(choice[1]))
@@ -64,6 +72,11 @@ def naive_features(hands, seat: int, landlord: int, prev_kind: int, prev_seat: i
     same = [(k >> 5) & 15 for c, k in acts if k and (k & 31) == (prev_kind & 31) and not is_bomb(k)]
     lowest_answer = min(same) if same else None
     before = min_plays_fresh(np.int64(hand), flags)
+    by_kind: dict = {}
+    for c, k in acts:
+        by_kind.setdefault(k, []).append(c)
+    stand_in = {k: min(cs, key=lambda c: sum(count(c, r) for r in wild)) for k, cs in by_kind.items()}  # first of a tie
+    added = {}
     out = []
     for c, k in acts:
         f = dict.fromkeys(("policy", "pass", "pass_partner", "pass_danger", "added", "main", "cards", "controls",
@@ -73,22 +86,26 @@ def naive_features(hands, seat: int, landlord: int, prev_kind: int, prev_seat: i
             f["pass"] = 1
             f["pass_partner"] = int(partner_holds)
             f["pass_danger"] = int(not partner_holds and fewest <= 2)
+            out.append(((c, k), tuple(f.values())))
+            continue
+        f["main"] = (k >> 5) & 15
+        f["cards"] = size(c)
+        if c == hand:
+            f["out"] = 1
         else:
-            f["main"] = (k >> 5) & 15
-            f["cards"] = size(c)
-            if c == hand:
-                f["out"] = 1
+            s = stand_in[k] if wild else c
+            if s not in added:
+                added[s] = max(0, min(3, min_plays_fresh(np.int64(hand - s), flags) - before + 1))
+            f["added"] = added[s]
+            if is_bomb(k):
+                f["bomb"] = 1
             else:
-                f["added"] = max(0, min(3, min_plays_fresh(np.int64(hand - c), flags) - before + 1))
-                if is_bomb(k):
-                    f["bomb"] = 1
-                else:
-                    f["controls"] = count(c, RANK_2) + count(c, RANK_X) + count(c, RANK_D)
-            if prev_kind == 0:
-                f["lowest"] = int(count(c, low) > 0)
-                f["lead_danger"] = int((k & 31 == SOLO and fewest == 1) or (k & 31 == PAIR and fewest == 2))
-            else:
-                f["lowest"] = int((k & 31) == (prev_kind & 31) and not is_bomb(k) and (k >> 5) & 15 == lowest_answer)
+                f["controls"] = count(c, RANK_2) + count(c, RANK_X) + count(c, RANK_D)
+        if prev_kind == 0:
+            f["lowest"] = int(count(c, low) > 0)
+            f["lead_danger"] = int((k & 31 == SOLO and fewest == 1) or (k & 31 == PAIR and fewest == 2))
+        else:
+            f["lowest"] = int((k & 31) == (prev_kind & 31) and not is_bomb(k) and (k >> 5) & 15 == lowest_answer)
         out.append(((c, k), tuple(f.values())))
     return out
 

@@ -364,6 +364,7 @@ _WHAT = {
     "records": ("record validator", 35),
     "bid": ("bid evaluator", 125),
     "advise": ("advisor", 150),
+    "playermodel": ("player model", 120),
     "gamerules": ("game rule", 5),
     "cards": ("packed-hand", 3),
 }

@@ -680,6 +680,20 @@ def choose(hands, seat: int, landlord: int, prev=None, prev_seat: "int | None" =
     'D'
     """
     rules = Rules.parse(rules)
+    packed, prev_kind, prev_seat = position_args(hands, seat, landlord, prev, prev_seat, rules)
+    if seed is not None:
+        seed_rng(int(seed))
+    pol = policy_number(policy)
+    c, k = policy_play(packed, seat, landlord, prev_kind, prev_seat, pol, rules.flags, new_table(12),
+                       np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
+    return Play(int(c), int(k))
+
+
+def position_args(hands, seat: int, landlord: int, prev, prev_seat, rules: Rules) -> tuple:
+    """A play position checked and converted for the kernels:
+    ``(hands as an int64 array, prev_kind, prev_seat)`` (``prev_seat`` the
+    landlord when ``None``), from the arguments as :func:`choose` takes them;
+    an :class:`~ddz_tools.core.errors.ArgumentError` names what is wrong."""
     n = rules.seats
     packed = [to_packed(h, decks=rules.decks) for h in hands]
     if len(packed) != n:
@@ -697,13 +711,7 @@ def choose(hands, seat: int, landlord: int, prev=None, prev_seat: "int | None" =
             prev_kind = p.kind
             if prev_seat is None or prev_seat == seat or not 0 <= prev_seat < n:
                 raise ArgumentError("prev_seat must name the other seat that made the play to answer", param="prev_seat")
-    if seed is not None:
-        seed_rng(int(seed))
-    pol = policy_number(policy)
-    c, k = policy_play(np.array(packed, np.int64), seat, landlord, prev_kind,
-                       landlord if prev_seat is None else prev_seat, pol, rules.flags, new_table(12),
-                       np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
-    return Play(int(c), int(k))
+    return np.array(packed, np.int64), prev_kind, (landlord if prev_seat is None else prev_seat)
 
 
 def bid_rule(hand, highest: int = 0, policy="heuristic", rules=None, seed: "int | None" = None) -> int:

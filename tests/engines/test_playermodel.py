@@ -247,3 +247,14 @@ def test_errors_are_one_line():
         with pytest.raises((ArgumentError, RulesError)) as e:
             call()
         assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("spec", ["standard,bidding=until-two-pass", "notalon,landlord_draw=on",
+                                  "happy,show=dianle,doubling=global,must_call=jokers+2s"])
+def test_the_positions_are_rebuilt_under_other_options(spec):
+    """Auctions, draws, shows and doubles of other rule options: every
+    action of a heuristic game is the heuristic's choice where it was made."""
+    hs = histories(simulate(3, "heuristic", seed=5, rules=spec))
+    model = load_model(spec)
+    figures = evaluate(collect(hs, model.weights, work_arrays()), list(model.types))
+    assert all(f["heuristic"][1] == 1.0 for f in figures.values()), figures

@@ -44,6 +44,7 @@ from ...core.cards import packed_count, to_packed
 from ...core.errors import ArgumentError
 from ...core.rules import Play, Rules, has_fixed_reading
 from ...variants import variant_of
+from ..policies import position_args
 from .data import History, histories, history_of
 from .model import (DECISION_CODES, FEATURE_NAMES, IMPOSSIBLE, NF, SCALE, decision_logprobs, history_loglik as _hl,
                     mix_types, play_features, play_logprob, play_logprobs)
@@ -75,30 +76,6 @@ def _weights_of(model: PlayerModel, posterior) -> np.ndarray:
     return p / p.sum()
 
 
-def _position(hands, seat, landlord, prev, prev_seat, rules):
-    """The checked position: ``(packed hands, prev_kind, prev_seat)``."""
-    v = variant_of(rules)
-    n = v.seats
-    packed = [to_packed(h, decks=rules.decks) for h in hands]
-    if len(packed) != n:
-        raise ArgumentError(f"give {n} hands (one a seat of rules {rules.describe()}), not {len(packed)}",
-                            param="hands")
-    for name, x in (("seat", seat), ("landlord", landlord)):
-        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < n:
-            raise ArgumentError(f"{name} must be 0 to {n - 1}, not {x!r}", param=name)
-    if packed[seat] == 0:
-        raise ArgumentError(f"seat {seat} holds no cards", param="hands")
-    prev_kind = 0
-    if prev is not None:
-        p = prev if isinstance(prev, Play) else Play.parse(prev, rules)
-        if not p.is_pass:
-            prev_kind = p.kind
-            if prev_seat is None or prev_seat == seat or not 0 <= prev_seat < n:
-                raise ArgumentError("prev_seat must name the other seat that made the play to answer",
-                                    param="prev_seat")
-    return np.array(packed, np.int64), prev_kind, (landlord if prev_kind == 0 else prev_seat)
-
-
 def _mix(logp: np.ndarray, mix: np.ndarray) -> np.ndarray:
     """Per action, the probability over the types (``logp``: micro-nats, one row a type)."""
     return (mix[:, None] * np.exp(logp / SCALE)).sum(axis=0)
@@ -107,7 +84,7 @@ def _mix(logp: np.ndarray, mix: np.ndarray) -> np.ndarray:
 def _all_plays(hands, seat, landlord, prev, prev_seat, rules, model):
     rules = Rules.parse(rules)
     model = _model(model, rules)
-    packed, prev_kind, prev_seat = _position(hands, seat, landlord, prev, prev_seat, rules)
+    packed, prev_kind, prev_seat = position_args(hands, seat, landlord, prev, prev_seat, rules)
     table, bufc, bufk = work_arrays()
     n, cards, kinds, logp = play_logprobs(packed, seat, landlord, prev_kind, prev_seat, rules.flags, model.weights,
                                           table, bufc, bufk)

@@ -59,7 +59,8 @@ def main(argv=None) -> int:
             print(f"{name}: fitted on {games} games from seed {seed} in {time.perf_counter() - t0:.0f} s -> {path}")
             for t in model.types:
                 print("  " + t["name"] + ": " + " ".join(f"{w:+.2f}" for w in t["play"])
-                      + "  " + " ".join(f"{d} {t[d][0]:+.2f},{t[d][1]:+.2f}" for d in ("bid", "call", "double", "show")))
+                      + "  " + " ".join(f"{d} {t[d][0]:+.2f},{t[d][1]:+.2f}"
+                                        for d in ("bid", "call", "double", "show")))
         else:
             games, seed = a.games or 300, 2 if a.seed is None else a.seed
             figures = heldout(load_model(name, a.out), name, games, seed, workers=a.workers)

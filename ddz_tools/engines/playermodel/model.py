@@ -43,6 +43,7 @@ import numpy as np
 from ...core._jit import kernel
 from ...core.cards import packed_contains, packed_count
 from ...core.gamerules import double_ok, must_call, trick_after
+from ...core.kinds import WILD_MASK, laizi_count
 from ...core.rules import T_BOMB, T_PAIR, T_ROCKET, T_SOLO
 from ...moves.movegen import gen_all
 from ..decompose import min_plays_memo
@@ -62,6 +63,10 @@ F_PASS_DANGER = 3
 #: Plays the hand needs after this one, minus those it needed before, plus
 #: one (the decomposer's :func:`~ddz_tools.engines.decompose.min_plays_memo`):
 #: 0 for a play of a minimal split, more for one that breaks it (at most 3).
+#: Under wild cards it is counted once a kind (type, main face, length,
+#: tier), on the kind's card set with the fewest laizi: a tiandi lead has
+#: thousands of card sets (which cards the laizi stand for, the kickers) of
+#: a few hundred kinds, and the decomposer is what costs.
 F_ADDED = 4
 #: The main face of the play (0 ``3`` .. 14 big joker; 0 for a pass).
 F_MAIN = 5
@@ -142,6 +147,33 @@ def _fewest_opponent_cards(hands, seat, landlord):
 
 
 @kernel
+def _kind_reps(n, acts_c, acts_k, flags, rep):
+    """``rep[i]``: under wild cards the action that stands for the kind of
+    action ``i`` (its card set with the fewest laizi, first in order; the
+    plays added are counted on it); ``i`` itself under natural cards."""
+    for i in range(n):
+        rep[i] = i
+    if (flags & WILD_MASK) == 0:
+        return
+    order = np.argsort(acts_k[:n], kind="mergesort")
+    j = 0
+    while j < n:
+        k = acts_k[order[j]]
+        best = order[j]
+        least = laizi_count(acts_c[best], flags)
+        e = j + 1
+        while e < n and acts_k[order[e]] == k:
+            m = laizi_count(acts_c[order[e]], flags)
+            if m < least:
+                best = order[e]
+                least = m
+            e += 1
+        for x in range(j, e):
+            rep[order[x]] = best
+        j = e
+
+
+@kernel
 def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, bufc, bufk, acts_c, acts_k, feats):
     """The legal actions of ``seat`` and their features: ``(n, cards, kinds,
     features)``.
@@ -153,8 +185,9 @@ def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, buf
     generator's leads.  ``features[i]`` holds the :data:`NF` features
     ``F_*`` of action ``i``.  ``acts_c``/``acts_k``/``feats`` (``feats``
     ``(m, NF)``) receive them while they have room, else fresh arrays are
-    returned.  ``table``: a decomposer memo table; ``bufc``/``bufk``: the
-    policy's move buffers (:data:`~ddz_tools.engines.policies.BUFFER`).
+    returned.  ``table``: a decomposer memo table;
+    ``bufc``/``bufk``: the policy's move buffers
+    (:data:`~ddz_tools.engines.policies.BUFFER`).
     """
     hand = hands[seat]
     pc, pk = policy_play(hands, seat, landlord, prev_kind, prev_seat, POLICY_HEURISTIC, flags, table, bufc, bufk)
@@ -171,6 +204,8 @@ def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, buf
     if first:
         acts_c[0] = 0
         acts_k[0] = 0
+    rep = np.empty(total, np.int64)
+    _kind_reps(total, acts_c, acts_k, flags, rep)
     mp0 = min_plays_memo(hand, flags, table)
     fewest = _fewest_opponent_cards(hands, seat, landlord)
     partner_holds = first == 1 and seat != landlord and prev_seat != landlord
@@ -183,6 +218,11 @@ def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, buf
         k = acts_k[i]
         if (k & 31) == prev_type and not _bomb_kind(k) and ((k >> 5) & 15) < lowest_main:
             lowest_main = (k >> 5) & 15
+    added = np.zeros(total, np.int64)
+    for i in range(total):
+        rest = hand - acts_c[rep[i]]
+        if rep[i] == i and acts_k[i] != 0 and rest != 0:
+            added[i] = min(max(min_plays_memo(rest, flags, table) - mp0 + 1, 0), 3)
     for i in range(total):
         c = acts_c[i]
         k = acts_k[i]
@@ -196,14 +236,12 @@ def play_features(hands, seat, landlord, prev_kind, prev_seat, flags, table, buf
             continue
         t = k & 31
         main = (k >> 5) & 15
-        rest = hand - c
         f[F_MAIN] = main
         f[F_CARDS] = packed_count(c)
-        if rest == 0:
+        if c == hand:
             f[F_OUT] = 1
         else:
-            added = min_plays_memo(rest, flags, table) - mp0 + 1
-            f[F_ADDED] = min(max(added, 0), 3)
+            f[F_ADDED] = added[rep[i]]
             if _bomb_kind(k):
                 f[F_BOMB] = 1
             else:
@@ -464,6 +502,14 @@ def _add(parts, s, lps):
 
 
 @kernel
+def _play_row(row, start, n, chosen, seat, index):
+    """Fill a play row of :func:`history_rows` (columns ``PR_*``, in this order)."""
+    values = (start, n, chosen, seat, index)
+    for j in range(PLAY_COLS):
+        row[j] = values[j]
+
+
+@kernel
 def _walk(dealt, start, landlord, bid_flags, flags, stage_flags, seats, values, kinds, mask, weights, table, bufc,
           bufk, parts, record):
     """The log-likelihood of each scored seat's actions under each type into
@@ -513,12 +559,7 @@ def _walk(dealt, start, landlord, bid_flags, flags, stage_flags, seats, values, 
                             grown[:nf] = rec_f[:nf]
                             rec_f = grown
                         rec_f[nf:nf + n] = fe[:n]
-                        row = rec_p[npl]
-                        row[PR_START] = nf
-                        row[PR_N] = n
-                        row[PR_CHOSEN] = idx
-                        row[PR_SEAT] = s
-                        row[PR_ROW] = i
+                        _play_row(rec_p[npl], nf, n, idx, s, i)
                         nf += n
                         npl += 1
             if k != 0:

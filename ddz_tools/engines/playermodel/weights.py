@@ -128,7 +128,8 @@ def _dump(data: dict) -> str:
         lines.append(f"  {json.dumps(name)}: {{")
         lines.append(f'   "fit": {json.dumps(e["fit"])},')
         lines.append('   "types": [')
-        lines.extend(f"    {json.dumps(t)}" + ("," if j < len(e["types"]) - 1 else "") for j, t in enumerate(e["types"]))
+        last = len(e["types"]) - 1
+        lines.extend(f"    {json.dumps(t)}" + ("," if j < last else "") for j, t in enumerate(e["types"]))
         lines.append("   ]")
         lines.append("  }" + ("," if i < len(names) - 1 else ""))
     lines += [" }", "}", ""]
