@@ -676,19 +676,19 @@ def test_laizi_call_rows_equal_python_loop(seat, before, policy, spec, wild):
 
 
 def test_laizi_call_draws_the_wild_ranks_and_refuses_what_no_caller_knows():
-    ev = evaluate_call("3456789TJQKA2222X", "second", "call", samples=250, seed=1, workers=1,
+    ev = evaluate_call("3456789TJQKA2222X", "second", "call", samples=16, seed=1, workers=1,
                        rules="laizi,bidding=call-grab,show=qq,doubling=per-pair")
     d = ev.to_dict()
     assert d["wild"] == "" and d["wild_drawn"] == 1 and ev.wild_note() == ", wild 1 drawn a deal"
     tiandi = Rules.parse("tiandi,bidding=call-grab,show=qq").with_wild("5")
-    assert evaluate_call("3456789TJQKA2222X", samples=250, seed=1, workers=1, rules=tiandi).wild_note() == \
+    assert evaluate_call("3456789TJQKA2222X", samples=16, seed=1, workers=1, rules=tiandi).wild_note() == \
         ", wild 5 known, 1 drawn a deal"
     with pytest.raises(RulesError, match="no wild rank is known at the bid"):
         call_problem("3456789TJQKA2222X", rules=Rules.parse("laizi,bidding=call-grab").with_wild("9"))
     with pytest.raises(RulesError, match="turn every wild rank up before the bidding"):
         call_problem("3456789TJQKA2222X", rules="laizi,bidding=call-grab,laizi_reveal=before-bidding")
     # The classic call is unchanged: nothing drawn, no wild fields.
-    assert "wild" not in evaluate_call("3456789TJQKA2222X", samples=250, seed=1, workers=1).to_dict()
+    assert "wild" not in evaluate_call("3456789TJQKA2222X", samples=16, seed=1, workers=1).to_dict()
 
 
 def test_sampled_flush_equals_python_and_has_its_chance():
