@@ -122,6 +122,29 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+def fake_open_review(states, end, moves, landlord, rules, node_limit, time_limit):
+    """A stand-in for the review's open-hand solver: every move's side could
+    win before it, and every fifth move of the last seat (seat 2, or seat 3
+    at four seats) threw the win away.  What it lets a test check is how the
+    verdicts are counted, summed and shown; a real open review of a
+    four-player game costs minutes."""
+    last = len(states[0].hands) - 1
+    for m in moves:
+        m.open_before = "win"
+        m.open_after = "loss" if m.seat == last and m.move % 5 == 0 else "win"
+        if m.open_after == "loss":
+            m.open_flag, m.better = "mistake", []
+    return len(moves) + 1, 0
+
+
+@pytest.fixture
+def stub_open_review(monkeypatch):
+    """The review's open-hand solver replaced by :func:`fake_open_review`."""
+    from ddz_tools.analysis import review
+
+    monkeypatch.setattr(review, "_review_open", fake_open_review)
+
+
 @pytest.fixture
 def rng(request) -> random.Random:
     """A random.Random seeded from the test's name (stable across runs)."""

@@ -238,6 +238,10 @@ def test_counts_view_without_unseen_draws_from_every_unseen_card():
     (dict(hand="KKA", seat="farmer2", counts="4,5,3", after="QQ", by="farmer2"), "never answers"),
     (dict(hand="KKA", seat="farmer2", counts="4,5,3", unseen="3456"), "unseen has 4 cards"),
     (dict(hand="33", seat="landlord", counts="21,5,3"), "landlord holds 21"),
+    # A fourth seat under three-player rules.
+    (dict(hand="KQ6", seat="farmer3", counts="3,3,2,3"),
+     "seat must be one of landlord, farmer1, farmer2, not 'farmer3'"),
+    (dict(hand="KQ6", seat="farmer1", counts="3,3,2,2"), "counts must be three numbers L,F1,F2"),
 ])
 def test_impossible_views_are_errors(kwargs, message):
     with pytest.raises(ViewError, match=message):

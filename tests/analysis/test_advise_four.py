@@ -398,13 +398,6 @@ def test_impossible_four_player_views_are_errors(kwargs, message):
         adv.build_view(**kwargs, rules="four")
 
 
-def test_three_player_rules_refuse_a_fourth_seat():
-    with pytest.raises(ViewError, match="seat must be one of landlord, farmer1, farmer2, not 'farmer3'"):
-        counts_view("KQ6", "farmer3", "3,3,2,3")
-    with pytest.raises(ViewError, match="counts must be three numbers L,F1,F2"):
-        counts_view("KQ6", "farmer1", "3,3,2,2")
-
-
 # The command line and self-play ------------------------------------------------------------
 
 

@@ -275,7 +275,7 @@ def test_laizi_games_are_analysed_with_their_wild_ranks(tmp_path, spec):
     the wild ranks turned up before the bidding."""
     recs = list(simulate(6, "heuristic", seed=5, rules=spec))
     path = write_jsonl(tmp_path / "g.jsonl", recs)
-    got = list(analyze_files([path], solve_below=12, bids=True, bid_samples=30))
+    got = list(analyze_files([path], solve_below=12, bids=True, bid_samples=8))
     assert len(got) == len(recs)
     for g, rec in zip(got, recs):
         rep = replay_record(rec)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import random_deal
+from conftest import pack_ranks, random_deal
 from ddz_tools.analysis import bid
 from ddz_tools.analysis.bid import auction, montecarlo as mc
 from ddz_tools.analysis.bid.call import sampled_flush
@@ -34,11 +34,12 @@ from ddz_tools.analysis.bid import (
     run_rows,
     wilson_interval,
 )
-from ddz_tools.core.cards import FULL_DECK, card_count, counts_of, format_cards
+from ddz_tools.core.cards import card_count, counts_of, format_cards, full_deck
 from ddz_tools.core.errors import DdzError, RulesError
 from ddz_tools.core.gamerules import draw_wild_given
 from ddz_tools.core.kinds import WILD_MASK, WILD_SHIFT, wild_flags
 from ddz_tools.core.rules import Rules
+from ddz_tools.variants import variant_of
 
 import naive_bid
 
@@ -96,49 +97,68 @@ def test_shuffle_is_uniform_over_permutations():
     assert chi2 < 49.7, counts
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_deal_matches_python_twin_and_is_consistent(seed):
-    me17 = _hand17(seed)
-    for seat, with_bottom in itertools.product(range(3), (False, True)):
-        if with_bottom:
-            hands, bottom = random_deal(random.Random(seed))
-            hand, bottom_known = hands[seat] + bottom, bottom
-            problem = bid_problem(hand, format_cards(bottom), seat, ["pass"] * seat)
-        else:
-            problem = bid_problem(me17, None, seat, ["pass"] * seat)
-            bottom_known = None
-        out = np.empty(3, np.int64)
-        scratch = np.empty(64, np.int64)
-        for i in range(40):
+def _deal_of(spec: str, seed) -> tuple[list[int], int]:
+    """A seeded deal of ``spec``'s table: the packed hands and the bottom."""
+    t = variant_of(spec).table
+    deck = [r for r in range(13) for _ in range(4 * t.decks)] + [13, 14] * t.decks
+    random.Random(f"bid-{spec}-{seed}").shuffle(deck)
+    n = t.hand_cards
+    return [pack_ranks(deck[n * s:n * (s + 1)]) for s in range(t.seats)], pack_ranks(deck[n * t.seats:])
+
+
+#: The tables the bid evaluator deals: one deck and three seats, two decks and four.
+BID_TABLES = ("standard", "four")
+
+
+@pytest.mark.parametrize("spec", BID_TABLES)
+@pytest.mark.parametrize("seed", range(3))
+def test_deal_matches_python_twin_and_is_consistent(spec, seed):
+    """The sampler's deal equals the Python twin's, every seat its hand's worth,
+    the bottom known or drawn, the deck whole (one or two decks)."""
+    v = variant_of(spec)
+    n, seats = v.table.hand_cards, v.seats
+    dealt, bottom0 = _deal_of(spec, seed)
+    for seat, with_bottom in itertools.product(range(seats), (False, True)):
+        bottom_known = bottom0 if with_bottom else None
+        hand = dealt[seat] + (bottom0 if with_bottom else 0)
+        problem = bid_problem(hand, format_cards(bottom0) if with_bottom else None, seat, ["pass"] * seat, v.rules)
+        assert problem.seats == seats and len(problem.unseen) == card_count(full_deck(v.table.decks) - hand)
+        out = np.empty(seats, np.int64)
+        scratch = np.empty(128, np.int64)
+        for i in range(20):
             key = mc.key_of(bid.seed_key(seed), i, 0)
-            b = mc.deal(problem.unseen, key, seat, problem.me17, 0, 17, bottom_known or 0, out, scratch)
-            hands, bottom = naive_bid.naive_deal(problem.unseen.tolist(), key, seat, problem.me17, bottom_known)
+            b = mc.deal(problem.unseen, key, seat, problem.me17, 0, n, bottom_known or 0, out, scratch)
+            hands, bottom = naive_bid.naive_deal(problem.unseen.tolist(), key, seat, problem.me17, bottom_known,
+                                                 seats)
             assert out.tolist() == hands and b == bottom
-            assert [card_count(h) for h in hands] == [17, 17, 17] and card_count(bottom) == 3
-            assert sum(hands) + bottom == FULL_DECK
+            assert [card_count(h) for h in hands] + [card_count(bottom)] == list(v.hand_sizes)
+            assert sum(hands) + bottom == full_deck(v.table.decks)
 
 
-def test_deal_marginals_are_uniform():
-    """Each unseen card lands in each hand / the bottom with probability 17/37 or 3/37."""
-    me17 = _hand17(99)
-    problem = bid_problem(me17)
-    unseen_counts = counts_of(FULL_DECK - me17)
-    n = 6000
-    out = np.empty(3, np.int64)
-    scratch = np.empty(64, np.int64)
+@pytest.mark.parametrize("spec", BID_TABLES)
+def test_deal_marginals_are_uniform(spec):
+    """Each unseen card lands in the next hand with probability 17/37 (25/83 at
+    four seats), in the bottom 3/37 (8/83)."""
+    v = variant_of(spec)
+    me = _deal_of(spec, 99)[0][0]
+    problem = bid_problem(me, rules=v.rules)
+    unseen_counts = counts_of(full_deck(v.table.decks) - me)
+    pool = len(problem.unseen)
+    n = 3000
+    out = np.empty(v.seats, np.int64)
+    scratch = np.empty(128, np.int64)
     key0 = bid.seed_key(7)
     in_bottom = np.zeros(15)
     in_next = np.zeros(15)
     for i in range(n):
-        b = mc.deal(problem.unseen, mc.key_of(key0, i, 0), 0, me17, 0, 17, 0, out, scratch)
+        b = mc.deal(problem.unseen, mc.key_of(key0, i, 0), 0, me, 0, v.table.hand_cards, 0, out, scratch)
         in_bottom += counts_of(b)
         in_next += counts_of(int(out[1]))
     for r in range(15):
         c = unseen_counts[r]
         if c == 0:
             continue
-        for observed, share in ((in_bottom[r], 3 / 37), (in_next[r], 17 / 37)):
-            p = share
+        for observed, p in ((in_bottom[r], v.table.bottom_cards / pool), (in_next[r], v.table.hand_cards / pool)):
             # c cards of the rank, each placed with probability p (hypergeometric: var <= binomial).
             mean = n * c * p
             sd = math.sqrt(n * c * p * (1 - p))
@@ -676,19 +696,19 @@ def test_laizi_call_rows_equal_python_loop(seat, before, policy, spec, wild):
 
 
 def test_laizi_call_draws_the_wild_ranks_and_refuses_what_no_caller_knows():
-    ev = evaluate_call("3456789TJQKA2222X", "second", "call", samples=250, seed=1, workers=1,
+    ev = evaluate_call("3456789TJQKA2222X", "second", "call", samples=16, seed=1, workers=1,
                        rules="laizi,bidding=call-grab,show=qq,doubling=per-pair")
     d = ev.to_dict()
     assert d["wild"] == "" and d["wild_drawn"] == 1 and ev.wild_note() == ", wild 1 drawn a deal"
     tiandi = Rules.parse("tiandi,bidding=call-grab,show=qq").with_wild("5")
-    assert evaluate_call("3456789TJQKA2222X", samples=250, seed=1, workers=1, rules=tiandi).wild_note() == \
+    assert evaluate_call("3456789TJQKA2222X", samples=16, seed=1, workers=1, rules=tiandi).wild_note() == \
         ", wild 5 known, 1 drawn a deal"
     with pytest.raises(RulesError, match="no wild rank is known at the bid"):
         call_problem("3456789TJQKA2222X", rules=Rules.parse("laizi,bidding=call-grab").with_wild("9"))
     with pytest.raises(RulesError, match="turn every wild rank up before the bidding"):
         call_problem("3456789TJQKA2222X", rules="laizi,bidding=call-grab,laizi_reveal=before-bidding")
     # The classic call is unchanged: nothing drawn, no wild fields.
-    assert "wild" not in evaluate_call("3456789TJQKA2222X", samples=250, seed=1, workers=1).to_dict()
+    assert "wild" not in evaluate_call("3456789TJQKA2222X", samples=16, seed=1, workers=1).to_dict()
 
 
 def test_sampled_flush_equals_python_and_has_its_chance():

@@ -1,83 +1,32 @@
 """The bid evaluator under four-player rules (``four``: two decks, four seats,
-25 cards a seat and an 8-card bottom): the deal and the per-sample rows
-against the plain-Python twin of ``tests/naive_bid.py``, the aggregate
-figures, determinism, and bad input."""
+25 cards a seat and an 8-card bottom): the per-sample rows against the
+plain-Python twin of ``tests/naive_bid.py``, the aggregate figures,
+determinism, and bad input.  The deal is checked at both tables in
+tests/analysis/test_bid.py; the decisions four players do not have, in the
+conformance suite (tests/variants/test_variants.py)."""
 
 from __future__ import annotations
 
 import json
 import math
-import random
 from statistics import NormalDist
 
-import numpy as np
 import pytest
 
 import naive_bid
-from analysis.test_bid import _rows_as_naive
+from analysis.test_bid import _deal_of, _rows_as_naive
 from ddz_tools.analysis import bid
 from ddz_tools.analysis.bid import CHOICES, bid_problem, evaluate_bid, run_rows
-from ddz_tools.analysis.bid import montecarlo as mc
-from ddz_tools.core.cards import card_count, counts_of, format_cards, full_deck
+from ddz_tools.core.cards import format_cards
 from ddz_tools.core.errors import DdzError
 from ddz_tools.core.rules import Rules
 
 FOUR = Rules.parse("four")
-DECKS2 = full_deck(2)
 
 
 def deal_four(seed) -> tuple[list[int], int]:
     """A seeded two-deck deal: four packed 25-card hands and the 8-card bottom."""
-    deck = [r for r in range(13) for _ in range(8)] + [13, 14] * 2
-    random.Random(f"bid-four-{seed}").shuffle(deck)
-    hands = [sum(1 << (4 * r) for r in deck[25 * s:25 * s + 25]) for s in range(4)]
-    return hands, sum(1 << (4 * r) for r in deck[100:])
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_deal_matches_python_twin_and_is_two_decks(seed):
-    hands0, bottom0 = deal_four(seed)
-    for seat in range(4):
-        for with_bottom in (False, True):
-            if with_bottom:
-                problem = bid_problem(hands0[seat] + bottom0, format_cards(bottom0), seat, ["pass"] * seat, FOUR)
-                known = bottom0
-            else:
-                problem = bid_problem(hands0[seat], None, seat, ["pass"] * seat, FOUR)
-                known = None
-            assert len(problem.unseen) == (75 if with_bottom else 83) and problem.seats == 4
-            out = np.empty(4, np.int64)
-            scratch = np.empty(128, np.int64)
-            for i in range(20):
-                key = mc.key_of(bid.seed_key(seed), i, 0)
-                b = mc.deal(problem.unseen, key, seat, problem.me17, 0, 25, known or 0, out, scratch)
-                hands, bottom = naive_bid.naive_deal(problem.unseen.tolist(), key, seat, problem.me17, known, 4)
-                assert out.tolist() == hands and b == bottom
-                assert [card_count(h) for h in hands] == [25] * 4 and card_count(bottom) == 8
-                assert sum(hands) + bottom == DECKS2
-
-
-def test_deal_marginals_are_uniform():
-    """Each unseen card lands in a given other hand with probability 25/83, in the bottom 8/83."""
-    hands0, _ = deal_four(9)
-    problem = bid_problem(hands0[0], rules=FOUR)
-    unseen_counts = counts_of(DECKS2 - hands0[0])
-    n = 3000
-    out = np.empty(4, np.int64)
-    scratch = np.empty(128, np.int64)
-    key0 = bid.seed_key(3)
-    in_bottom = np.zeros(15)
-    in_last = np.zeros(15)
-    for i in range(n):
-        b = mc.deal(problem.unseen, mc.key_of(key0, i, 0), 0, hands0[0], 0, 25, 0, out, scratch)
-        in_bottom += counts_of(b)
-        in_last += counts_of(int(out[3]))
-    for r in range(15):
-        c = unseen_counts[r]
-        for observed, p in ((in_bottom[r], 8 / 83), (in_last[r], 25 / 83)):
-            mean = n * c * p
-            sd = math.sqrt(n * c * p * (1 - p))
-            assert abs(observed - mean) < 4.5 * sd + 1e-9, (r, observed, mean)
+    return _deal_of("four", seed)
 
 
 @pytest.mark.parametrize("case", [
@@ -164,16 +113,6 @@ def test_bad_input_raises_one_line_error(args, message):
     with pytest.raises(DdzError) as info:
         bid_problem(**args, rules="four")
     assert message in str(info.value) and "\n" not in str(info.value), str(info.value)
-
-
-def test_fourth_seat_is_refused_under_three_players_and_decisions_stay_three_player():
-    with pytest.raises(DdzError, match="not first, second or third"):
-        bid_problem("33445566778899TTJ", seat="fourth")
-    with pytest.raises(DdzError, match="three-player") as info:
-        bid.evaluate_call("3334455667789TTJJQQKA22XD", rules="four", samples=10)
-    assert "\n" not in str(info.value)
-    with pytest.raises(DdzError, match="three-player"):
-        bid.evaluate_double("3334455667789TTJJQQKA22XD", "33445566", rules="four", samples=10)
 
 
 def _ddz(capsys, *args) -> tuple:

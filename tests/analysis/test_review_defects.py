@@ -4,8 +4,8 @@ apart from the stake decisions against the evaluators, every bomb and rocket
 counted, call-grab auctions read as calls and grabs, and the wording of the
 result line.
 
-The open-hand solver is replaced here by a stand-in (:func:`fake_open`) that
-gives every move a fixed verdict: what is tested is how the verdicts are
+The open-hand solver is replaced here by a stand-in
+(:func:`conftest.fake_open_review`) that gives every move a fixed verdict: what is tested is how the verdicts are
 counted, summed and shown, and a real open review of a four-player game costs
 minutes."""
 
@@ -18,7 +18,6 @@ import re
 import pytest
 
 from conftest import REPO
-from ddz_tools.analysis import review as review_mod
 from ddz_tools.analysis.analyze import GameAnalysis, analyze_files, flat_row, from_flat_row, summarize
 from ddz_tools.cli import main
 from ddz_tools.engines.game import Auction
@@ -31,24 +30,6 @@ pytest.importorskip("matplotlib")
 
 FOUR = str(REPO / "data" / "four_games.jsonl")
 HAPPY = str(REPO / "data" / "happy_games.jsonl")
-
-
-def fake_open(states, end, moves, landlord, rules, node_limit, time_limit):
-    """A stand-in for the open-hand solver: every move's side could win
-    before it, and every fifth move of the last seat (seat 2, or seat 3 at
-    four seats) threw the win away."""
-    last = len(states[0].hands) - 1
-    for m in moves:
-        m.open_before = "win"
-        m.open_after = "loss" if m.seat == last and m.move % 5 == 0 else "win"
-        if m.open_after == "loss":
-            m.open_flag, m.better = "mistake", []
-    return len(moves) + 1, 0
-
-
-@pytest.fixture
-def stub_solver(monkeypatch):
-    monkeypatch.setattr(review_mod, "_review_open", fake_open)
 
 
 def run_cli(args, capsys):
@@ -83,7 +64,7 @@ def stat(index_text: str, label: str) -> str:
 # 1. Four-player review totals cover every seat ------------------------------------------------
 
 
-def test_four_player_review_totals_cover_every_seat(stub_solver, capsys, tmp_path):
+def test_four_player_review_totals_cover_every_seat(stub_open_review, capsys, tmp_path):
     """The review totals of four-player games sum all four seats: the
     summary equals the sum of the per-seat figures and the players table
     (every seat of data/four_games.jsonl is "random"), in `ddz analyze` and
@@ -119,7 +100,7 @@ def test_four_player_review_totals_cover_every_seat(stub_solver, capsys, tmp_pat
 # 5. The result line names the winners -------------------------------------------------------------
 
 
-def test_result_line_names_the_winners(stub_solver, tmp_path):
+def test_result_line_names_the_winners(stub_open_review, tmp_path):
     """A page's result line reads "landlord (NAME) wins" or "farmers (NAME,
     NAME, NAME) win" (four players: three farmers), never names joined by
     "and"."""
@@ -183,7 +164,7 @@ def test_bombs_and_rockets_count_every_one_played(capsys):
     assert "raised the stake" not in out
 
 
-def test_four_player_pages_count_every_bomb(stub_solver, tmp_path):
+def test_four_player_pages_count_every_bomb(stub_open_review, tmp_path):
     """The result line of a four-player page counts every bomb and rocket,
     and those that raised the stake when they are fewer."""
     from ddz_tools.analysis.report import write_report
@@ -230,7 +211,7 @@ def _stake_rows(rec: dict):
     return bids, doubles, shows, names
 
 
-def test_stake_decisions_are_not_mistakes(stub_solver, capsys, tmp_path):
+def test_stake_decisions_are_not_mistakes(stub_open_review, capsys, tmp_path):
     """Bids, calls, grabs, doubles and show decisions that the evaluators
     judge otherwise are "stake decisions against the evaluator", one count in
     `ddz analyze` and in the report; "mistakes" stay the plays' (none in the
@@ -285,7 +266,7 @@ def test_stake_decisions_are_not_mistakes(stub_solver, capsys, tmp_path):
 # 4. Call-grab auctions read as calls and grabs ----------------------------------------------------
 
 
-def test_call_grab_auctions_show_call_and_grab(stub_solver, tmp_path):
+def test_call_grab_auctions_show_call_and_grab(stub_open_review, tmp_path):
     """The auction of a call-grab game (data/happy_games.jsonl) reads pass,
     call and grab, as the auction engine names them; a single-round game's
     reads its bids."""

@@ -155,8 +155,8 @@ def _all_option_sets(count: int, seed: int):
 
 
 def test_differential_all_option_sets():
-    """Every one of the 32 combinations of the five play options, 16 hands each."""
-    _all_option_sets(16, 5000)
+    """Every one of the 32 combinations of the five play options, 8 hands each (200 with -m slow)."""
+    _all_option_sets(8, 5000)
 
 
 @pytest.mark.slow
@@ -341,7 +341,7 @@ def test_search_in_a_work_array_of_any_size():
     table = new_memo_table(12)
     tiny = SEARCH_WORK - 6 * 1024 + 6 * 2
     too_small = 0
-    for h in random_hands(31, 200, sizes=(5, 20)):
+    for h in random_hands(31, 60, sizes=(5, 20)):
         size = tiny
         while (v := min_plays_memo_in(h, flags, table, np.empty(size, np.int64))) < 0:
             too_small += 1

@@ -32,13 +32,13 @@ def test_ranks_used_up_as_kicker_pairs():
         assert min_plays(text, "four") == want, text
 
 
-def test_rank_free_hands_equal_the_reference():
+def _rank_free_hands(count: int, seed: int) -> None:
     # Hands on ranks two apart (no chain), many ranks held 2 to 8 times: the
     # exact rank-free value, kickers taken from ranks of any count.
     rules = Rules.parse("four")
-    rng = random.Random(11)
+    rng = random.Random(seed)
     done = 0
-    while done < 300:
+    while done < count:
         counts = [0] * 15
         for r in rng.sample([0, 2, 4, 6, 8, 10, 12], rng.randint(2, 5)):
             counts[r] = rng.choice([1, 2, 2, 3, 3, 4, 4, 5, 6, 6, 7, 8])
@@ -48,6 +48,15 @@ def test_rank_free_hands_equal_the_reference():
         hand = pack_counts(counts)
         assert min_plays(hand, rules) == naive_min_plays(hand, rules), format_cards(hand)
         done += 1
+
+
+def test_rank_free_hands_equal_the_reference():
+    _rank_free_hands(100, 11)
+
+
+@pytest.mark.slow
+def test_rank_free_hands_equal_the_reference_many():
+    _rank_free_hands(1000, 12)
 
 
 def _deal(rng, size):

@@ -19,10 +19,12 @@ from naive_selfplay import check_record, python_playout, seed_ref
 from ddz_tools.core.errors import DdzError, RulesError
 from ddz_tools.engines.policies import BUFFER, new_table, policy_play, seed_rng
 from ddz_tools.core.rules import Rules
-from ddz_tools.engines.selfplay import deal_cards, game_seed, selfplay_stats, simulate
+from ddz_tools.engines.records import replay_record
+from ddz_tools.engines.selfplay import (STAKE_BUCKETS, SimulationSummary, game_seed, selfplay_stats, simulate,
+                                       stake_bucket)
 from ddz_tools.engines.selfplay.kernel import _game_seed, _playout, _playout_seats, _playout_t
+from ddz_tools.variants import variant_of
 
-FULL = [4] * 13 + [1, 1]
 
 RULE_SETS = [
     "standard",
@@ -33,10 +35,6 @@ RULE_SETS = [
     "douzero,four_with_one=on,kickers_distinct=on",
     "standard,bidding=call-grab",
 ]
-
-
-def _counts(h: int) -> list[int]:
-    return [(h >> (4 * r)) & 15 for r in range(15)]
 
 
 def test_game_seed_matches_reference():
@@ -50,65 +48,85 @@ def test_game_seed_matches_reference():
     assert len({game_seed(3, i) for i in range(2000)}) == 2000
 
 
-def test_deal_is_one_deck():
-    for s in range(200):
-        hands, bottom = deal_cards(s)
-        total = [sum(x) for x in zip(*(_counts(h) for h in hands + [bottom]))]
-        assert total == FULL
-        assert [sum(_counts(h)) for h in hands] == [17, 17, 17]
-    assert deal_cards(5) == deal_cards(5) != deal_cards(6)
-
-
 @pytest.mark.parametrize("spec", RULE_SETS)
 @pytest.mark.parametrize("policy", ["random", "heuristic", ("heuristic", "random", "random")])
 def test_records_replay_with_naive_rules(spec, policy):
+    """Every record equals the plain-Python rules' replay; the first few are
+    replayed by the record reader too (every variant's self-play replays clean
+    in tests/variants/test_variants.py; here the options)."""
     rules = Rules.parse(spec)
     n = 60 if policy == "random" else 25
-    for rec in simulate(n, policy, seed=11, rules=rules):
+    for i, rec in enumerate(simulate(n, policy, seed=11, rules=rules)):
         assert check_record(rec, rules) == rec["result"], rec["id"]
         assert sum(rec["result"]["scores"]) == 0
+        if i < 10:
+            rep = replay_record(rec)
+            assert rep.status == "ok", (rec["id"], rep.reason)
 
 
-@pytest.mark.parametrize("spec", ["standard", "douzero", "standard,bidding=until-two-pass,spring=any-player",
-                                  "encyclopedia,bidding=call-grab"])
-def test_records_replay_with_record_reader(spec):
-    records = pytest.importorskip("ddz_tools.engines.records")
-    for rec in simulate(30, "heuristic", seed=4, rules=spec):
-        rep = records.replay_record(rec)
-        assert rep.status == "ok", (rec["id"], rep.reason)
-    for rec in simulate(30, "random", seed=4, rules=spec):
-        rep = records.replay_record(rec)
-        assert rep.status == "ok", (rec["id"], rep.reason)
+#: One rule set of each table and stake, with a policy.
+EVERY_TABLE = [("standard", "random"), ("standard", "heuristic"), ("four", "heuristic"),
+               ("four,bomb_doubles=ladder", "random"), ("happy", "random"), ("happy", "heuristic"),
+               ("notalon,landlord_draw=on", "random"), ("happy,bottom_bonus=table,show=dianle", "heuristic")]
 
 
-def test_simulate_is_reproducible_and_sliceable():
-    a = list(simulate(12, "random", seed=3))
-    b = list(simulate(12, "random", seed=3))
-    assert a == b
-    assert list(simulate(4, "random", seed=3, start=8)) == a[8:]
-    assert [r["id"] for r in a] == [f"sim-3-{i}" for i in range(12)]
-    assert list(simulate(5, "random", seed=4)) != a[:5]
-    h = list(simulate(6, "heuristic", seed=3))
-    assert list(simulate(3, "heuristic", seed=3, start=3)) == h[3:]
+@pytest.mark.parametrize("spec, policy", EVERY_TABLE)
+def test_games_depend_on_the_seed_alone(spec, policy):
+    """A seed's games are the same whatever the workers, the chunks or the
+    slice asked for; another seed's are others."""
+    import ddz_tools.engines.selfplay.run as sp
+
+    one = list(simulate(24, policy, seed=21, rules=spec))
+    assert [r["id"] for r in one] == [f"sim-21-{i}" for i in range(24)]
+    assert list(simulate(24, policy, seed=21, rules=spec, workers=2)) == one
+    assert list(simulate(6, policy, seed=21, rules=spec, start=18)) == one[18:]
+    assert list(simulate(6, policy, seed=22, rules=spec)) != one[:6]
+    old = sp.CHUNK
+    try:
+        sp.CHUNK = 5
+        assert list(simulate(24, policy, seed=21, rules=spec)) == one
+        assert list(simulate(24, policy, seed=21, rules=spec, workers=3)) == one
+    finally:
+        sp.CHUNK = old
+    assert selfplay_stats(80, policy, seed=2, rules=spec, workers=3) == selfplay_stats(80, policy, seed=2, rules=spec)
 
 
-@pytest.mark.parametrize("policy,spec", [("random", "standard"), ("heuristic", "standard"),
-                                         ("heuristic", "four"), ("random", "four,bomb_doubles=ladder")])
-def test_stats_agree_with_records(policy, spec):
-    """The kernel's tallies are the sums over the records of the same games (three or four seats)."""
-    recs = list(simulate(40, policy, seed=9, rules=spec))
-    st = selfplay_stats(40, policy, seed=9, rules=spec)
-    assert st == selfplay_stats(40, policy, seed=9, rules=spec, workers=2)
-    assert st.games == 40
-    assert st.landlord_wins == sum(r["result"]["winner"] == "landlord" for r in recs)
-    assert st.bombs == sum(r["result"]["bombs"] for r in recs)
-    assert st.springs == sum(r["result"]["spring"] for r in recs)
-    assert st.anti_springs == sum(r["result"]["anti_spring"] for r in recs)
+@pytest.mark.parametrize("spec, policy", EVERY_TABLE)
+def test_stats_and_summary_agree_with_records(spec, policy):
+    """The kernel's tallies and the summary of the records are the sums over
+    the records of the same games, at any number of seats."""
+    v = variant_of(spec)
+    n = 60
+    recs = list(simulate(n, policy, seed=9, rules=spec))
+    st = selfplay_stats(n, policy, seed=9, rules=spec)
+    summary = SimulationSummary()
+    for r in recs:
+        summary.add(r)
+    res = [r["result"] for r in recs]
+    assert st.games == n
+    assert st.landlord_wins == summary.landlord_wins == sum(x["winner"] == "landlord" for x in res)
+    assert st.bombs == sum(x["bombs"] for x in res)
+    assert st.springs == sum(x["spring"] for x in res)
+    assert st.anti_springs == sum(x["anti_spring"] for x in res)
     assert st.moves == sum(len(r["plays"]) for r in recs)
-    assert st.landlord_score == sum(r["result"]["scores"][r["landlord"]] for r in recs)
-    assert st.multiplier_sum == sum(r["result"]["multiplier"] for r in recs)
-    seats = len(recs[0]["result"]["scores"])
-    assert list(st.seat_wins) == [sum(r["result"]["scores"][s] > 0 for r in recs) for s in range(seats)]
+    assert st.landlord_score == summary.landlord_score == sum(r["result"]["scores"][r["landlord"]] for r in recs)
+    assert st.multiplier_sum == summary.multiplier_sum == sum(x["multiplier"] for x in res)
+    assert st.doubled_games == summary.doubled_games == sum(max(r.get("doubles", [1])) > 1 for r in recs)
+    assert st.show_games == summary.show_games == sum(bool(r.get("show")) for r in recs)
+    if not v.stake.doubles:
+        assert st.doubled_games == 0
+    if not v.stake.shows:
+        assert st.show_games == 0
+    assert list(st.seat_wins) == [sum(x["scores"][s] > 0 for x in res) for s in range(v.seats)]
+    assert len(summary.seat_scores) == v.seats and sum(summary.seat_scores) == 0
+    pairs = [0] * STAKE_BUCKETS      # one stake a farmer a game
+    for r in recs:
+        for s in range(v.seats):
+            if s != r["landlord"]:
+                pairs[stake_bucket(abs(r["result"]["scores"][s]))] += 1
+    assert list(st.stake_counts) == summary.stake_counts == pairs
+    assert sum(pairs) == (v.seats - 1) * n
+    assert st.stakes == summary.figures()["stakes"]
 
 
 def test_progress_and_players():
@@ -166,6 +184,8 @@ def test_bad_arguments():
         next(simulate(-1))
     with pytest.raises(DdzError, match="three"):
         selfplay_stats(1, policy=("random", "random"))
+    with pytest.raises(DdzError, match="workers"):
+        selfplay_stats(3, workers=0)
 
 
 def test_cli_simulate(tmp_path):
@@ -195,40 +215,28 @@ def test_cli_simulate(tmp_path):
     assert r3.exit_code == 2 and "three" in r3.output
 
 
+#: The games run as plain Python and compiled: (policy, games, rules), seed 3.
+PYTHON_RUNS = [("heuristic", 20, "standard"), ("random", 3, "standard"), ("heuristic", 20, "douzero,bidding=call-grab"),
+               ("random", 3, "douzero,bidding=call-grab"), ("heuristic", 2, "four"),
+               ("heuristic", 1, "four,bomb_doubles=ladder"), ("random", 2, "four"),
+               ("heuristic", 2, "happy,bottom_bonus=table,must_call=jokers"), ("random", 4, "happy,show=dianle"),
+               ("random", 4, "notalon,landlord_draw=on,doubling=global")]
+
+
 def test_kernels_agree_with_their_python_execution():
     """The same games with NUMBA_DISABLE_JIT=1 (the kernels' code run as plain
-    Python, Numba's generator replaced by NumPy's with the same streams): any
-    typing that only works by luck or undefined behaviour in compiled code
-    shows up as a difference."""
+    Python, Numba's generator replaced by NumPy's with the same streams), at
+    three and four seats and through the stake stages: any typing that only
+    works by luck or undefined behaviour in compiled code shows up as a
+    difference."""
     import json
     import os
     import subprocess
     import sys
 
     script = ("import json\nfrom ddz_tools.engines.selfplay import simulate\n"
-              "print(json.dumps([list(simulate(n, p, seed=3, rules=r)) for p, n in (('heuristic', 20), ('random', 3))"
-              " for r in ('standard', 'douzero,bidding=call-grab')]))\n")
+              f"print(json.dumps([list(simulate(n, p, seed=3, rules=r)) for p, n, r in {PYTHON_RUNS!r}]))\n")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-2000:]
-    python_run = json.loads(out.stdout)
-    jit_run = [list(simulate(n, p, seed=3, rules=r)) for p, n in (("heuristic", 20), ("random", 3))
-               for r in ("standard", "douzero,bidding=call-grab")]
-    assert python_run == jit_run
-
-
-def test_results_do_not_depend_on_workers_or_chunks():
-    import ddz_tools.engines.selfplay.run as sp
-
-    one = list(simulate(40, "heuristic", seed=21))
-    assert list(simulate(40, "heuristic", seed=21, workers=3)) == one
-    old = sp.CHUNK
-    try:
-        sp.CHUNK = 7
-        assert list(simulate(40, "heuristic", seed=21)) == one
-        assert list(simulate(40, "heuristic", seed=21, workers=2)) == one
-    finally:
-        sp.CHUNK = old
-    assert selfplay_stats(300, "random", seed=2, workers=3) == selfplay_stats(300, "random", seed=2)
-    with pytest.raises(DdzError, match="workers"):
-        selfplay_stats(3, workers=0)
+    assert json.loads(out.stdout) == [list(simulate(n, p, seed=3, rules=r)) for p, n, r in PYTHON_RUNS]

@@ -4,8 +4,10 @@ The game kernel is compared game by game with a plain-Python loop
 (``naive_selfplay.python_game_four``: its own deal, auction, turn and trick,
 end and scoring, the policy kernels asked one decision at a time under the
 same seed), and every record is replayed by the Python ``Game``
-(``replay_record``), the batch validator, ``ddz replay`` and the plain-Python
-replay of ``tests/naive_game.py``.
+(``replay_record``), the batch validator and the plain-Python replay of
+``tests/naive_game.py``.  The deal's shape, determinism, the tallies and the
+plain-Python execution of the kernels are checked at every table in
+tests/variants/test_variants.py and tests/engines/test_selfplay.py.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from click.testing import CliRunner
 from naive_game import naive_replay
 from naive_selfplay import python_game_four
 
-from ddz_tools.core.cards import format_cards, full_deck, parse_cards
+from ddz_tools.core.cards import full_deck, parse_cards
 from ddz_tools.cli import cli
 from ddz_tools.core.errors import DdzError
 from ddz_tools.engines.policies import BUFFER, new_table, policy_bid, policy_play
@@ -39,11 +41,7 @@ from ddz_tools.engines.selfplay import (
     I_SCORES,
     I_SPRING,
     MAX_MOVES_FOUR,
-    SimulationSummary,
-    deal_cards,
-    game_seed,
     new_game_arrays,
-    selfplay_stats,
     simulate,
 )
 from ddz_tools.engines.selfplay.kernel import _game, _game_seed
@@ -51,18 +49,6 @@ from ddz_tools.variants import variant_of
 
 SPECS = ["four", "four,bomb_doubles=ladder", "four,bomb_doubles=all,spring=any-player",
          "four,chains=shanghai,first_bidder=left-of-dealer", "four,top_bomb=bomb8,wing_pairs_consecutive=on"]
-
-
-def test_deal_is_two_decks():
-    for s in range(100):
-        hands, bottom = deal_cards(game_seed(1, s), "four")
-        assert len(hands) == 4
-        assert [len(format_cards(h)) for h in hands] == [25] * 4 and len(format_cards(bottom)) == 8
-        assert sum(hands) + bottom == full_deck(2)
-    assert deal_cards(5, "four") == deal_cards(5, "four") != deal_cards(6, "four")
-    # The three-player deals of a seed are those of before.
-    assert deal_cards(5) == deal_cards(5, "standard")
-    assert len(deal_cards(5)[0]) == 3
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -94,7 +80,7 @@ def test_kernel_game_equals_python_loop(spec, policies):
 
 
 @pytest.mark.parametrize("spec", SPECS)
-def test_records_replay_clean(spec, tmp_path):
+def test_records_replay_clean(spec):
     recs = list(simulate(12, "heuristic", seed=3, rules=spec)) + list(simulate(6, "random", seed=3, rules=spec))
     for rec in recs:
         assert len(rec["deal"]["hands"]) == 4 and len(rec["players"]) == 4 and len(rec["result"]["scores"]) == 4
@@ -111,42 +97,6 @@ def test_records_replay_clean(spec, tmp_path):
     batch = validate_batch(recs)
     assert batch.status.tolist() == [0] * len(recs) and not batch.mismatch.any()
     assert batch.scores.tolist() == [r["result"]["scores"] for r in recs]
-    path = tmp_path / "four.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
-    r = CliRunner().invoke(cli, ["replay", str(path), "--format", "json"])
-    assert r.exit_code == 0, r.output
-    rows = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
-    assert len(rows) == len(recs) and {row["status"] for row in rows} == {"ok"}
-
-
-def test_determinism_slices_and_workers():
-    a = list(simulate(24, "heuristic", seed=5, rules="four"))
-    assert list(simulate(24, "heuristic", seed=5, rules="four", workers=2)) == a
-    assert list(simulate(6, "heuristic", seed=5, rules="four", start=18)) == a[18:]
-    assert list(simulate(6, "heuristic", seed=6, rules="four")) != a[:6]
-    import ddz_tools.engines.selfplay.run as sp
-
-    old = sp.CHUNK
-    try:
-        sp.CHUNK = 5
-        assert list(simulate(24, "heuristic", seed=5, rules="four")) == a
-    finally:
-        sp.CHUNK = old
-
-
-def test_summary_agrees_with_stats():
-    """Four seats: the summary of the records sums to zero over the seats and counts
-    three farmer stakes a game, as the kernel's tallies do (the tallies against the
-    records: tests/engines/test_selfplay.py)."""
-    for policy, spec in (("heuristic", "four"), ("random", "four,bomb_doubles=ladder")):
-        recs = list(simulate(40, policy, seed=9, rules=spec))
-        st = selfplay_stats(40, policy, seed=9, rules=spec)
-        summary = SimulationSummary()
-        for r in recs:
-            summary.add(r)
-        assert len(summary.seat_scores) == 4 and sum(summary.seat_scores) == 0
-        assert sum(summary.stake_counts) == 3 * 40   # three farmer pairs a game
-        assert summary.stake_counts == list(st.stake_counts)
 
 
 def test_policies_per_seat():
@@ -184,21 +134,3 @@ def test_cli_bad_policy_count(capsys):
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and err.startswith("error: ") and "four" in err, err
     assert "--policy" in err
-
-
-def test_kernels_agree_with_their_python_execution():
-    """Four-player games with NUMBA_DISABLE_JIT=1 (the kernels' code run as
-    plain Python, Numba's generator replaced by NumPy's with the same
-    streams) equal the compiled ones: typing that only works by luck in
-    compiled code would show up as a difference."""
-    import os
-    import subprocess
-    import sys
-
-    runs = [("heuristic", 2, "four"), ("heuristic", 1, "four,bomb_doubles=ladder"), ("random", 2, "four")]
-    script = ("import json\nfrom ddz_tools.engines.selfplay import simulate\n"
-              f"print(json.dumps([list(simulate(n, p, seed=3, rules=r)) for p, n, r in {runs!r}]))\n")
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert json.loads(out.stdout) == [list(simulate(n, p, seed=3, rules=r)) for p, n, r in runs]

@@ -930,16 +930,25 @@ def test_probed_relaxations_match_the_reference(workers):
     assert refuted > 0
 
 
+#: p3-deal-41: farmer1 alone (farmer2 passing throughout) beats the landlord.
+FARMER_ALONE = ("344556788999TJJKAAA2", "33567788TTQKK222X", "34456679TJJQQQKAD")
+
+
 def test_a_farmer_alone_beating_the_landlord_settles_a_whole_deal():
-    """p3-deal-41: farmer1 alone (farmer2 passing throughout) beats the
-    landlord, so the whole deal is lost for him; the root's relaxation
+    """p3-deal-41: farmer1 alone beats the landlord (the slow test below
+    checks it), so the whole deal is lost for him; the root's relaxation
     proves it in a few million nodes (about 123 M to refute every root play
     before relaxations were probed)."""
-    landlord, farmer1, farmer2 = "344556788999TJJKAAA2", "33567788TTQKK222X", "34456679TJJQQQKAD"
-    assert solve(Position.two_player(landlord, farmer1), line=False).result == "loss"
+    landlord, farmer1, farmer2 = FARMER_ALONE
     p = Position.three_player(landlord, farmer1, farmer2, to_move="landlord")
     r = solve(p, tt_mb=256, line=False)
     assert r.result == "loss" and r.nodes < 8_000_000
+
+
+@pytest.mark.slow
+def test_the_farmer_alone_beats_the_landlord():
+    landlord, farmer1, _ = FARMER_ALONE
+    assert solve(Position.two_player(landlord, farmer1), line=False).result == "loss"
 
 
 def test_probing_finds_a_cheap_win_behind_costly_moves():
