@@ -473,7 +473,8 @@ def test_tie_playouts_on_solved_deals():
     cands = v.candidates()
     plan = scoring.Plan(v, cands, np.array([p.cards for p in cands], np.int64),
                      np.array([p.kind for p in cands], np.int64), adv.DEFAULT_NODES, adv.DEFAULT_EXACT_CARDS, 4)
-    wins, solved, draws, unfit, ties, points = scoring.score_chunk(plan, 0, 16)
+    wins, solved, draws, unfit, ties, points, weighing = scoring.score_chunk(plan, 0, 16)
+    assert weighing is None                  # no inference asked
     assert solved.all() and draws == 16 and unfit == 0
     deals = sample_deals(v, 0, 16, 4)
     table, bufc, bufk = new_table(12), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64)
