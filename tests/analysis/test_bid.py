@@ -6,8 +6,8 @@ import itertools
 import json
 import math
 import random
-import subprocess
 import sys
+import types
 from collections import Counter
 from statistics import NormalDist
 
@@ -418,9 +418,23 @@ def test_rows_obey_scoring_invariants(seed, seat, data):
 # The command line ----------------------------------------------------------------------------
 
 
-def _ddz(*args, input=None):
-    return subprocess.run([sys.executable, "-m", "ddz_tools", *args], capture_output=True, text=True,
-                          input=input, timeout=300)
+def _ddz(*args):
+    """``ddz ARGS`` run through the console script's entry point in this
+    process: its exit status, stdout and stderr (the docs' examples run the
+    commands as processes of their own, tests/test_docs.py)."""
+    from click.testing import CliRunner
+
+    from ddz_tools.cli import main
+
+    with CliRunner().isolation() as (out, err, _):
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as exc:
+            code = exc.code
+        sys.stdout.flush()
+        sys.stderr.flush()
+    return types.SimpleNamespace(returncode=code, stdout=out.getvalue().decode(), stderr=err.getvalue().decode())
 
 
 def test_cli_json_and_table():
