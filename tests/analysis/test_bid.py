@@ -6,8 +6,6 @@ import itertools
 import json
 import math
 import random
-import sys
-import types
 from collections import Counter
 from statistics import NormalDist
 
@@ -15,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import pack_ranks, random_deal
+from conftest import pack_ranks, random_deal, run_ddz
 from ddz_tools.analysis import bid
 from ddz_tools.analysis.bid import auction, montecarlo as mc
 from ddz_tools.analysis.bid.call import sampled_flush
@@ -418,23 +416,8 @@ def test_rows_obey_scoring_invariants(seed, seat, data):
 # The command line ----------------------------------------------------------------------------
 
 
-def _ddz(*args):
-    """``ddz ARGS`` run through the console script's entry point in this
-    process: its exit status, stdout and stderr (the docs' examples run the
-    commands as processes of their own, tests/test_docs.py)."""
-    from click.testing import CliRunner
-
-    from ddz_tools.cli import main
-
-    with CliRunner().isolation() as (out, err, _):
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as exc:
-            code = exc.code
-        sys.stdout.flush()
-        sys.stderr.flush()
-    return types.SimpleNamespace(returncode=code, stdout=out.getvalue().decode(), stderr=err.getvalue().decode())
+#: ``ddz`` run in this process (its status, stdout and stderr).
+_ddz = run_ddz
 
 
 def test_cli_json_and_table():
