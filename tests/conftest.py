@@ -11,6 +11,8 @@ import dataclasses
 import itertools
 import os
 import random
+import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -120,6 +122,26 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+def run_ddz(*args) -> types.SimpleNamespace:
+    """``ddz ARGS`` run through the console script's entry point in this
+    process: its ``returncode``, ``stdout`` and ``stderr`` as a process's (the
+    docs' examples run the commands as processes of their own,
+    tests/test_docs.py)."""
+    from click.testing import CliRunner
+
+    from ddz_tools.cli import main
+
+    with CliRunner().isolation() as (out, err, _):
+        try:
+            main([str(a) for a in args])
+            code = 0
+        except SystemExit as exc:
+            code = exc.code
+        sys.stdout.flush()
+        sys.stderr.flush()
+    return types.SimpleNamespace(returncode=code, stdout=out.getvalue().decode(), stderr=err.getvalue().decode())
 
 
 def fake_open_review(states, end, moves, landlord, rules, node_limit, time_limit):

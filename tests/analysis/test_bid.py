@@ -6,8 +6,6 @@ import itertools
 import json
 import math
 import random
-import subprocess
-import sys
 from collections import Counter
 from statistics import NormalDist
 
@@ -15,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import pack_ranks, random_deal
+from conftest import pack_ranks, random_deal, run_ddz
 from ddz_tools.analysis import bid
 from ddz_tools.analysis.bid import auction, montecarlo as mc
 from ddz_tools.analysis.bid.call import sampled_flush
@@ -418,9 +416,8 @@ def test_rows_obey_scoring_invariants(seed, seat, data):
 # The command line ----------------------------------------------------------------------------
 
 
-def _ddz(*args, input=None):
-    return subprocess.run([sys.executable, "-m", "ddz_tools", *args], capture_output=True, text=True,
-                          input=input, timeout=300)
+#: ``ddz`` run in this process (its status, stdout and stderr).
+_ddz = run_ddz
 
 
 def test_cli_json_and_table():

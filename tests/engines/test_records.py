@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from naive_game import naive_replay
 
-from conftest import REPO
+from conftest import REPO, run_ddz
 from ddz_tools.cli import EXIT_BAD_RECORDS
 from ddz_tools.core.errors import RecordError
 from ddz_tools.engines.game import Game, random_game
@@ -321,9 +321,7 @@ def test_cli_replay_a_file_that_cannot_be_read_is_one_error_line(tmp_path, fast)
     """A missing file, or a folder, is bad input: one ``error:`` line, exit
     status 2 and nothing replayed (it printed an empty table and exited 1)."""
     for bad in (DATA / "no-such-file.jsonl", tmp_path):
-        proc = subprocess.run([sys.executable, "-m", "ddz_tools", "replay", str(DATA / "sample_games.jsonl"),
-                               str(bad)] + (["--fast"] if fast else []),
-                              capture_output=True, text=True, cwd=REPO, timeout=600)
+        proc = run_ddz("replay", DATA / "sample_games.jsonl", bad, *(["--fast"] if fast else []))
         assert proc.returncode == 2 and proc.stdout == "", proc
         assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1, proc.stderr
         assert str(bad) in proc.stderr and "Traceback" not in proc.stderr
