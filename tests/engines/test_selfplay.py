@@ -67,7 +67,9 @@ def test_records_replay_with_naive_rules(spec, policy):
 #: One rule set of each table and stake, with a policy.
 EVERY_TABLE = [("standard", "random"), ("standard", "heuristic"), ("four", "heuristic"),
                ("four,bomb_doubles=ladder", "random"), ("happy", "random"), ("happy", "heuristic"),
-               ("notalon,landlord_draw=on", "random"), ("happy,bottom_bonus=table,show=dianle", "heuristic")]
+               ("notalon", "random"), ("notalon,landlord_draw=on", "random"),
+               ("happy,bottom_bonus=table,show=dianle", "heuristic"),
+               ("happy,doubling=global,bottom_bonus=table", "heuristic")]
 
 
 @pytest.mark.parametrize("spec, policy", EVERY_TABLE)
