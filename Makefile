@@ -46,10 +46,11 @@ run: $(STAMP)
 		data/bad_games.jsonl --out out/report --force --review-nodes 20000 || [ $$? -eq 3 ]
 
 # The kernels are compiled first in two processes at once (a fresh machine compiles for minutes;
-# the tests then load them from the cache).
+# the tests then load them from the cache), then the tests run in TEST_JOBS processes.
+TEST_JOBS ?= 2
 test: $(STAMP)
 	$(PY) -m ddz_tools.warmup --jobs 2
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_JOBS)
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -m slow

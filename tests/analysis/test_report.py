@@ -325,3 +325,28 @@ def test_flagged_moves_of_the_hidden_review_show_what_could_be_read(tmp_path):
     assert len(b["hands"]) == 2 and 0 < b["ess"] <= b["samples"]
     page = next((tmp_path / "out" / "games").glob("*.html")).read_text()
     assert page.count('<table class="heat">') == len(flagged)
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (make test-browser installs it)")
+def test_belief_heat_tables_render_in_chromium(tmp_path):
+    """The heat tables of a hidden review are drawn: the game page shows
+    their blue shading, which the same page without them does not."""
+    import re
+
+    import matplotlib.image
+
+    games = write_jsonl(tmp_path / "g.jsonl", records(1, 4))
+    write_report([games], str(tmp_path / "out"), review="hidden", review_samples=16, workers=1)
+    page = next((tmp_path / "out" / "games").glob("*.html"))
+    text = page.read_text()
+    bare = page.with_name("bare.html")
+    bare.write_text(re.sub(r'<table class="heat">.*?</table>', "", text, flags=re.S))
+    shaded = []
+    for name, path in (("heat", page), ("bare", bare)):
+        png = str(tmp_path / f"{name}.png")
+        screenshot(path.resolve().as_uri(), png, str(tmp_path / f"profile-{name}"), height=5000)
+        img = matplotlib.image.imread(png)[..., :3]
+        # white blended with rgb(21, 101, 192) at a shade of 0.3 or more
+        shaded.append(int(((img[..., 2] - img[..., 0] > 0.2) & (img[..., 1] > img[..., 0])).sum()))
+    assert shaded[0] > shaded[1] + 500, shaded

@@ -122,8 +122,8 @@ def _differential(rules: str, hands):
 
 @pytest.mark.parametrize("rules", PRESETS)
 def test_differential_presets(rules):
-    """400 seeded hands per preset by default (2,000+ with -m slow)."""
-    _differential(rules, random_hands(1000 + PRESETS.index(rules), 400))
+    """200 seeded hands per preset by default (2,500 with -m slow)."""
+    _differential(rules, random_hands(1000 + PRESETS.index(rules), 200))
 
 
 @pytest.mark.parametrize("rules", VARIANTS)

@@ -41,7 +41,7 @@ from ddz_tools.core.rules import (
 from naive import naive_answers, naive_beats, naive_leads, naive_play_names, unpack
 
 # Default (capped) and full sizes of the random differential runs.
-DEFAULT_HANDS = {17: 100, 20: 50}
+DEFAULT_HANDS = {17: 50, 20: 25}
 FULL_HANDS = 2000
 ROCKET_KIND = make_kind(TYPE_OF_NAME["rocket"], 14, 1)
 
