@@ -219,15 +219,15 @@ def parse_record_cards(text: str) -> int:
 
 def speed(args) -> None:
     small, whole, lead = _speed_views(args.views, args.seed)
-    advise(small[0], workers=args.workers)  # load the kernels
-    print(f"speed: default budget, {args.workers} worker(s); wall seconds (the machine may be shared) and "
-          f"the process's CPU seconds")
+    advise(small[0], workers=args.workers, inference=args.inference)  # load the kernels
+    print(f"speed: default budget, {args.workers} worker(s), inference {'on' if args.inference else 'off'}; wall "
+          f"seconds (the machine may be shared) and the process's CPU seconds")
     for label, views in (("every hand <= 10 cards", small), ("whole hands (a farmer's first play)", whole),
                          ("whole hands (the landlord's first lead)", lead)):
         wall, cpu, exact, solved, total, stopped = [], [], 0, 0, 0, 0
         for k, v in enumerate(views):
             c0 = time.process_time()
-            a = advise(v, seed=k, workers=args.workers)
+            a = advise(v, seed=k, workers=args.workers, inference=args.inference)
             cpu.append(time.process_time() - c0)
             wall.append(a.seconds)
             exact += a.exact
@@ -274,6 +274,7 @@ def main() -> None:
     p.add_argument("--views", type=int, default=40)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--inference", action="store_true", help="weigh the deals by the other seats' plays")
     args = ap.parse_args()
     {"speed": speed, "compare": compare}.get(args.what, strength)(args)
 

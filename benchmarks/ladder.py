@@ -17,7 +17,9 @@ class is not used, as importing ``rlcard.agents`` runs pip in a subprocess, and 
 lead's actions in an order that changes between processes).  ``rule``: RLCard's
 ``DouDizhuRuleAgentV1`` (its random choices draw from NumPy's generator, seeded each game).  ``heuristic``,
 ``heuristic-solo`` (the heuristic without the farmers' partnership conventions), ``advisor32``, ``advisor128`` (``advise`` at 32 / 128
-deals a decision) and ``oracle`` (the advisor seeing every card): ``ddz_tools.agents``.
+deals a decision), ``advisor32i`` and ``advisor128i`` (the same, weighing the deals by the other
+seats' earlier plays: ``advise(..., inference=True)``) and ``oracle`` (the advisor seeing every
+card): ``ddz_tools.agents``.
 
 The engines.  A pair with ``rule`` is played inside RLCard's own ``doudizhu`` environment
 (the deal put in by ``agents.rlcard_deal`` after ``env.reset()``, RLCard's rules, our agents as
@@ -60,10 +62,11 @@ from ddz_tools.core.cards import counts_of, pack_douzero, parse_cards  # noqa: E
 from ddz_tools.engines.game import score  # noqa: E402
 from ddz_tools.engines.selfplay import deal_cards, game_seed  # noqa: E402
 
-AGENTS = ("random", "rule", "heuristic", "heuristic-solo", "advisor32", "advisor128", "oracle")
+AGENTS = ("random", "rule", "heuristic", "heuristic-solo", "advisor32", "advisor128", "advisor32i", "advisor128i",
+          "oracle")
 DEFAULT_PAIRS = ("heuristic:random,heuristic:rule,advisor32:heuristic,advisor32:rule,"
                  "advisor128:heuristic,advisor128:rule,oracle:heuristic")
-_ADVISED = ("advisor32", "advisor128", "oracle")
+_ADVISED = ("advisor32", "advisor128", "advisor32i", "advisor128i", "oracle")
 _ROCKET = parse_cards("XD")
 
 
@@ -92,9 +95,11 @@ def _agent_label(name: str, objective: str) -> str:
 
 
 def _policy(name: str) -> tuple:
-    """(policy, samples) of one of our agents."""
-    return {"heuristic": ("heuristic", 128), "heuristic-solo": ("heuristic-solo", 128), "advisor32": ("advisor", 32), "advisor128": ("advisor", 128),
-            "oracle": ("oracle", 128)}[name]
+    """(policy, samples, inference) of one of our agents."""
+    return {"heuristic": ("heuristic", 128, False), "heuristic-solo": ("heuristic-solo", 128, False),
+            "advisor32": ("advisor", 32, False), "advisor128": ("advisor", 128, False),
+            "advisor32i": ("advisor", 32, True), "advisor128i": ("advisor", 128, True),
+            "oracle": ("oracle", 128, False)}[name]
 
 
 # RLCard ---------------------------------------------------------------------------------
@@ -123,8 +128,8 @@ def _rl_agent(name: str, env, seed: int, objective: str):
         return DouDizhuRuleAgentV1()
     if name == "random":
         return _RLRandom(seed)
-    policy, samples = _policy(name)
-    return RLCardAgent(policy, samples=samples, seed=seed, objective=objective, env=env)
+    policy, samples, inference = _policy(name)
+    return RLCardAgent(policy, samples=samples, seed=seed, objective=objective, env=env, inference=inference)
 
 
 def _play_rlcard(deal: tuple, landlord: str, farmers: str, seed: int, objective: str) -> list:
@@ -156,8 +161,8 @@ def _dz_agent(name: str, seed: int, objective: str):
         from douzero.evaluation.random_agent import RandomAgent
 
         return RandomAgent()
-    policy, samples = _policy(name)
-    return DouZeroAgent(policy=policy, samples=samples, seed=seed, objective=objective)
+    policy, samples, inference = _policy(name)
+    return DouZeroAgent(policy=policy, samples=samples, seed=seed, objective=objective, inference=inference)
 
 
 def _play_douzero(deal: tuple, landlord: str, farmers: str, seed: int, objective: str) -> list:
@@ -284,15 +289,46 @@ def summary(rows: list, seed: int, objective: str) -> None:
                    disable_numparse=True))
     print()
     print(tabulate(adp, headers=["A:B", "ADP", "ADP as landlord", "ADP as farmers", "springs"], disable_numparse=True))
-    adv = _pair_label("advisor128:heuristic", objective)
     ora = _pair_label("oracle:heuristic", objective)
-    if adv in by_pair and ora in by_pair:
-        got = _closed_share(by_pair[ora], by_pair[adv], seed)
+    for name in ("advisor128", "advisor128i"):
+        adv = _pair_label(f"{name}:heuristic", objective)
+        got = _closed_share(by_pair[ora], by_pair[adv], seed) if adv in by_pair and ora in by_pair else None
         if got:
             n, lines = got
-            print(f"\nthe share of the oracle's margin over the heuristic that advisor128 closes ({n} common deals; "
+            print(f"\nthe share of the oracle's margin over the heuristic that {name} closes ({n} common deals; "
                   f"bootstrap 95% interval over deals)")
-            print(tabulate(lines, headers=["margin", "oracle", "advisor128", "share closed"], disable_numparse=True))
+            print(tabulate(lines, headers=["margin", "oracle", name, "share closed"], disable_numparse=True))
+    _paired_inference(by_pair, objective)
+
+
+def _paired_inference(by_pair: dict, objective: str) -> None:
+    """advisorNi against advisorN (the same advisor without inference) against the same
+    opponent, on the deals both played: the paired difference of WP and ADP per role."""
+    lines = []
+    for pair in sorted(by_pair):
+        a, b = pair.split(":")
+        name = a.split("/")[0]
+        if name not in ("advisor32i", "advisor128i"):
+            continue
+        base = _pair_label(f"{name[:-1]}:{b.split('/')[0]}", objective)
+        if base not in by_pair:
+            continue
+        common = sorted(set(by_pair[pair]) & set(by_pair[base]))
+        for role, k in (("both", None), ("landlord", 0), ("farmers", 1)):
+            def won(r):
+                return (r["games"][0]["a_won"] + r["games"][1]["a_won"]) / 2 if k is None else r["games"][k]["a_won"]
+
+            def pts(r):
+                return (r["games"][0]["points_a"] + r["games"][1]["points_a"]) / 2 if k is None else r["games"][k]["points_a"]
+            dw = np.array([won(by_pair[pair][i]) - won(by_pair[base][i]) for i in common], float)
+            dp = np.array([pts(by_pair[pair][i]) - pts(by_pair[base][i]) for i in common], float)
+            lines.append([f"{pair} - {base}", role, len(common), _pts(*mean_interval(100 * dw)) + " pts",
+                          _pts(*mean_interval(dp))])
+    if lines:
+        print("\ninference, paired: the advisor with inference minus the same advisor without, on the deals "
+              "both played (95% normal intervals over deals)")
+        print(tabulate(lines, headers=["pairs", "role", "deals", "WP difference", "ADP difference"],
+                       disable_numparse=True))
 
 
 def _read(path: "str | None", seed: int) -> dict:

@@ -165,14 +165,17 @@ def heuristic_play(view: View, seed: int = 0, allowed=None, policy: str = "heuri
     return p
 
 
-def advisor_play(view: View, samples: int = 128, seed: int = 0, objective: str = "win", allowed=None) -> Play:
+def advisor_play(view: View, samples: int = 128, seed: int = 0, objective: str = "win", allowed=None,
+                 inference: bool = False) -> Play:
     """The advisor's play for the player to move of ``view``: the
     recommendation of :func:`~ddz_tools.analysis.advise.advise` with ``samples`` deals
     at most, or with ``allowed`` (a set of packed card sets, 0 for the pass)
     its best candidate in that set.  A single legal play is played without
     advice.  ``objective`` ``"score"`` is passed on to ``advise`` (which
     then maximises the expected score); ``"win"``, the default, is
-    ``advise``'s own default and is not passed.
+    ``advise``'s own default and is not passed.  ``inference`` weighs the
+    drawn deals by the other seats' earlier plays (``advise(...,
+    inference=True)``).
 
     >>> from ddz_tools.analysis.advise import counts_view
     >>> v = counts_view("KKA", "farmer2", "4,5,3", after="QQ", by="farmer1")
@@ -186,7 +189,8 @@ def advisor_play(view: View, samples: int = 128, seed: int = 0, objective: str =
         raise RuntimeError(f"the harness allows none of the plays here ({view.describe()})")
     if len(cands) == 1:
         return cands[0]
-    a = advise(view, samples=samples, seed=seed, **({} if objective == "win" else {"objective": objective}))
+    a = advise(view, samples=samples, seed=seed, inference=inference,
+               **({} if objective == "win" else {"objective": objective}))
     for c in a.candidates:
         p = Play.pass_() if c.play == "pass" else Play.parse(c.play, view.rules)
         if _allowed(p, allowed):
@@ -201,14 +205,17 @@ class Player:
     ``policy`` is ``heuristic``, ``heuristic-solo``, ``advisor`` or ``oracle`` (the oracle's
     view must show both other hands); ``samples`` the advisor's most deals a
     decision; ``seed`` the seed its decisions' seeds derive from;
-    ``objective`` what the advisor maximises (see :func:`advisor_play`).
+    ``objective`` what the advisor maximises and ``inference`` whether it
+    weighs its deals by the other seats' plays (see :func:`advisor_play`).
     """
 
-    def __init__(self, policy: str = "heuristic", samples: int = 128, seed: int = 0, objective: str = "win"):
+    def __init__(self, policy: str = "heuristic", samples: int = 128, seed: int = 0, objective: str = "win",
+                 inference: bool = False):
         _check_policy(policy, samples, objective)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ArgumentError(f"seed must be an integer, not {seed!r}", param="seed")
         self.policy, self.samples, self.seed, self.objective = policy, samples, seed, objective
+        self.inference = bool(inference)
 
     def decision_seed(self, move: int) -> int:
         """The seed of the decision at ``move`` (the number of moves before it, passes included)."""
@@ -223,7 +230,7 @@ class Player:
             return heuristic_play(view, seed, allowed, self.policy)
         if self.policy == "oracle" and len(view.shown) != 2:
             raise ArgumentError("the oracle's view must show both other hands", param="view")
-        return advisor_play(view, self.samples, seed, self.objective, allowed)
+        return advisor_play(view, self.samples, seed, self.objective, allowed, self.inference)
 
 
 def rebuilt_bottom(rest: int, landlord_played: int) -> "int | None":
@@ -378,8 +385,8 @@ class RLCardAgent:
 
     ``env.set_agents([...])`` takes it like RLCard's own agents
     (``use_raw = True``: it returns the raw action, ``'pass'`` or RLCard's
-    card string).  ``policy``, ``samples``, ``seed`` and ``objective`` are
-    those of :class:`Player`.  ``env`` (the ``rlcard.make('doudizhu')``
+    card string).  ``policy``, ``samples``, ``seed``, ``objective`` and
+    ``inference`` are those of :class:`Player`.  ``env`` (the ``rlcard.make('doudizhu')``
     environment it plays in) is needed by the oracle, which reads the other
     players' current cards there (``env.game.players[i].current_hand``);
     given to the advisor, it makes the bottom exact (the dealer's last
@@ -394,8 +401,8 @@ class RLCardAgent:
     use_raw = True
 
     def __init__(self, policy: str = "heuristic", samples: int = 128, seed: int = 0, objective: str = "win",
-                 env=None):
-        self.player = Player(policy, samples, seed, objective)
+                 env=None, inference: bool = False):
+        self.player = Player(policy, samples, seed, objective, inference)
         if policy == "oracle" and env is None:
             raise ArgumentError("the oracle reads the other hands from the environment: give env", param="env")
         self.env = env
@@ -496,18 +503,18 @@ class DouZeroAgent:
 
     One object serves any position (it plays the infoset's
     ``player_position``); ``position``, if given, is checked against it.
-    ``policy``, ``samples``, ``seed`` and ``objective`` are those of
-    :class:`Player`; the oracle reads the other hands from the infoset's
+    ``policy``, ``samples``, ``seed``, ``objective`` and ``inference`` are
+    those of :class:`Player`; the oracle reads the other hands from the infoset's
     ``all_handcards``, which DouZero's GameEnv fills.
     """
 
     def __init__(self, position: "str | None" = None, policy: str = "heuristic", samples: int = 128, seed: int = 0,
-                 objective: str = "win"):
+                 objective: str = "win", inference: bool = False):
         if position is not None and position not in DOUZERO_POSITIONS:
             raise ArgumentError(f"position must be one of {', '.join(DOUZERO_POSITIONS)}, not {position!r}",
                                 param="position")
         self.position = position
-        self.player = Player(policy, samples, seed, objective)
+        self.player = Player(policy, samples, seed, objective, inference)
         self.name = f"ddz-{policy}"
 
     def act(self, infoset) -> list:

@@ -28,8 +28,7 @@ def print_advice(a) -> None:
                                        "played out"], tablefmt="simple", disable_numparse=True))
     if a.inference:
         click.echo("inference: the deals weighed by the other seats' plays; smallest effective sample size of a "
-                   f"pool {a.ess:.1f}" + (f", tempered x{a.alpha:.3f}" if a.alpha is not None and a.alpha < 1 else "")
-                   if a.ess is not None else "inference: nothing to read (no play of another seat)")
+                   f"pool {a.ess:.1f}" + (f", tempered x{a.alpha:.3f}" if a.alpha < 1 else ""))
     click.echo(f"recommendation: {a.recommendation}")
 
 

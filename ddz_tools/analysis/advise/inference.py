@@ -73,6 +73,9 @@ class Reader:
         self.model = load_model(view.rules)
         self.flags = view.rules.flags
         self.stage_flags = view.rules.stage_flags
+        # Each deal's log-likelihood by its hands: late in a game the same split of the
+        # unseen cards is drawn many times (the answer is a function of the hands alone).
+        self._known: dict = {}
 
     @classmethod
     def of(cls, view: View) -> "Reader | None":
@@ -93,20 +96,26 @@ class Reader:
 
     def loglik(self, deals) -> np.ndarray:
         """The log-likelihood (nats) of the other seats' plays on each deal
-        (tuples of packed hands now, in turn order).  Safe to call from
-        several threads at once (each call has its own work arrays)."""
+        (tuples of packed hands now, in turn order).  A deal scored before,
+        in this call or an earlier one, is not scored again.  Safe to call
+        from several threads at once (each call has its own work arrays)."""
         n = self.view.players
         table, bufc, bufk = work_arrays()
         out = np.zeros(n, np.int64)
         parts = np.zeros((self.model.weights.shape[0], n), np.int64)
         start = np.zeros(n, np.int64)
         res = np.empty(len(deals))
+        known = self._known
         for j, hands in enumerate(deals):
-            for s in range(n):
-                start[s] = hands[s] + self.played[s]
-            history_loglik(start, start, 0, self.flags, self.flags, self.stage_flags, self.seats, self.values,
-                           self.kinds, self.mask, self.model.weights, table, bufc, bufk, out, parts)
-            res[j] = out.sum() / SCALE
+            key = tuple(int(h) for h in hands)
+            value = known.get(key)
+            if value is None:
+                for s in range(n):
+                    start[s] = key[s] + self.played[s]
+                history_loglik(start, start, 0, self.flags, self.flags, self.stage_flags, self.seats, self.values,
+                               self.kinds, self.mask, self.model.weights, table, bufc, bufk, out, parts)
+                value = known[key] = out.sum() / SCALE
+            res[j] = value
         return res
 
 
