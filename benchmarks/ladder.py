@@ -362,7 +362,9 @@ def main(argv=None) -> None:
         if len(names) != 2 or any(n not in AGENTS for n in names):
             ap.error(f"a pair is A:B with A and B among {', '.join(AGENTS)}, not {p!r}")
     done = _read(args.out, args.seed)
-    todo = [(p, i, args.seed, args.objective) for p in pairs for i in range(args.start, args.start + args.deals)
+    # deal by deal, every pair on a deal before the next deal: a run stopped early leaves pairs
+    # comparable on the same deals
+    todo = [(p, i, args.seed, args.objective) for i in range(args.start, args.start + args.deals) for p in pairs
             if (_pair_label(p, args.objective), i) not in done]
     print(f"ladder: {len(pairs)} pairs x {args.deals} deals, seed {args.seed}, objective {args.objective}; "
           f"{len(done)} (pair, deal)s in the file, {len(todo)} to play, {args.procs} process(es)", file=sys.stderr)
