@@ -1,0 +1,1 @@
+"""``ddz play``: a whole game at the terminal against the bots, with hints."""
