@@ -128,7 +128,8 @@ class Session:
     """A match at one table: the player in one seat, bots in the others, one
     game after another (see the module doc)."""
 
-    def __init__(self, options: PlayOptions = PlayOptions(), game: int = 0, match: "list | None" = None):
+    def __init__(self, options: PlayOptions = PlayOptions(), game: int = 0, match: "list | None" = None,
+                 deal: "tuple | None" = None):
         self.options = options.checked()
         self.base_rules = Rules.parse(options.rules)
         self.variant = variant_of(self.base_rules)
@@ -140,6 +141,8 @@ class Session:
         self.match: list = list(match or [])
         self.redeals = 0
         self.new_game(game)
+        if deal is not None:
+            self.set_deal(*deal)
 
     # The deal ------------------------------------------------------------------------------
     def _rng(self, what: str) -> random.Random:
@@ -164,6 +167,14 @@ class Session:
         self.events: list = [Event(None, "deal", f"game {self.index + 1}: cards dealt, seat {first_bidder} "
                                                  f"{'calls' if self.variant.stake.auction == 'call' else 'bids'} "
                                                  f"first")]
+
+    def set_deal(self, hands, bottom, first_bidder: "int | None" = None, wild=None) -> None:
+        """Play this deal (the hands by seat and the bottom, as
+        :class:`~ddz_tools.engines.game.Game` takes them) instead of the dealt one."""
+        fb = self.game.first_bidder if first_bidder is None else first_bidder
+        self._start = dict(hands=list(hands), bottom=bottom, wild=wild, first_bidder=fb)
+        self.actions = []
+        self.game = self._rebuild()
 
     def _rebuild(self) -> Game:
         s = self._start
@@ -301,7 +312,10 @@ class Session:
             stage = f"deal:{self.variant.table.hand_cards}" if d.kind == "show-deal" else "first-play"
             return self._do((_SHOW if text in ("show", "yes", "y") else _NO_SHOW, self.seat, stage))
         if d.kind in ("bid", "call"):
-            value = {"pass": 0, "p": 0, "call": 1, "grab": 1}.get(text, text)
+            words = {"pass": 0, "p": 0}
+            if d.kind == "call":
+                words.update({"call": 1, "grab": 1})
+            value = words.get(text, text)
             if isinstance(value, str) and value.isdigit():
                 value = int(value)
             if value not in g.legal_bids():
@@ -462,12 +476,10 @@ def resume(path: str, **overrides) -> "tuple[Session, list]":
     index = info.get("game", len(records) - 1)
     s = Session(PlayOptions(**opts), game=index if isinstance(index, int) else 0, match=earlier)
     s.redeals = info.get("redeals", 0) if isinstance(info.get("redeals"), int) else 0
-    s._start = dict(hands=list(rec.hand_ids if rec.hand_ids is not None else rec.hands),
-                    bottom=rec.bottom_ids if rec.hand_ids is not None else rec.bottom,
-                    wild=rec.rules.wild or None, first_bidder=rec.first_bidder)
+    ids = rec.hand_ids is not None
+    s.set_deal(rec.hand_ids if ids else rec.hands, rec.bottom_ids if ids else rec.bottom, rec.first_bidder,
+               rec.rules.wild or None)
     acts = _actions_of(rec, info)
-    s.actions = []
-    s.game = s._rebuild()
     try:
         for a in acts:
             s._do(a)
