@@ -158,19 +158,12 @@ class Console:
                      "a show with show or no,")
             self.say("  a play in the cards' notation (3 4 5 6 7 8 9 T J Q K A 2 X D; 333-4 fixes a reading) or pass")
             return False
-        if cmd == "hint":
-            self._busy("thinking...")
-            for text in self.helper.hint():
-                self.say(text)
-            return False
-        if cmd == "why":
-            self._busy("thinking...")
-            for text in self.helper.why(rest):
-                self.say(text)
-            return False
-        if cmd == "solve":
-            self._busy("solving...")
-            for text in self.helper.solve():
+        helpers = {"hint": ("thinking...", self.helper.hint), "why": ("thinking...", lambda: self.helper.why(rest)),
+                   "solve": ("solving...", self.helper.solve)}
+        if cmd in helpers:
+            busy, answer = helpers[cmd]
+            self._busy(busy)
+            for text in answer():
                 self.say(text)
             return False
         if cmd == "undo":
