@@ -187,6 +187,15 @@ def test_an_ambiguous_play_lists_its_readings_to_choose_from(tmp_path):
     assert summary.saved.endswith("a.jsonl")
 
 
+def test_the_readings_of_wild_cards_are_listed_too(tmp_path):
+    s = Session(PlayOptions(rules="laizi", seed=1, **FAST))
+    s.set_deal(["3334445556667899T", "34567778889TTTJJJ", "9JQQQQKKKKAAAA222"], "2XD", first_bidder=0, wild="9")
+    c, summary, text = lines_console(s, ["3", "3339", "2", "history", "quit"], review=False)
+    assert "3339 reads 2 ways here; choose one:\n  1. 333-9\n  2. 3339=3333\n" in text
+    assert "  1. you (landlord): 3339=3333" in text and "wild: 9" in text
+    assert summary.saved is None
+
+
 def test_every_command_and_bad_input_answer_in_one_line(tmp_path):
     s = Session(PlayOptions(seed=3, **FAST))
     save = str(tmp_path / "m.jsonl")
@@ -275,6 +284,10 @@ def test_a_match_over_games_with_the_review_and_the_report(tmp_path):
     assert "report written: " in text and (tmp_path / "rep" / "index.html").exists()
     lines = read_match(save)
     assert len(lines) == 2 and all(replay_record(r).status == "ok" for r in lines)
+    from conftest import run_ddz
+
+    run = run_ddz("replay", save)
+    assert run.returncode == 0 and run.stdout.count(" ok ") == 2
 
 
 def test_play_runs_a_match_from_options_and_from_a_saved_file(tmp_path):

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, run_ddz
 from ddz_tools.analysis.play import read_match
 from ddz_tools.engines.records import replay_record
 
@@ -142,8 +142,11 @@ def test_happy_rules_ask_the_shows_the_calls_and_the_doubles(tmp_path):
         else:
             child.sendline("pass" if k == 0 else "no")      # every seat may pass: then a new deal
     assert {0, 1} <= seen
-    child.sendline("quit")
+    child.sendintr()                    # Ctrl-C at the prompt: saved, and stopped
+    child.expect("saved to " + str(tmp_path / "h.jsonl"))
     child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and read_match(str(tmp_path / "h.jsonl"))
 
 
 def test_bad_options_and_a_pipe(tmp_path):
@@ -151,10 +154,11 @@ def test_bad_options_and_a_pipe(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2 and "error: --seat must be 0 to 2 under rules standard, not 7" in child.before
-    child = spawn(["--resume", str(tmp_path / "none.jsonl")], tmp_path)
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 2 and child.before.count("\n") <= 1 and "error: " in child.before
+    run = run_ddz("play", "--resume", tmp_path / "none.jsonl")
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "none.jsonl: No such file" in run.stderr
+    (tmp_path / "bad.jsonl").write_text("not json\n")
+    run = run_ddz("play", "--resume", tmp_path / "bad.jsonl")
+    assert run.returncode == 2 and run.stderr.startswith("error: ") and "line 1: malformed JSON" in run.stderr
     # A pipe: plain text (no colour codes), the same game, the prompts answered from stdin.
     run = subprocess.run([sys.executable, "-c", "from ddz_tools.cli import main; main()", "play", "--seed", "3",
                           "--save", str(tmp_path / "p.jsonl"), "--format", "json"],

@@ -128,11 +128,14 @@ class Console:
                 return self._summary()
             except DdzError as exc:
                 self.error(str(exc).splitlines()[0])
+            except KeyboardInterrupt:       # Ctrl-C stops a long hint, not the game
+                self.say("")
+                self.error("interrupted")
 
     def _read(self, prompt: str) -> "str | None":
         try:
             return self.ask(f"{prompt} > ")
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):     # the end of the input, or Ctrl-C at the prompt: stop
             self.say("")
             return None
 

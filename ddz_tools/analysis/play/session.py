@@ -443,11 +443,10 @@ def read_match(path: str) -> list:
         if error is not None:
             raise RecordError(f"{path}, line {lineno}: {error}")
         try:
-            obj = json.loads(text)
-            parse_record(obj)
-        except (ValueError, DdzError) as exc:
+            parse_record(text)
+        except DdzError as exc:
             raise RecordError(f"{path}, line {lineno}: {exc}") from None
-        out.append(obj)
+        out.append(json.loads(text))
     if not out:
         raise RecordError(f"{path}: no game in the file")
     return out
