@@ -324,3 +324,22 @@ def test_the_screen_fits_80_columns_and_colours_only_a_terminal():
     assert use_colour(Tty(), {}) and not use_colour(Tty(), {"NO_COLOR": "1"})
     assert not use_colour(io.StringIO(), {}) and not use_colour(Tty(), {"TERM": "dumb"})
     assert group_hand("3334TT2XD", "T", Style(False)) == "333 4 TT 2 X D"
+
+
+def test_every_seat_passing_deals_again_with_the_next_seat_first(tmp_path):
+    for seed in range(60):
+        s = Session(PlayOptions(seed=seed, seat=0))
+        d = s.advance()
+        s.act("pass")
+        d = s.advance()
+        if s.redeals:
+            break
+    else:
+        raise AssertionError("no deal passed out")
+    events = [e.text for e in s.take_events()]
+    assert "every seat passed: the cards are dealt again, seat 1 first" in events
+    assert s.game.first_bidder == 1 and not s.undo()      # the deal passed out is gone
+    path = str(tmp_path / "r.jsonl")
+    s.save(path)
+    r, _ = resume(path)
+    assert r.redeals == 1 and r.game.dealt == s.game.dealt and r.decision() == s.decision()

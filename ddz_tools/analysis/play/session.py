@@ -252,18 +252,18 @@ class Session:
             g = self.game
             if g.phase == REDEAL:
                 self.redeals += 1
+                pending = self.events
                 self._deal((self.game.first_bidder + 1) % self.variant.seats)
-                self.events[-1] = Event(None, "deal", f"every seat passed: the cards are dealt again, seat "
-                                                      f"{self.game.first_bidder} first")
-                yield self.events[-1]
+                ev = Event(None, "deal", f"every seat passed: the cards are dealt again, seat "
+                                         f"{self.game.first_bidder} first")
+                self.events = pending + [ev]
+                yield ev
                 continue
             if g.phase == DRAWING:
                 farmer = g.turn
-                hand = g.hands[farmer]
-                cards = [c for c in _single_cards(hand)]
+                cards = _single_cards(g.hands[farmer])
                 card = cards[self._rng(f"draw{len(self.actions)}").randrange(len(cards))]
-                ev = self._do((_DRAW, farmer, card), by=g.landlord)
-                yield ev
+                yield self._do((_DRAW, farmer, card), by=g.landlord)
                 continue
             seat = g.turn
             if self._first_play_show(seat):
