@@ -20,8 +20,8 @@ from .options import emit_json, format_option, rules_option, seed_option
 @click.option("--resume", "resume_from", type=click.Path(dir_okay=False), default=None,
               help="Go on with the match saved in FILE (its seat, bots, seed and rules).")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
-              help="The file the match is saved to (ddz-record/1) [default: the resumed file, else "
-                   "ddz-play-SEED.jsonl].")
+              help="The file the match is saved to (ddz-record/1), which must not exist [default: the resumed "
+                   "file, else ddz-play-SEED.jsonl, or -2, -3... when that exists].")
 @click.option("--hint-samples", type=click.IntRange(min=1), default=128, show_default=True,
               help="Most deals of a hint in the play (the advisor's --samples).")
 @click.option("--bid-samples", type=click.IntRange(min=1), default=1000, show_default=True,

@@ -290,7 +290,7 @@ def test_a_match_over_games_with_the_review_and_the_report(tmp_path):
     assert run.returncode == 0 and run.stdout.count(" ok ") == 2
 
 
-def test_play_runs_a_match_from_options_and_from_a_saved_file(tmp_path):
+def test_play_runs_a_match_from_options_and_from_a_saved_file(tmp_path, monkeypatch):
     save = str(tmp_path / "p.jsonl")
     out = io.StringIO()
     feed = iter(["3", "quit"])
@@ -300,6 +300,11 @@ def test_play_runs_a_match_from_options_and_from_a_saved_file(tmp_path):
     out = io.StringIO()
     play(PlayOptions(**FAST), ask=lambda p: next(feed), out=out, resume_from=save, review=False)
     assert "game 1 resumed from" in out.getvalue() and "you (landlord): bid 3" in out.getvalue()
+    with pytest.raises(ArgumentError, match="p.jsonl exists: --resume .* goes on with that match"):
+        play(PlayOptions(**FAST), ask=lambda p: "quit", out=out, save=save)
+    monkeypatch.chdir(tmp_path)
+    names = [play(PlayOptions(seed=5, **FAST), ask=lambda p: "quit", out=out, review=False).saved for _ in range(3)]
+    assert names == ["ddz-play-5.jsonl", "ddz-play-5-2.jsonl", "ddz-play-5-3.jsonl"]
 
 
 def test_the_screen_fits_80_columns_and_colours_only_a_terminal():

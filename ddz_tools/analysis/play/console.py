@@ -24,7 +24,7 @@ import os
 from typing import Callable
 
 from ...core.cards import contains
-from ...core.errors import DdzError, IllegalAction
+from ...core.errors import ArgumentError, DdzError, IllegalAction
 from ...core.rules import Play, beats, has_fixed_reading, play_text_cards
 from ...engines.game.reading import best_reading, reading_kinds
 from ...engines.records import parse_record
@@ -322,7 +322,9 @@ def play(options: PlayOptions = PlayOptions(), ask: Callable[[str], str] = input
     """Play a match of ``options`` (or go on with the saved one ``resume_from``,
     whose seat, bots and seed are kept) reading the player's lines with
     ``ask`` and writing to ``out`` (see the module doc); the match is saved to
-    ``save`` (default: the resumed file, else ``ddz-play-SEED.jsonl``).
+    ``save`` (default: the resumed file, else ``ddz-play-SEED.jsonl``, or
+    ``ddz-play-SEED-2.jsonl`` and so on when that exists; a new match refuses
+    to write over a ``save`` file that exists).
     Returns the :class:`MatchSummary`."""
     import sys
 
@@ -332,10 +334,22 @@ def play(options: PlayOptions = PlayOptions(), ask: Callable[[str], str] = input
                                   review_nodes=options.review_nodes, solve_nodes=options.solve_nodes)
         save = save or resume_from
     else:
+        if save is not None and os.path.exists(save):
+            raise ArgumentError(f"{save} exists: --resume {save} goes on with that match, or give another --save")
         session, earlier = Session(options), []
-        save = save or f"ddz-play-{options.seed}.jsonl"
+        save = save or _free_name(f"ddz-play-{options.seed}", ".jsonl")
     console = Console(session, ask, out, style, save, earlier, review, progress)
     return console.run()
+
+
+def _free_name(stem: str, ext: str) -> str:
+    """``stem + ext``, or the first of ``stem-2 + ext``, ``stem-3 + ext``, ... that
+    does not exist (a new match never writes over an old one)."""
+    name, k = stem + ext, 1
+    while os.path.exists(name):
+        k += 1
+        name = f"{stem}-{k}{ext}"
+    return name
 
 
 def line_editing(history: "str | None" = None) -> None:
