@@ -50,6 +50,7 @@ COMMANDS = {
     "analyze": ("ddz_tools.cli.analyze", "analyze", "Check, score and find mistakes in recorded games."),
     "advise": ("ddz_tools.cli.advise", "advise", "The best play when the other hands are hidden."),
     "report": ("ddz_tools.cli.report", "report", "Review recorded games and write an HTML report."),
+    "play": ("ddz_tools.cli.play", "play", "Play a whole game against the bots, with hints."),
 }
 
 

@@ -48,12 +48,12 @@ from .parse import FOUR_SEATS, THREE_SEATS, TWO_SEATS, parse_bids, parse_played,
 from .policy import GAME_POLICIES, AdvisorOptions, play_game, simulate_advised
 from .sampling import AUCTION_ATTEMPTS, distinct_deals, sample_deals
 from .scoring import SOLVER_SEATS, TIE_PLAYOUTS, WORK_TT_MB, solver_scores
-from .view import (SCHEMA, View, build_view, counts_view, game_start, history_view, two_player_view,
+from .view import (SCHEMA, View, build_view, counts_view, game_start, game_view, history_view, two_player_view,
                    view_from_record)
 
 __all__ = [
     "ViewError", "View", "Candidate", "Advice", "advise", "history_view", "counts_view", "two_player_view",
-    "view_from_record", "build_view", "game_start", "parse_played", "parse_bids", "sample_deals", "distinct_deals",
+    "view_from_record", "game_view", "build_view", "game_start", "parse_played", "parse_bids", "sample_deals", "distinct_deals",
     "play_game", "simulate_advised", "AdvisorOptions", "SCHEMA", "THREE_SEATS", "FOUR_SEATS", "TWO_SEATS",
     "seats_of", "start_cards", "SOLVER_SEATS", "solver_scores",
     "OBJECTIVES", "GAME_POLICIES", "principle_key", "CHUNK", "MIN_SAMPLES", "DEFAULT_SAMPLES", "DEFAULT_NODES",

@@ -56,7 +56,7 @@ from .parse import (NUMBER, TWO_SEATS, base_arg, bottom_arg, bottom_seen, card_a
                     seats_of)
 
 __all__ = ["SCHEMA", "View", "history_view", "counts_view", "two_player_view", "build_view", "game_start",
-           "view_from_record"]
+           "view_from_record", "game_view"]
 
 SCHEMA = "ddz-view/1"
 
@@ -654,18 +654,27 @@ def view_from_record(record, move: int = 1) -> View:
         raise ViewError(str(exc)) from None
     if (move or 1) > len(rec.plays):     # a game still in play past its last recorded move: nothing to advise on
         raise ViewError(f"move {move}: the record has moves 1..{len(rec.plays)}")
-    v = variant_of(rec.rules)
+    return game_view(g, rec.rules, None if rec.id is None else f"{rec.id}@{move}")
+
+
+def game_view(g, rules=None, id: "str | None" = None) -> View:
+    """The view of the seat to move of a :class:`~ddz_tools.engines.game.Game`
+    in its play phase: its hand, the bids, the base, the plays so far, the
+    bottom if the variant shows it to this seat, the hands shown, the doubles,
+    the stages' multiple and the draws it knows of; ``rules`` (default: the
+    game's, with the wild ranks shown) are the rules of the view."""
+    rules = g.rules if rules is None else rules
+    v = variant_of(rules)
     role = v.seat_roles(g.landlord)                            # seat -> role, from the landlord on
     to_move = role[g.turn]
     # Happy Dou Dizhu: the shown hands are public, the doubles and the stages' multiple are known.
     shown = {role[s]: format_cards(g.hands[s]) for s in g.shown if role[s] != to_move}
     doubles = [g.doubles[s] for s in role] if all(d is not None for d in g.doubles) else None
-    bottom = rec.bottom if bottom_seen(v, to_move == "landlord") else None
+    bottom = g.bottom if bottom_seen(v, to_move == "landlord") else None
     # The landlord knows the cards he drew; a farmer the one drawn from him.
     draws = [(role[f], c) for f, c in g.draws if to_move == "landlord" or role[f] == to_move]
-    return history_view(g.hands[g.turn], to_move, [(role[s], p) for s, p in g.plays], bottom, rules=rec.rules,
-                        base=g.base, id=None if rec.id is None else f"{rec.id}@{move}",
-                        bids=[(role[s], v) for s, v in g.bids], shown=shown or None,
+    return history_view(g.hands[g.turn], to_move, [(role[s], p) for s, p in g.plays], bottom, rules=rules,
+                        base=g.base, id=id, bids=[(role[s], v) for s, v in g.bids], shown=shown or None,
                         doubles=doubles, stage_multiple=g.show_multiple * g.bottom_bonus_now(), draws=draws or None)
 
 
