@@ -33,6 +33,7 @@ import re
 import numpy as np
 
 from ..core.errors import RulesError
+from ..core.gamerules import BIDDING_MODES, SPRING_MODES
 from ..core.rules import PRESETS, Rules, add_preset
 from .stake import BID_AUCTIONS, Stake
 from .table import FOUR, NO_BOTTOM, THREE, Table
@@ -40,7 +41,7 @@ from .wild import WILD_CARDS, WildCards
 
 __all__ = ["Variant", "variant_of", "find_variant", "register", "support_table", "VARIANTS", "DECISIONS",
            "P_FLAGS", "P_GAME_FLAGS", "P_STAGE_FLAGS", "P_SEATS", "P_DECKS", "P_HAND", "P_BOTTOM", "P_WILD_RANKS",
-           "PARAMS_SIZE"]
+           "P_BIDDING", "P_SPRING", "PARAMS_SIZE"]
 
 #: The decisions a tool may ask a variant about (:meth:`Variant.supports`):
 #: ``bid`` (pass, 1, 2 or 3), ``call`` (pass, call or grab), ``double``
@@ -59,7 +60,9 @@ P_DECKS = 4
 P_HAND = 5           # cards dealt to each seat
 P_BOTTOM = 6         # cards in the bottom
 P_WILD_RANKS = 7     # wild ranks a deal draws
-PARAMS_SIZE = 8
+P_BIDDING = 8        # the auction (the ``bidding`` option's kernel code, BIDDING_MODES)
+P_SPRING = 9         # the spring rule (SPRING_MODES: 1 when any farmer's silence counts)
+PARAMS_SIZE = 10
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -190,6 +193,8 @@ class Variant:
         p[P_HAND] = self.table.hand_cards
         p[P_BOTTOM] = self.table.bottom_cards
         p[P_WILD_RANKS] = self.cards.ranks
+        p[P_BIDDING] = BIDDING_MODES[self.rules.bidding]
+        p[P_SPRING] = SPRING_MODES[self.rules.spring]
         p.setflags(write=False)
         return p
 
