@@ -124,52 +124,39 @@ class Variant:
         tool gives."""
         if decision not in DECISIONS:
             raise ValueError(f"unknown decision {decision!r} (one of {', '.join(DECISIONS)})")
+        return next((why for refused, why in self._refusals()[decision] if refused), None)
+
+    def _refusals(self) -> dict:
+        """Per decision, the checks in order: ``(refused, why)`` pairs."""
         r, t, s = self.rules, self.table, self.stake
         spec = r.describe()
-        if decision == "bid":
-            if s.auction != "bid" or r.bidding not in BID_AUCTIONS:
-                return f"the bid evaluator supports bidding={' or '.join(BID_AUCTIONS)}, not {r.bidding}"
-            return None
-        if decision == "call":
-            if t.seats != 3:
-                return (f"the call decision is a three-player one (call-grab or first-call bidding): "
-                        f"four-player Dou Dizhu ({spec}) bids 1, 2 or 3; evaluate the bid")
-            if s.auction != "call":
-                return (f"the call decision is for bidding=call-grab or first-call (rules {spec} bid "
-                        f"{r.bidding}: evaluate the bid instead)")
-            return None
-        if decision == "double":
-            if t.seats != 3:
-                return (f"the doubling decision is a three-player one: four-player Dou Dizhu ({spec}) has no "
-                        f"doubles; evaluate the bid")
-            if not s.doubles:
-                return f"there is no double to decide under rules {spec} (doubling=off): use rules happy"
-            if t.bottom_cards == 0:
-                return f"rules {spec} have no bottom: the doubling evaluator needs one"
-            return None
-        if decision == "show":
-            if t.seats != 3:
-                return f"the show decision is a Happy Dou Dizhu one: four-player Dou Dizhu ({spec}) has no shows"
-            if not s.shows:
-                return f"there is no show to decide under rules {spec} (show=off): use rules happy"
-            return None
-        if decision == "advise-endgame":
-            if t.decks != 1:
-                return (f"the two-player form (no seat) is an endgame of one deck, not of {spec} rules: "
-                        f"give the seat")
-            return None
-        if decision == "agents":
-            if t != THREE or self.cards.wild or s.staged:
-                return f"the agents play three-player classic rules, not {spec}"
-            return None
-        if decision == "botzone":
-            if t.seats != 3:
-                return f"Botzone's FightTheLandlord2 seats three players; a {t.seats}-player game has no Botzone log"
-            if t != THREE or self.cards.wild or s.staged or r.bidding != "single-round":
-                return (f"Botzone's FightTheLandlord2 plays classic three-player rules with one round of bids "
-                        f"(bidding=single-round), not {spec}")
-            return None
-        return None
+        four = t.seats != 3
+        classic = t == THREE and not self.cards.wild and not s.staged
+        return {
+            "bid": [(s.auction != "bid" or r.bidding not in BID_AUCTIONS,
+                     f"the bid evaluator supports bidding={' or '.join(BID_AUCTIONS)}, not {r.bidding}")],
+            "call": [(four, f"the call decision is a three-player one (call-grab or first-call bidding): "
+                            f"four-player Dou Dizhu ({spec}) bids 1, 2 or 3; evaluate the bid"),
+                     (s.auction != "call", f"the call decision is for bidding=call-grab or first-call (rules {spec} "
+                                           f"bid {r.bidding}: evaluate the bid instead)")],
+            "double": [(four, f"the doubling decision is a three-player one: four-player Dou Dizhu ({spec}) has no "
+                              f"doubles; evaluate the bid"),
+                       (not s.doubles, f"there is no double to decide under rules {spec} (doubling=off): use rules "
+                                       f"happy"),
+                       (t.bottom_cards == 0, f"rules {spec} have no bottom: the doubling evaluator needs one")],
+            "show": [(four, f"the show decision is a Happy Dou Dizhu one: four-player Dou Dizhu ({spec}) has no "
+                            f"shows"),
+                     (not s.shows, f"there is no show to decide under rules {spec} (show=off): use rules happy")],
+            "advise": [],
+            "advise-endgame": [(t.decks != 1, f"the two-player form (no seat) is an endgame of one deck, not of "
+                                              f"{spec} rules: give the seat")],
+            "agents": [(not classic, f"the agents play three-player classic rules, not {spec}")],
+            "botzone": [(four, f"Botzone's FightTheLandlord2 seats three players; a {t.seats}-player game has no "
+                               f"Botzone log"),
+                        (not classic or r.bidding != "single-round",
+                         f"Botzone's FightTheLandlord2 plays classic three-player rules with one round of bids "
+                         f"(bidding=single-round), not {spec}")],
+        }
 
     def require(self, decision: str, param: "str | None" = "rules") -> "Variant":
         """This variant when it :meth:`supports` ``decision``, else a

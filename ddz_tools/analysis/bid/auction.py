@@ -79,40 +79,22 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from ...core._jit import interpreted, kernel
+from ...core._jit import kernel
 from ...core.cards import card_count, contains, format_cards, full_deck, to_packed
 from ...core.errors import BidError
-from ...core.gamerules import (
-    A_BASE,
-    A_HIGH,
-    A_HIGH_SEAT,
-    A_LANDLORD,
-    A_OUTCOME,
-    A_TURN,
-    AUCTION_OPEN,
-    AUCTION_SIZE,
-    BID_OK,
-    BID_OVER,
-    BIDDING_MODES as _ALL_BIDDING_MODES,
-    DOUBLING_OFF,
-    SINGLE_ROUND,
-    auction_bid,
-    auction_seats,
-    auction_start,
-    bid_error,
-    multiplier,
-    play_flags,
-)
+from ...core.gamerules import (A_BASE, A_HIGH, A_LANDLORD, A_OUTCOME, A_TURN, AUCTION_OPEN, AUCTION_SIZE,
+                               BIDDING_MODES as _ALL_BIDDING_MODES, DOUBLING_OFF, auction_bid, multiplier, play_flags)
 from ...core.kinds import WILD_MASK
 from ...core.rules import Rules
+from ...engines.game.auction import Auction
 from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 from ...variants import THREE, variant_of
 from ...variants.variant import P_GAME_FLAGS, P_SEATS, P_SPRING
 from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, ChoiceResult, Verdict, check_options, choice_result,
-                         known_wild, mix2, place_index, policy_work, sample, score_of, seed_key, unseen_ranks,
-                         wild_fields, wilson_interval)
+                         known_wild, mix2, parse_actions, place_index, policy_work, sample, score_of, seed_key,
+                         unseen_ranks, wild_fields, wilson_interval)
 from .sampling import (D_BID, Q_LEGAL, Q_ME, Q_POLICY, ROW_ACCEPTED, ROW_ATTEMPTS, bid_of, draw_sample,
-                       situation)
+                       sample_work, situation)
 
 __all__ = ["SEAT_NAMES", "SEAT_NAMES_FOUR", "CHOICES", "BIDDING_MODES", "COL_ATTEMPTS", "COL_ACCEPTED", "COL_WON",
            "COL_MULT", "COL_CHOICE", "NCOL_CHOICE", "NCOLS", "BidEvaluation", "parse_before", "LINE_KEYS",
@@ -155,15 +137,13 @@ def _bid_chunk(unseen, q, params, key0, start, count, max_attempts, out, table, 
     me = q[Q_ME]
     policy = q[Q_POLICY]
     game_flags = params[P_GAME_FLAGS] & ~WILD_MASK
-    hands = np.empty(nseats, np.int64)
+    hands, scratch, before_me = sample_work(params, unseen)   # before_me: the auction after the earlier bids
     spring_col = R_SPRING_ANY if params[P_SPRING] == 1 else R_SPRING
     play = np.empty(nseats, np.int64)
     pols = np.empty(nseats, np.int64)
     pols[:] = policy
-    scratch = np.empty(unseen.shape[0] + 1, np.int64)
     cache_won = np.empty(nseats, np.int64)
     cache_mult = np.empty(nseats, np.int64)
-    before_me = np.empty(AUCTION_SIZE, np.int64)   # the auction after the earlier bids
     auction = np.empty(AUCTION_SIZE, np.int64)
     ones = np.ones(nseats, np.int64)
     scores = np.empty(nseats, np.int64)
@@ -230,10 +210,7 @@ class BidEvaluation(Verdict):
     """The verdict of :func:`evaluate_bid` (see the module doc for definitions):
     ``choices`` maps each choice to a :class:`~.montecarlo.ChoiceResult`."""
 
-    hand: str
     bottom: "str | None"
-    seat: str
-    before: tuple
     win_prob: float
     win_prob_ci: tuple
 
@@ -254,21 +231,9 @@ def parse_before(before: "str | Iterable | None") -> tuple:
     >>> parse_before("")
     ()
     """
-    if before is None:
-        return ()
-    items = [x.strip() for x in before.split(",")] if isinstance(before, str) else list(before)
-    if isinstance(before, str) and before.strip() == "":
-        return ()
-    out = []
-    for x in items:
-        t = str(x).strip().lower()
-        if t in ("pass", "p", "0", "-"):
-            out.append(0)
-        elif t in ("1", "2", "3"):
-            out.append(int(t))
-        else:
-            raise BidError(f"earlier bid {x!r} is not pass, 1, 2 or 3")
-    return tuple(out)
+    if isinstance(before, str):
+        before = [x.strip() for x in before.split(",")] if before.strip() else ()
+    return parse_actions(before, {"1": 1, "2": 2, "3": 3}, "earlier bid {!r} is not pass, 1, 2 or 3")
 
 
 #: The keys a line of a hands file may give after the hand (:func:`parse_bid_line`).
@@ -295,13 +260,6 @@ def parse_bid_line(text: str, defaults: "dict | None" = None) -> dict:
             hand.append(token)
     args["hand"] = "".join(hand)
     return args
-
-
-# The auction rule, run by Python.
-_auction_start = interpreted(auction_start)
-_auction_seats = interpreted(auction_seats)
-_auction_bid = interpreted(auction_bid)
-_bid_error = interpreted(bid_error)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -374,21 +332,18 @@ def bid_problem(hand, bottom=None, seat: "int | str" = 0, before=(), rules: "Rul
                        f"bid(s) were given")
     # The earlier bids through the auction rule (the first round is the same
     # under both bidding options the evaluator models).
-    auction = [0] * AUCTION_SIZE
-    _auction_start(auction, SINGLE_ROUND, 0, 0)
-    _auction_seats(auction, seats)
+    auction = Auction(0, seats=seats)
     for i, b in enumerate(bids):
-        err = _bid_error(auction, i, b)
-        if err == BID_OVER:
+        if auction.done:
             break
-        if err != BID_OK:
+        if b not in auction.legal_bids():
             raise BidError(f"earlier bid {b} by the {names[i]} seat does not beat the bid "
-                           f"{auction[A_HIGH]} before it")
-        _auction_bid(auction, i, b)
-    if auction[A_OUTCOME] != AUCTION_OPEN:
-        raise BidError(f"the {names[auction[A_HIGH_SEAT]]} seat bid 3, which ends the auction before the "
+                           f"{auction.high} before it")
+        auction.bid(i, b)
+    if auction.done:
+        raise BidError(f"the {names[auction.high_seat]} seat bid 3, which ends the auction before the "
                        f"{names[s]} seat bids")
-    legal = tuple(1 if _bid_error(auction, s, c) == BID_OK else 0 for c in range(4))
+    legal = tuple(1 if c in auction.legal_bids() else 0 for c in range(4))
     return BidProblem(packed, bot, me17, s, bids, legal, unseen_ranks(full_deck(decks) - packed), rules)
 
 

@@ -35,9 +35,9 @@ from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SP
 from ...variants import variant_of
 from ...variants.variant import P_GAME_FLAGS, P_SPRING, P_STAGE_FLAGS
 from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, choice_result, known_wild, mix2,
-                         place_index, policy_work, sample, score_of, seed_key, unseen_ranks, wild_fields)
+                         parse_actions, place_index, policy_work, sample, score_of, seed_key, unseen_ranks, wild_fields)
 from .sampling import (D_CALL, Q_ME, Q_NBEFORE, Q_POLICY, ROW_ACCEPTED, ROW_ATTEMPTS, call_of, double_of, draw_sample,
-                       situation)
+                       sample_work, situation)
 
 __all__ = ["CCOL_ATTEMPTS", "CCOL_ACCEPTED", "CCOL_CHOICE", "NCCOL_CHOICE", "CCOLS", "BIDDING_MODES_CALL",
            "finish_auction", "rest_of_hand", "sampled_flush", "CallProblem",
@@ -148,9 +148,7 @@ def _call_chunk(unseen, q, params, key0, start, count, max_attempts, out, table,
     """
     me = q[Q_ME]
     nbefore = q[Q_NBEFORE]
-    hands = np.empty(3, np.int64)
-    scratch = np.empty(64, np.int64)
-    st = np.empty(G.AUCTION_SIZE, np.int64)
+    hands, scratch, st = sample_work(params, unseen)
     st2 = np.empty(G.AUCTION_SIZE, np.int64)
     d = np.empty(3, np.int64)
     scores = np.empty(3, np.int64)
@@ -160,14 +158,13 @@ def _call_chunk(unseen, q, params, key0, start, count, max_attempts, out, table,
     game_flags = params[P_GAME_FLAGS] & ~WILD_MASK
     doubling = (params[P_STAGE_FLAGS] >> G.S_DOUBLING) & 3
     for s in range(count):
+        cache_won[:] = -1    # no landlord played out yet
         row = out[s]
         accepted, key, bottom, flags, every = draw_sample(q, params, unseen, key0, start + s, max_attempts, hands,
                                                           scratch, st, table, row)
         if not accepted:
             continue
         pflags = play_flags(game_flags, every)
-        for L in range(3):
-            cache_won[L] = -1
         for choice in range(2):
             base_col = CCOL_CHOICE + NCCOL_CHOICE * choice
             if bid_error(st, me, choice) != G.BID_OK:
@@ -218,19 +215,8 @@ _auction_bid = interpreted(auction_bid)
 
 def _parse_calls(before) -> tuple:
     """The auction so far as 0/1: ``"pass,call,grab"`` (``1`` or ``0`` too)."""
-    if before is None or (isinstance(before, str) and not before.strip()):
-        return ()
-    items = before.split(",") if isinstance(before, str) else list(before)
-    out = []
-    for x in items:
-        t = str(x).strip().lower()
-        if t in ("pass", "p", "0", "-"):
-            out.append(0)
-        elif t in ("call", "grab", "1"):
-            out.append(1)
-        else:
-            raise BidError(f"earlier action {x!r} is not pass, call or grab", param="before")
-    return tuple(out)
+    return parse_actions(before, {"call": 1, "grab": 1, "1": 1}, "earlier action {!r} is not pass, call or grab",
+                         "before")
 
 
 def call_problem(hand, seat: "int | str" = 0, before=(), rules: "Rules | str | None" = "happy") -> CallProblem:
@@ -284,9 +270,6 @@ class CallEvaluation(Verdict):
     """The verdict of :func:`evaluate_call`: ``choices`` are ``pass`` and
     ``call`` (or ``grab``), each a :class:`~.montecarlo.ChoiceResult`."""
 
-    hand: str
-    seat: str
-    before: tuple
     what: str
 
     def to_dict(self) -> dict:

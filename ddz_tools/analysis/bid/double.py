@@ -32,7 +32,7 @@ from ...variants.variant import P_SPRING, P_STAGE_FLAGS
 from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, mean_interval, mix2, place_index,
                          policy_work, sample, score_of, seed_key, unseen_ranks, wilson_interval)
 from .sampling import (D_DOUBLE, Q_BASE, Q_BEFORE, Q_BOTTOM, Q_FLUSH, Q_LEGAL, Q_ME, Q_NBEFORE, Q_POLICY, ROW_ACCEPTED,
-                       ROW_ATTEMPTS, double_of, draw_sample, situation)
+                       ROW_ATTEMPTS, double_of, draw_sample, sample_work, situation)
 
 __all__ = ["FACTORS", "DOUBLE_CHOICES", "DOUBLE_SEATS", "DCOL_ATTEMPTS", "DCOL_ACCEPTED", "DCOL_WON", "DCOL_MULT",
            "DCOL_SHOW", "DCOL_DOUBLES", "DCOL_SCORE", "DCOLS", "double_chunk", "double_rows", "DoubleChoice",
@@ -83,12 +83,10 @@ def double_chunk(unseen, q, params, key0, start, count, max_attempts, out, table
     nbefore = q[Q_NBEFORE]
     stage_flags = params[P_STAGE_FLAGS]
     bottom = q[Q_BOTTOM]
-    hands = np.empty(3, np.int64)
+    hands, scratch, st = sample_work(params, unseen)
     play = np.empty(3, np.int64)
     pols = np.empty(3, np.int64)
     pols[:] = policy
-    scratch = np.empty(64, np.int64)
-    st = np.empty(0, np.int64)
     d = np.empty(3, np.int64)
     scores = np.empty(3, np.int64)
     spring_col = R_SPRING_ANY if params[P_SPRING] == 1 else R_SPRING
@@ -150,12 +148,9 @@ class DoubleEvaluation(Verdict):
     """The verdict of :func:`evaluate_double`: ``choices`` maps x1, x2 and x4
     to a :class:`DoubleChoice` each."""
 
-    hand: str
     bottom: str
-    seat: str             # place in the doubling order: first, second, third (the landlord)
     role: str             # landlord, or farmer1 (the landlord's left) / farmer2
     base: int
-    before: tuple         # the earlier seats' factors, in doubling order
     win_prob: float       # this seat's side wins
     win_prob_ci: tuple
     landlord_show_prob: float   # the landlord shows at his first play (the policy's rule)

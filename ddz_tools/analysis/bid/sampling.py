@@ -31,7 +31,8 @@ from .montecarlo import deal, deal_sample, key_of, mix2
 
 __all__ = ["ROW_ATTEMPTS", "ROW_ACCEPTED", "D_BID", "D_CALL", "D_DOUBLE", "Q_DECISION", "Q_POLICY", "Q_ME", "Q_MINE",
            "Q_REST", "Q_BOTTOM", "Q_GIVEN", "Q_NBEFORE", "Q_BEFORE", "Q_LEGAL", "Q_BASE", "Q_FLUSH", "Q_WON_AT",
-           "Q_STAGE", "Q_SIZE", "situation", "bid_of", "call_of", "double_of", "open_auction", "draw_sample"]
+           "Q_STAGE", "Q_SIZE", "situation", "bid_of", "call_of", "double_of", "open_auction", "sample_work",
+           "draw_sample"]
 
 #: The decisions whose earlier actions a sample must agree with (``Q_DECISION``).
 D_BID, D_CALL, D_DOUBLE = range(3)
@@ -155,6 +156,14 @@ def _doubles_agree(q, params, hands, key, table):
                      table) != q[Q_BEFORE + i]:
             return False
     return True
+
+
+@kernel
+def sample_work(params, unseen):
+    """The work arrays of :func:`draw_sample`: ``(hands, scratch, st)``, the
+    hands by position, the deal's scratch and an auction state."""
+    return (np.empty(params[P_SEATS], np.int64), np.empty(unseen.shape[0] + 1, np.int64),
+            np.empty(G.AUCTION_SIZE, np.int64))
 
 
 @kernel

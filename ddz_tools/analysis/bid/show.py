@@ -29,7 +29,6 @@ from ...core.gamerules import (
     A_BASE,
     A_LANDLORD,
     A_OUTCOME,
-    AUCTION_SIZE,
     AUCTION_VOID,
     DOUBLING_MODES,
     S_DOUBLING,
@@ -51,7 +50,7 @@ from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options,
                          place_index, policy_work, sample, score_of, seed_key, unseen_ranks, wild_fields,
                          wilson_interval)
 from .sampling import (D_CALL, D_DOUBLE, Q_ME, Q_POLICY, Q_STAGE, ROW_ACCEPTED, ROW_ATTEMPTS, draw_sample,
-                       situation)
+                       sample_work, situation)
 
 __all__ = ["SHOW_CHOICES", "SCOL_ATTEMPTS", "SCOL_ACCEPTED", "SCOL_LANDLORD", "SCOL_BASE", "SCOL_WON", "SCOL_MULT",
            "SCOL_LL_SHOW", "SCOL_SCORE", "SCOLS", "SHOW_STAGES", "ShowProblem", "show_problem", "run_show_rows",
@@ -93,9 +92,7 @@ def _show_chunk(unseen, q, params, key0, start, count, out, table, bufc, bufk):
     """
     me = q[Q_ME]
     stage_flags = params[P_STAGE_FLAGS]
-    hands = np.empty(3, np.int64)
-    scratch = np.empty(64, np.int64)
-    st = np.empty(AUCTION_SIZE, np.int64)
+    hands, scratch, st = sample_work(params, unseen)
     d = np.empty(3, np.int64)
     scores = np.empty(3, np.int64)
     game_flags = params[P_GAME_FLAGS] & ~WILD_MASK
@@ -150,10 +147,12 @@ class ShowProblem:
 
     @property
     def stage_text(self) -> str:
+        """The stage as the record notation writes it (``deal:8``, ``first-play``)."""
         return _show_stage_text(self.stage)
 
     @property
     def first_play(self) -> bool:
+        """True for the landlord's show at his first play."""
         return self.stage == SHOW_FIRST_PLAY
 
 
@@ -334,13 +333,10 @@ class ShowEvaluation(Verdict):
     """The verdict of :func:`evaluate_show`: ``choices`` maps ``no`` and
     ``show`` to a :class:`ShowChoice` each."""
 
-    hand: str
     stage: str            # before-deal, deal:N or first-play
     factor: int           # what the show is worth on its own
-    seat: str             # during the deal the place in the auction; at the first play "landlord"
     bottom: "str | None"
     base: int
-    before: tuple         # at the first play: the doubles of farmer1, farmer2, the landlord
     shown: tuple          # at the first play: the stages of the farmers' earlier shows
     landlord_prob: float  # this seat ends up landlord
     void_prob: float      # every seat passed (the deal is void)

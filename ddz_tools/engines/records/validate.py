@@ -39,6 +39,7 @@ from ...core.gamerules import (
     may_pass,
     multiplier,
     next_seat,
+    put_outcome,
     settle_seats,
     spring_silent,
     stake_doublings,
@@ -76,7 +77,8 @@ _CAPACITY = 1024
 #: game is not run (its outcome is already in ``GameBatch.out``).
 H_LANDLORD, H_BASE, H_PRE_STATUS, H_PRE_INDEX, H_SKIP = range(5)
 _HEAD_COLS = 5
-#: Columns of the kernel's output rows.
+#: Columns of the kernel's output rows (the outcome from ``OUT_WINNER`` in
+#: :func:`~ddz_tools.core.gamerules.put_outcome`'s order).
 OUT_STATUS, OUT_INDEX, OUT_WINNER, OUT_BOMBS, OUT_SPRING, OUT_ANTI, OUT_MULT, OUT_S0 = range(8)
 #: Seats a batch row has room for (scores ``OUT_S0 .. OUT_S0 + MAX_SEATS - 1``).
 MAX_SEATS = 4
@@ -230,11 +232,7 @@ def _validate_one(hand_row, params, head, seats, cards, kinds, out, stages, work
     mult = stages[ST_MULTIPLE] * multiplier(doublings, spring, anti)
     settle_seats(landlord, won, head[H_BASE] * mult, nseats, stages[ST_DOUBLING], stages, ST_D0, out, OUT_S0)
     out[OUT_STATUS] = S_OK
-    out[OUT_WINNER] = winner
-    out[OUT_BOMBS] = bombs
-    out[OUT_SPRING] = spring
-    out[OUT_ANTI] = anti
-    out[OUT_MULT] = mult
+    put_outcome(out, OUT_WINNER, winner, bombs, spring, anti, mult)
 
 
 @kernel
