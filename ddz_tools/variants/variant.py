@@ -108,6 +108,30 @@ class Variant:
         is ``stake``, with the seats' doubles where the rules have them."""
         return self.table.settle(landlord, landlord_won, stake, doubles, self.rules.doubling)
 
+    @property
+    def bombs_counted(self) -> str:
+        """What a result's ``bombs`` counts, as a summary labels it: every bomb
+        and rocket, or at a four-player table the bombs that raised the stake."""
+        return "stake bombs" if self.table.seats == 4 else "bombs + rockets"
+
+    @property
+    def summary_figures(self) -> tuple:
+        """The figures a summary of this variant's games adds to the classic
+        ones: ``multiplier`` (the mean multiplier, which the four-player bomb
+        rules make uneven) and ``stages`` (the Happy stages: doubles, shows,
+        the public multiplier and the stakes)."""
+        return (("multiplier",) if self.table.seats == 4 else ()) + (("stages",) if self.rules.has_stages else ())
+
+    def needs_bottom(self, tool: str) -> "str | None":
+        """None when the table deals a bottom, else why ``tool`` (which needs
+        one) cannot run here: the one message."""
+        return f"rules {self.describe()} have no bottom: {tool} needs one" if self.table.bottom_cards == 0 else None
+
+    @property
+    def bottom_given(self) -> "str | None":
+        """None when a bottom may be given (the table deals one), else why not."""
+        return f"rules {self.describe()} deal no bottom: leave out bottom" if self.table.bottom_cards == 0 else None
+
     # Wild cards.
     def draw_wild(self, rng) -> tuple:
         """A deal's wild ranks, drawn with ``rng`` (none with natural cards)."""
@@ -143,7 +167,7 @@ class Variant:
                               f"doubles; evaluate the bid"),
                        (not s.doubles, f"there is no double to decide under rules {spec} (doubling=off): use rules "
                                        f"happy"),
-                       (t.bottom_cards == 0, f"rules {spec} have no bottom: the doubling evaluator needs one")],
+                       (t.bottom_cards == 0, self.needs_bottom("the doubling evaluator"))],
             "show": [(four, f"the show decision is a Happy Dou Dizhu one: four-player Dou Dizhu ({spec}) has no "
                             f"shows"),
                      (not s.shows, f"there is no show to decide under rules {spec} (show=off): use rules happy")],

@@ -236,9 +236,9 @@ def _first_play_problem(packed, seat, before, bottom, base, shown, rules, flush)
     if seat is not None and str(seat).strip().lower() != "landlord" and place_index(seat) != 2:
         raise BidError(f"only the landlord (the third to double) shows at his first play, not the farmer of seat "
                        f"{PLACES[place_index(seat)]}", param="seat")
-    if table.bottom_cards == 0:
-        raise RulesError(f"rules {rules.describe()} have no bottom: the first-play show evaluator needs one",
-                         param="rules")
+    no_bottom = variant_of(rules).needs_bottom("the first-play show evaluator")
+    if no_bottom:
+        raise RulesError(no_bottom, param="rules")
     rules.require_wild()
     if isinstance(base, bool) or not isinstance(base, int) or base < 1:
         raise ArgumentError(f"base must be a positive whole number, not {base!r}", param="base")

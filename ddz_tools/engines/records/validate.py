@@ -371,7 +371,7 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
         start[g] = pos
         r, v = rec.rules, variants[g]
         table = v.table
-        if v.stake.staged or r.must_call != "off" or rec.shows or rec.doubles or rec.draws:
+        if v.stake.before_play or rec.shows or rec.doubles or rec.draws:
             # Stages before the play: replayed by the Game (a handful of actions).
             try:
                 game = game_before_play(rec)
