@@ -24,8 +24,9 @@ MAX_LINES = 800
 VARIANT_FACTS = {"is_four", "is_laizi", "has_stages", "wild_ranks", "bottom_cards", "decks", "seats", "nseats",
                  "preset", "landlord_draw", "show", "doubling", "bottom_bonus", "must_call"}
 #: At most this many branches on variant facts above the variants layer (moves, engines,
-#: analysis, cli): messages and checks that name the table; the rest ask the variant.
-MAX_VARIANT_BRANCHES = 30
+#: analysis, cli): none, every such question (a message, a check, a table's own figures)
+#: is asked of the variant.
+MAX_VARIANT_BRANCHES = 0
 #: The core layer lies below the variants and cannot ask them: its branches are the rule
 #: options' own (which options a preset's parts use, the packed limits of one or two decks).
 MAX_CORE_BRANCHES = 16

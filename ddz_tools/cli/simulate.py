@@ -126,22 +126,8 @@ def simulate(games, policy, seed, rules, out, workers, fmt, landlord_policy, far
     if fmt == "json":
         click.echo(json.dumps(summary, separators=(",", ":")), err=to_err)
         return 0
-    n = tally.games
-    rows = [("games", n), ("policy", pol), ("seed", seed), ("rules", rules.describe()),
-            ("landlord win rate", f"{summary['landlord_win_rate']:.3f}" if n else "-"),
-            ("stake bombs per game" if rules.is_four else "bombs + rockets per game",
-             f"{summary['bombs_per_game']:.3f}" if n else "-"),
-            ("springs / anti-springs", f"{tally.springs} / {tally.anti_springs}"),
-            ("moves per game", f"{summary['moves_per_game']:.1f}" if n else "-"),
-            ("landlord mean score", f"{summary['landlord_mean_score']:+.3f}" if n else "-"),
-            ("score per seat", " ".join(f"{x:+d}" for x in tally.seat_scores))]
-    if rules.is_four and n:
-        rows.append(("mean multiplier", f"{summary['mean_multiplier']:.3f}"))
-    if rules.has_stages and n:
-        rows += [("games with a double", f"{summary['double_rate']:.3f} ({tally.doubled_games})"),
-                 ("games with a show", f"{tally.show_games / n:.3f} ({tally.show_games})"),
-                 ("mean public multiplier", f"{summary['mean_multiplier']:.2f}"),
-                 ("stakes per farmer pair", " ".join(f"{k}:{v}" for k, v in summary["stakes"].items()))]
+    rows = [("games", tally.games), ("policy", pol), ("seed", seed), ("rules", rules.describe()),
+            *tally.rows(rules)]
     if out not in (None, "-"):
         rows.append(("records", out))
     click.echo(tabulate(rows, tablefmt="plain"), err=to_err)

@@ -292,6 +292,24 @@ def multiplier(doublings, spring, anti_spring):
 
 
 @kernel
+def put_outcome(row, at, who, bombs, spring, anti_spring, last):
+    """Write a finished hand's outcome to ``row[at:at + 5]`` in the one order
+    every result row keeps it: who won (the seat, or 1 when the landlord
+    did), the bombs, the spring, the anti-spring, then ``last`` (the
+    multiple, or the moves).
+
+    >>> row = [0] * 7
+    >>> interpreted(put_outcome)(row, 2, 1, 3, 0, 1, 16); row
+    [0, 0, 1, 3, 0, 1, 16]
+    """
+    row[at] = who
+    row[at + 1] = bombs
+    row[at + 2] = spring
+    row[at + 3] = anti_spring
+    row[at + 4] = last
+
+
+@kernel
 def seat_settlement(seat, landlord, landlord_won, stake, nseats, doubling, doubles, d0):
     """The score of ``seat`` when a hand at a table of ``nseats`` is settled.
 

@@ -168,7 +168,7 @@ class Position:
                 four = Rules.parse(rules) if not isinstance(rules, dict) else Rules.from_dict(rules)
             except DdzError as exc:
                 raise PositionError(f"rules: {exc}", param="rules") from None
-            if four.is_four:
+            if _four_seated(four):
                 return cls._four_from_hands(landlord, farmer1, farmer2, farmer3, to_move, after, by, four, id)
             if farmer3 is not None:
                 raise PositionError(f"farmer3 is a four-player seat: rules {four.describe()} seat three players "
@@ -628,6 +628,14 @@ def _before(seat: str, seats: tuple) -> "str | None":
     return seats[(seats.index(seat) - 1) % len(seats)] if seat in seats else None
 
 
+def _four_seated(rules: "Rules | None") -> bool:
+    """Whether a position under ``rules`` takes the four-player form: the
+    variant's solver is the four-player one (:attr:`Variant.kernels
+    <ddz_tools.variants.Variant.kernels>`), whose positions seat the landlord
+    and up to three farmers."""
+    return rules is not None and variant_of(rules).kernels["solver_key"] == "four"
+
+
 def _seats_of(keys: tuple, rules: "Rules | None" = None) -> tuple[str, ...]:
     """The seats, in turn order, of a position whose hands name ``keys``
     under ``rules`` (under four-player rules also the landlord and one or
@@ -638,7 +646,7 @@ def _seats_of(keys: tuple, rules: "Rules | None" = None) -> tuple[str, ...]:
     if ks == set(THREE_SEATS):
         return THREE_SEATS
     named = ", ".join(map(str, keys))
-    if rules is not None and rules.is_four:
+    if _four_seated(rules):
         roles = variant_of(rules).roles
         for n in range(2, len(roles) + 1):
             if ks == set(roles[:n]):

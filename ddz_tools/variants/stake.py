@@ -47,6 +47,8 @@ class Stake:
     #: The landlord draws a card from each farmer (``landlord_draw`` on a table
     #: without a bottom; with a bottom the option does nothing).
     draws: bool
+    #: A seat whose hand holds certain cards may not pass (``must_call``).
+    must_call: bool = False
 
     @classmethod
     def of(cls, rules: Rules) -> "Stake":
@@ -54,13 +56,20 @@ class Stake:
         return cls("happy" if rules.has_stages else "classic",
                    "call" if rules.bidding in CALL_AUCTIONS else "bid",
                    rules.show != "off", rules.doubling != "off", rules.bottom_bonus != "off",
-                   rules.landlord_draw and rules.bottom_cards == 0)
+                   rules.landlord_draw and rules.bottom_cards == 0, rules.must_call != "off")
 
     @property
     def multiplies(self) -> bool:
         """True when a stage multiplies the stake beyond the bids and the
         bombs: a show, a double or a bottom bonus (the Happy stages)."""
         return self.shows or self.doubles or self.bottom_bonus
+
+    @property
+    def before_play(self) -> bool:
+        """True when a hand has actions before the play beyond the auction's
+        bids, which a replay must walk: a stage (:attr:`staged`) or a forced
+        call (``must_call``)."""
+        return self.staged or self.must_call
 
     @property
     def staged(self) -> bool:

@@ -33,6 +33,7 @@ import re
 import numpy as np
 
 from ..core.errors import RulesError
+from ..core.gamerules import BIDDING_MODES, SPRING_MODES
 from ..core.rules import PRESETS, Rules, add_preset
 from .stake import BID_AUCTIONS, Stake
 from .table import FOUR, NO_BOTTOM, THREE, Table
@@ -40,7 +41,7 @@ from .wild import WILD_CARDS, WildCards
 
 __all__ = ["Variant", "variant_of", "find_variant", "register", "support_table", "VARIANTS", "DECISIONS",
            "P_FLAGS", "P_GAME_FLAGS", "P_STAGE_FLAGS", "P_SEATS", "P_DECKS", "P_HAND", "P_BOTTOM", "P_WILD_RANKS",
-           "PARAMS_SIZE"]
+           "P_BIDDING", "P_SPRING", "PARAMS_SIZE"]
 
 #: The decisions a tool may ask a variant about (:meth:`Variant.supports`):
 #: ``bid`` (pass, 1, 2 or 3), ``call`` (pass, call or grab), ``double``
@@ -59,7 +60,9 @@ P_DECKS = 4
 P_HAND = 5           # cards dealt to each seat
 P_BOTTOM = 6         # cards in the bottom
 P_WILD_RANKS = 7     # wild ranks a deal draws
-PARAMS_SIZE = 8
+P_BIDDING = 8        # the auction (the ``bidding`` option's kernel code, BIDDING_MODES)
+P_SPRING = 9         # the spring rule (SPRING_MODES: 1 when any farmer's silence counts)
+PARAMS_SIZE = 10
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -105,6 +108,30 @@ class Variant:
         is ``stake``, with the seats' doubles where the rules have them."""
         return self.table.settle(landlord, landlord_won, stake, doubles, self.rules.doubling)
 
+    @property
+    def bombs_counted(self) -> str:
+        """What a result's ``bombs`` counts, as a summary labels it: every bomb
+        and rocket, or at a four-player table the bombs that raised the stake."""
+        return "stake bombs" if self.table.seats == 4 else "bombs + rockets"
+
+    @property
+    def summary_figures(self) -> tuple:
+        """The figures a summary of this variant's games adds to the classic
+        ones: ``multiplier`` (the mean multiplier, which the four-player bomb
+        rules make uneven) and ``stages`` (the Happy stages: doubles, shows,
+        the public multiplier and the stakes)."""
+        return (("multiplier",) if self.table.seats == 4 else ()) + (("stages",) if self.rules.has_stages else ())
+
+    def needs_bottom(self, tool: str) -> "str | None":
+        """None when the table deals a bottom, else why ``tool`` (which needs
+        one) cannot run here: the one message."""
+        return f"rules {self.describe()} have no bottom: {tool} needs one" if self.table.bottom_cards == 0 else None
+
+    @property
+    def bottom_given(self) -> "str | None":
+        """None when a bottom may be given (the table deals one), else why not."""
+        return f"rules {self.describe()} deal no bottom: leave out bottom" if self.table.bottom_cards == 0 else None
+
     # Wild cards.
     def draw_wild(self, rng) -> tuple:
         """A deal's wild ranks, drawn with ``rng`` (none with natural cards)."""
@@ -121,52 +148,39 @@ class Variant:
         tool gives."""
         if decision not in DECISIONS:
             raise ValueError(f"unknown decision {decision!r} (one of {', '.join(DECISIONS)})")
+        return next((why for refused, why in self._refusals()[decision] if refused), None)
+
+    def _refusals(self) -> dict:
+        """Per decision, the checks in order: ``(refused, why)`` pairs."""
         r, t, s = self.rules, self.table, self.stake
         spec = r.describe()
-        if decision == "bid":
-            if s.auction != "bid" or r.bidding not in BID_AUCTIONS:
-                return f"the bid evaluator supports bidding={' or '.join(BID_AUCTIONS)}, not {r.bidding}"
-            return None
-        if decision == "call":
-            if t.seats != 3:
-                return (f"the call decision is a three-player one (call-grab or first-call bidding): "
-                        f"four-player Dou Dizhu ({spec}) bids 1, 2 or 3; evaluate the bid")
-            if s.auction != "call":
-                return (f"the call decision is for bidding=call-grab or first-call (rules {spec} bid "
-                        f"{r.bidding}: evaluate the bid instead)")
-            return None
-        if decision == "double":
-            if t.seats != 3:
-                return (f"the doubling decision is a three-player one: four-player Dou Dizhu ({spec}) has no "
-                        f"doubles; evaluate the bid")
-            if not s.doubles:
-                return f"there is no double to decide under rules {spec} (doubling=off): use rules happy"
-            if t.bottom_cards == 0:
-                return f"rules {spec} have no bottom: the doubling evaluator needs one"
-            return None
-        if decision == "show":
-            if t.seats != 3:
-                return f"the show decision is a Happy Dou Dizhu one: four-player Dou Dizhu ({spec}) has no shows"
-            if not s.shows:
-                return f"there is no show to decide under rules {spec} (show=off): use rules happy"
-            return None
-        if decision == "advise-endgame":
-            if t.decks != 1:
-                return (f"the two-player form (no seat) is an endgame of one deck, not of {spec} rules: "
-                        f"give the seat")
-            return None
-        if decision == "agents":
-            if t != THREE or self.cards.wild or s.staged:
-                return f"the agents play three-player classic rules, not {spec}"
-            return None
-        if decision == "botzone":
-            if t.seats != 3:
-                return f"Botzone's FightTheLandlord2 seats three players; a {t.seats}-player game has no Botzone log"
-            if t != THREE or self.cards.wild or s.staged or r.bidding != "single-round":
-                return (f"Botzone's FightTheLandlord2 plays classic three-player rules with one round of bids "
-                        f"(bidding=single-round), not {spec}")
-            return None
-        return None
+        four = t.seats != 3
+        classic = t == THREE and not self.cards.wild and not s.staged
+        return {
+            "bid": [(s.auction != "bid" or r.bidding not in BID_AUCTIONS,
+                     f"the bid evaluator supports bidding={' or '.join(BID_AUCTIONS)}, not {r.bidding}")],
+            "call": [(four, f"the call decision is a three-player one (call-grab or first-call bidding): "
+                            f"four-player Dou Dizhu ({spec}) bids 1, 2 or 3; evaluate the bid"),
+                     (s.auction != "call", f"the call decision is for bidding=call-grab or first-call (rules {spec} "
+                                           f"bid {r.bidding}: evaluate the bid instead)")],
+            "double": [(four, f"the doubling decision is a three-player one: four-player Dou Dizhu ({spec}) has no "
+                              f"doubles; evaluate the bid"),
+                       (not s.doubles, f"there is no double to decide under rules {spec} (doubling=off): use rules "
+                                       f"happy"),
+                       (t.bottom_cards == 0, self.needs_bottom("the doubling evaluator"))],
+            "show": [(four, f"the show decision is a Happy Dou Dizhu one: four-player Dou Dizhu ({spec}) has no "
+                            f"shows"),
+                     (not s.shows, f"there is no show to decide under rules {spec} (show=off): use rules happy")],
+            "advise": [],
+            "advise-endgame": [(t.decks != 1, f"the two-player form (no seat) is an endgame of one deck, not of "
+                                              f"{spec} rules: give the seat")],
+            "agents": [(not classic, f"the agents play three-player classic rules, not {spec}")],
+            "botzone": [(four, f"Botzone's FightTheLandlord2 seats three players; a {t.seats}-player game has no "
+                               f"Botzone log"),
+                        (not classic or r.bidding != "single-round",
+                         f"Botzone's FightTheLandlord2 plays classic three-player rules with one round of bids "
+                         f"(bidding=single-round), not {spec}")],
+        }
 
     def require(self, decision: str, param: "str | None" = "rules") -> "Variant":
         """This variant when it :meth:`supports` ``decision``, else a
@@ -190,6 +204,8 @@ class Variant:
         p[P_HAND] = self.table.hand_cards
         p[P_BOTTOM] = self.table.bottom_cards
         p[P_WILD_RANKS] = self.cards.ranks
+        p[P_BIDDING] = BIDDING_MODES[self.rules.bidding]
+        p[P_SPRING] = SPRING_MODES[self.rules.spring]
         p.setflags(write=False)
         return p
 

@@ -238,12 +238,13 @@ def _rows_as_naive(rows: np.ndarray, legal) -> list:
 @pytest.mark.parametrize("mode", [0, 1])
 def test_rows_equal_python_loop(case, mode):
     seed = 11 + case["seat"]
+    rules = Rules.parse(("standard", "standard,bidding=until-two-pass")[mode])
     hands, bottom = random_deal(random.Random(f"rows-{case}"))
     if case.get("bottom"):
-        problem = bid_problem(hands[0] + bottom, format_cards(bottom), case["seat"], case["before"])
+        problem = bid_problem(hands[0] + bottom, format_cards(bottom), case["seat"], case["before"], rules)
     else:
-        problem = bid_problem(hands[0], None, case["seat"], case["before"])
-    rows = run_rows(problem, case["policy"], FLAGS, seed, 5, 12, max_attempts=300, mode=mode)
+        problem = bid_problem(hands[0], None, case["seat"], case["before"], rules)
+    rows = run_rows(problem, case["policy"], seed, 5, 12, max_attempts=300)
     expected = naive_bid.naive_rows(problem, case["policy"], FLAGS, seed, 5, 12, max_attempts=300, mode=mode)
     assert _rows_as_naive(rows, problem.legal) == expected
 
@@ -258,10 +259,10 @@ def test_laizi_rows_equal_python_loop(spec, known_text):
     if known_text:
         rules = rules.with_wild(known_text)
     hands, _ = random_deal(random.Random(f"laizi-rows-{spec}"))
-    problem = bid_problem(hands[0], None, 1, ("1",))
+    problem = bid_problem(hands[0], None, 1, ("1",), rules)
     flags = rules.game_flags & ~WILD_MASK
     known = known_wild(rules)
-    rows = run_rows(problem, 1, flags, 7, 0, 10, max_attempts=300, given=known)
+    rows = run_rows(problem, 1, 7, 0, 10, max_attempts=300)
     expected = naive_bid.naive_rows(problem, 1, flags, 7, 0, 10, max_attempts=300, given=known)
     assert _rows_as_naive(rows, problem.legal) == expected
 
@@ -313,7 +314,7 @@ def test_aggregate_equals_python_loop():
 def test_conditioning_rejects_and_accepted_deals_fit_the_bids():
     hand = _hand17(8)
     problem = bid_problem(hand, None, 2, "pass,pass")
-    rows = run_rows(problem, 1, FLAGS, 21, 0, 40)
+    rows = run_rows(problem, 1, 21, 0, 40)
     assert rows[:, COL_ACCEPTED].all()
     assert rows[:, COL_ATTEMPTS].sum() > 40  # two passes in a row are not free
     for i, r in enumerate(rows):
@@ -345,8 +346,8 @@ def test_seed_changes_samples_but_not_definitions():
     c = evaluate_bid(_hand17(6), samples=250, seed=2, workers=1)
     assert a == b
     assert a.drawn == c.drawn == 250  # first seat: nothing to condition on
-    assert run_rows(bid_problem(_hand17(6)), 1, FLAGS, 1, 0, 50).tolist() != \
-        run_rows(bid_problem(_hand17(6)), 1, FLAGS, 2, 0, 50).tolist()
+    assert run_rows(bid_problem(_hand17(6)), 1, 1, 0, 50).tolist() != \
+        run_rows(bid_problem(_hand17(6)), 1, 2, 0, 50).tolist()
 
 
 def test_early_stop_equals_a_full_run_of_the_same_prefix():
@@ -395,7 +396,7 @@ def test_rows_obey_scoring_invariants(seed, seat, data):
         fixed.append(b if b > top else 0)
         top = max(top, fixed[-1])
     problem = bid_problem(_hand17(seed % 50), None, seat, fixed)
-    rows = run_rows(problem, 0, FLAGS, seed, 0, 8, max_attempts=200)
+    rows = run_rows(problem, 0, seed, 0, 8, max_attempts=200)
     for r in rows[rows[:, COL_ACCEPTED] == 1]:
         for c in range(4):
             b = COL_CHOICE + NCOL_CHOICE * c
@@ -446,17 +447,17 @@ def test_cli_errors_and_file(tmp_path):
 
 def test_rows_do_not_depend_on_the_work_tables():
     """A warm, shared memo table (reused between chunks) changes speed, never a result."""
+    from ddz_tools.analysis.bid.sampling import D_BID, situation
     from ddz_tools.engines.policies import BUFFER, new_table
 
     problem = bid_problem(_hand17(12), None, 1, "pass")
-    warm = run_rows(problem, 1, FLAGS, 8, 0, 30)
-    run_rows(problem, 1, FLAGS, 9, 0, 30)  # fill the shared tables with other hands
-    again = run_rows(problem, 1, FLAGS, 8, 0, 30)
+    warm = run_rows(problem, 1, 8, 0, 30)
+    run_rows(problem, 1, 9, 0, 30)  # fill the shared tables with other hands
+    again = run_rows(problem, 1, 8, 0, 30)
     tiny = np.zeros((30, bid.NCOLS), np.int64)
-    before = np.array([0, 0, 0, 0], np.int64)
-    auction._bid_chunk(problem.unseen, 3, 17, 1, problem.me17, 0, before, np.array(problem.legal, np.int64), 1,
-                       FLAGS, 0, 0, bid.seed_key(8), 0, 30, bid.MAX_ATTEMPTS, tiny, new_table(4),
-                       np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
+    q = situation(D_BID, 1, me=1, mine=problem.me17, before=(0,), legal=problem.legal)
+    auction._bid_chunk(problem.unseen, q, variant_of("standard").params, bid.seed_key(8), 0, 30, bid.MAX_ATTEMPTS,
+                       tiny, new_table(4), np.empty(BUFFER, np.int64), np.empty(BUFFER, np.int64))
     assert warm.tolist() == again.tolist() == tiny.tolist()
 
 
@@ -484,8 +485,8 @@ def test_spring_any_player_only_adds_springs():
     from ddz_tools.engines.policies import BUFFER, new_table
 
     problem = bid_problem(_hand17(21), None, 0, ())
-    plain = run_rows(problem, 1, FLAGS, 4, 0, 120)
-    anyp = run_rows(problem, 1, FLAGS, 4, 0, 120, spring=1)
+    plain = run_rows(problem, 1, 4, 0, 120)
+    anyp = run_rows(bid_problem(_hand17(21), None, 0, (), "standard,spring=any-player"), 1, 4, 0, 120)
     cols = [bid.COL_ATTEMPTS, bid.COL_ACCEPTED, bid.COL_WON]
     assert plain[:, cols].tolist() == anyp[:, cols].tolist()
     ratio = anyp[:, bid.COL_MULT] / plain[:, bid.COL_MULT]

@@ -50,7 +50,7 @@ def test_rows_equal_python_loop(case):
     spring = 1 if rules.spring == "any-player" else 0
     seed = 17 + seat
     count, attempts = case.get("count", 10), case.get("attempts", 400)
-    rows = run_rows(problem, case["policy"], rules.game_flags, seed, 3, count, max_attempts=attempts, spring=spring)
+    rows = run_rows(problem, case["policy"], seed, 3, count, max_attempts=attempts)
     expected = naive_bid.naive_rows(problem, case["policy"], rules.game_flags, seed, 3, count, max_attempts=attempts,
                                     spring=spring)
     got = _rows_as_naive(rows, problem.legal)

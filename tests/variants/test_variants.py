@@ -204,6 +204,37 @@ def test_a_variant_answers_for_its_parts():
     assert list(four.params[:3]) == [four.rules.flags, four.rules.game_flags, four.rules.stage_flags]
 
 
+def test_a_variant_answers_what_its_tools_ask():
+    """What the tools above the variants layer ask instead of testing the
+    table: the figures a summary adds, the bottom a tool needs or refuses,
+    the stages a replay walks, and the params the kernels read."""
+    from ddz_tools.core.gamerules import BIDDING_MODES, SPRING_MODES
+    from ddz_tools.engines.selfplay import SimulationSummary, simulate
+    from ddz_tools.variants.variant import P_BIDDING, P_SPRING
+
+    standard, four, happy, notalon = (variant_of(r) for r in ("standard", "four", "happy", "notalon"))
+    assert (standard.summary_figures, four.summary_figures, happy.summary_figures) == ((), ("multiplier",), ("stages",))
+    assert (standard.bombs_counted, four.bombs_counted) == ("bombs + rockets", "stake bombs")
+    assert standard.needs_bottom("x") is None and standard.bottom_given is None
+    assert notalon.needs_bottom("the doubling evaluator") == \
+        "rules notalon have no bottom: the doubling evaluator needs one"
+    assert notalon.bottom_given == "rules notalon deal no bottom: leave out bottom"
+    assert happy.stake.before_play and not standard.stake.before_play
+    assert variant_of("standard,must_call=jokers").stake.before_play
+    for v in (standard, four, happy, notalon, variant_of("standard,bidding=until-two-pass,spring=any-player")):
+        assert v.params[P_BIDDING] == BIDDING_MODES[v.rules.bidding]
+        assert v.params[P_SPRING] == SPRING_MODES[v.rules.spring]
+    for v, extra in ((standard, []), (four, ["mean multiplier"]),
+                     (happy, ["games with a double", "games with a show", "mean public multiplier",
+                              "stakes per farmer pair"])):
+        tally = SimulationSummary()
+        for rec in simulate(3, "random", seed=2, rules=v.rules):
+            tally.add(rec)
+        labels = [label for label, _ in tally.rows(v.rules)]
+        assert labels[1] == f"{v.bombs_counted} per game" and labels[6:] == extra
+        assert [text for _, text in SimulationSummary().rows(v.rules)][:2] == ["-", "-"]
+
+
 def _update() -> None:
     text = RULES_DOC.read_text(encoding="utf-8")
     a, b = text.index(TABLE_BEGIN) + len(TABLE_BEGIN), text.index(TABLE_END)

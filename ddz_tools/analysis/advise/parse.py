@@ -161,8 +161,8 @@ def bottom_arg(bottom, v: Variant) -> "int | None":
     """The packed bottom of ``bottom`` (None: not given); giving one under
     rules that deal none is an error."""
     bot = None if bottom is None else card_arg(bottom, "bottom", v.table.decks)
-    if bot is not None and v.table.bottom_cards == 0:
-        raise ViewError(f"rules {v.describe()} deal no bottom: leave out bottom", param="bottom")
+    if bot is not None and v.bottom_given:
+        raise ViewError(v.bottom_given, param="bottom")
     return bot
 
 

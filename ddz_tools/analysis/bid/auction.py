@@ -79,39 +79,22 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from ...core._jit import interpreted, kernel
+from ...core._jit import kernel
 from ...core.cards import card_count, contains, format_cards, full_deck, to_packed
 from ...core.errors import BidError
-from ...core.gamerules import (
-    A_BASE,
-    A_HIGH,
-    A_HIGH_SEAT,
-    A_LANDLORD,
-    A_OUTCOME,
-    A_TURN,
-    AUCTION_OPEN,
-    AUCTION_SIZE,
-    BID_OK,
-    BID_OVER,
-    BIDDING_MODES as _ALL_BIDDING_MODES,
-    DOUBLING_OFF,
-    SINGLE_ROUND,
-    SPRING_MODES,
-    auction_bid,
-    auction_seats,
-    auction_start,
-    bid_error,
-    multiplier,
-    play_flags,
-)
+from ...core.gamerules import (A_BASE, A_HIGH, A_LANDLORD, A_OUTCOME, A_TURN, AUCTION_OPEN, AUCTION_SIZE,
+                               BIDDING_MODES as _ALL_BIDDING_MODES, DOUBLING_OFF, auction_bid, multiplier, play_flags)
 from ...core.kinds import WILD_MASK
 from ...core.rules import Rules
-from ...engines.policies import policy_bid
+from ...engines.game.auction import Auction
 from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 from ...variants import THREE, variant_of
+from ...variants.variant import P_GAME_FLAGS, P_SEATS, P_SPRING
 from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, ChoiceResult, Verdict, check_options, choice_result,
-                         deal_sample, key_of, known_wild, mix2, place_index, policy_work, sample, score_of, seed_key,
+                         known_wild, mix2, parse_actions, place_index, policy_work, sample, score_of, seed_key,
                          unseen_ranks, wild_fields, wilson_interval)
+from .sampling import (D_BID, Q_LEGAL, Q_ME, Q_POLICY, ROW_ACCEPTED, ROW_ATTEMPTS, bid_of, draw_sample,
+                       sample_work, situation)
 
 __all__ = ["SEAT_NAMES", "SEAT_NAMES_FOUR", "CHOICES", "BIDDING_MODES", "COL_ATTEMPTS", "COL_ACCEPTED", "COL_WON",
            "COL_MULT", "COL_CHOICE", "NCOL_CHOICE", "NCOLS", "BidEvaluation", "parse_before", "LINE_KEYS",
@@ -126,8 +109,8 @@ CHOICES = ("pass", "1", "2", "3")
 BIDDING_MODES = {k: _ALL_BIDDING_MODES[k] for k in ("single-round", "until-two-pass")}
 
 # Columns of the per-sample result rows written by the kernel.
-COL_ATTEMPTS = 0   # deals drawn for this sample index
-COL_ACCEPTED = 1   # 1 if a deal consistent with the earlier bids was found
+COL_ATTEMPTS = ROW_ATTEMPTS   # deals drawn for this sample index
+COL_ACCEPTED = ROW_ACCEPTED   # 1 if a deal consistent with the earlier bids was found
 COL_WON = 2        # this seat as landlord: won (0/1)
 COL_MULT = 3       # this seat as landlord: 2 ** (bombs + rocket + spring + anti-spring)
 COL_CHOICE = 4     # then per choice (pass, 1, 2, 3) NCOL_CHOICE columns:
@@ -136,77 +119,48 @@ NCOLS = COL_CHOICE + 4 * NCOL_CHOICE
 
 
 @kernel
-def _bid_of(hand17, policy, flags, highest, key, pos, table):
-    """The policy's bid for one seat, with numba's RNG seeded per (sample, seat, highest bid)."""
-    np.random.seed(mix2(key, 0x2000 + 4 * pos + highest))
-    return policy_bid(hand17, policy, flags, highest, table)
-
-
-@kernel
-def _bid_chunk(unseen, nseats, hand_n, me, me17, bottom_known, before, legal, policy, game_flags, given, mode,
-               key0, start, count, max_attempts, out, table, bufc, bufk):
+def _bid_chunk(unseen, q, params, key0, start, count, max_attempts, out, table, bufc, bufk):
     """Evaluate sample indices ``start .. start + count - 1`` into ``out`` rows.
 
-    ``nseats`` seats (3, or 4 under four-player rules, whose ``game_flags``
-    say so) of ``hand_n`` dealt cards each (17 or 25); ``me17`` this seat's
-    dealt cards.  ``before[p]`` (p < me) are the earlier bids, ``legal[c]`` is 1 when
-    choice c (0 = pass, 1..3) may be made.  See the COL_* constants for the
-    row layout.  ``mode``: bit 0 the bidding (0 = ``bidding=single-round``,
-    1 = ``until-two-pass``), bit 1 the spring rule (0 = ``spring=landlord``,
-    1 = ``any-player``).  ``game_flags`` are the rules'
-    :attr:`~ddz_tools.core.rules.Rules.game_flags`: under Laizi rules each deal
-    draws the wild ranks not ``given`` (flag bits at ``WILD_SHIFT``), and the
-    bids see only those shown before the bidding, the play every one.
-    ``table``, ``bufc``, ``bufk`` are the policies' work arrays (a decomposer
-    memo table and move buffers); they hold no state that changes a result.
+    ``params``: the variant's (its seats, 3 or 4, of ``params[P_HAND]``
+    dealt cards each, the bidding, ``single-round`` or ``until-two-pass``,
+    and the spring rule); ``q``: the situation (:func:`~.sampling.situation`:
+    this seat's position and dealt cards, the bottom when known, the earlier
+    bids, which choices are legal, the wild ranks known).  See the COL_*
+    constants for the row layout.  Under Laizi rules each deal draws the wild
+    ranks not given, and the bids see only those shown before the bidding,
+    the play every one.  ``table``, ``bufc``, ``bufk`` are the policies' work
+    arrays (a decomposer memo table and move buffers); they hold no state
+    that changes a result.
     """
-    hands = np.empty(nseats, np.int64)
-    bidding = mode & 1
-    spring_col = R_SPRING_ANY if (mode >> 1) & 1 else R_SPRING
+    nseats = params[P_SEATS]
+    me = q[Q_ME]
+    policy = q[Q_POLICY]
+    game_flags = params[P_GAME_FLAGS] & ~WILD_MASK
+    hands, scratch, before_me = sample_work(params, unseen)   # before_me: the auction after the earlier bids
+    spring_col = R_SPRING_ANY if params[P_SPRING] == 1 else R_SPRING
     play = np.empty(nseats, np.int64)
     pols = np.empty(nseats, np.int64)
     pols[:] = policy
-    scratch = np.empty(unseen.shape[0] + 1, np.int64)
     cache_won = np.empty(nseats, np.int64)
     cache_mult = np.empty(nseats, np.int64)
-    before_me = np.empty(AUCTION_SIZE, np.int64)   # the auction after the earlier bids
     auction = np.empty(AUCTION_SIZE, np.int64)
     ones = np.ones(nseats, np.int64)
     scores = np.empty(nseats, np.int64)
     for s in range(count):
-        idx = start + s
         row = out[s]
-        row[:] = 0
         # Draw deals until the earlier seats would have bid as they did.
-        key = 0
-        bottom = 0
-        accepted = False
-        attempt = 0
-        while attempt < max_attempts and not accepted:
-            key = key_of(key0, idx, attempt)
-            attempt += 1
-            bottom, flags, every = deal_sample(unseen, key, me, me17, 0, hand_n, bottom_known, game_flags, given,
-                                               hands, scratch)
-            auction_start(before_me, bidding, 0, 0)
-            auction_seats(before_me, nseats)
-            accepted = True
-            for p in range(me):
-                b = _bid_of(hands[p], policy, flags, before_me[A_HIGH], key, p, table)
-                if b != before[p]:
-                    accepted = False
-                    break
-                auction_bid(before_me, p, b)
-        row[COL_ATTEMPTS] = attempt
+        accepted, key, bottom, flags, every = draw_sample(q, params, unseen, key0, start + s, max_attempts, hands,
+                                                          scratch, before_me, table, row)
         if not accepted:
             continue
-        row[COL_ACCEPTED] = 1
         for L in range(nseats):
             cache_won[L] = -1
             cache_mult[L] = 0
         # choice -1: this seat as landlord, always played (it gives win_prob);
         # then each legal choice: the rest of the auction and its landlord's playout.
         for choice in range(-1, 4):
-            if choice >= 0 and legal[choice] == 0:
+            if choice >= 0 and q[Q_LEGAL + choice] == 0:
                 row[COL_CHOICE + NCOL_CHOICE * choice] = -2
                 continue
             if choice == -1:
@@ -220,7 +174,7 @@ def _bid_chunk(unseen, nseats, hand_n, me, me17, bottom_known, before, legal, po
                 auction_bid(auction, me, choice)
                 while auction[A_OUTCOME] == AUCTION_OPEN:
                     p = auction[A_TURN]
-                    auction_bid(auction, p, _bid_of(hands[p], policy, flags, auction[A_HIGH], key, p, table))
+                    auction_bid(auction, p, bid_of(hands[p], policy, flags, auction[A_HIGH], key, p, table))
                 top = auction[A_BASE]
                 lead = auction[A_LANDLORD]   # -1: every seat passed
             if lead < 0:
@@ -256,10 +210,7 @@ class BidEvaluation(Verdict):
     """The verdict of :func:`evaluate_bid` (see the module doc for definitions):
     ``choices`` maps each choice to a :class:`~.montecarlo.ChoiceResult`."""
 
-    hand: str
     bottom: "str | None"
-    seat: str
-    before: tuple
     win_prob: float
     win_prob_ci: tuple
 
@@ -280,21 +231,9 @@ def parse_before(before: "str | Iterable | None") -> tuple:
     >>> parse_before("")
     ()
     """
-    if before is None:
-        return ()
-    items = [x.strip() for x in before.split(",")] if isinstance(before, str) else list(before)
-    if isinstance(before, str) and before.strip() == "":
-        return ()
-    out = []
-    for x in items:
-        t = str(x).strip().lower()
-        if t in ("pass", "p", "0", "-"):
-            out.append(0)
-        elif t in ("1", "2", "3"):
-            out.append(int(t))
-        else:
-            raise BidError(f"earlier bid {x!r} is not pass, 1, 2 or 3")
-    return tuple(out)
+    if isinstance(before, str):
+        before = [x.strip() for x in before.split(",")] if before.strip() else ()
+    return parse_actions(before, {"1": 1, "2": 2, "3": 3}, "earlier bid {!r} is not pass, 1, 2 or 3")
 
 
 #: The keys a line of a hands file may give after the hand (:func:`parse_bid_line`).
@@ -323,13 +262,6 @@ def parse_bid_line(text: str, defaults: "dict | None" = None) -> dict:
     return args
 
 
-# The auction rule, run by Python.
-_auction_start = interpreted(auction_start)
-_auction_seats = interpreted(auction_seats)
-_auction_bid = interpreted(auction_bid)
-_bid_error = interpreted(bid_error)
-
-
 @dataclasses.dataclass(frozen=True)
 class BidProblem:
     """A validated bidding situation, ready for the kernels."""
@@ -341,12 +273,16 @@ class BidProblem:
     before: tuple
     legal: tuple          # 0/1 per choice pass, 1, 2, 3
     unseen: np.ndarray    # rank indices of the cards this seat cannot see
-    seats: int = 3        # seats at the table (4 under four-player rules)
-    hand_n: int = 17      # cards dealt to each seat
+    rules: Rules          # the rules bid under (the wild ranks the bidder knows among them)
 
     @property
     def highest(self) -> int:
         return max(self.before, default=0)
+
+    @property
+    def seats(self) -> int:
+        """Seats at the table (4 under four-player rules)."""
+        return variant_of(self.rules).seats
 
 
 def bid_problem(hand, bottom=None, seat: "int | str" = 0, before=(), rules: "Rules | str | None" = None
@@ -396,41 +332,35 @@ def bid_problem(hand, bottom=None, seat: "int | str" = 0, before=(), rules: "Rul
                        f"bid(s) were given")
     # The earlier bids through the auction rule (the first round is the same
     # under both bidding options the evaluator models).
-    auction = [0] * AUCTION_SIZE
-    _auction_start(auction, SINGLE_ROUND, 0, 0)
-    _auction_seats(auction, seats)
+    auction = Auction(0, seats=seats)
     for i, b in enumerate(bids):
-        err = _bid_error(auction, i, b)
-        if err == BID_OVER:
+        if auction.done:
             break
-        if err != BID_OK:
+        if b not in auction.legal_bids():
             raise BidError(f"earlier bid {b} by the {names[i]} seat does not beat the bid "
-                           f"{auction[A_HIGH]} before it")
-        _auction_bid(auction, i, b)
-    if auction[A_OUTCOME] != AUCTION_OPEN:
-        raise BidError(f"the {names[auction[A_HIGH_SEAT]]} seat bid 3, which ends the auction before the "
+                           f"{auction.high} before it")
+        auction.bid(i, b)
+    if auction.done:
+        raise BidError(f"the {names[auction.high_seat]} seat bid 3, which ends the auction before the "
                        f"{names[s]} seat bids")
-    legal = tuple(1 if _bid_error(auction, s, c) == BID_OK else 0 for c in range(4))
-    return BidProblem(packed, bot, me17, s, bids, legal, unseen_ranks(full_deck(decks) - packed), seats, hand_n)
+    legal = tuple(1 if c in auction.legal_bids() else 0 for c in range(4))
+    return BidProblem(packed, bot, me17, s, bids, legal, unseen_ranks(full_deck(decks) - packed), rules)
 
 
-def run_rows(problem: BidProblem, policy: int, flags: int, seed: int, start: int, count: int,
-             max_attempts: int = MAX_ATTEMPTS, mode: int = 0, spring: int = 0, given: int = 0) -> np.ndarray:
-    """Per-sample result rows (see the ``COL_*`` constants) of sample indices ``start ..``.
-
-    ``flags`` are the rules' ``game_flags`` (the same as ``flags`` under
-    classic rules), ``given`` the wild ranks the bidder knows (flag bits;
-    the others are drawn each sample); ``mode`` is the bidding mode
-    (:data:`BIDDING_MODES`), ``spring`` the spring rule (:data:`SPRING_MODES`).
-    """
+def run_rows(problem: BidProblem, policy: int, seed: int, start: int, count: int,
+             max_attempts: int = MAX_ATTEMPTS) -> np.ndarray:
+    """Per-sample result rows (see the ``COL_*`` constants) of sample indices
+    ``start ..``, under the problem's rules (the variant's
+    :attr:`~ddz_tools.variants.Variant.params`: the flags, the table, the
+    bidding, the spring rule); the wild ranks the bidder knows are given,
+    the others drawn each sample."""
     out = np.zeros((count, NCOLS), dtype=np.int64)
-    before = np.zeros(4, dtype=np.int64)
-    before[: len(problem.before)] = problem.before
+    q = situation(D_BID, policy, me=problem.seat, mine=problem.me17,
+                  bottom=problem.bottom if problem.bottom is not None else 0, given=known_wild(problem.rules),
+                  before=problem.before, legal=problem.legal)
     with policy_work() as work:
-        _bid_chunk(problem.unseen, problem.seats, problem.hand_n, problem.seat, problem.me17,
-                   problem.bottom if problem.bottom is not None else 0,
-                   before, np.array(problem.legal, dtype=np.int64), policy, flags, given, mode | (spring << 1),
-                   seed_key(seed), start, count, max_attempts, out, *work)
+        _bid_chunk(problem.unseen, q, variant_of(problem.rules).params, seed_key(seed), start, count, max_attempts,
+                   out, *work)
     return out
 
 
@@ -459,13 +389,9 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
     check_options(policy, samples, confidence)
     problem = bid_problem(hand, bottom, seat, before, rules)
     pol = POLICIES[policy]
-    flags = rules.game_flags & ~WILD_MASK
-    given = known_wild(rules)
-    mode = BIDDING_MODES[rules.bidding]
-    spring = SPRING_MODES[rules.spring]
+    known_wild(rules)
     cols = [COL_CHOICE + NCOL_CHOICE * c for c in range(4)]
-    run = sample(lambda start, count: run_rows(problem, pol, flags, seed, start, count, max_attempts, mode, spring,
-                                               given),
+    run = sample(lambda start, count: run_rows(problem, pol, seed, start, count, max_attempts),
                  samples, workers, [col + 4 for col, ok in zip(cols, problem.legal) if ok], COL_ACCEPTED,
                  COL_ATTEMPTS, confidence, early_stop, progress)
     acc = run.acc

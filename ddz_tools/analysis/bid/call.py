@@ -26,27 +26,28 @@ from ...core._jit import interpreted, kernel
 from ...core.cards import FULL_DECK, card_count, format_cards, packed_count, to_packed
 from ...core.errors import BidError, DdzError
 from ...core import gamerules as G
-from ...core.gamerules import (auction_bid, auction_must_call, auction_start, bid_error, bottom_bonus, draw_card,
-                               multiplier, must_call, play_flags, show_factor)
+from ...core.gamerules import (auction_bid, auction_start, bid_error, bottom_bonus, draw_card, multiplier, play_flags,
+                               show_factor)
 from ...core.kinds import WILD_MASK
 from ...core.rules import Rules
-from ...engines.policies import policy_call, policy_show
+from ...engines.policies import policy_show
 from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 from ...variants import variant_of
-from .double import double_of
-from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, choice_result, deal_sample, key_of,
-                         known_wild, mix2, place_index, policy_work, sample, score_of, seed_key, unseen_ranks,
-                         wild_fields)
+from ...variants.variant import P_GAME_FLAGS, P_SPRING, P_STAGE_FLAGS
+from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, choice_result, known_wild, mix2,
+                         parse_actions, place_index, policy_work, sample, score_of, seed_key, unseen_ranks, wild_fields)
+from .sampling import (D_CALL, Q_ME, Q_NBEFORE, Q_POLICY, ROW_ACCEPTED, ROW_ATTEMPTS, call_of, double_of, draw_sample,
+                       sample_work, situation)
 
 __all__ = ["CCOL_ATTEMPTS", "CCOL_ACCEPTED", "CCOL_CHOICE", "NCCOL_CHOICE", "CCOLS", "BIDDING_MODES_CALL",
-           "call_of", "open_auction", "finish_auction", "rest_of_hand", "sampled_flush", "CallProblem",
+           "finish_auction", "rest_of_hand", "sampled_flush", "CallProblem",
            "call_problem", "run_call_rows", "CallEvaluation", "evaluate_call"]
 
 #: Columns of a call row: then per choice (pass, call-or-grab) CCOL_CHOICE columns:
 #: landlord (-2 illegal, -1 redeal, 0 this seat, 1/2 the next seats), base, landlord won,
 #: public multiple, this seat's score.
-CCOL_ATTEMPTS = 0
-CCOL_ACCEPTED = 1
+CCOL_ATTEMPTS = ROW_ATTEMPTS
+CCOL_ACCEPTED = ROW_ACCEPTED
 CCOL_CHOICE = 2
 NCCOL_CHOICE = 5
 CCOLS = CCOL_CHOICE + 2 * NCCOL_CHOICE
@@ -54,28 +55,6 @@ CCOLS = CCOL_CHOICE + 2 * NCCOL_CHOICE
 #: The bidding options the call evaluator models.
 BIDDING_MODES_CALL = {"call-grab": G.CALL_GRAB, "first-call": G.FIRST_CALL}
 _CALL_NAMES = ("pass", "call")
-
-
-@kernel
-def call_of(hand, policy, flags, state, key, i, table):
-    """The policy's call-grab action at the auction's ``i``-th action, numba's
-    RNG seeded per (sample, action); a seat that must call calls."""
-    np.random.seed(mix2(key, 0x7000 + i))
-    level = 0 if state[G.A_CALLER] < 0 else 1 + state[G.A_GRABS]
-    b = policy_call(hand, policy, flags, level, table)
-    if b == 0 and bid_error(state, state[G.A_TURN], 0) == G.BID_BAD:
-        b = 1
-    return b
-
-
-@kernel
-def open_auction(st, mode, stage_flags, hands):
-    """Start the call-grab (or first-call) auction ``st`` from the first
-    bidder, marking the seats whose hands must call (``must_call``)."""
-    auction_start(st, mode, 0, 0)
-    for p in range(3):
-        if must_call(stage_flags, hands[p]):
-            auction_must_call(st, p)
 
 
 @kernel
@@ -89,18 +68,22 @@ def finish_auction(st, hands, policy, flags, key, i, table):
 
 
 @kernel
-def rest_of_hand(hands, bottom, lead, rel, key, policy, flags, stage_flags, spring_col, play, pols, d, table,
-                 bufc, bufk):
+def rest_of_hand(hands, bottom, lead, rel, key, q, params, flags, d, table, bufc, bufk):
     """The hand after an auction that made ``lead`` landlord, by the policy
-    (``rel``, his position from the evaluated seat, keys the random
-    streams; ``flags`` the play flags, every wild rank in them): he takes
-    the bottom (``hands`` by position, 0 for none) or under ``landlord_draw``
-    draws a card from each farmer, the seats double (the farmers from his
-    left, then him; the factors go into ``d``), he shows at his first play
-    by the policy's rule, and the deal is played out (``play`` and ``pols``
-    are work arrays).  Returns ``(landlord won, the multiple of the play and
-    the bottom, the first-play show factor or 1)``; a sampled bottom's suits
-    are drawn by :func:`sampled_flush`."""
+    of the situation ``q`` (``rel``, his position from the evaluated seat,
+    keys the random streams; ``flags`` the play flags, every wild rank in
+    them; ``params`` the variant's): he takes the bottom (``hands`` by
+    position, 0 for none) or under ``landlord_draw`` draws a card from each
+    farmer, the seats double (the farmers from his left, then him; the
+    factors go into ``d``), he shows at his first play by the policy's rule,
+    and the deal is played out.  Returns ``(landlord won, the multiple of the
+    play and the bottom, the first-play show factor or 1)``; a sampled
+    bottom's suits are drawn by :func:`sampled_flush`."""
+    policy = q[Q_POLICY]
+    stage_flags = params[P_STAGE_FLAGS]
+    play = np.empty(3, np.int64)
+    pols = np.empty(3, np.int64)
+    pols[:] = policy
     for p in range(3):
         play[p] = hands[p]
     play[lead] += bottom
@@ -120,6 +103,7 @@ def rest_of_hand(hands, bottom, lead, rel, key, policy, flags, stage_flags, spri
         show = show_factor(stage_flags, G.SHOW_FIRST_PLAY, 1)
     res = playout(play, lead, pols, flags, mix2(key, 0x1000 + rel), table, bufc, bufk)
     bonus = bottom_bonus(stage_flags, bottom, sampled_flush(bottom, key)) if bottom != 0 else 1
+    spring_col = R_SPRING_ANY if params[P_SPRING] == 1 else R_SPRING
     return res[R_LANDLORD_WON], bonus * multiplier(res[R_DOUBLINGS], res[spring_col], res[R_ANTI_SPRING]), show
 
 
@@ -143,69 +127,44 @@ def sampled_flush(bottom, key):
 
 
 @kernel
-def _call_chunk(unseen, me, mine, n, before, nbefore, policy, game_flags, given, stage_flags, mode, spring_any, key0,
-                start, count, max_attempts, out, table, bufc, bufk):
+def _call_chunk(unseen, q, params, key0, start, count, max_attempts, out, table, bufc, bufk):
     """Evaluate the call-grab (or first-call) choice of sample indices
     ``start .. start + count - 1`` into ``out`` rows (``CCOL_*``).
 
-    Positions in the auction from the first bidder: 0, 1, 2; ``me`` is this
-    seat's, ``mine`` its ``n`` dealt cards (17, or 18 with no bottom).
-    ``before[:nbefore]``: the auction so far (0 pass, 1 call or grab), this
-    seat's own earlier actions included; the other seats' actions are judged
-    by the policy's call-grab rule on the sampled hands (rejection).  Each
-    choice (0 pass, 1 call or grab) is followed by the rest of the auction by
-    that rule (this seat's later actions too), the landlord's draws
-    (``landlord_draw``), the doubles (farmers from the landlord's left, then
-    the landlord) and the landlord's first-play show by the policy, then one
-    playout per landlord; this seat's score settles the whole stake (0 on a
-    redeal).  Whether a sampled bottom is a flush is drawn
-    (:func:`sampled_flush`).  ``game_flags``: the rules' game flags; under
-    Laizi rules each deal draws the wild ranks not ``given``, the auction
-    seeing those shown before the bidding, the rest of the hand every one.
+    Positions in the auction from the first bidder: 0, 1, 2; ``q`` (the
+    situation, :func:`~.sampling.situation`) gives this seat's position, its
+    dealt cards (``params[P_HAND]``: 17, or 18 with no bottom) and the
+    auction so far (0 pass, 1 call or grab), this seat's own earlier actions
+    included; the other seats' actions are judged by the policy's call-grab
+    rule on the sampled hands (rejection).  Each choice (0 pass, 1 call or
+    grab) is followed by the rest of the auction by that rule (this seat's
+    later actions too), the landlord's draws (``landlord_draw``), the doubles
+    (farmers from the landlord's left, then the landlord) and the landlord's
+    first-play show by the policy, then one playout per landlord; this seat's
+    score settles the whole stake (0 on a redeal).  Whether a sampled bottom
+    is a flush is drawn (:func:`sampled_flush`).  Under Laizi rules
+    (``params``) each deal draws the wild ranks not given, the auction seeing
+    those shown before the bidding, the rest of the hand every one.
     """
-    hands = np.empty(3, np.int64)
-    play = np.empty(3, np.int64)
-    pols = np.empty(3, np.int64)
-    pols[:] = policy
-    scratch = np.empty(64, np.int64)
-    st = np.empty(G.AUCTION_SIZE, np.int64)
+    me = q[Q_ME]
+    nbefore = q[Q_NBEFORE]
+    hands, scratch, st = sample_work(params, unseen)
     st2 = np.empty(G.AUCTION_SIZE, np.int64)
     d = np.empty(3, np.int64)
     scores = np.empty(3, np.int64)
     cache_won = np.empty(3, np.int64)
     cache_mult = np.empty(3, np.int64)
     cache_doubles = np.empty((3, 3), np.int64)
-    spring_col = R_SPRING_ANY if spring_any else R_SPRING
-    doubling = (stage_flags >> G.S_DOUBLING) & 3
+    game_flags = params[P_GAME_FLAGS] & ~WILD_MASK
+    doubling = (params[P_STAGE_FLAGS] >> G.S_DOUBLING) & 3
     for s in range(count):
-        idx = start + s
+        cache_won[:] = -1    # no landlord played out yet
         row = out[s]
-        row[:] = 0
-        key = 0
-        bottom = 0
-        flags = 0
-        every = 0
-        accepted = False
-        attempt = 0
-        while attempt < max_attempts and not accepted:
-            key = key_of(key0, idx, attempt)
-            attempt += 1
-            bottom, flags, every = deal_sample(unseen, key, me, mine, 0, n, 0, game_flags, given, hands, scratch)
-            open_auction(st, mode, stage_flags, hands)
-            accepted = True
-            for i in range(nbefore):
-                p = st[G.A_TURN]
-                if p != me and call_of(hands[p], policy, flags, st, key, i, table) != before[i]:
-                    accepted = False
-                    break
-                auction_bid(st, p, before[i])
-        row[CCOL_ATTEMPTS] = attempt
+        accepted, key, bottom, flags, every = draw_sample(q, params, unseen, key0, start + s, max_attempts, hands,
+                                                          scratch, st, table, row)
         if not accepted:
             continue
-        row[CCOL_ACCEPTED] = 1
         pflags = play_flags(game_flags, every)
-        for L in range(3):
-            cache_won[L] = -1
         for choice in range(2):
             base_col = CCOL_CHOICE + NCCOL_CHOICE * choice
             if bid_error(st, me, choice) != G.BID_OK:
@@ -213,7 +172,7 @@ def _call_chunk(unseen, me, mine, n, before, nbefore, policy, game_flags, given,
                 continue
             st2[:] = st
             auction_bid(st2, me, choice)
-            finish_auction(st2, hands, policy, flags, key, nbefore + 1, table)
+            finish_auction(st2, hands, q[Q_POLICY], flags, key, nbefore + 1, table)
             if st2[G.A_OUTCOME] == G.AUCTION_VOID:
                 row[base_col] = -1
                 continue
@@ -221,8 +180,7 @@ def _call_chunk(unseen, me, mine, n, before, nbefore, policy, game_flags, given,
             top = st2[G.A_BASE]
             rel = (lead - me) % 3
             if cache_won[rel] < 0:
-                won, mult, show = rest_of_hand(hands, bottom, lead, rel, key, policy, pflags, stage_flags, spring_col,
-                                               play, pols, d, table, bufc, bufk)
+                won, mult, show = rest_of_hand(hands, bottom, lead, rel, key, q, params, pflags, d, table, bufc, bufk)
                 for p in range(3):
                     cache_doubles[rel, p] = d[p]
                 cache_won[rel] = won
@@ -257,19 +215,8 @@ _auction_bid = interpreted(auction_bid)
 
 def _parse_calls(before) -> tuple:
     """The auction so far as 0/1: ``"pass,call,grab"`` (``1`` or ``0`` too)."""
-    if before is None or (isinstance(before, str) and not before.strip()):
-        return ()
-    items = before.split(",") if isinstance(before, str) else list(before)
-    out = []
-    for x in items:
-        t = str(x).strip().lower()
-        if t in ("pass", "p", "0", "-"):
-            out.append(0)
-        elif t in ("call", "grab", "1"):
-            out.append(1)
-        else:
-            raise BidError(f"earlier action {x!r} is not pass, call or grab", param="before")
-    return tuple(out)
+    return parse_actions(before, {"call": 1, "grab": 1, "1": 1}, "earlier action {!r} is not pass, call or grab",
+                         "before")
 
 
 def call_problem(hand, seat: "int | str" = 0, before=(), rules: "Rules | str | None" = "happy") -> CallProblem:
@@ -311,14 +258,10 @@ def run_call_rows(problem: CallProblem, policy: int, seed: int, start: int, coun
                   max_attempts: int = MAX_ATTEMPTS) -> np.ndarray:
     """Per-sample rows (the ``CCOL_*`` columns) of sample indices ``start ..``."""
     out = np.zeros((count, CCOLS), np.int64)
-    before = np.zeros(max(1, len(problem.before)), np.int64)
-    before[:len(problem.before)] = problem.before
-    rules = problem.rules
+    q = situation(D_CALL, policy, me=problem.seat, mine=problem.hand, given=problem.given, before=problem.before)
     with policy_work() as work:
-        _call_chunk(problem.unseen, problem.seat, problem.hand, variant_of(rules).table.hand_cards, before,
-                    len(problem.before), policy, rules.game_flags & ~WILD_MASK, problem.given, rules.stage_flags,
-                    BIDDING_MODES_CALL[rules.bidding], G.SPRING_MODES[rules.spring], seed_key(seed), start, count,
-                    max_attempts, out, *work)
+        _call_chunk(problem.unseen, q, variant_of(problem.rules).params, seed_key(seed), start, count, max_attempts,
+                    out, *work)
     return out
 
 
@@ -327,9 +270,6 @@ class CallEvaluation(Verdict):
     """The verdict of :func:`evaluate_call`: ``choices`` are ``pass`` and
     ``call`` (or ``grab``), each a :class:`~.montecarlo.ChoiceResult`."""
 
-    hand: str
-    seat: str
-    before: tuple
     what: str
 
     def to_dict(self) -> dict:

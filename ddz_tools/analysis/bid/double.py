@@ -22,17 +22,20 @@ import numpy as np
 from ...core._jit import interpreted, kernel
 from ...core.cards import FULL_DECK, card_count, contains, format_cards, to_packed
 from ...core.errors import ArgumentError, BidError, DdzError
-from ...core.gamerules import (S_DOUBLING, SHOW_FIRST_PLAY, SPRING_MODES, bottom_bonus, bottom_flush, double_ok,
-                               multiplier, show_factor)
+from ...core.gamerules import (S_DOUBLING, SHOW_FIRST_PLAY, bottom_bonus, bottom_flush, double_ok, multiplier,
+                               show_factor)
 from ...core.rules import Rules
-from ...engines.policies import policy_bid, policy_double, policy_show
+from ...engines.policies import policy_show
 from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 from ...variants import variant_of
-from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, deal, key_of, mean_interval, mix2,
-                         place_index, policy_work, sample, score_of, seed_key, unseen_ranks, wilson_interval)
+from ...variants.variant import P_SPRING, P_STAGE_FLAGS
+from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, mean_interval, mix2, place_index,
+                         policy_work, sample, score_of, seed_key, unseen_ranks, wilson_interval)
+from .sampling import (D_DOUBLE, Q_BASE, Q_BEFORE, Q_BOTTOM, Q_FLUSH, Q_LEGAL, Q_ME, Q_NBEFORE, Q_POLICY, ROW_ACCEPTED,
+                       ROW_ATTEMPTS, double_of, draw_sample, sample_work, situation)
 
 __all__ = ["FACTORS", "DOUBLE_CHOICES", "DOUBLE_SEATS", "DCOL_ATTEMPTS", "DCOL_ACCEPTED", "DCOL_WON", "DCOL_MULT",
-           "DCOL_SHOW", "DCOL_DOUBLES", "DCOL_SCORE", "DCOLS", "double_of", "double_chunk", "DoubleChoice",
+           "DCOL_SHOW", "DCOL_DOUBLES", "DCOL_SCORE", "DCOLS", "double_chunk", "double_rows", "DoubleChoice",
            "DoubleEvaluation", "parse_factors", "flush_bit", "DoubleProblem", "double_problem", "run_double_rows",
            "evaluate_double"]
 
@@ -47,8 +50,8 @@ DOUBLE_SEATS = PLACES[:3]
 #: each place in the doubling order.
 _DOUBLE_ORDER = (1, 2, 0)
 # Columns of a doubling row.
-DCOL_ATTEMPTS = 0   # deals drawn for this sample index
-DCOL_ACCEPTED = 1   # 1 if a deal consistent with the earlier doubles was found
+DCOL_ATTEMPTS = ROW_ATTEMPTS   # deals drawn for this sample index
+DCOL_ACCEPTED = ROW_ACCEPTED   # 1 if a deal consistent with the earlier doubles was found
 DCOL_WON = 2        # the landlord won (0/1)
 DCOL_MULT = 3       # the public multiple (show, bottom bonus, bombs, spring)
 DCOL_SHOW = 4       # the landlord's first-play show multiple (1: no show)
@@ -58,68 +61,46 @@ DCOLS = 11
 
 
 @kernel
-def double_of(hand, policy, flags, stage_flags, is_landlord, key, rel, table):
-    """The policy's double for one seat, with numba's RNG seeded per (sample, seat)."""
-    np.random.seed(mix2(key, 0x4000 + rel))
-    return policy_double(hand, policy, flags, stage_flags, is_landlord, table)
-
-
-@kernel
-def double_chunk(unseen, me, me17, hand_n, bottom, before, nbefore, legal, policy, flags, stage_flags, base, flush,
-                 spring_any, won_at, key0, start, count, max_attempts, out, table, bufc, bufk):
+def double_chunk(unseen, q, params, key0, start, count, max_attempts, out, table, bufc, bufk):
     """Evaluate the doubling choices of sample indices ``start .. start + count - 1``
     into ``out`` rows (the ``DCOL_*`` columns).
 
     Seats by relative position: 0 the landlord, 1 the farmer on his left, 2
-    the other farmer; ``me`` is this seat's.  ``me17``: its ``hand_n`` dealt
-    cards (the landlord's hand less the bottom); ``bottom``: the shown bottom;
-    ``before[:nbefore]``: the factors of the seats that doubled before this
-    one, in doubling order (1, 2, then 0), each judged by the policy's rule on
-    the sampled hands (rejection sampling), and when ``won_at >= 0`` (this
-    seat a farmer) the landlord's dealt cards must be ones the policy's
-    bid rule would bid on above ``won_at`` (0: he would call); the later seats double by that
-    rule, the landlord shows at his first play by the policy's rule, and the
-    deal is played out by the policy: one playout a sample, since a factor
-    does not change the play.  ``legal[c]``: factor ``FACTORS[c]`` allowed.
+    the other farmer.  The situation ``q`` (:func:`~.sampling.situation`)
+    gives this seat's position, its dealt cards (the landlord's hand less the
+    bottom), the shown bottom, the base and whether the bottom is a flush,
+    the factors of the seats that doubled before this one, in doubling order
+    (1, 2, then 0), each judged by the policy's rule on the sampled hands
+    (rejection sampling), and, when this seat is a farmer, the bid the
+    landlord's dealt cards must beat by the policy's bid rule (``Q_WON_AT``
+    0: he would call; -1 no test); the later seats double by that rule, the
+    landlord shows at his first play by the policy's rule, and the deal is
+    played out by the policy: one playout a sample, since a factor does not
+    change the play.  ``Q_LEGAL + c``: factor ``FACTORS[c]`` allowed.
     """
-    hands = np.empty(3, np.int64)
+    me = q[Q_ME]
+    policy = q[Q_POLICY]
+    nbefore = q[Q_NBEFORE]
+    stage_flags = params[P_STAGE_FLAGS]
+    bottom = q[Q_BOTTOM]
+    hands, scratch, st = sample_work(params, unseen)
     play = np.empty(3, np.int64)
     pols = np.empty(3, np.int64)
     pols[:] = policy
-    scratch = np.empty(64, np.int64)
     d = np.empty(3, np.int64)
     scores = np.empty(3, np.int64)
-    spring_col = R_SPRING_ANY if spring_any else R_SPRING
+    spring_col = R_SPRING_ANY if params[P_SPRING] == 1 else R_SPRING
     doubling = (stage_flags >> S_DOUBLING) & 3
     for s in range(count):
-        idx = start + s
         row = out[s]
-        row[:] = 0
-        key = 0
-        accepted = False
-        attempt = 0
-        while attempt < max_attempts and not accepted:
-            key = key_of(key0, idx, attempt)
-            attempt += 1
-            deal(unseen, key, me, me17, 0, hand_n, bottom, hands, scratch)
-            accepted = True
-            if won_at >= 0 and policy_bid(hands[0], policy, flags, won_at, table) == 0:
-                accepted = False
-                continue
-            hands[0] += bottom
-            for i in range(nbefore):
-                p = (i + 1) % 3
-                if double_of(hands[p], policy, flags, stage_flags, 1 if p == 0 else 0, key, p, table) != before[i]:
-                    accepted = False
-                    break
-        row[DCOL_ATTEMPTS] = attempt
+        accepted, key, _, flags, _ = draw_sample(q, params, unseen, key0, start + s, max_attempts, hands, scratch, st,
+                                                 table, row)
         if not accepted:
             continue
-        row[DCOL_ACCEPTED] = 1
         for i in range(3):
             p = (i + 1) % 3
             if i < nbefore:
-                d[p] = before[i]
+                d[p] = q[Q_BEFORE + i]
             elif p == me:
                 d[p] = 0
             else:
@@ -132,18 +113,18 @@ def double_chunk(unseen, me, me17, hand_n, bottom, before, nbefore, legal, polic
             play[p] = hands[p]
         res = playout(play, 0, pols, flags, mix2(key, 0x1000), table, bufc, bufk)
         won = res[R_LANDLORD_WON]
-        mult = show * bottom_bonus(stage_flags, bottom, flush) * multiplier(res[R_DOUBLINGS], res[spring_col],
-                                                                           res[R_ANTI_SPRING])
+        mult = show * bottom_bonus(stage_flags, bottom, q[Q_FLUSH]) * multiplier(res[R_DOUBLINGS], res[spring_col],
+                                                                                res[R_ANTI_SPRING])
         row[DCOL_WON] = won
         row[DCOL_MULT] = mult
         row[DCOL_SHOW] = show
         for p in range(3):
             row[DCOL_DOUBLES + p] = d[p]
         for c in range(3):
-            if legal[c] == 0:
+            if q[Q_LEGAL + c] == 0:
                 continue
             d[me] = FACTORS[c]
-            row[DCOL_SCORE + c] = score_of(me, 0, won, base * mult, 3, doubling, d, scores)
+            row[DCOL_SCORE + c] = score_of(me, 0, won, q[Q_BASE] * mult, 3, doubling, d, scores)
     return count
 
 
@@ -167,12 +148,9 @@ class DoubleEvaluation(Verdict):
     """The verdict of :func:`evaluate_double`: ``choices`` maps x1, x2 and x4
     to a :class:`DoubleChoice` each."""
 
-    hand: str
     bottom: str
-    seat: str             # place in the doubling order: first, second, third (the landlord)
     role: str             # landlord, or farmer1 (the landlord's left) / farmer2
     base: int
-    before: tuple         # the earlier seats' factors, in doubling order
     win_prob: float       # this seat's side wins
     win_prob_ci: tuple
     landlord_show_prob: float   # the landlord shows at his first play (the policy's rule)
@@ -297,16 +275,18 @@ def double_problem(hand, bottom, seat: "int | str" = "first", before=(), base: i
 def run_double_rows(problem: DoubleProblem, policy: int, seed: int, start: int, count: int,
                     max_attempts: int = MAX_ATTEMPTS) -> np.ndarray:
     """Per-sample rows (the ``DCOL_*`` columns) of sample indices ``start ..``."""
-    out = np.zeros((count, DCOLS), np.int64)
-    before = np.zeros(3, np.int64)
-    before[:len(problem.before)] = problem.before
     won_at = 0 if problem.me != 0 and policy == POLICIES["heuristic"] else -1
-    rules = problem.rules
+    q = situation(D_DOUBLE, policy, me=problem.me, mine=problem.me17, bottom=problem.bottom, before=problem.before,
+                  legal=problem.legal, base=problem.base, flush=problem.flush, won_at=won_at)
+    return double_rows(problem.rules, problem.unseen, q, seed, start, count, max_attempts)
+
+
+def double_rows(rules: Rules, unseen: np.ndarray, q: np.ndarray, seed: int, start: int, count: int,
+                max_attempts: int = MAX_ATTEMPTS) -> np.ndarray:
+    """:func:`double_chunk`'s rows of the situation ``q`` under ``rules``, sample indices ``start ..``."""
+    out = np.zeros((count, DCOLS), np.int64)
     with policy_work() as work:
-        double_chunk(problem.unseen, problem.me, problem.me17, variant_of(rules).table.hand_cards, problem.bottom,
-                     before, len(problem.before), np.array(problem.legal, np.int64), policy, rules.flags,
-                     rules.stage_flags, problem.base, problem.flush, SPRING_MODES[rules.spring], won_at,
-                     seed_key(seed), start, count, max_attempts, out, *work)
+        double_chunk(unseen, q, variant_of(rules).params, seed_key(seed), start, count, max_attempts, out, *work)
     return out
 
 

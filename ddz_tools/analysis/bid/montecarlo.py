@@ -79,6 +79,7 @@ from ...engines.stats import normal_z, wilson_interval
 __all__ = ["PLACES", "POLICIES", "CHUNK", "MIN_SAMPLES", "MAX_ATTEMPTS", "M32", "WORK_TABLE_BITS",
            "seed_key", "sample_key", "shuffle", "h32", "mix2", "word", "fisher_yates", "key_of", "deal",
            "deal_wild", "known_wild", "wild_fields", "score_of", "unseen_ranks", "place_index", "place_names",
+           "PASS_WORDS", "parse_actions",
            "normal_z", "wilson_interval", "mean_interval", "stop_z", "settled", "run_chunks", "policy_work",
            "check_options", "Sampled", "sample", "ChoiceResult", "choice_result", "Verdict"]
 
@@ -336,6 +337,33 @@ def place_index(seat, seats: int = 3) -> int:
     raise BidError(f"seat {seat!r} is not {place_names(seats)}")
 
 
+#: The words of a pass among earlier actions (:func:`parse_actions`).
+PASS_WORDS = ("pass", "p", "0", "-")
+
+
+def parse_actions(before, values: dict, error: str, param: "str | None" = None) -> tuple:
+    """Earlier actions (``"pass,1"``, or a sequence) as kernel values: a
+    pass (:data:`PASS_WORDS`) is 0, a word of ``values`` its value; any other
+    is a :class:`~ddz_tools.core.errors.BidError` of ``error`` (``{!r}`` the
+    word).
+
+    >>> parse_actions("pass, call", {"call": 1}, "{!r} is no call"), parse_actions("", {}, "")
+    ((0, 1), ())
+    """
+    if before is None or (isinstance(before, str) and not before.strip()):
+        return ()
+    out = []
+    for x in before.split(",") if isinstance(before, str) else list(before):
+        t = str(x).strip().lower()
+        if t in PASS_WORDS:
+            out.append(0)
+        elif t in values:
+            out.append(values[t])
+        else:
+            raise BidError(error.format(x), param=param)
+    return tuple(out)
+
+
 # Statistics ---------------------------------------------------------------------
 
 
@@ -396,7 +424,8 @@ def settled(scores: np.ndarray, z: float) -> bool:
 class Verdict:
     """What every evaluation reports beside its own figures: the rules and
     settings it ran with, the sample counts (:meth:`Sampled.counts`), the
-    choices' results and the recommendation."""
+    choices' results and the recommendation, and the decision's own hand,
+    seat and earlier actions (each evaluator says what they hold)."""
 
     rules: Rules
     policy: str
@@ -413,6 +442,9 @@ class Verdict:
     recommendation: str
     margin: float         # expected score of the recommendation minus the second best
     margin_ci: tuple
+    hand: str             # the deciding seat's cards
+    seat: str             # its place (in the auction, in the doubling order, or "landlord")
+    before: tuple         # the earlier actions it saw (bids, calls, or doubling factors)
 
     @property
     def expected_score(self) -> dict:

@@ -29,12 +29,10 @@ from ...core.gamerules import (
     A_BASE,
     A_LANDLORD,
     A_OUTCOME,
-    AUCTION_SIZE,
     AUCTION_VOID,
     DOUBLING_MODES,
     S_DOUBLING,
     SHOW_FIRST_PLAY,
-    SPRING_MODES,
     double_ok,
     merge_show,
     play_flags,
@@ -43,14 +41,16 @@ from ...core.gamerules import (
 )
 from ...core.kinds import WILD_MASK
 from ...core.rules import Rules
-from ...engines.selfplay import R_SPRING, R_SPRING_ANY
 from ...variants import variant_of
-from .call import BIDDING_MODES_CALL, finish_auction, open_auction, rest_of_hand
-from .double import (DCOL_ACCEPTED, DCOL_ATTEMPTS, DCOL_MULT, DCOL_SHOW, DCOL_WON, DCOLS, FACTORS, double_chunk,
-                     flush_bit, parse_factors, record_flush)
-from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, deal_sample, key_of, known_wild,
-                         mean_interval, place_index, policy_work, sample, score_of, seed_key, unseen_ranks, wild_fields,
+from ...variants.variant import P_GAME_FLAGS, P_STAGE_FLAGS
+from .call import finish_auction, rest_of_hand
+from .double import (DCOL_ACCEPTED, DCOL_ATTEMPTS, DCOL_MULT, DCOL_SHOW, DCOL_WON, FACTORS, double_rows, flush_bit,
+                     parse_factors, record_flush)
+from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, known_wild, mean_interval,
+                         place_index, policy_work, sample, score_of, seed_key, unseen_ranks, wild_fields,
                          wilson_interval)
+from .sampling import (D_CALL, D_DOUBLE, Q_ME, Q_POLICY, Q_STAGE, ROW_ACCEPTED, ROW_ATTEMPTS, draw_sample,
+                       sample_work, situation)
 
 __all__ = ["SHOW_CHOICES", "SCOL_ATTEMPTS", "SCOL_ACCEPTED", "SCOL_LANDLORD", "SCOL_BASE", "SCOL_WON", "SCOL_MULT",
            "SCOL_LL_SHOW", "SCOL_SCORE", "SCOLS", "SHOW_STAGES", "ShowProblem", "show_problem", "run_show_rows",
@@ -59,8 +59,8 @@ __all__ = ["SHOW_CHOICES", "SCOL_ATTEMPTS", "SCOL_ACCEPTED", "SCOL_LANDLORD", "S
 #: The two choices of the show decision: keep the hand hidden now, or show it.
 SHOW_CHOICES = ("no", "show")
 # Columns of a show row.
-SCOL_ATTEMPTS = 0   # deals drawn for this sample index
-SCOL_ACCEPTED = 1   # 1 if a deal consistent with what is known was found
+SCOL_ATTEMPTS = ROW_ATTEMPTS   # deals drawn for this sample index
+SCOL_ACCEPTED = ROW_ACCEPTED   # 1 if a deal consistent with what is known was found
 SCOL_LANDLORD = 2   # the landlord from this seat: 0 this seat, 1/2 the next ones, -1 all passed (void)
 SCOL_BASE = 3       # the base the auction set
 SCOL_WON = 4        # the landlord won (0/1)
@@ -71,18 +71,17 @@ SCOLS = 9
 
 
 @kernel
-def _show_chunk(unseen, me, mine, seen, n, stage, policy, game_flags, given, stage_flags, mode, spring_any, key0,
-                start, count, out, table, bufc, bufk):
+def _show_chunk(unseen, q, params, key0, start, count, out, table, bufc, bufk):
     """Evaluate showing the hand during the deal (or before it) for sample
     indices ``start .. start + count - 1`` into ``out`` rows (``SCOL_*``).
 
-    ``me``: this seat's place in the auction from the first bidder;
-    ``mine``: the ``seen`` cards it was dealt so far (0 before the deal);
-    ``n``: the cards a seat is dealt (17, or 18 with no bottom); ``stage``:
-    the show stage code (0 before the deal, else ``seen``).  Each sample
-    deals ``unseen`` at random (the rest of this seat's hand, the other two
-    hands and the bottom), draws the wild ranks not ``given`` under Laizi
-    rules (``game_flags``), plays the auction by the policy's call-grab (or
+    The situation ``q`` (:func:`~.sampling.situation`) gives this seat's
+    place in the auction from the first bidder, the cards it was dealt so
+    far (none before the deal), how many of its cards are still to be dealt
+    and the show stage code (0 before the deal, else the cards seen).  Each
+    sample deals ``unseen`` at random (the rest of this seat's hand, the
+    other two hands and the bottom), draws the wild ranks not given under
+    Laizi rules (``params``), plays the auction by the policy's call-grab (or
     first-call) rule from the first bidder, and the rest of the hand by
     :func:`~.call.rest_of_hand`; the policies do not react to a show, so one
     playout serves both choices.  Without the show the stake holds the
@@ -91,34 +90,27 @@ def _show_chunk(unseen, me, mine, seen, n, stage, policy, game_flags, given, sta
     the landlord is another seat (a seat shows once).  A void deal (all
     pass) scores 0.
     """
-    hands = np.empty(3, np.int64)
-    play = np.empty(3, np.int64)
-    pols = np.empty(3, np.int64)
-    pols[:] = policy
-    scratch = np.empty(64, np.int64)
-    st = np.empty(AUCTION_SIZE, np.int64)
+    me = q[Q_ME]
+    stage_flags = params[P_STAGE_FLAGS]
+    hands, scratch, st = sample_work(params, unseen)
     d = np.empty(3, np.int64)
     scores = np.empty(3, np.int64)
-    spring_col = R_SPRING_ANY if spring_any else R_SPRING
+    game_flags = params[P_GAME_FLAGS] & ~WILD_MASK
     doubling = (stage_flags >> S_DOUBLING) & 3
-    factor = show_factor(stage_flags, stage, 0)
+    factor = show_factor(stage_flags, q[Q_STAGE], 0)
     for s in range(count):
-        idx = start + s
         row = out[s]
-        row[:] = 0
-        key = key_of(key0, idx, 0)
-        bottom, flags, every = deal_sample(unseen, key, me, mine, n - seen, n, 0, game_flags, given, hands, scratch)
-        row[SCOL_ATTEMPTS] = 1
-        row[SCOL_ACCEPTED] = 1
-        open_auction(st, mode, stage_flags, hands)
-        finish_auction(st, hands, policy, flags, key, 0, table)
+        # Nothing before this seat's show to agree with: the first draw is the sample.
+        _, key, bottom, flags, every = draw_sample(q, params, unseen, key0, start + s, 1, hands, scratch, st, table,
+                                                   row)
+        finish_auction(st, hands, q[Q_POLICY], flags, key, 0, table)
         if st[A_OUTCOME] == AUCTION_VOID:
             row[SCOL_LANDLORD] = -1
             continue
         lead = st[A_LANDLORD]
         rel = (lead - me) % 3
-        won, mult, ll_show = rest_of_hand(hands, bottom, lead, rel, key, policy, play_flags(game_flags, every),
-                                          stage_flags, spring_col, play, pols, d, table, bufc, bufk)
+        won, mult, ll_show = rest_of_hand(hands, bottom, lead, rel, key, q, params, play_flags(game_flags, every), d,
+                                          table, bufc, bufk)
         top = st[A_BASE]
         row[SCOL_LANDLORD] = rel
         row[SCOL_BASE] = top
@@ -155,10 +147,12 @@ class ShowProblem:
 
     @property
     def stage_text(self) -> str:
+        """The stage as the record notation writes it (``deal:8``, ``first-play``)."""
         return _show_stage_text(self.stage)
 
     @property
     def first_play(self) -> bool:
+        """True for the landlord's show at his first play."""
         return self.stage == SHOW_FIRST_PLAY
 
 
@@ -242,9 +236,9 @@ def _first_play_problem(packed, seat, before, bottom, base, shown, rules, flush)
     if seat is not None and str(seat).strip().lower() != "landlord" and place_index(seat) != 2:
         raise BidError(f"only the landlord (the third to double) shows at his first play, not the farmer of seat "
                        f"{PLACES[place_index(seat)]}", param="seat")
-    if table.bottom_cards == 0:
-        raise RulesError(f"rules {rules.describe()} have no bottom: the first-play show evaluator needs one",
-                         param="rules")
+    no_bottom = variant_of(rules).needs_bottom("the first-play show evaluator")
+    if no_bottom:
+        raise RulesError(no_bottom, param="rules")
     rules.require_wild()
     if isinstance(base, bool) or not isinstance(base, int) or base < 1:
         raise ArgumentError(f"base must be a positive whole number, not {base!r}", param="base")
@@ -294,23 +288,17 @@ def run_show_rows(problem: ShowProblem, policy: int, seed: int, start: int, coun
     (:func:`~.double.double_chunk`: the farmers' hands drawn consistent with their
     doubles, one playout); the two scores are settled here from its row."""
     rules = problem.rules
-    hand_n = variant_of(rules).table.hand_cards
     out = np.zeros((count, SCOLS), np.int64)
     if not problem.first_play:
+        q = situation(D_CALL, policy, me=problem.seat, mine=problem.hand,
+                      rest=variant_of(rules).table.hand_cards - problem.stage, given=problem.given, stage=problem.stage)
         with policy_work() as work:
-            _show_chunk(problem.unseen, problem.seat, problem.hand, problem.stage, hand_n, problem.stage, policy,
-                        rules.game_flags & ~WILD_MASK, problem.given, rules.stage_flags,
-                        BIDDING_MODES_CALL[rules.bidding], SPRING_MODES[rules.spring], seed_key(seed), start, count,
-                        out, *work)
+            _show_chunk(problem.unseen, q, variant_of(rules).params, seed_key(seed), start, count, out, *work)
         return out
     f1, f2, dl = problem.doubles
-    rows = np.zeros((count, DCOLS), np.int64)
-    legal = np.array([1 if f == dl else 0 for f in FACTORS], np.int64)
-    with policy_work() as work:
-        double_chunk(problem.unseen, 0, problem.hand - problem.bottom, hand_n, problem.bottom,
-                     np.array([f1, f2, 0], np.int64), 2, legal, policy, rules.flags, rules.stage_flags, problem.base,
-                     problem.flush, SPRING_MODES[rules.spring], -1, seed_key(seed), start, count, max_attempts,
-                     rows, *work)
+    q = situation(D_DOUBLE, policy, mine=problem.hand - problem.bottom, bottom=problem.bottom, before=(f1, f2),
+                  legal=[1 if f == dl else 0 for f in FACTORS], base=problem.base, flush=problem.flush)
+    rows = double_rows(rules, problem.unseen, q, seed, start, count, max_attempts)
     sf = rules.stage_flags
     doubling = DOUBLING_MODES[rules.doubling]
     with_show = _merge_show(sf, problem.earlier, problem.factor)
@@ -345,13 +333,10 @@ class ShowEvaluation(Verdict):
     """The verdict of :func:`evaluate_show`: ``choices`` maps ``no`` and
     ``show`` to a :class:`ShowChoice` each."""
 
-    hand: str
     stage: str            # before-deal, deal:N or first-play
     factor: int           # what the show is worth on its own
-    seat: str             # during the deal the place in the auction; at the first play "landlord"
     bottom: "str | None"
     base: int
-    before: tuple         # at the first play: the doubles of farmer1, farmer2, the landlord
     shown: tuple          # at the first play: the stages of the farmers' earlier shows
     landlord_prob: float  # this seat ends up landlord
     void_prob: float      # every seat passed (the deal is void)

@@ -39,6 +39,7 @@ from ...core.gamerules import (
     may_pass,
     multiplier,
     next_seat,
+    put_outcome,
     settle_seats,
     spring_silent,
     stake_doublings,
@@ -47,6 +48,7 @@ from ...core.gamerules import (
 from ...core.kinds import TIER_SHIFT, WILD_MASK
 from ...core.rules import Play, Rules, has_fixed_reading, play_text_cards
 from ...moves.movegen import gen_all, gen_into
+from ...variants.variant import P_FLAGS, P_SEATS, P_SPRING, PARAMS_SIZE
 from ..game import ERROR_CODES, PLAYING, Result
 from .format import Record, parse_record
 from .walk import ReplayResult, game_before_play
@@ -70,7 +72,13 @@ _auction_bid = interpreted(auction_bid)
 _bid_error = interpreted(bid_error)
 
 _CAPACITY = 1024
-#: Columns of the kernel's output rows.
+#: Columns of a game's head row (``GameBatch.head``): the landlord, the base,
+#: a problem found while packing (its status and play index), and 1 when the
+#: game is not run (its outcome is already in ``GameBatch.out``).
+H_LANDLORD, H_BASE, H_PRE_STATUS, H_PRE_INDEX, H_SKIP = range(5)
+_HEAD_COLS = 5
+#: Columns of the kernel's output rows (the outcome from ``OUT_WINNER`` in
+#: :func:`~ddz_tools.core.gamerules.put_outcome`'s order).
 OUT_STATUS, OUT_INDEX, OUT_WINNER, OUT_BOMBS, OUT_SPRING, OUT_ANTI, OUT_MULT, OUT_S0 = range(8)
 #: Seats a batch row has room for (scores ``OUT_S0 .. OUT_S0 + MAX_SEATS - 1``).
 MAX_SEATS = 4
@@ -139,13 +147,21 @@ def _reading(cards, fixed, prev_kind, flags, buf_cards, buf_kinds, self_kinds):
 
 
 @kernel
-def _validate_one(hand_row, nseats, landlord, base, flags, spring_any, seats, cards, kinds, lo, hi,
-                  pre_status, pre_index, buf_cards, buf_kinds, out, stages, hands, played, self_kinds):
-    """Validate and score the plays ``lo..hi-1`` of one game at a table of
-    ``nseats`` (``hand_row``: its hands by seat) into ``out`` (one row);
-    ``stages``: the game's stages row (the public multiple of the stages
+def _validate_one(hand_row, params, head, seats, cards, kinds, out, stages, work):
+    """Validate and score the plays of one game (``seats``, ``cards``,
+    ``kinds``: its plays) into ``out`` (one row): ``hand_row`` its hands by
+    seat, ``params`` its variant's (the flags, the seats, the spring rule),
+    ``head`` its row ``H_*`` (the landlord, the base, a problem found while
+    packing), ``stages`` its stages row (the public multiple of the stages
     before the play, the ``doubling`` code and the seats' doubles).
-    ``hands``, ``played`` and ``self_kinds`` are scratch."""
+    ``work``: the scratch arrays (the generator's buffers, the hands, the
+    plays a seat made, the kinds of a play's own reading)."""
+    buf_cards, buf_kinds, hands, played, self_kinds = work
+    nseats = params[P_SEATS]
+    flags = params[P_FLAGS]
+    landlord = head[H_LANDLORD]
+    pre_status = head[H_PRE_STATUS]
+    pre_index = head[H_PRE_INDEX]
     for s in range(nseats):
         hands[s] = hand_row[s]
         played[s] = 0
@@ -158,10 +174,9 @@ def _validate_one(hand_row, nseats, landlord, base, flags, spring_any, seats, ca
     out[OUT_STATUS] = S_INCOMPLETE
     out[OUT_INDEX] = -1
     out[OUT_WINNER] = -1
-    for i in range(lo, hi):
-        idx = i - lo
-        s = seats[i]
-        c = cards[i]
+    for idx in range(seats.shape[0]):
+        s = seats[idx]
+        c = cards[idx]
         if winner >= 0:
             out[OUT_STATUS] = S_FINISHED
             out[OUT_INDEX] = idx
@@ -190,7 +205,7 @@ def _validate_one(hand_row, nseats, landlord, base, flags, spring_any, seats, ca
             out[OUT_STATUS] = pre_status
             out[OUT_INDEX] = idx
             return
-        k = _reading(c, kinds[i], last_kind, flags, buf_cards, buf_kinds, self_kinds)
+        k = _reading(c, kinds[idx], last_kind, flags, buf_cards, buf_kinds, self_kinds)
         if k < 0:
             out[OUT_STATUS] = -k
             out[OUT_INDEX] = idx
@@ -213,32 +228,23 @@ def _validate_one(hand_row, nseats, landlord, base, flags, spring_any, seats, ca
     for f in range(nseats):
         if f != landlord and played[f] == 0:
             silent += 1
-    spring, anti = spring_silent(won, played[landlord], silent, nseats - 1, spring_any)
+    spring, anti = spring_silent(won, played[landlord], silent, nseats - 1, params[P_SPRING])
     mult = stages[ST_MULTIPLE] * multiplier(doublings, spring, anti)
-    settle_seats(landlord, won, base * mult, nseats, stages[ST_DOUBLING], stages, ST_D0, out, OUT_S0)
+    settle_seats(landlord, won, head[H_BASE] * mult, nseats, stages[ST_DOUBLING], stages, ST_D0, out, OUT_S0)
     out[OUT_STATUS] = S_OK
-    out[OUT_WINNER] = winner
-    out[OUT_BOMBS] = bombs
-    out[OUT_SPRING] = spring
-    out[OUT_ANTI] = anti
-    out[OUT_MULT] = mult
+    put_outcome(out, OUT_WINNER, winner, bombs, spring, anti, mult)
 
 
 @kernel
-def _validate_games(hands, nseats, landlord, base, flags, spring_any, start, seats, cards, kinds,
-                    pre_status, pre_index, skip, out, stages):
+def _validate_games(hands, params, head, start, seats, cards, kinds, out, stages):
     """Validate every game of a batch (see :func:`validate_batch`)."""
-    buf_cards = np.empty(_CAPACITY, np.int64)
-    buf_kinds = np.empty(_CAPACITY, np.int64)
-    hand_now = np.empty(MAX_SEATS, np.int64)
-    played = np.empty(MAX_SEATS, np.int64)
-    self_kinds = np.empty(8, np.int64)
+    work = (np.empty(_CAPACITY, np.int64), np.empty(_CAPACITY, np.int64), np.empty(MAX_SEATS, np.int64),
+            np.empty(MAX_SEATS, np.int64), np.empty(8, np.int64))
     for g in range(hands.shape[0]):
-        if skip[g] != 0:
+        if head[g, H_SKIP] != 0:
             continue
-        _validate_one(hands[g], nseats[g], landlord[g], base[g], flags[g], spring_any[g],
-                      seats, cards, kinds, start[g], start[g + 1], pre_status[g], pre_index[g],
-                      buf_cards, buf_kinds, out[g], stages[g], hand_now, played, self_kinds)
+        lo, hi = start[g], start[g + 1]
+        _validate_one(hands[g], params[g], head[g], seats[lo:hi], cards[lo:hi], kinds[lo:hi], out[g], stages[g], work)
 
 
 @dataclasses.dataclass
@@ -247,27 +253,24 @@ class GameBatch:
 
     Per game ``g``: ``hands[g]`` (:data:`MAX_SEATS` packed hands, the
     landlord's with the bottom; the first ``nseats[g]``, the seats at its
-    table, are the game's), ``landlord``, ``base``, ``flags`` (``Rules.flags``),
-    ``spring_any`` (1 for ``spring=any-player``), plays ``start[g] ..
-    start[g+1]-1`` of ``seats``/``cards``/``kinds`` (``cards`` 0 = pass;
-    ``kinds`` the reading fixed by body-kicker notation, 0 = choose), and a
-    problem found while packing: ``pre_status``/``pre_index`` (a play whose
-    text is no cards, or whose notation is no reading) or ``skip`` with a
-    bidding outcome already in ``out``.
+    table, are the game's), ``params[g]`` (its variant's
+    :attr:`~ddz_tools.variants.Variant.params`: the flags, the seats, the
+    spring rule), ``head[g]`` (columns ``H_*``: the ``landlord``, the
+    ``base``, and a problem found while packing: ``pre_status`` and
+    ``pre_index``, a play whose text is no cards or whose notation is no
+    reading, or ``skip`` with a bidding outcome already in ``out``), plays
+    ``start[g] .. start[g+1]-1`` of ``seats``/``cards``/``kinds`` (``cards``
+    0 = pass; ``kinds`` the reading fixed by body-kicker notation, 0 =
+    choose).
     """
 
     hands: np.ndarray
-    landlord: np.ndarray
-    base: np.ndarray
-    flags: np.ndarray
-    spring_any: np.ndarray
+    params: np.ndarray
+    head: np.ndarray
     start: np.ndarray
     seats: np.ndarray
     cards: np.ndarray
     kinds: np.ndarray
-    pre_status: np.ndarray
-    pre_index: np.ndarray
-    skip: np.ndarray
     out: np.ndarray          # preset rows for skipped games
     phase_bid: np.ndarray    # where a skipped game failed before the play: PHASE_BID, PHASE_SHOW, ...
     stored: np.ndarray       # has, landlord, winner(1 landlord/0 farmers), base, mult, bombs, spring, anti,
@@ -278,11 +281,24 @@ class GameBatch:
     stages: np.ndarray
     #: Per game: (show multiple, bottom bonus, staged) for the results.
     stage_parts: list
-    #: Per game: the seats at its table.
-    nseats: np.ndarray
 
     def __len__(self) -> int:
         return self.hands.shape[0]
+
+    @property
+    def landlord(self) -> np.ndarray:
+        """Per game: the landlord (-1 when the auction made none)."""
+        return self.head[:, H_LANDLORD]
+
+    @property
+    def base(self) -> np.ndarray:
+        """Per game: the base the auction set."""
+        return self.head[:, H_BASE]
+
+    @property
+    def nseats(self) -> np.ndarray:
+        """Per game: the seats at its table."""
+        return self.params[:, P_SEATS]
 
 
 _TEXT_CACHE: dict = {}
@@ -334,18 +350,14 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
     total = sum(len(r.plays) for r in recs)
     hands = np.zeros((n, MAX_SEATS), np.int64)
     variants = [r.variant for r in recs]
-    nseats = np.array([v.seats for v in variants], np.int64).reshape(n)
-    landlord = np.full(n, -1, np.int64)
-    base = np.zeros(n, np.int64)
-    flags = np.zeros(n, np.int64)
-    spring_any = np.zeros(n, np.int64)
+    params = np.array([v.params for v in variants], np.int64).reshape(n, PARAMS_SIZE)
+    head = np.zeros((n, _HEAD_COLS), np.int64)
+    head[:, H_LANDLORD] = head[:, H_PRE_INDEX] = -1
+    landlord, base, pre_status, pre_index, skip = (head[:, c] for c in range(_HEAD_COLS))
     start = np.zeros(n + 1, np.int64)
     seats = np.zeros(total, np.int64)
     cards = np.zeros(total, np.int64)
     kinds = np.zeros(total, np.int64)
-    pre_status = np.zeros(n, np.int64)
-    pre_index = np.full(n, -1, np.int64)
-    skip = np.zeros(n, np.int64)
     out = np.zeros((n, _OUT_COLS), np.int64)
     out[:, OUT_WINNER] = -1
     phase_bid = np.zeros(n, np.int64)
@@ -359,7 +371,7 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
         start[g] = pos
         r, v = rec.rules, variants[g]
         table = v.table
-        if v.stake.staged or r.must_call != "off" or rec.shows or rec.doubles or rec.draws:
+        if v.stake.before_play or rec.shows or rec.doubles or rec.draws:
             # Stages before the play: replayed by the Game (a handful of actions).
             try:
                 game = game_before_play(rec)
@@ -403,8 +415,6 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
                     hands[g, s] = rec.hands[s] + (rec.bottom if s == ll else 0)
         if not skip[g]:
             fl = rec.rules.flags
-            flags[g] = fl
-            spring_any[g] = rec.rules.spring == "any-player"
             rules = rec.rules
             for i, (s, t) in enumerate(rec.plays):
                 c, k, st = _parse_play_text(t, rules, fl)
@@ -432,9 +442,8 @@ def pack_games(records: Iterable["Record | dict | str"]) -> GameBatch:
             if rec.landlord is not None:
                 stored[g, 0], stored[g, 1] = 1, rec.landlord
     start[n] = pos
-    return GameBatch(hands, landlord, base, flags, spring_any, start, seats[:pos], cards[:pos], kinds[:pos],
-                     pre_status, pre_index, skip, out, phase_bid, stored, [r.id for r in recs], stages, parts,
-                     nseats)
+    return GameBatch(hands, params, head, start, seats[:pos], cards[:pos], kinds[:pos], out, phase_bid, stored,
+                     [r.id for r in recs], stages, parts)
 
 
 @dataclasses.dataclass
@@ -524,9 +533,8 @@ class BatchResult:
 def run_batch(batch: GameBatch) -> np.ndarray:
     """Run the kernel on a packed batch; returns the raw output rows (columns ``OUT_*``)."""
     out = batch.out.copy()
-    _validate_games(batch.hands, batch.nseats, batch.landlord, batch.base, batch.flags, batch.spring_any,
-                    batch.start, batch.seats, batch.cards, batch.kinds, batch.pre_status, batch.pre_index,
-                    batch.skip, out, batch.stages)
+    _validate_games(batch.hands, batch.params, batch.head, batch.start, batch.seats, batch.cards, batch.kinds, out,
+                    batch.stages)
     return out
 
 

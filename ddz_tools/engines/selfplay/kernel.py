@@ -51,6 +51,7 @@ from ...core.gamerules import (
     must_call,
     next_seat,
     play_flags,
+    put_outcome,
     settle_seats,
     show_factor,
     spring_silent,
@@ -86,7 +87,8 @@ MAX_BIDS = 16
 MAX_REDEALS = 100
 
 
-# Layout of a game's ``info`` array.
+# Layout of a game's ``info`` array (the outcome from ``I_LANDLORD_WON`` in
+# :func:`~ddz_tools.core.gamerules.put_outcome`'s order).
 I_FIRST_BIDDER = 0
 I_N_BIDS = 1
 I_LANDLORD = 2
@@ -130,7 +132,8 @@ D_BOTTOM = 4
 D_IDS = 5
 DEAL_SIZE = D_IDS + 108
 
-# Layout of the result of ``_run`` / ``_playout`` (first five are the public ones).
+# Layout of the result of ``_run`` / ``_playout`` (first five are the public ones,
+# in :func:`~ddz_tools.core.gamerules.put_outcome`'s order).
 R_LANDLORD_WON = 0
 R_BOMBS = 1
 R_SPRING = 2
@@ -286,13 +289,9 @@ def _run(hands, landlord, pols, flags, table, bufc, bufk, plays, res):
         silent -= (played >> s) & 1
     spring, anti = spring_silent(won, ll_plays, silent, nseats - 1, 0)
     spring_any, _ = spring_silent(won, ll_plays, silent, nseats - 1, 1)
-    res[R_LANDLORD_WON] = won
-    res[R_BOMBS] = bombs
+    put_outcome(res, R_LANDLORD_WON, won, bombs, spring, anti, moves)
     res[R_DOUBLINGS] = doublings
-    res[R_SPRING] = spring
     res[R_SPRING_ANY] = spring_any
-    res[R_ANTI_SPRING] = anti
-    res[R_N_MOVES] = moves
     return moves
 
 
@@ -527,11 +526,7 @@ def _game(seed, pols, params, first_bidder, bidding, spring, deal, bids, plays, 
     info[I_LANDLORD] = landlord
     info[I_BASE] = base
     info[I_N_MOVES] = n
-    info[I_LANDLORD_WON] = won
-    info[I_BOMBS] = res[R_BOMBS]
-    info[I_SPRING] = sp
-    info[I_ANTI_SPRING] = res[R_ANTI_SPRING]
-    info[I_MULTIPLIER] = mult
+    put_outcome(info, I_LANDLORD_WON, won, res[R_BOMBS], sp, res[R_ANTI_SPRING], mult)
     info[I_REDEALS] = redeals
     info[I_SHOW_MULTIPLE] = show_mult
     info[I_BONUS] = bonus

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from ...variants import variant_of
 from ..stats import wilson_interval
 from .kernel import STAKE_BUCKETS
 
@@ -166,6 +167,29 @@ class SimulationSummary:
             self.doubled_games += 1
         if record.get("show"):
             self.show_games += 1
+
+    def rows(self, rules=None) -> list:
+        """The figures as ``ddz simulate`` prints them, ``(label, text)`` rows:
+        the classic ones, then those the variant of ``rules`` adds
+        (:attr:`~ddz_tools.variants.Variant.summary_figures`)."""
+        variant = variant_of(rules)
+        f = self.figures()
+        n = self.games
+        rows = [("landlord win rate", f"{f['landlord_win_rate']:.3f}" if n else "-"),
+                (f"{variant.bombs_counted} per game", f"{f['bombs_per_game']:.3f}" if n else "-"),
+                ("springs / anti-springs", f"{self.springs} / {self.anti_springs}"),
+                ("moves per game", f"{f['moves_per_game']:.1f}" if n else "-"),
+                ("landlord mean score", f"{f['landlord_mean_score']:+.3f}" if n else "-"),
+                ("score per seat", " ".join(f"{x:+d}" for x in self.seat_scores))]
+        extra = variant.summary_figures if n else ()
+        if "multiplier" in extra:
+            rows.append(("mean multiplier", f"{f['mean_multiplier']:.3f}"))
+        if "stages" in extra:
+            rows += [("games with a double", f"{f['double_rate']:.3f} ({self.doubled_games})"),
+                     ("games with a show", f"{self.show_games / n:.3f} ({self.show_games})"),
+                     ("mean public multiplier", f"{f['mean_multiplier']:.2f}"),
+                     ("stakes per farmer pair", " ".join(f"{k}:{v}" for k, v in f["stakes"].items()))]
+        return rows
 
     def figures(self) -> dict:
         """Rates and totals by name (rates are ``None`` before any game)."""
