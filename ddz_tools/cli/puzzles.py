@@ -1,0 +1,86 @@
+"""``ddz puzzles``: endgames with exactly one winning play, found in games."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..analysis.puzzles import FindOptions, ScanStats
+from ..analysis.puzzles.collection import find_puzzles, run_find
+from ..core.errors import ArgumentError
+from .options import (Progress, default_workers, emit_json, format_option, print_table, progress_option,
+                      rules_option, scheduler_option, seed_option, workers_option)
+
+
+@click.group(help="Find endgame puzzles (one winning play the heuristic misses) in games.")
+def puzzles():
+    pass
+
+
+def _row(z) -> tuple:
+    src = z.source
+    where = (f"{src['file']}:{src['line']}" if "file" in src else f"{src['rules']} seed {src['seed']} game {src['game']}")
+    where += f" move {src['move']}" + (f" ({src['duel']} alone)" if "duel" in src else "")
+    line = " ".join(f"{s.by}:{s.play}" for s in z.solution)
+    return z.id, z.side, z.natural, line, ", ".join(z.themes), where
+
+
+@puzzles.command("find", help="Find puzzles in recorded games (--from) or fresh self-play (--games).")
+@click.option("--from", "paths", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="A file of games, anything `ddz analyze` reads (repeat for more files).")
+@click.option("--games", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Self-play games (heuristic policy) of --rules from --seed to search too.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write the puzzles here (ddz-puzzle/1 JSON Lines) with a journal OUT.done.")
+@click.option("--resume", is_flag=True, help="With --out: go on from its journal after a stop or kill.")
+@click.option("--max-cards", type=click.IntRange(min=1), default=12, show_default=True,
+              help="Skip positions where a hand holds more cards.")
+@click.option("--max-total", type=click.IntRange(min=2), default=30, show_default=True,
+              help="Skip positions where the hands together hold more cards.")
+@click.option("--node-limit", type=click.IntRange(min=1), default=20_000, show_default=True,
+              help="Solver nodes per solve; a position past it is skipped and counted.")
+@click.option("--budget", type=click.IntRange(min=1), default=300, show_default=True,
+              help="Positions the defence's measure may count per reply choice.")
+@click.option("--duels/--no-duels", default=True, show_default=True,
+              help="Also the two-player endgames of the landlord against each farmer alone.")
+@workers_option
+@scheduler_option
+@format_option("table", "json")
+@rules_option
+@seed_option
+@progress_option
+def find(paths, games, out, resume, max_cards, max_total, node_limit, budget, duels, workers, scheduler, fmt,
+         rules, seed, progress):
+    if not paths and not games:
+        raise ArgumentError("give games to search: --from FILE or --games N")
+    if resume and out is None:
+        raise ArgumentError("--resume needs --out")
+    opts = FindOptions(max_cards=max_cards, max_total=max_total, node_limit=node_limit, budget=budget, duels=duels)
+    workers = default_workers(workers)
+    with Progress("puzzles", enabled=progress) as bar:
+        if out is not None:
+            summary = run_find(out, paths, games=games, rules=rules, seed=seed, opts=opts, workers=workers,
+                               scheduler=scheduler, resume=resume,
+                               progress=lambda d, t, n: bar(d, t, f"{n} puzzles"))
+            summary = dict(summary, out=out, rules=rules.describe())
+            if fmt == "json":
+                emit_json(summary)
+            else:
+                print_table([(k, v) for k, v in summary.items()], ["run", ""])
+            return
+        stats, rows = ScanStats(), []
+        for _, found, st in find_puzzles(paths, games=games, rules=rules, seed=seed, opts=opts, workers=workers,
+                                         scheduler=scheduler):
+            stats.add(st)
+            for z in found:
+                if fmt == "json":
+                    click.echo(z.to_json())
+                else:
+                    rows.append(_row(z))
+    if fmt == "table":
+        print_table(rows, ["id", "side", "natural (loses)", "solution", "themes", "source"])
+        click.echo(f"\nrules {rules.describe()}: {stats.positions} positions, {stats.screened} solved, "
+                   f"{stats.over_budget} over the node limit, {stats.puzzles} puzzles")
+    else:
+        click.echo(json.dumps({"summary": dict(stats.to_dict(), rules=rules.describe())}), err=True)
