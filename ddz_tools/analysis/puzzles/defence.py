@@ -55,7 +55,7 @@ class Judge:
     (:meth:`line`).  ``node_limit`` bounds each solve (past it :class:`Over`);
     ``budget`` the positions one defence choice may count."""
 
-    def __init__(self, node_limit: int = 200_000, budget: int = 300, tt_mb: float = 64):
+    def __init__(self, node_limit: int = 20_000, budget: int = 300, tt_mb: float = 64):
         self.solver = Solver(tt_mb=tt_mb)
         self.node_limit = node_limit
         self.budget = budget

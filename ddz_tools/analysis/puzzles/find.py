@@ -40,10 +40,10 @@ __all__ = ["FindOptions", "ScanStats", "natural_play", "find_in_position", "posi
 class FindOptions:
     """The filters and budgets of a search for puzzles (see the module)."""
 
-    max_cards: int = 10
-    max_total: int = 24
+    max_cards: int = 12
+    max_total: int = 30
     min_plays: int = 3
-    node_limit: int = 200_000
+    node_limit: int = 20_000
     budget: int = 300
     duels: bool = True
 

@@ -1,0 +1,54 @@
+"""Runs of the puzzle search (ddz_tools.analysis.puzzles.collection): files and self-play,
+the journal, and a run killed part-way that resumes without losing or repeating a puzzle."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ddz_tools.analysis.puzzles import read_puzzles
+from ddz_tools.analysis.puzzles.collection import find_puzzles, run_find
+
+GAMES, SEED = 60, 3
+
+
+class Killed(Exception):
+    pass
+
+
+def _lines(path) -> list:
+    return [ln for ln in open(path, encoding="utf-8").read().splitlines() if ln.strip()]
+
+
+def test_a_killed_run_resumes_without_losing_or_repeating(tmp_path):
+    whole = tmp_path / "whole.jsonl"
+    summary = run_find(str(whole), ["data/sample_games.jsonl"], games=GAMES, seed=SEED)
+    expected = _lines(whole)
+    assert summary["puzzles"] == len(expected) > 0 and summary["units"] == GAMES + 8
+
+    out = tmp_path / "out.jsonl"
+    stop_at = GAMES // 2
+
+    def kill(done, total, found):
+        if done >= stop_at:
+            raise Killed
+
+    with pytest.raises(Killed):
+        run_find(str(out), ["data/sample_games.jsonl"], games=GAMES, seed=SEED, progress=kill)
+    # As a kill can leave it: a unit's puzzles written but not its journal line, and half a line.
+    unfinished = json.loads(expected[-1])
+    with open(out, "a", encoding="utf-8") as f:
+        f.write(json.dumps(unfinished) + "\n" + expected[-1][:40])
+    with open(str(out) + ".done", "a", encoding="utf-8") as f:
+        f.write('{"unit": ["selfplay", "stan')
+    resumed = run_find(str(out), ["data/sample_games.jsonl"], games=GAMES, seed=SEED, resume=True)
+    assert _lines(out) == expected
+    assert resumed["puzzles"] == summary["puzzles"] and resumed["positions"] == summary["positions"]
+    assert len({z.id for z in read_puzzles(str(out))}) == len(expected)
+
+
+def test_results_do_not_depend_on_the_workers():
+    one = [(k, [z.id for z in found]) for k, found, _ in find_puzzles(games=12, seed=SEED, workers=1)]
+    two = [(k, [z.id for z in found]) for k, found, _ in find_puzzles(games=12, seed=SEED, workers=2)]
+    assert one == two and len(one) == 12
