@@ -98,7 +98,7 @@ model: $(STAMP)
 # The puzzle collection in data/puzzles/ (docs/puzzles.md): resumable, so a stopped run goes on.
 puzzles: $(STAMP)
 	$(DDZ) puzzles find --from data/sample_games.jsonl --from data/happy_games.jsonl \
-		--from data/botzone_sample_log.json --games 11000 --rules standard --seed 1 \
+		--from data/botzone_sample_log.json --games 13000 --rules standard --seed 1 \
 		--out data/puzzles/classic.jsonl --resume
 	$(DDZ) puzzles find --games 3000 --rules laizi --seed 1 --out data/puzzles/laizi.jsonl --resume
 	$(DDZ) puzzles find --games 1000 --rules tiandi --seed 1 --out data/puzzles/tiandi.jsonl --resume

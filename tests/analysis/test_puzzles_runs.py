@@ -52,3 +52,13 @@ def test_results_do_not_depend_on_the_workers():
     one = [(k, [z.id for z in found]) for k, found, _ in find_puzzles(games=12, seed=SEED, workers=1)]
     two = [(k, [z.id for z in found]) for k, found, _ in find_puzzles(games=12, seed=SEED, workers=2)]
     assert one == two and len(one) == 12
+
+
+def test_the_shipped_collection_reads_back():
+    import glob
+
+    found = [z for path in sorted(glob.glob("data/puzzles/*.jsonl")) for z in read_puzzles(path)]
+    assert len({z.id for z in found}) == len(found)
+    assert {z.side for z in found} == {"me", "landlord", "farmers"}
+    assert {"standard", "laizi", "tiandi", "four"} <= {z.position.rules.preset for z in found}
+    assert all(z.moves and z.natural != z.moves[0].play and z.rating is None for z in found)
