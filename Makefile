@@ -102,7 +102,8 @@ puzzles: $(STAMP)
 		--out data/puzzles/classic.jsonl --resume
 	$(DDZ) puzzles find --games 3000 --rules laizi --seed 1 --out data/puzzles/laizi.jsonl --resume
 	$(DDZ) puzzles find --games 1000 --rules tiandi --seed 1 --out data/puzzles/tiandi.jsonl --resume
-	$(DDZ) puzzles find --games 3000 --rules four --seed 1 --out data/puzzles/four.jsonl --resume
+	$(DDZ) puzzles find --games 3000 --rules four --seed 1 --max-cards 16 --max-total 56 \
+		--out data/puzzles/four.jsonl --resume
 
 clean:
 	rm -rf $(VENV) build *.egg-info

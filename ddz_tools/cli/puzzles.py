@@ -40,7 +40,7 @@ def _row(z) -> tuple:
               help="Skip positions where the hands together hold more cards.")
 @click.option("--node-limit", type=click.IntRange(min=1), default=20_000, show_default=True,
               help="Solver nodes per solve; a position past it is skipped and counted.")
-@click.option("--budget", type=click.IntRange(min=1), default=300, show_default=True,
+@click.option("--budget", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Positions the defence's measure may count per reply choice.")
 @click.option("--duels/--no-duels", default=True, show_default=True,
               help="Also the two-player endgames of the landlord against each farmer alone.")

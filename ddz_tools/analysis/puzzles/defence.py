@@ -16,7 +16,10 @@ counted over at most ``budget`` positions per choice (memoised within it);
 a reply whose count passes the budget ranks above every reply measured in
 full (it lasts at least that long), ties again to the first.  Values come
 from the endgame solver only: the rules are the move generator's and the
-solver's, never written again here.
+solver's, never written again here.  ``dtw`` is found by deepening: whether
+the winning side wins within ``d`` plies, for ``d`` = 0, 1, 2, ... (an OR over
+its winning plays, an AND over the defence's replies, each position's bounds
+memoised), which settles most positions without visiting every line.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ class Judge:
     (:meth:`line`).  ``node_limit`` bounds each solve (past it :class:`Over`);
     ``budget`` the positions one defence choice may count."""
 
-    def __init__(self, node_limit: int = 20_000, budget: int = 300, tt_mb: float = 64):
+    def __init__(self, node_limit: int = 20_000, budget: int = 1000, tt_mb: float = 64):
         self.solver = Solver(tt_mb=tt_mb)
         self.node_limit = node_limit
         self.budget = budget
@@ -100,20 +103,37 @@ class Judge:
 
     # The defence ------------------------------------------------------------------------
 
-    def _dtw(self, p: Position, side: str, memo: dict, count: list) -> int:
+    def _within(self, p: Position, side: str, d: int, memo: dict, count: list) -> bool:
+        """Whether the winning side wins from ``p`` within ``d`` plies; ``memo``
+        keeps per position the largest ``d`` proven too few and the smallest
+        proven enough."""
         if p.is_over:
-            return 0
+            return True
+        if d <= 0:
+            return False
         k = _key(p)
-        if k in memo:
-            return memo[k]
+        few, enough = memo.get(k, (0, None))
+        if d <= few:
+            return False
+        if enough is not None and d >= enough:
+            return True
         count[0] += 1
         if count[0] > self.budget:
             raise Over
         if side_of(p) == side:
-            d = 1 + min(self._dtw(p.push(w), side, memo, count) for w in self.winning(p))
+            ok = any(self._within(p.push(w), side, d - 1, memo, count) for w in self.winning(p))
         else:
-            d = 1 + max(self._dtw(p.push(r), side, memo, count) for r in legal_moves(p))
-        memo[k] = d
+            ok = all(self._within(p.push(r), side, d - 1, memo, count) for r in legal_moves(p))
+        few, enough = memo.get(k, (0, None))
+        memo[k] = (few, d if enough is None else min(enough, d)) if ok else (max(few, d), enough)
+        return ok
+
+    def _dtw(self, p: Position, side: str, memo: dict, count: list) -> int:
+        """The winning side's shortest forced win from ``p`` in plies (see the
+        module), by deepening: the first ``d`` it wins within."""
+        d = 0
+        while not self._within(p, side, d, memo, count):
+            d += 1
         return d
 
     def defence(self, p: Position, side: str) -> tuple:

@@ -44,7 +44,7 @@ class FindOptions:
     max_total: int = 30
     min_plays: int = 3
     node_limit: int = 20_000
-    budget: int = 300
+    budget: int = 1000
     duels: bool = True
 
 

@@ -70,7 +70,7 @@ def puzzle_id(position: Position) -> str:
 
     >>> from ddz_tools.engines.position import Position
     >>> puzzle_id(Position.two_player("33JJQK2", "4455A"))
-    'pz-4ac5d1ee7c2a'
+    'pz-869df9629120'
     """
     d = position.to_dict()
     core = {k: d[k] for k in ("rules", "hands", "to_move", "last_play", "last_by")}
