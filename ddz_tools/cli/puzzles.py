@@ -27,7 +27,7 @@ def _row(z) -> tuple:
 
 
 @puzzles.command("find", help="Find puzzles in recorded games (--from) or fresh self-play (--games).")
-@click.option("--from", "paths", multiple=True, type=click.Path(exists=True, dir_okay=False),
+@click.option("--from", "paths", multiple=True, type=click.Path(dir_okay=False),
               help="A file of games, anything `ddz analyze` reads (repeat for more files).")
 @click.option("--games", type=click.IntRange(min=0), default=0, show_default=True,
               help="Self-play games (heuristic policy) of --rules from --seed to search too.")

@@ -152,6 +152,7 @@ def test_the_command_is_deterministic_and_says_its_rules():
     ((), "error: give games to search: --from FILE or --games N"),
     (("--games", "1", "--resume"), "error: --resume needs --out"),
     (("--games", "1", "--rules", "nonsense"), "error: unknown rules preset 'nonsense'"),
+    (("--from", "no/such.jsonl"), "error: cannot read no/such.jsonl: no such file"),
 ])
 def test_bad_command_lines(args, message):
     r = run_ddz("puzzles", "find", *args)

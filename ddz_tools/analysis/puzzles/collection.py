@@ -100,6 +100,14 @@ def search_units(args) -> list:
     return out
 
 
+def _check_paths(paths) -> list:
+    paths = list(paths)
+    for path in paths:
+        if not os.path.isfile(path):
+            raise ArgumentError(f"cannot read {path}: no such file")
+    return paths
+
+
 def _units(paths: Iterable[str], games: int, rules: Rules, seed: int) -> list:
     units = [("file", it) for it in iter_items(paths)]
     if games:
@@ -117,6 +125,7 @@ def find_puzzles(paths: Iterable[str] = (), *, games: int = 0, rules=None, seed:
     keys in ``skip``.  The result does not depend on ``workers`` or the
     scheduler."""
     rules = Rules.parse(rules)
+    paths = _check_paths(paths)
     if games < 0:
         raise ArgumentError(f"games must be 0 or more, not {games}", param="games")
     skip = set(tuple(k) for k in skip)
@@ -152,6 +161,7 @@ def run_find(out: str, paths: Iterable[str] = (), *, games: int = 0, rules=None,
     found)`` is called as units finish.  Returns the run's figures:
     ``units``, ``positions``, ``screened``, ``over_budget``, ``puzzles``
     (written, the resumed ones included), ``duplicates`` and ``seconds``."""
+    paths = _check_paths(paths)
     journal = out + ".done"
     done, stats = _read_done(journal) if resume else (set(), ScanStats())
     kept, seen = [], set()
