@@ -62,3 +62,19 @@ def test_the_shipped_collection_reads_back():
     assert {z.side for z in found} == {"me", "landlord", "farmers"}
     assert {"standard", "laizi", "tiandi", "four"} <= {z.position.rules.preset for z in found}
     assert all(z.moves and z.natural != z.moves[0].play and z.rating is None for z in found)
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_gives_the_same_puzzles(tmp_path):
+    pytest.importorskip("distributed")
+    from distributed import Client, LocalCluster
+
+    local = [(k, [z.to_json() for z in found]) for k, found, _ in find_puzzles(games=GAMES, seed=SEED)]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        remote = [(k, [z.to_json() for z in found])
+                  for k, found, _ in find_puzzles(games=GAMES, seed=SEED, scheduler=client)]
+        out = tmp_path / "p.jsonl"
+        run_find(str(out), games=GAMES, seed=SEED, scheduler=cluster.scheduler_address)
+    assert remote == local
+    assert _lines(out) == [line for _, found in local for line in found]
