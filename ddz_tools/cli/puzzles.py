@@ -9,6 +9,7 @@ import click
 from ..analysis.puzzles import FindOptions, ScanStats
 from ..analysis.puzzles.collection import find_puzzles, run_find
 from ..core.errors import ArgumentError
+from . import EXIT_BAD_RECORDS
 from .options import (Progress, default_workers, emit_json, format_option, print_table, progress_option,
                       rules_option, scheduler_option, seed_option, workers_option)
 
@@ -68,6 +69,7 @@ def find(paths, games, out, resume, max_cards, max_total, node_limit, budget, du
                 emit_json(summary)
             else:
                 print_table([(k, v) for k, v in summary.items()], ["run", ""])
+            _bad_games(summary["bad_games"])
             return
         stats, rows = ScanStats(), []
         for _, found, st in find_puzzles(paths, games=games, rules=rules, seed=seed, opts=opts, workers=workers,
@@ -84,3 +86,11 @@ def find(paths, games, out, resume, max_cards, max_total, node_limit, budget, du
                    f"{stats.over_budget} over the node limit, {stats.puzzles} puzzles")
     else:
         click.echo(json.dumps({"summary": dict(stats.to_dict(), rules=rules.describe())}), err=True)
+    _bad_games(stats.bad_games)
+
+
+def _bad_games(n: int) -> None:
+    """Games that could not be read or replayed were skipped: say so, exit 3."""
+    if n:
+        click.echo(f"error: {n} game(s) could not be read or replayed and were skipped", err=True)
+        raise SystemExit(EXIT_BAD_RECORDS)

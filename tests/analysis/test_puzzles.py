@@ -157,3 +157,8 @@ def test_the_command_is_deterministic_and_says_its_rules():
 def test_bad_command_lines(args, message):
     r = run_ddz("puzzles", "find", *args)
     assert r.returncode == 2 and r.stderr.strip().startswith(message) and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_bad_games_are_counted_and_exit_3():
+    r = run_ddz("puzzles", "find", "--from", "data/bad_games.jsonl", "--workers", "1")
+    assert r.returncode == 3 and "could not be read or replayed" in r.stderr.strip().splitlines()[-1]

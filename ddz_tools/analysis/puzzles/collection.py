@@ -95,6 +95,8 @@ def search_units(args) -> list:
             rec, source = _record(unit, rules)
         except (DdzError, OSError):
             rec = None
+        if rec is None:
+            stats.bad_games += 1
         found = [] if rec is None else find_in_record(rec, judge, opts, source, stats)
         out.append((_key(unit), [z.to_dict() for z in found], stats.to_dict()))
     return out
@@ -159,7 +161,7 @@ def run_find(out: str, paths: Iterable[str] = (), *, games: int = 0, rules=None,
     with its journal ``out + ".done"``; ``resume`` goes on from them (see the
     module), otherwise both are started afresh.  ``progress(done, total,
     found)`` is called as units finish.  Returns the run's figures:
-    ``units``, ``positions``, ``screened``, ``over_budget``, ``puzzles``
+    ``units``, ``positions``, ``screened``, ``over_budget``, ``bad_games``, ``puzzles``
     (written, the resumed ones included), ``duplicates`` and ``seconds``."""
     paths = _check_paths(paths)
     journal = out + ".done"

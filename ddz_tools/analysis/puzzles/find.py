@@ -52,13 +52,15 @@ class FindOptions:
 class ScanStats:
     """What a search did: ``positions`` scanned, ``screened`` (passed the
     cheap filters and were solved), ``over_budget`` (skipped at a limit),
-    ``puzzles`` found, ``nodes`` searched by the solver."""
+    ``puzzles`` found, ``nodes`` searched by the solver, ``bad_games``
+    (games that could not be read or replayed, skipped)."""
 
     positions: int = 0
     screened: int = 0
     over_budget: int = 0
     puzzles: int = 0
     nodes: int = 0
+    bad_games: int = 0
 
     def add(self, other: "ScanStats") -> None:
         for f in dataclasses.fields(self):
@@ -155,7 +157,8 @@ def find_in_record(record, judge: Judge, opts: FindOptions = FindOptions(), sour
                    stats: "ScanStats | None" = None) -> list:
     """Every puzzle of one recorded game (:func:`positions_of_game`), each
     ``source`` extended by the ``move`` (and ``duel``: the farmer) it was
-    found before.  A game that cannot be replayed gives none."""
+    found before.  A game that cannot be replayed gives the puzzles found
+    before the bad move, and counts in ``stats.bad_games``."""
     out = []
     try:
         for move, p in positions_of_game(record, opts.duels):
@@ -168,6 +171,7 @@ def find_in_record(record, judge: Judge, opts: FindOptions = FindOptions(), sour
             if z is not None:
                 out.append(z)
     except DdzError:
-        pass
+        if stats is not None:
+            stats.bad_games += 1
     judge.clear()
     return out
