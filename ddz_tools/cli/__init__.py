@@ -50,7 +50,7 @@ COMMANDS = {
     "analyze": ("ddz_tools.cli.analyze", "analyze", "Check, score and find mistakes in recorded games."),
     "advise": ("ddz_tools.cli.advise", "advise", "The best play when the other hands are hidden."),
     "report": ("ddz_tools.cli.report", "report", "Review recorded games and write an HTML report."),
-    "puzzles": ("ddz_tools.cli.puzzles", "puzzles", "Find endgame puzzles in games."),
+    "puzzles": ("ddz_tools.cli.puzzles", "puzzles", "Find endgame puzzles in games, and play them."),
 }
 
 

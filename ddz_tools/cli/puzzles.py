@@ -8,7 +8,7 @@ import click
 
 from ..analysis.puzzles import FindOptions, ScanStats
 from ..analysis.puzzles.collection import find_puzzles, run_find
-from ..core.errors import ArgumentError
+from ..core.errors import ArgumentError, DdzError
 from . import EXIT_BAD_RECORDS
 from .options import (Progress, default_workers, emit_json, format_option, print_table, progress_option,
                       rules_option, scheduler_option, seed_option, workers_option)
@@ -94,3 +94,35 @@ def _bad_games(n: int) -> None:
     if n:
         click.echo(f"error: {n} game(s) could not be read or replayed and were skipped", err=True)
         raise SystemExit(EXIT_BAD_RECORDS)
+
+
+@puzzles.command("play", help="Play a puzzle at the terminal: type the winning side's plays.")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--id", "puzzle_id", default=None, help="The puzzle's id (default: the file's first).")
+def play(file, puzzle_id):
+    from ..analysis.puzzles import read_puzzles
+    from ..analysis.puzzles.play import Session
+
+    found = [z for z in read_puzzles(file) if puzzle_id is None or z.id == puzzle_id]
+    if not found:
+        raise ArgumentError(f"{file}: no puzzle" + (f" with id {puzzle_id}" if puzzle_id else ""))
+    z = found[0]
+    s = Session(z)
+    click.echo(f"{z.id}  [rules {z.position.rules.describe()}]  themes: {', '.join(z.themes) or '-'}")
+    click.echo(f"{z.position.describe()}\nyou play for the {z.side}; one play wins")
+    while not s.done:
+        text = click.prompt(f"{s.position.to_move}", default="", show_default=False).strip()
+        if text in ("", "quit", "q"):
+            click.echo(f"the solution: {' '.join(f'{st.by}:{st.play}' for st in z.solution)}")
+            return
+        try:
+            r = s.try_play(text)
+        except DdzError as exc:
+            click.echo(f"  {exc}")
+            continue
+        if not r["right"]:
+            line = " ".join(f"{by}:{p}" for by, p in r["refutation"])
+            click.echo(f"  {r['play']} loses: {line}")
+            continue
+        click.echo("  right" + (": " + " ".join(f"{by}:{p}" for by, p in r["replies"]) if r["replies"] else ""))
+    click.echo("solved")

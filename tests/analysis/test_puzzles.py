@@ -162,3 +162,25 @@ def test_bad_command_lines(args, message):
 def test_bad_games_are_counted_and_exit_3():
     r = run_ddz("puzzles", "find", "--from", "data/bad_games.jsonl", "--workers", "1")
     assert r.returncode == 3 and "could not be read or replayed" in r.stderr.strip().splitlines()[-1]
+
+
+def test_playing_a_puzzle(tmp_path):
+    from click.testing import CliRunner
+
+    from ddz_tools.analysis.puzzles.play import Session
+    from ddz_tools.cli import cli
+
+    z = find_in_position(Position.two_player(*CASES[0][:2]), Judge())
+    s = Session(z)
+    wrong = s.try_play("8")
+    assert not wrong["right"] and wrong["refutation"][0][0] == "opponent" and not s.done
+    with pytest.raises(Exception):
+        s.try_play("KKKK")
+    while not s.done:
+        r = s.try_play(s.expected()[0])
+        assert r["right"]
+    path = tmp_path / "p.jsonl"
+    path.write_text(z.to_json() + "\n")
+    typed = ["8", "T"] + [st.play for st in z.solution[1:] if st.role == "solve"] + list(z.accepted[:1])
+    out = CliRunner().invoke(cli, ["puzzles", "play", str(path)], input="\n".join(typed) + "\n")
+    assert out.exit_code == 0 and "8 loses: opponent:" in out.output and "solved" in out.output

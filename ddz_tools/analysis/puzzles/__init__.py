@@ -4,7 +4,8 @@
 :mod:`.themes` (themes read off a solution line), :mod:`.defence` (the
 solver's answers, the defence that resists longest and the solution line),
 :mod:`.find` (the filters and the search of one game), :mod:`.collection`
-(runs over files and self-play, resumable, on a Dask cluster too).
+(runs over files and self-play, resumable, on a Dask cluster too), :mod:`.play`
+(a puzzle played at the terminal).
 See ``docs/puzzles.md``.
 """
 
