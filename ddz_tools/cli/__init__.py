@@ -75,6 +75,16 @@ def flag_message(exc: DdzError, command: click.Command) -> str:
     return message
 
 
+class SubGroup(click.Group):
+    """A command group under ``ddz`` (``ddz puzzles find``): its subcommand is
+    the one whose flags an error's message names."""
+
+    def resolve_command(self, ctx, args):
+        name, command, rest = super().resolve_command(ctx, args)
+        ctx.meta[_COMMAND] = command
+        return name, command, rest
+
+
 class LazyGroup(click.Group):
     """A group whose commands are imported on first use."""
 

@@ -9,12 +9,12 @@ import click
 from ..analysis.puzzles import FindOptions, ScanStats
 from ..analysis.puzzles.collection import find_puzzles, run_find
 from ..core.errors import ArgumentError, DdzError
-from . import EXIT_BAD_RECORDS
+from . import EXIT_BAD_RECORDS, SubGroup
 from .options import (Progress, default_workers, emit_json, format_option, print_table, progress_option,
                       rules_option, scheduler_option, seed_option, workers_option)
 
 
-@click.group(help="Find endgame puzzles (one winning play the heuristic misses) in games.")
+@click.group(cls=SubGroup, help="Find endgame puzzles (one winning play the heuristic misses) in games.")
 def puzzles():
     pass
 
@@ -126,3 +126,23 @@ def play(file, puzzle_id):
             continue
         click.echo("  right" + (": " + " ".join(f"{by}:{p}" for by, p in r["replies"]) if r["replies"] else ""))
     click.echo("solved")
+
+
+@puzzles.command("book", help="Write a static HTML book of puzzles: an index by rating and theme, a page each.")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="The book's folder.")
+@click.option("--force", is_flag=True, help="Overwrite the book in an existing folder.")
+@click.option("--title", default="Dou Dizhu puzzles", show_default=True, help="The index's title.")
+@format_option("table", "json")
+def book(files, out, force, title, fmt):
+    from ..analysis.puzzles.book import write_book
+
+    summary = write_book(files, out, force=force, title=title)
+    if fmt == "json":
+        emit_json(summary)
+        return
+    rows = [("index", summary["index"]), ("puzzles", summary["puzzles"]), ("duplicates", summary["duplicates"])]
+    rows += [(f"rating {b}", n) for b, n in summary["bands"].items()]
+    rows += [(f"rules {r}", n) for r, n in summary["rules"].items()]
+    rows += [(f"theme {t}", n) for t, n in summary["themes"].items()]
+    print_table(rows, ["book", ""])
