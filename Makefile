@@ -104,6 +104,8 @@ puzzles: $(STAMP)
 	$(DDZ) puzzles find --games 1000 --rules tiandi --seed 1 --out data/puzzles/tiandi.jsonl --resume
 	$(DDZ) puzzles find --games 3000 --rules four --seed 1 --max-cards 16 --max-total 56 \
 		--out data/puzzles/four.jsonl --resume
+	$(DDZ) puzzles rate data/puzzles/classic.jsonl data/puzzles/laizi.jsonl data/puzzles/tiandi.jsonl \
+		data/puzzles/four.jsonl --in-place --seed 1
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -146,3 +146,30 @@ def book(files, out, force, title, fmt):
     rows += [(f"rules {r}", n) for r, n in summary["rules"].items()]
     rows += [(f"theme {t}", n) for t, n in summary["themes"].items()]
     print_table(rows, ["book", ""])
+
+
+@puzzles.command("rate", help="Rate puzzles by the attempts of solvers of known strength (Glicko-2).")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write the rated puzzles here.")
+@click.option("--in-place", is_flag=True, help="Rewrite each file with its puzzles rated.")
+@click.option("--rounds", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Rounds of attempts: each solver tries each puzzle once a round, one rating period each.")
+@format_option("table", "json")
+@seed_option
+@progress_option
+def rate(files, out, in_place, rounds, fmt, seed, progress):
+    from ..analysis.puzzles.rating import rate_files
+
+    with Progress("attempts", enabled=progress) as bar:
+        summary = rate_files(list(files), out=out, in_place=in_place, rounds=rounds, seed=seed, progress=bar)
+    if fmt == "json":
+        emit_json(summary)
+        return
+    print_table([(n, s["rating"], s["deviation"], f"{s['solved']} / {s['attempts']}")
+                 for n, s in summary["solvers"].items()], ["solver", "rating", "deviation", "solved"])
+    names = list(summary["solvers"])
+    click.echo()
+    print_table([(b["band"], b["puzzles"], *("" if b[n] is None else f"{100 * b[n]:.0f}%" for n in names))
+                 for b in summary["bands"]], ["puzzle rating", "puzzles", *names])
+    click.echo(f"\n{summary['puzzles']} puzzles rated in {rounds} rounds (seed {seed}); written: "
+               + ", ".join(summary["written"]))

@@ -61,7 +61,7 @@ def test_the_shipped_collection_reads_back():
     assert len({z.id for z in found}) == len(found)
     assert {z.side for z in found} == {"me", "landlord", "farmers"}
     assert {"standard", "laizi", "tiandi", "four"} <= {z.position.rules.preset for z in found}
-    assert all(z.moves and z.natural != z.moves[0].play and z.rating is None for z in found)
+    assert all(z.moves and z.natural != z.moves[0].play and z.rating is not None and z.rating_deviation for z in found)
 
 
 @pytest.mark.slow

@@ -5,7 +5,8 @@
 solver's answers, the defence that resists longest and the solution line),
 :mod:`.find` (the filters and the search of one game), :mod:`.collection`
 (runs over files and self-play, resumable, on a Dask cluster too), :mod:`.play`
-(a puzzle played at the terminal).
+(a puzzle played at the terminal), :mod:`.rating` (ratings by the attempts of
+solvers, Glicko-2), :mod:`.book` (the static HTML book).
 See ``docs/puzzles.md``.
 """
 

@@ -92,7 +92,7 @@ def puzzle_page(z: Puzzle) -> dict:
         "natural": z.natural,
         "natural_cards": card_faces(play_cards(z.natural), wild) if z.natural else [],
         "themes": [{"name": t, "text": _theme_text(t) if t in THEMES else t} for t in z.themes],
-        "rating": z.rating, "band": rating_band(z.rating), "where": _where(z.source),
+        "rating": z.rating, "deviation": z.rating_deviation, "band": rating_band(z.rating), "where": _where(z.source),
     }
 
 

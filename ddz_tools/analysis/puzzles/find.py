@@ -79,10 +79,20 @@ def natural_play(position: Position) -> Play:
     >>> str(natural_play(Position.two_player("33JJQK2", "4455A")))
     '33'
     """
+    hands, seat, by = policy_view(position)
+    return choose(hands, seat, 0, position.last_play, by, "heuristic", position.rules)
+
+
+def policy_view(position: Position) -> tuple:
+    """``(hands, seat, prev_seat)`` of a position as the policies and the
+    player model read a table (the landlord, or ``me``, seat 0): every
+    seat's packed hand in turn order, an empty hand for a seat the position
+    leaves out, the seat to move and the seat of the play to answer (None
+    on a lead)."""
     seats = position.seats
     hands = [position.packed(s) for s in seats] + [0] * (position.rules.seats - len(seats))
     by = None if position.last_by is None else seats.index(position.last_by)
-    return choose(hands, seats.index(position.to_move), 0, position.last_play, by, "heuristic", position.rules)
+    return hands, seats.index(position.to_move), by
 
 
 def _passes_filters(position: Position, opts: FindOptions) -> bool:

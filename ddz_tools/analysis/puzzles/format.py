@@ -87,7 +87,8 @@ class Puzzle:
     ``solution`` the line (:class:`Step`), which ends where the game ends or
     where several plays win (then ``accepted`` lists them, every one
     accepted); ``natural`` the heuristic's play, which loses; ``themes``
-    the theme names (:mod:`.themes`); ``rating`` None until rated;
+    the theme names (:mod:`.themes`); ``rating`` None until rated
+    (:mod:`.rating`), ``rating_deviation`` its Glicko-2 deviation;
     ``source`` where the position was found (``file``, ``line``, ``move``
     of a record, or ``rules``, ``seed``, ``game`` of self-play)."""
 
@@ -100,6 +101,7 @@ class Puzzle:
     themes: tuple = ()
     rating: "float | None" = None
     source: dict = dataclasses.field(default_factory=dict)
+    rating_deviation: "float | None" = None
 
     def __eq__(self, other):
         return isinstance(other, Puzzle) and self.to_dict() == other.to_dict()
@@ -114,11 +116,14 @@ class Puzzle:
     def to_dict(self) -> dict:
         pos = self.position.to_dict()
         pos.pop("record", None), pos.pop("move", None)
-        return {"schema": SCHEMA, "id": self.id, "rules": pos["rules"], "position": pos, "side": self.side,
-                "natural": self.natural,
-                "solution": [{"by": s.by, "play": s.play, "role": s.role} for s in self.solution],
-                "accepted": list(self.accepted), "themes": list(self.themes), "rating": self.rating,
-                "source": dict(self.source)}
+        d = {"schema": SCHEMA, "id": self.id, "rules": pos["rules"], "position": pos, "side": self.side,
+             "natural": self.natural,
+             "solution": [{"by": s.by, "play": s.play, "role": s.role} for s in self.solution],
+             "accepted": list(self.accepted), "themes": list(self.themes), "rating": self.rating,
+             "source": dict(self.source)}
+        if self.rating_deviation is not None:
+            d["rating_deviation"] = self.rating_deviation
+        return d
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False)
@@ -176,15 +181,17 @@ class Puzzle:
             v = d.get(name, [])
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise bad(f"{name} must be a list of strings")
-        rating = d.get("rating")
-        if rating is not None and (isinstance(rating, bool) or not isinstance(rating, (int, float))
-                                   or not math.isfinite(rating)):
-            raise bad("rating must be a number or null")
+        rating, deviation = d.get("rating"), d.get("rating_deviation")
+        for name, v in (("rating", rating), ("rating_deviation", deviation)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
+                raise bad(f"{name} must be a number or null")
+        if deviation is not None and (rating is None or deviation < 0):
+            raise bad("rating_deviation must be a number of 0 or more, with a rating")
         source = d.get("source", {})
         if not isinstance(source, dict):
             raise bad("source must be an object")
         return cls(d["id"], pos, side, line, natural, tuple(d.get("accepted", [])), tuple(d.get("themes", [])),
-                   rating, source)
+                   rating, source, deviation)
 
     @classmethod
     def from_json(cls, text: str, where: str = "puzzle") -> "Puzzle":
