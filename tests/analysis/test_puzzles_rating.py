@@ -48,7 +48,7 @@ def test_the_rating_orders_solvers_and_puzzles(rated):
     assert s["heuristic"]["rating"] == min(v["rating"] for v in s.values())
     assert s["solver"]["solved"] == s["solver"]["attempts"] and s["heuristic"]["solved"] == 0
     rating = {z.id: z.rating for z in rated["puzzles"]}
-    for name in ("random", "model-T2", "model-T1", "solver-100", "solver-1000"):
+    for name in ("random", "model-T2", "model-T1", "advisor-8", "solver-100", "solver-1000"):
         solved = {zid for zid, n, _, ok in rated["attempts"] if n == name and ok}
         assert solved and len(solved) < len(rating)
         low = [rating[z] for z in solved]
@@ -70,10 +70,10 @@ def test_the_solve_rate_falls_with_the_rating(rated):
     assert rows[0]["random"] > rows[-1]["random"]
 
 
-def test_the_same_seed_gives_the_same_ratings(puzzles, rated):
-    again = rate_puzzles(puzzles, rounds=3, seed=5)
-    assert [(z.id, z.rating, z.rating_deviation) for z in again["puzzles"]] == \
-        [(z.id, z.rating, z.rating_deviation) for z in rated["puzzles"]]
+def test_the_same_seed_gives_the_same_ratings(puzzles):
+    a, b = (rate_puzzles(puzzles[:12], rounds=2, seed=5) for _ in range(2))
+    assert [(z.id, z.rating, z.rating_deviation) for z in a["puzzles"]] == \
+        [(z.id, z.rating, z.rating_deviation) for z in b["puzzles"]]
     with pytest.raises(ArgumentError, match="twice"):
         rate_puzzles(puzzles[:2] * 2)
 

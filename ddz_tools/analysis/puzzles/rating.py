@@ -14,6 +14,10 @@ defence and the forced moves are played from the line.  The population
   model's probabilities (the softened heuristic fitted on self-play,
   :mod:`ddz_tools.engines.playermodel`) raised to ``1/T``: the lower the
   temperature, the nearer the heuristic;
+* ``advisor-8``, ``advisor-32``: the advisor (:func:`~ddz_tools.analysis.advise.advise`)
+  with the other hands hidden (:func:`puzzle_view`: the counts and the
+  cards the others hold together; with two hands nothing is hidden) at 8
+  or 32 sampled deals, a new seed each round;
 * ``solver-100``, ``solver-1000``: the open-hand solver held to 100 or
   1,000 nodes a move: its winning play where it proves one within them,
   else the heuristic's play (a puzzle whose win takes a longer search is
@@ -36,16 +40,18 @@ import os
 import random
 from typing import Callable, Iterable
 
+from ...core.cards import card_count
 from ...core.errors import ArgumentError
 from ...core.rules import Play
 from ...engines.playermodel import action_probs
 from ...engines.position import Position
 from ...engines.solver import solve
+from ..advise import advise, counts_view, two_player_view
 from .defence import legal_moves
 from .find import natural_play, policy_view
 from .format import Puzzle, read_puzzles
 
-__all__ = ["SOLVERS", "START", "glicko2", "attempt", "rate_puzzles", "solve_rates", "rate_files"]
+__all__ = ["SOLVERS", "START", "glicko2", "attempt", "puzzle_view", "rate_puzzles", "solve_rates", "rate_files"]
 
 #: A player's rating, deviation and volatility before any game.
 START = (1500.0, 350.0, 0.06)
@@ -142,10 +148,32 @@ def _solver(node_limit: int) -> Callable:
     return choose
 
 
+def puzzle_view(position: Position):
+    """What the side to move sees of a puzzle's position when the other hands
+    are hidden (an :class:`~ddz_tools.analysis.advise.View`): its hand, every
+    hand's count, the play to answer and the cards the others hold together;
+    with two hands nothing is hidden (the two-player view)."""
+    me = position.to_move
+    unseen = "".join(position.hand(s) for s in position.seats if s != me)
+    after = position.last_play.notation(position.rules) if position.last_play is not None else None
+    if position.players == 2:
+        return two_player_view(position.hand(me), unseen, after=after, rules=position.rules)
+    counts = [card_count(position.packed(s)) for s in position.seats]
+    return counts_view(position.hand(me), me, counts, after=after, by=position.last_by if after else None,
+                       unseen=unseen, rules=position.rules)
+
+
+def _advisor(samples: int) -> Callable:
+    def choose(position: Position, rng: random.Random) -> Play:
+        a = advise(puzzle_view(position), samples=samples, seed=rng.randrange(2 ** 31))
+        return position.parse_play(a.recommendation)
+    return choose
+
+
 #: Solver name -> ``choose(position, rng)``, the play it makes.
 SOLVERS = {"random": _random, "heuristic": _heuristic, "model-T2": _model(2.0), "model-T1": _model(1.0),
-           "model-T0.5": _model(0.5), "solver-100": _solver(100), "solver-1000": _solver(1000),
-           "solver": _solver(1_000_000)}
+           "model-T0.5": _model(0.5), "advisor-8": _advisor(8), "advisor-32": _advisor(32),
+           "solver-100": _solver(100), "solver-1000": _solver(1000), "solver": _solver(1_000_000)}
 #: The solvers whose choice does not depend on the draw: one attempt serves every round.
 _FIXED = ("heuristic", "solver-100", "solver-1000", "solver")
 
