@@ -109,3 +109,16 @@ def test_the_command(tmp_path):
     assert json.loads(r.stdout)["solvers"]["solver"]["solved"] == 12
     r = run_ddz("puzzles", "rate", FILES[0])
     assert r.returncode == 2 and r.stderr.strip() == "error: give --out or --in-place (one of them)"
+
+
+def test_the_shipped_collection_rates_the_larger_positions_higher():
+    """The rated collection (``make puzzles``): the endgames with the most
+    cards in the hands, an expert's, rate above the small ones, a beginner's."""
+    import glob
+
+    found = [z for path in sorted(glob.glob(str(REPO / "data" / "puzzles" / "*.jsonl"))) for z in read_puzzles(path)]
+    size = {z.id: sum(len(z.position.hand(s)) for s in z.position.seats) for z in found}
+    small = [z.rating for z in found if size[z.id] < 20]
+    large = [z.rating for z in found if size[z.id] >= 30]
+    assert len(small) > 100 and len(large) > 20
+    assert sum(large) / len(large) > sum(small) / len(small) + 100
