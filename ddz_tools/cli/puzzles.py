@@ -171,5 +171,7 @@ def rate(files, out, in_place, rounds, fmt, seed, progress):
     click.echo()
     print_table([(b["band"], b["puzzles"], *("" if b[n] is None else f"{100 * b[n]:.0f}%" for n in names))
                  for b in summary["bands"]], ["puzzle rating", "puzzles", *names])
-    click.echo(f"\n{summary['puzzles']} puzzles rated in {rounds} rounds (seed {seed}); written: "
-               + ", ".join(summary["written"]))
+    rules = ", ".join(f"{r} {n}" for r, n in summary["rules"].items())
+    plural = "s" if rounds != 1 else ""
+    click.echo(f"\n{summary['puzzles']} puzzles ({rules}) rated in {rounds} round{plural} (seed {seed}); "
+               f"written: {', '.join(summary['written'])}")

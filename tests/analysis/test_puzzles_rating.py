@@ -94,11 +94,12 @@ def test_files_rated_in_place_or_to_one_file(tmp_path):
     src.write_text("".join(json.dumps({k: v for k, v in d.items() if k != "rating_deviation"}) + "\n"
                            for d in unrated))
     out = rate_files([str(src)], out=str(tmp_path / "b.jsonl"), rounds=1, seed=2)
-    assert out["written"] == [str(tmp_path / "b.jsonl")] and out["puzzles"] == 12
+    assert out["written"] == [str(tmp_path / "b.jsonl")] and out["puzzles"] == 12 and out["rules"] == {"tiandi": 12}
     assert all(z.rating is not None for z in read_puzzles(str(tmp_path / "b.jsonl")))
     assert all(z.rating is None for z in read_puzzles(str(src)))
     rate_files([str(src)], in_place=True, rounds=1, seed=2)
-    assert [z.to_dict() for z in read_puzzles(str(src))] == [z.to_dict() for z in read_puzzles(str(tmp_path / "b.jsonl"))]
+    assert [z.to_dict() for z in read_puzzles(str(src))] == \
+        [z.to_dict() for z in read_puzzles(str(tmp_path / "b.jsonl"))]
     with pytest.raises(ArgumentError, match="out or in_place"):
         rate_files([str(src)], rounds=1)
 

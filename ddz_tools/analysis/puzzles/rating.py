@@ -272,8 +272,8 @@ def rate_files(paths: list, *, out: "str | None" = None, in_place: bool = False,
     (:func:`rate_puzzles`) and write them with their ``rating`` and
     ``rating_deviation``: every file rewritten in place (``in_place``, in its
     order; comment lines are dropped) or all into ``out``.  Returns the
-    figures: ``{"puzzles", "rounds", "seed", "solvers": {...}, "bands":
-    solve_rates(...), "written": [paths]}``."""
+    figures: ``{"puzzles", "rules": {rules: puzzles}, "rounds", "seed",
+    "solvers": {...}, "bands": solve_rates(...), "written": [paths]}``."""
     if (out is None) == (not in_place):
         raise ArgumentError("give out or in_place (one of them)", param=("out", "in_place"))
     by_file = [(path, list(read_puzzles(path))) for path in paths]
@@ -286,5 +286,8 @@ def rate_files(paths: list, *, out: "str | None" = None, in_place: bool = False,
         with open(tmp, "w", encoding="utf-8") as f:
             f.writelines(z.to_json() + "\n" for z in zs)
         os.replace(tmp, path)
-    return {"puzzles": len(rated), "rounds": rounds, "seed": seed, "solvers": result["solvers"],
+    rules: dict = {}
+    for z in result["puzzles"]:
+        rules[z.position.rules.describe()] = rules.get(z.position.rules.describe(), 0) + 1
+    return {"puzzles": len(rated), "rules": rules, "rounds": rounds, "seed": seed, "solvers": result["solvers"],
             "bands": solve_rates(result), "written": [path for path, _ in targets]}
