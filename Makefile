@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 DDZ := $(VENV)/bin/ddz
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test test-slow test-browser bench peers docs model clean
+.PHONY: run test test-slow test-browser bench peers docs model puzzles clean
 
 # tests/analysis/test_agents.py plays our agents in RLCard's and DouZero's harnesses: both are installed
 # --no-deps (DouZero declares torch, which those harnesses do not need; an extra cannot say that).
@@ -95,6 +95,18 @@ docs: $(STAMP)
 # and write ddz_tools/engines/playermodel/weights.json; its figures: benchmarks/playermodel.py.
 model: $(STAMP)
 	$(PY) -m ddz_tools.engines.playermodel --fit --games 1000 --seed 1
+
+# The puzzle collection in data/puzzles/ (docs/puzzles.md): resumable, so a stopped run goes on.
+puzzles: $(STAMP)
+	$(DDZ) puzzles find --from data/sample_games.jsonl --from data/happy_games.jsonl \
+		--from data/botzone_sample_log.json --games 13000 --rules standard --seed 1 \
+		--out data/puzzles/classic.jsonl --resume
+	$(DDZ) puzzles find --games 3000 --rules laizi --seed 1 --out data/puzzles/laizi.jsonl --resume
+	$(DDZ) puzzles find --games 1000 --rules tiandi --seed 1 --out data/puzzles/tiandi.jsonl --resume
+	$(DDZ) puzzles find --games 3000 --rules four --seed 1 --max-cards 16 --max-total 56 \
+		--out data/puzzles/four.jsonl --resume
+	$(DDZ) puzzles rate data/puzzles/classic.jsonl data/puzzles/laizi.jsonl data/puzzles/tiandi.jsonl \
+		data/puzzles/four.jsonl --in-place --seed 1
 
 clean:
 	rm -rf $(VENV) build *.egg-info

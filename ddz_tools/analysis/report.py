@@ -138,7 +138,7 @@ def card_faces(text: str, wild: str = "") -> list[dict]:
     return out
 
 
-def _play_cards(play: str) -> str:
+def play_cards(play: str) -> str:
     """The cards of a play's notation (``333-4``, ``34569=34567``), ``""`` for a pass."""
     # Validated plays, shown only: read with the two decks' limits (a four-player bomb holds up to 8).
     return "" if play == "pass" else format_cards(play_text_cards(play, 2))
@@ -378,7 +378,7 @@ def game_model(g: GameAnalysis) -> dict:
     for m in r["moves"]:
         moves.append({
             "move": m["move"], "who": seats[m["seat"]], "play": m["play"],
-            "cards": card_faces(_play_cards(m["play"]), wild), "hands": m["hands"],
+            "cards": card_faces(play_cards(m["play"]), wild), "hands": m["hands"],
             "counts": [len(h) for h in m["hands"]],
             "open_before": m.get("open_before"), "open_after": m.get("open_after"),
             "p_before": m.get("p_before"), "p_after": m.get("p_after"),
@@ -513,6 +513,27 @@ def _slim(g: GameAnalysis, page: "str | None") -> dict:
 # Writing -----------------------------------------------------------------------------------
 
 
+def template_env():
+    """The Jinja2 environment of the pages: the templates of
+    ``ddz_tools/analysis/templates``, HTML escaped, undefined names an error,
+    the ``pct`` filter."""
+    jinja2 = _need("jinja2")
+    env = jinja2.Environment(loader=jinja2.PackageLoader("ddz_tools.analysis", "templates"),
+                             autoescape=jinja2.select_autoescape(["html", "j2"]),
+                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    env.filters["pct"] = _pct
+    return env
+
+
+def render_page(env, path: str, template: str, **ctx) -> None:
+    """Render ``template`` with ``ctx`` to ``path``, written whole or not at all."""
+    html = env.get_template(template).render(**ctx)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(html)
+    os.replace(tmp, path)
+
+
 class ReportWriter:
     """Writes a report folder game by game; :meth:`close` writes the index.
 
@@ -524,14 +545,10 @@ class ReportWriter:
     """
 
     def __init__(self, out: str, *, force: bool = False, resume: bool = False, title: str = "Game review"):
-        jinja2 = _need("jinja2")
+        self.env = template_env()
         self.out = out
         self.title = title
         self.previous = prepare_folder(out, force=force, resume=resume)
-        self.env = jinja2.Environment(loader=jinja2.PackageLoader("ddz_tools.analysis", "templates"),
-                                      autoescape=jinja2.select_autoescape(["html", "j2"]),
-                                      trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-        self.env.filters["pct"] = _pct
         self._games: list = []        # every analysis seen, slim, in order
         self._sum_input: list = []    # analyses without their moves, for summarize()
         self._data = open(os.path.join(out, DATA_FILE), "a", encoding="utf-8")
@@ -565,11 +582,7 @@ class ReportWriter:
         self._data.flush()
 
     def _write(self, path: str, template: str, **ctx) -> None:
-        html = self.env.get_template(template).render(**ctx)
-        tmp = path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(html)
-        os.replace(tmp, path)
+        render_page(self.env, path, template, **ctx)
 
     def close(self) -> str:
         """Write ``index.html``; returns its path."""

@@ -51,6 +51,7 @@ COMMANDS = {
     "advise": ("ddz_tools.cli.advise", "advise", "The best play when the other hands are hidden."),
     "report": ("ddz_tools.cli.report", "report", "Review recorded games and write an HTML report."),
     "play": ("ddz_tools.cli.play", "play", "Play a whole game against the bots, with hints."),
+    "puzzles": ("ddz_tools.cli.puzzles", "puzzles", "Find endgame puzzles in games, and play them."),
 }
 
 
@@ -73,6 +74,16 @@ def flag_message(exc: DdzError, command: click.Command) -> str:
                     message = message[:a] + max(p.opts, key=len) + message[b:]
                 break
     return message
+
+
+class SubGroup(click.Group):
+    """A command group under ``ddz`` (``ddz puzzles find``): its subcommand is
+    the one whose flags an error's message names."""
+
+    def resolve_command(self, ctx, args):
+        name, command, rest = super().resolve_command(ctx, args)
+        ctx.meta[_COMMAND] = command
+        return name, command, rest
 
 
 class LazyGroup(click.Group):

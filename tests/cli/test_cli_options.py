@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -25,9 +26,15 @@ def test_the_group_help_lists_every_preset():
 
 @pytest.mark.parametrize("command", [c for c in COMMANDS if c != "replay"])
 def test_the_rules_option_lists_every_preset(command):
-    text = help_text(command)
-    listed = re.search(r"--rules TEXT Rules preset \(([^)]*)\)", text).group(1)
-    assert listed.split(", ") == list(PRESETS)
+    """A command group (``ddz puzzles``): each of its commands that takes --rules."""
+    group = cli.get_command(None, command)
+    paths = ([(command, name) for name, sub in group.commands.items() if any(p.name == "rules" for p in sub.params)]
+             if isinstance(group, click.Group) else [(command,)])
+    assert paths
+    for path in paths:
+        text = help_text(*path)
+        listed = re.search(r"--rules TEXT Rules preset \(([^)]*)\)", text).group(1)
+        assert listed.split(", ") == list(PRESETS)
 
 
 def test_replay_takes_no_rules_option():

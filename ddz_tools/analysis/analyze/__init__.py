@@ -49,7 +49,7 @@ from .mistakes import SOLVER_TT_MB, MistakeSearch, find_mistakes
 from .model import (CSV_COLUMNS, DEFAULT_NODE_LIMIT, ROLES, STATUS_DEAL, STATUS_INCOMPLETE, STATUS_INVALID,
                     STATUS_VALID, AnalyzeOptions, GameAnalysis, Mistake, flat_row, from_flat_row, load_results,
                     player_names, results_format)
-from .runners import READ_AHEAD, analyze_files, analyze_items, bombs_played, gc_paused, iter_items
+from .runners import READ_AHEAD, analyze_files, analyze_items, bombs_played, gc_paused, iter_items, run_chunks
 from .summary import summarize, summary_rows
 
 __all__ = [
@@ -58,7 +58,7 @@ __all__ = [
     "GameAnalysis", "AnalyzeOptions", "player_names", "results_format", "load_results", "CSV_COLUMNS", "flat_row",
     "from_flat_row",
     # the runners
-    "gc_paused", "analyze_items", "bombs_played", "iter_items", "READ_AHEAD", "analyze_files",
+    "gc_paused", "analyze_items", "bombs_played", "iter_items", "READ_AHEAD", "analyze_files", "run_chunks",
     # the mistake search
     "SOLVER_TT_MB", "MistakeSearch", "find_mistakes",
     # the summary

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import functools
 import gc
 import itertools
 import os
@@ -445,12 +446,8 @@ def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, s
     if not head:
         return
     done = 0
-    if scheduler is not None:
-        results = _run_dask(scheduler, chunks, opts)
-    elif workers > 1 and several:
-        results = _run_pool(workers, chunks, opts)
-    else:
-        results = (analyze_items(c, opts) for c in chunks)
+    results = run_chunks(functools.partial(analyze_items, opts=opts), chunks,
+                         workers=workers if several else 1, scheduler=scheduler)
     for res in results:
         for g in res:
             yield g
@@ -459,30 +456,37 @@ def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, s
             progress(done, total)
 
 
-def _run_pool(workers: int, chunks: list, opts: AnalyzeOptions) -> Iterator[list]:
-    import concurrent.futures
-    import functools
-    import multiprocessing
+def run_chunks(fn: Callable, chunks: Iterable, *, workers: int = 1,
+               scheduler: "str | object | None" = None) -> Iterator:
+    """``fn(chunk)`` for every chunk, results in chunk order, as
+    :func:`analyze_files` runs its chunks: here, in a process pool of
+    ``workers``, or on a Dask cluster (``scheduler``: an address or a
+    ``Client``).  ``fn`` must be a module-level function (it is pickled).
 
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        fn = functools.partial(analyze_items, opts=opts)
-        yield from _run_ordered(lambda c: pool.submit(fn, c), chunks, 4 * workers)
+    >>> list(run_chunks(len, [[1, 2], [3]]))
+    [2, 1]
+    """
+    if scheduler is not None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ArgumentError("scheduler needs dask.distributed: pip install 'ddz-tools[dask]'",
+                                param="scheduler") from None
+        own = not isinstance(scheduler, Client)
+        client = Client(scheduler) if own else scheduler
+        try:
+            n = max(1, sum(client.nthreads().values()))
+            yield from _run_ordered(lambda c: client.submit(fn, c, pure=False), chunks, 4 * n)
+        finally:
+            if own:
+                client.close()
+    elif workers > 1:
+        import concurrent.futures
+        import multiprocessing
 
-
-def _run_dask(scheduler, chunks: list, opts: AnalyzeOptions) -> Iterator[list]:
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ArgumentError("scheduler needs dask.distributed: pip install 'ddz-tools[dask]'",
-                            param="scheduler") from None
-    own = not isinstance(scheduler, Client)
-    client = Client(scheduler) if own else scheduler
-    try:
-        n = max(1, sum(client.nthreads().values()))
-        yield from _run_ordered(lambda c: client.submit(analyze_items, c, opts, pure=False),
-                                chunks, 4 * n)
-    finally:
-        if own:
-            client.close()
-
+        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            yield from _run_ordered(lambda c: pool.submit(fn, c), chunks, 4 * workers)
+    else:
+        for c in chunks:
+            yield fn(c)
