@@ -183,10 +183,15 @@ def _play_douzero(deal: tuple, landlord: str, farmers: str, seed: int, objective
 # One (pair, deal) -------------------------------------------------------------------------
 
 
-def _warm() -> None:
-    """Load the kernels and the harnesses in a worker before its first timed game."""
-    from ddz_tools.analysis.advise import history_view
+def _warm(min_ess: "float | None" = None) -> None:
+    """Load the kernels and the harnesses in a worker before its first timed game; with
+    ``min_ess``, the inference agents temper the likelihoods below that share instead of
+    the advisor's own (:func:`ddz_tools.analysis.advise.weigh`)."""
+    from ddz_tools.analysis.advise import history_view, inference
     from ddz_tools.agents import heuristic_play, import_rlcard
+
+    if min_ess is not None:
+        inference.weigh.__defaults__ = (min_ess,)
 
     import_rlcard()
     heuristic_play(history_view("3456789TJQKA2XD55", "farmer1", "landlord:33", bottom="22A"))
@@ -355,6 +360,9 @@ def main(argv=None) -> None:
     ap.add_argument("--objective", choices=("win", "score"), default="win",
                     help="what the advisor agents (and the oracle) maximise")
     ap.add_argument("--out", default=None, help="JSON Lines of finished (pair, deal)s; a rerun skips them")
+    ap.add_argument("--min-ess", type=float, default=None,
+                    help="the inference agents' tempering threshold (default: the advisor's, a quarter); "
+                         "give it its own --out")
     args = ap.parse_args(argv)
     pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]
     for p in pairs:
@@ -370,7 +378,7 @@ def main(argv=None) -> None:
           f"{len(done)} (pair, deal)s in the file, {len(todo)} to play, {args.procs} process(es)", file=sys.stderr)
     out = open(args.out, "a") if args.out else None
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.procs, initializer=_warm) as pool:
+    with ProcessPoolExecutor(max_workers=args.procs, initializer=_warm, initargs=(args.min_ess,)) as pool:
         for k, r in enumerate(pool.map(_one, todo, chunksize=1), 1):
             done[(r["pair"], r["deal"])] = r
             if out:
