@@ -24,7 +24,7 @@ from __future__ import annotations
 
 __all__ = [
     "DdzError", "CardError", "RulesError", "PlayError", "PositionError", "RecordError", "GameError",
-    "IllegalAction", "BidError", "ViewError", "ArgumentError", "MissingExtraError", "SearchLimit",
+    "IllegalAction", "BidError", "ViewError", "PuzzleError", "ArgumentError", "MissingExtraError", "SearchLimit",
 ]
 
 
@@ -99,6 +99,10 @@ class BidError(DdzError):
 
 class ViewError(DdzError):
     """An impossible or malformed view of one player (``ddz-view/1``, ``ddz advise``)."""
+
+
+class PuzzleError(DdzError):
+    """A ``ddz-puzzle/1`` line that cannot be read or is inconsistent."""
 
 
 class ArgumentError(DdzError):

@@ -77,6 +77,13 @@ class Table:
         return ROLE_NAMES[:self.seats]
 
     @property
+    def duel_roles(self) -> tuple:
+        """The farmers the landlord may meet alone in a two-player endgame of
+        one deck (the puzzles' duels): both farmers of a three-seat table,
+        none at two decks (the two-player solver plays one deck)."""
+        return self.roles[1:] if self.decks == 1 else ()
+
+    @property
     def seat_numbers(self) -> str:
         """The seats as a reader lists them: ``0, 1 or 2``."""
         return ", ".join(str(s) for s in range(self.seats - 1)) + f" or {self.seats - 1}"

@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Iterator
 
 from ...core.errors import ArgumentError, DdzError
 from ...core.rules import Rules
-from ...engines.sources import FMT_BOTZONE_LOG, FMT_BOTZONE_TRANSCRIPT, FMT_RECORD, Item, decode_item
+from ...engines.sources import FMT_BOTZONE_LOG, FMT_BOTZONE_TRANSCRIPT, FMT_RECORD, decode_item
 from ..analyze import iter_items, run_chunks
 from .defence import Judge
 from .find import FindOptions, ScanStats, find_in_record

@@ -24,18 +24,14 @@ memoised), which settles most positions without visiting every line.
 
 from __future__ import annotations
 
+from ...core.errors import SearchLimit
 from ...core.rules import Play
 from ...engines.position import Position
 from ...engines.solver import Solver
 from ...moves.movegen import generate
 from .format import Step, side_of
 
-__all__ = ["Over", "Judge", "legal_moves"]
-
-
-class Over(Exception):
-    """A search passed its budget (the solver's node limit, or the positions
-    the defence measure may count)."""
+__all__ = ["Judge", "legal_moves"]
 
 
 def legal_moves(position: Position) -> list:
@@ -55,7 +51,7 @@ class Judge:
     """The solver's answers about positions of one rule set, cached: the
     winning plays of a position (:meth:`winning`), the value of a play
     (:meth:`wins_with`), the defence (:meth:`defence`) and the solution line
-    (:meth:`line`).  ``node_limit`` bounds each solve (past it :class:`Over`);
+    (:meth:`line`).  ``node_limit`` bounds each solve (past it :class:`~ddz_tools.core.errors.SearchLimit`);
     ``budget`` the positions one defence choice may count."""
 
     def __init__(self, node_limit: int = 20_000, budget: int = 1000, tt_mb: float = 64):
@@ -74,7 +70,7 @@ class Judge:
         r = self.solver.solve(p, all_plays=all_plays, line=False, node_limit=self.node_limit)
         self.nodes += r.nodes
         if r.result == "unknown" or (all_plays and not r.all_plays):
-            raise Over
+            raise SearchLimit("puzzle budget")
         return r
 
     def value(self, p: Position) -> bool:
@@ -119,7 +115,7 @@ class Judge:
             return True
         count[0] += 1
         if count[0] > self.budget:
-            raise Over
+            raise SearchLimit("puzzle budget")
         if side_of(p) == side:
             ok = any(self._within(p.push(w), side, d - 1, memo, count) for w in self.winning(p))
         else:
@@ -145,7 +141,7 @@ class Judge:
         for r in legal_moves(p):
             try:
                 d = self._dtw(p.push(r), side, memo, [0])
-            except Over:
+            except SearchLimit:
                 return r, None
             if d > best_d:
                 best, best_d = r, d

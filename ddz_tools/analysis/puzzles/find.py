@@ -24,12 +24,12 @@ from __future__ import annotations
 import dataclasses
 
 from ...core.cards import card_count
-from ...core.errors import DdzError
+from ...core.errors import DdzError, SearchLimit
 from ...core.rules import Play
 from ...engines.decompose import min_plays
 from ...engines.policies import choose
 from ...engines.position import Position
-from .defence import Judge, Over
+from .defence import Judge
 from .format import Puzzle, puzzle_id, side_of
 from .themes import detect_themes
 
@@ -125,7 +125,7 @@ def find_in_position(position: Position, judge: Judge, opts: FindOptions = FindO
             if len(wins) != 1:
                 return None
             steps, accepted = judge.line(position, wins[0])
-        except Over:
+        except SearchLimit:
             stats.over_budget += 1
             return None
     finally:
@@ -154,8 +154,8 @@ def positions_of_game(record, duels: bool = True):
         last_by = None if g.last_play is None else roles[g.last_seat]
         if all(hands.values()):
             yield move, Position.build(hands, roles[g.turn], g.last_play, last_by, rules)
-            if duels and g.seats == 3 and g.last_play is None and roles[g.turn] == "landlord":
-                for farmer in ("farmer1", "farmer2"):
+            if duels and g.last_play is None and roles[g.turn] == "landlord":
+                for farmer in g.variant.table.duel_roles:
                     yield move, Position.build({"me": hands["landlord"], "opponent": hands[farmer]}, "me",
                                                None, None, rules, None, {"duel": farmer})
         g.play(text, seat)

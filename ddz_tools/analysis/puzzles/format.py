@@ -21,7 +21,7 @@ True
 >>> Puzzle.from_json('{"schema": "ddz-puzzle/1"}')
 Traceback (most recent call last):
 ...
-ddz_tools.analysis.puzzles.format.PuzzleError: puzzle: no 'id' (a string)
+ddz_tools.core.errors.PuzzleError: puzzle: no 'id' (a string)
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import json
 import math
 from typing import Iterator
 
-from ...core.errors import DdzError
+from ...core.errors import DdzError, PuzzleError
 from ...engines.position import Position
 
 __all__ = ["SCHEMA", "ROLES", "Puzzle", "PuzzleError", "Step", "puzzle_id", "read_puzzles", "side_of"]
@@ -42,10 +42,6 @@ SCHEMA = "ddz-puzzle/1"
 #: (``solve``), the defence's reply (``defence``), or a move either side is
 #: forced to make (``forced``: its only legal move, a pass).
 ROLES = ("solve", "defence", "forced")
-
-
-class PuzzleError(DdzError):
-    """A ``ddz-puzzle/1`` line that cannot be read or is inconsistent."""
 
 
 @dataclasses.dataclass(frozen=True)
