@@ -70,6 +70,21 @@ def test_bad_arguments():
         Player("oracle").play(history_view("3456789TJQKA2XD55", "farmer1", "landlord:33", bottom="22A"))
 
 
+def test_the_advisor_player_passes_inference_to_the_advisor():
+    """``Player(..., inference=True)`` plays what ``advise(..., inference=True)`` recommends at
+    the decision's seed, and the harness agents hand the option to their player."""
+    from ddz_tools.analysis.advise import advise, history_view
+
+    view = history_view("3456789TJQKA2XD", "farmer1", "landlord:33,farmer1:55,farmer2:pass,landlord:KK",
+                        bottom="22A")
+    player = Player("advisor", samples=16, seed=3, inference=True)
+    want = advise(view, samples=16, seed=player.decision_seed(4), inference=True)
+    assert want.inference and str(player.play(view, move=4)) == want.recommendation.replace("pass", "")
+    assert RLCardAgent("advisor", inference=True).player.inference
+    assert DouZeroAgent(policy="advisor", inference=True).player.inference
+    assert not Player("advisor").inference
+
+
 def test_rebuilt_bottom_tells_what_the_harness_tells():
     """DouZero strikes one bottom card per card the landlord plays: for random bottoms and
     plays, the rebuilt bottom less the plays is what is left, and it is in his cards."""
