@@ -126,15 +126,6 @@ def _rest() -> None:
     advise(counts_view("3456789TJQKA2", "farmer1", (20, 13, 17)), samples=16, seed=1, early_stop=False)
     # A recorded game's view knows the bids: its deals are conditioned on the auction.
     advise(view_from_record(records[0], 3), samples=8, seed=1, early_stop=False)
-    # ddz play's hints: the bid evaluator in the auction, the advisor on a live game's view.
-    from .analysis.play import Helper, PlayOptions, Session
-
-    session = Session(PlayOptions(seed=3, hint_samples=8, bid_samples=16))
-    session.advance()
-    Helper(session).hint()
-    session.act("3")
-    session.advance()
-    Helper(session).hint()
     packed_valid(parse_cards("33"))
     packed_valid_decks(parse_cards("33"), 2)
     auction = np.zeros(AUCTION_SIZE, np.int64)

@@ -25,6 +25,9 @@ LEAD, ANSWER, NEXT = r"your lead\? > ", r"your play \(or pass\)\? > ", r"next ga
 
 def _env(**extra) -> dict:
     env = dict(os.environ)
+    # The tests give the program a HOME of its own (its readline history); the kernel cache
+    # stays where this run keeps it, or the program would compile every kernel again.
+    env.setdefault("XDG_CACHE_HOME", os.path.join(os.path.expanduser("~"), ".cache"))
     env["PYTHONPATH"] = str(REPO)
     env.pop("NO_COLOR", None)
     env.update({"TERM": "xterm", "COLUMNS": "80", "LINES": "40", **extra})
