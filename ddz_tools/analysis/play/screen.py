@@ -19,15 +19,13 @@ import itertools
 import os
 import textwrap
 
-from ...core._jit import interpreted
 from ...core.cards import format_cards
-from ...core.gamerules import multiplier
 from ...engines.game import BIDDING, DOUBLING, FINISHED
+from ...engines.game.scoring import public_multiple
 from ..advise.parse import bottom_seen
 
 __all__ = ["WIDTH", "Style", "use_colour", "group_hand", "render", "history_lines", "stake_text"]
 
-_multiplier = interpreted(multiplier)
 
 #: The screen's width in columns.
 WIDTH = 80
@@ -93,16 +91,16 @@ def stake_text(g) -> str:
     the bottom bonus, and the seats' doubles where the rules have them."""
     if g.landlord is None:
         return "stake: the auction is open" + (f" (shows x{g.show_multiple})" if g.shows else "")
-    m = _multiplier(g.doublings, 0, 0)
+    bonus = g.bottom_bonus_now()
+    m = public_multiple(g.doublings)
     parts = [f"base {g.base}"]
     if g.bombs:
         parts.append(f"bombs x{m}")
     if g.shows:
         parts.append(f"shows x{g.show_multiple}")
-    bonus = g.bottom_bonus_now()
     if bonus != 1:
         parts.append(f"bottom x{bonus}")
-    total = g.base * m * g.show_multiple * bonus
+    total = g.base * public_multiple(g.doublings, g.show_multiple, bonus)
     text = "stake: " + " x ".join(parts) + f" = {total}"
     if g.variant.stake.doubles and any(d is not None for d in g.doubles):
         text += "; doubles " + " ".join(f"x{d}" if d else "?" for d in g.doubles)

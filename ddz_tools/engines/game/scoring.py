@@ -17,7 +17,7 @@ from typing import Sequence
 from ...core._jit import interpreted
 from ...core.gamerules import DOUBLING_MODES, DOUBLING_OFF, multiplier, seat_settlement, spring_silent
 
-__all__ = ["Result", "score", "seat_scores"]
+__all__ = ["Result", "public_multiple", "score", "seat_scores"]
 
 # The scoring rules of ddz_tools.core.gamerules, run by Python (see its module doc).
 _spring_silent = interpreted(spring_silent)
@@ -94,12 +94,24 @@ def score(landlord: int, winner_seat: int, base: int, bombs: int, landlord_plays
     seats = len(farmer_plays) + 1
     silent = sum(1 for n in farmer_plays if n == 0)
     spring, anti = _spring_silent(landlord_wins, landlord_plays, silent, seats - 1, spring_rule == "any-player")
-    mult = show * bonus * _multiplier(bombs if doublings is None else doublings, spring, anti)
+    mult = public_multiple(bombs if doublings is None else doublings, show, bonus, spring, anti)
     doubles = (1,) * seats if doubles is None else tuple(doubles)
     scores = [_seat_settlement(s, landlord, landlord_wins, base * mult, seats, DOUBLING_MODES[doubling], doubles, 0)
               for s in range(seats)]
     return Result("landlord" if landlord_wins else "farmers", winner_seat, landlord, base, mult,
                   bombs, spring == 1, anti == 1, tuple(scores), show, bonus, tuple(doubles), staged)
+
+
+def public_multiple(doublings: int, show: int = 1, bonus: int = 1, spring: int = 0, anti: int = 0) -> int:
+    """The multiple every seat's stake shares: the shows' multiple times the
+    bottom bonus times 2 to the stake's doublings (bombs and rockets; a spring
+    or an anti-spring doubles it once more).  :func:`score` settles with it;
+    during a game, with no spring yet, it is the multiple so far.
+
+    >>> public_multiple(2, show=2), public_multiple(0, spring=1)
+    (8, 2)
+    """
+    return show * bonus * _multiplier(doublings, spring, anti)
 
 
 def seat_scores(landlord: int, landlord_wins: bool, stake: int, seats: int = 3) -> tuple:
