@@ -149,12 +149,14 @@ def _stake_multiple(doublings: int, spring_events: int) -> int:
 
 
 def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: int, max_attempts: int,
-               mode: int = 0, given: int = 0, spring: int = 0):
+               mode: int = 0, given: int = 0, spring: int = 0, model=None, rules=None):
     """One dict per sample index, from the rules text and the documented seeds.
 
     ``mode`` 0 is ``bidding=single-round``, 1 is ``until-two-pass``;
     ``flags`` are the game flags, ``given`` the wild ranks the bidder knows
     (Laizi rules draw the others for each deal, see :func:`naive_wild`).
+    With a player ``model`` (and the ``rules``) a deal is kept by
+    :func:`naive_model_accepts` instead of the policy's bids.
     """
     from ddz_tools.engines.policies import _bid_rule
     from ddz_tools.engines.selfplay import (R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout,
@@ -174,6 +176,12 @@ def naive_rows(problem, policy: int, flags: int, seed: int, start: int, count: i
             hands, bottom = naive_deal(unseen, key, me, problem.me17, problem.bottom, seats)
             flags, play_fl = naive_wild(game_flags, given, key)
             row["attempts"] += 1
+            if model is not None:
+                likelihood = naive_model_likelihood("bid", rules, model, hands, me, problem.before)
+                if naive_model_accepts(likelihood, key):
+                    row["accepted"] = True
+                    break
+                continue
             made = []
             for p in range(me):
                 made.append(policy_bid(_bid_rule, hands[p], policy, flags, max(made, default=0), key, p))
@@ -646,3 +654,77 @@ def naive_show_rows(problem, policy: int, seed: int, start: int, count: int, max
                       _merged(rules.show_merge, earlier + [show_multiple(rules.show, rules.show_split,
                                                                          "first-play", True)]))])
     return rows
+
+
+# Inference: the earlier actions read by the player model ----------------------------------------
+
+
+@numba.njit
+def _uniform_numba(s):
+    np.random.seed(s)
+    return np.random.random()
+
+
+def _seat_likelihood(model, actions) -> float:
+    """A seat's likelihood of its ``actions`` (``[(decision, hand, kwargs, value)]``,
+    ``value`` None for "anything but the first value"), mixed over the
+    model's player types by their priors."""
+    from ddz_tools.engines.playermodel import decision_probs
+
+    total = 0.0
+    for t, prior in enumerate(model.priors):
+        onehot = [1.0 if u == t else 0.0 for u in range(len(model.priors))]
+        p = 1.0
+        for decision, hand, kwargs, value in actions:
+            probs = decision_probs(decision, hand, model=model, posterior=onehot, **kwargs)
+            p *= 1.0 - probs[0][1] if value is None else dict(probs).get(value, 0.0)
+        total += prior * p
+    return total
+
+
+def naive_model_likelihood(decision: str, rules, model, hands, me: int, before, won_at: int = -1,
+                           bottom: int = 0) -> float:
+    """The chance the player model gives the earlier actions of a decision
+    on dealt ``hands`` (by position), from the rules text: ``bid`` the bids
+    of the seats before ``me``; ``call`` the auction ``before`` by the
+    auction rule, a seat whose hand must call and ``me`` not read; ``double``
+    the landlord's (position 0) win of the auction when ``won_at`` >= 0 (any
+    bid or call rather than the pass) and the doubles ``before`` of the seats
+    after him in turn, the landlord's with the bottom."""
+    from ddz_tools.core.gamerules import must_call
+    from ddz_tools.engines.game.auction import Auction
+
+    acts = {p: [] for p in range(len(hands))}
+    if decision == "bid":
+        for p in range(me):
+            acts[p].append(("bid", hands[p], {"rules": rules, "highest": max(before[:p], default=0)}, before[p]))
+    elif decision == "call":
+        forced = [p for p in range(3) if must_call(rules.stage_flags, hands[p])]
+        auction = Auction(0, bidding=rules.bidding, must_call=forced)
+        calls = 0
+        for v in before:
+            p = auction.turn
+            if p != me and p not in forced:
+                acts[p].append(("call", hands[p], {"rules": rules, "level": calls}, v))
+            calls += v != 0
+            auction.bid(p, v)
+    else:
+        if won_at >= 0:
+            what = "call" if rules.bidding in ("call-grab", "first-call") else "bid"
+            arg = {"level": won_at} if what == "call" else {"highest": won_at}
+            acts[0].append((what, hands[0], {"rules": rules, **arg}, None))
+        start = list(hands)
+        start[0] += bottom
+        for i, v in enumerate(before):
+            p = (i + 1) % 3
+            acts[p].append(("double", start[p], {"rules": rules, "landlord": p == 0}, v))
+    likelihood = 1.0
+    for p, a in acts.items():
+        if a:
+            likelihood *= _seat_likelihood(model, a)
+    return likelihood
+
+
+def naive_model_accepts(likelihood: float, key: int) -> bool:
+    """The accept test under inference: a uniform draw of the deal's stream below the likelihood."""
+    return _uniform_numba(mix2(key, 0x9000)) < likelihood

@@ -32,6 +32,8 @@ def _print_samples(ev, rejected_by: "str | None") -> None:
     """The samples drawn, whether the evaluation stopped early, the drawn deals
     rejected (by what: None when no deal is) and the samples given up."""
     stop = ", stopped early: recommendation settled" if ev.stopped_early else ""
+    if rejected_by and ev.inference:
+        rejected_by += ", read by the player model"
     rejected = f"; {ev.rejected} drawn deals rejected by {rejected_by}" if rejected_by else ""
     failed = f", {ev.failed} sample(s) given up" if ev.failed else ""
     click.echo(f"{ev.samples} samples of {ev.samples_max} max{stop}{rejected}{failed}")
@@ -173,17 +175,21 @@ def _print(ev) -> None:
 @click.option("--policy", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True,
               help="Self-play policy of the playouts and of the bid rule.")
 @click.option("--no-early-stop", is_flag=True, help="Always use --samples samples.")
+@click.option("--inference", type=click.Choice(["on", "off"]), default="off", show_default=True,
+              help="Read the earlier seats' actions by the player model (each deal kept with the chance it "
+                   "gives them) instead of by the policy's own rule (kept when the rule acts exactly so).")
 @seed_option
 @workers_option
 @rules_option
 @format_option()
 @file_option
-def bid(hand, decide, stage, bottom, seat, before, base, shown, flush, samples, confidence, policy, no_early_stop, seed, workers,
-        rules, fmt, file):
+def bid(hand, decide, stage, bottom, seat, before, base, shown, flush, samples, confidence, policy, no_early_stop,
+        inference, seed, workers, rules, fmt, file):
     """Should HAND bid (or double)? Win probability and expected score per choice.
 
     The unseen cards are dealt at random (consistent with --before, judged by
-    the policy's own bid rule), each deal is played out by the policy, and
+    the policy's own bid rule, or with --inference on by the player model),
+    each deal is played out by the policy, and
     each choice is scored for this seat: +-2 x stake as landlord, +-stake as
     a farmer, 0 on a redeal (stake = winning bid x 2 per bomb, rocket,
     spring, anti-spring).  --file takes one hand per line, optionally with
@@ -227,7 +233,7 @@ def bid(hand, decide, stage, bottom, seat, before, base, shown, flush, samples, 
         raise click.UsageError("--stage and --shown go with --decide show")
     defaults = {"bottom": bottom, "seat": seat, "before": before}
     common = dict(samples=samples, seed=seed, workers=default_workers(workers), policy=policy,
-                  confidence=confidence, rules=rules, early_stop=not no_early_stop)
+                  confidence=confidence, rules=rules, early_stop=not no_early_stop, inference=inference == "on")
 
     def run(args: dict, progress):
         if args.get("seat") is None:

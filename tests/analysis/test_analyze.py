@@ -472,16 +472,20 @@ def test_dask_local_cluster_gives_the_same_results(tmp_path, capsys):
 # Bid review -------------------------------------------------------------------------------------
 
 
-def test_bid_review_matches_the_evaluator():
+@pytest.mark.parametrize("inference", [False, True])
+def test_bid_review_matches_the_evaluator(inference):
+    """The bid review is the evaluator's verdict from what each seat knew;
+    ``review_inference`` has it read the earlier actions by the player model."""
     from ddz_tools.analysis.bid import evaluate_bid
 
     rec = parse_record(next(simulate(1, "heuristic", seed=12)))
-    entries, why = review_bids(rec, AnalyzeOptions(bids=True, bid_samples=60, seed=3))
+    opts = AnalyzeOptions(bids=True, bid_samples=60, seed=3, review_inference=inference)
+    entries, why = review_bids(rec, opts)
     assert why is None and len(entries) == len(rec.bids)
     before = []
     for e, (seat, bid) in zip(entries, rec.bids):
         ev = evaluate_bid(rec.hands[seat], seat=len(before), before=tuple(before), samples=60, seed=3,
-                          workers=1, rules=rec.rules)
+                          workers=1, rules=rec.rules, inference=inference)
         assert (e["seat"], e["best"], e["samples"]) == (seat, ev.recommendation, ev.samples)
         assert e["agrees"] == (e["bid"] == e["best"]) and e["cost"] >= 0
         before.append(bid)
@@ -489,11 +493,11 @@ def test_bid_review_matches_the_evaluator():
     from ddz_tools.analysis.bid import evaluate_call
 
     happy = parse_record(next(simulate(1, "heuristic", seed=12, rules="happy")))
-    entries, why = review_bids(happy, AnalyzeOptions(bids=True, bid_samples=60, seed=3))
+    entries, why = review_bids(happy, opts)
     assert why is None and len(entries) == len(happy.bids)
     for k, (e, (seat, act)) in enumerate(zip(entries, happy.bids)):
         ev = evaluate_call(happy.hands[seat], (seat - happy.first_bidder) % 3, [a for _, a in happy.bids[:k]],
-                           samples=60, seed=3, workers=1, rules=happy.rules)
+                           samples=60, seed=3, workers=1, rules=happy.rules, inference=inference)
         assert (e["seat"], e["bid"], e["best"]) == (seat, ev.what if act else "pass", ev.recommendation)
 
 

@@ -954,3 +954,132 @@ def test_cli_show():
     other = _ddz("bid", "3345566789TJQKA2D", "--rules", "happy", "--decide", "double", "--bottom", "22X",
                  "--stage", "first-play")
     assert other.returncode == 2 and "--decide show" in other.stderr
+
+
+# Inference: the earlier actions read by the player model -------------------------------------------
+
+from ddz_tools.analysis.bid.sampling import D_BID, D_CALL, D_DOUBLE, Q_BOTTOM, model_loglik, situation  # noqa: E402
+from ddz_tools.core.gamerules import AUCTION_SIZE  # noqa: E402
+from ddz_tools.engines.playermodel import SCALE, load_model  # noqa: E402
+
+
+def _deal(rng, n: int) -> list:
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    rng.shuffle(deck)
+    return [pack_ranks(deck[n * k:n * (k + 1)]) for k in range(3)], pack_ranks(deck[3 * n:])
+
+
+@pytest.mark.parametrize("decision, spec, me, before, won_at", [
+    ("bid", "standard", 1, (0,), -1),
+    ("bid", "standard", 2, (0, 1), -1),
+    ("bid", "standard", 2, (1, 2), -1),
+    ("bid", "standard,bidding=until-two-pass", 2, (0, 0), -1),
+    ("call", "happy", 2, (0, 1), -1),
+    ("call", "happy", 0, (1, 1, 0), -1),          # this seat called, was grabbed: grab back?
+    ("call", "happy,must_call=jokers", 1, (1,), -1),
+    ("call", "notalon", 2, (0, 0), -1),
+    ("double", "happy", 1, (2,), 0),
+    ("double", "happy", 2, (1, 4), 0),
+    ("double", "happy", 0, (2, 2), -1),           # the landlord: no auction test
+])
+def test_model_loglik_equals_python(decision, spec, me, before, won_at):
+    """The likelihood a sampled deal is kept with under inference, against
+    the player model's probabilities of each earlier action (Python, from
+    the rules text) on 30 random deals."""
+    rules = Rules.parse(spec)
+    model = load_model(rules)
+    code = {"bid": D_BID, "call": D_CALL, "double": D_DOUBLE}[decision]
+    q = situation(code, 1, me=me, before=before, won_at=won_at, model=model)
+    params = variant_of(rules).params
+    rng = random.Random(f"loglik-{decision}-{spec}-{before}")
+    with mc.policy_work() as (table, _, _):
+        for _ in range(30):
+            hands, bottom = _deal(rng, rules.hand_cards)
+            if decision == "double":
+                q[Q_BOTTOM] = bottom
+            flags = rules.flags
+            got = model_loglik(q, params, np.array(hands, np.int64), flags, np.empty(AUCTION_SIZE, np.int64),
+                               table)
+            want = naive_bid.naive_model_likelihood(decision, rules, model, hands, me, before, won_at, bottom)
+            assert want > 0
+            assert math.isclose(math.exp(got / SCALE), want, rel_tol=1e-4), (hands, got, want)
+
+
+@pytest.mark.parametrize("case", [
+    dict(seat=1, before=("pass",)),
+    dict(seat=2, before=("pass", "1")),
+    dict(seat=2, before=("1", "2")),
+    dict(seat=2, before=("pass", "pass"), bottom=True),
+])
+def test_model_rows_equal_python_loop(case):
+    """Under inference the bid kernel keeps exactly the deals the Python loop
+    keeps (a uniform draw below the model's likelihood of the earlier bids)
+    and plays them out the same."""
+    rules = Rules.parse("standard")
+    model = load_model(rules)
+    hands, bottom = random_deal(random.Random(f"model-rows-{case}"))
+    if case.get("bottom"):
+        problem = bid_problem(hands[0] + bottom, format_cards(bottom), case["seat"], case["before"], rules)
+    else:
+        problem = bid_problem(hands[0], None, case["seat"], case["before"], rules)
+    rows = run_rows(problem, 1, 13, 3, 8, max_attempts=300, model=model)
+    expected = naive_bid.naive_rows(problem, 1, FLAGS, 13, 3, 8, max_attempts=300, model=model, rules=rules)
+    assert _rows_as_naive(rows, problem.legal) == expected
+    assert any(r["accepted"] for r in expected)
+
+
+def test_inference_is_named_in_the_result_and_keeps_the_floor():
+    """The result says whether the earlier bids were read by the player
+    model; a drawn deal is kept at least with the model's floor chance
+    (eps / legal bids), so even a bid the policy's rule seldom makes keeps
+    deals (the first seat bid 2 while this seat holds every 2, both jokers
+    and the aces)."""
+    hand = "56789TJAAAA2222XD"
+    kw = dict(seat="second", before="2", samples=60, seed=3, workers=1, early_stop=False)
+    on = evaluate_bid(hand, inference=True, **kw)
+    assert on.inference and on.to_dict()["inference"] is True
+    assert on.failed == 0 and on.samples == 60
+    floor = load_model("standard").types[0]["eps"] / 4
+    assert on.samples / on.drawn >= floor
+    off = evaluate_bid(hand, **kw)
+    assert off.inference is False and off.to_dict()["inference"] is False
+
+
+def test_inference_same_for_any_workers_and_in_every_evaluator():
+    kw = dict(samples=120, seed=5, early_stop=False, inference=True)
+    a = evaluate_bid("3455789TJQKKA222D", seat="third", before="pass,1", workers=1, **kw)
+    b = evaluate_bid("3455789TJQKKA222D", seat="third", before="pass,1", workers=2, **kw)
+    assert a.to_dict() == b.to_dict()
+    c = bid.evaluate_call("3345566789TJQKA2D", "third", "call,pass", rules="happy", workers=1, **kw)
+    d = bid.evaluate_double("3345566789TJQKA2D", "22X", seat="second", before="1", rules="happy", workers=1, **kw)
+    s = bid.evaluate_show("33445566789TJQKA22XD", "first-play", bottom="22X", before="x1,x1,x1", rules="happy",
+                          workers=1, **kw)
+    for e in (c, d, s):
+        assert e.inference and e.samples == 120
+
+
+def test_inference_keeps_deals_for_doubles_the_policy_never_makes():
+    """Farmer2 holds 2, A, K, Q, the bottom is 22X, and farmer1 doubled: the
+    policy's doubling rule never doubles with what is left (no deal in
+    240,000 draws, an error); the player model keeps deals (its floor keeps
+    every factor possible)."""
+    kw = dict(seat="second", before="2", rules="happy", workers=1, samples=120, seed=5, early_stop=False)
+    with pytest.raises(BidError, match="the heuristic policy .almost. never plays the other seats that way"):
+        bid.evaluate_double("3345566789TJQKA2D", "22X", **kw)
+    ev = bid.evaluate_double("3345566789TJQKA2D", "22X", inference=True, **kw)
+    assert ev.samples > 0 and ev.samples + ev.failed == 120
+
+
+def test_cli_inference():
+    args = ("bid", "3455789TJQKKA222D", "--seat", "third", "--before", "pass,1", "--samples", "200",
+            "--no-early-stop", "--seed", "1", "--workers", "1", "--inference")
+    out = _ddz(*args, "on", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["inference"] is True and d["samples"] == 200
+    off = json.loads(_ddz(*args, "off", "--format", "json").stdout)
+    assert off["inference"] is False
+    table = _ddz(*args, "on")
+    assert "rejected by the earlier bids, read by the player model" in table.stdout
+    bad = _ddz(*args, "maybe")
+    assert bad.returncode == 2 and "--inference" in bad.stderr and "Traceback" not in bad.stderr

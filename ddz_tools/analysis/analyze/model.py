@@ -169,7 +169,7 @@ class AnalyzeOptions:
     review: "str | None" = None
     review_nodes: "int | None" = REVIEW_NODE_LIMIT
     review_samples: "int | None" = None   # advisor samples per move (None: the advisor's default)
-    review_inference: bool = False        # the advisor weighs its deals by the other seats' plays
+    review_inference: bool = False        # the advisor and the stake reviews read the other seats' actions by the model
 
 
 def player_names(g: GameAnalysis) -> "list | None":

@@ -87,11 +87,12 @@ from ...core.gamerules import (A_BASE, A_HIGH, A_LANDLORD, A_OUTCOME, A_TURN, AU
 from ...core.kinds import WILD_MASK
 from ...core.rules import Rules
 from ...engines.game.auction import Auction
+from ...engines.playermodel import load_model
 from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 from ...variants import THREE, variant_of
 from ...variants.variant import P_GAME_FLAGS, P_SEATS, P_SPRING
 from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, ChoiceResult, Verdict, check_options, choice_result,
-                         known_wild, mix2, parse_actions, place_index, policy_work, sample, score_of, seed_key,
+                         known_wild, mix2, parse_actions, place_index, policy_work, reader, sample, score_of, seed_key,
                          unseen_ranks, wild_fields, wilson_interval)
 from .sampling import (D_BID, Q_LEGAL, Q_ME, Q_POLICY, ROW_ACCEPTED, ROW_ATTEMPTS, bid_of, draw_sample,
                        sample_work, situation)
@@ -348,16 +349,17 @@ def bid_problem(hand, bottom=None, seat: "int | str" = 0, before=(), rules: "Rul
 
 
 def run_rows(problem: BidProblem, policy: int, seed: int, start: int, count: int,
-             max_attempts: int = MAX_ATTEMPTS) -> np.ndarray:
+             max_attempts: int = MAX_ATTEMPTS, model=None) -> np.ndarray:
     """Per-sample result rows (see the ``COL_*`` constants) of sample indices
     ``start ..``, under the problem's rules (the variant's
     :attr:`~ddz_tools.variants.Variant.params`: the flags, the table, the
     bidding, the spring rule); the wild ranks the bidder knows are given,
-    the others drawn each sample."""
+    the others drawn each sample.  With a player ``model`` the earlier bids
+    are read by it (:mod:`.sampling`), else by the policy's bid rule."""
     out = np.zeros((count, NCOLS), dtype=np.int64)
     q = situation(D_BID, policy, me=problem.seat, mine=problem.me17,
                   bottom=problem.bottom if problem.bottom is not None else 0, given=known_wild(problem.rules),
-                  before=problem.before, legal=problem.legal)
+                  before=problem.before, legal=problem.legal, model=model)
     with policy_work() as work:
         _bid_chunk(problem.unseen, q, variant_of(problem.rules).params, seed_key(seed), start, count, max_attempts,
                    out, *work)
@@ -368,7 +370,7 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
                  seed: int = 0, workers: "int | None" = None, policy: str = "heuristic",
                  confidence: float = 0.95, rules: "Rules | str | None" = None,
                  progress: "Callable[[int, int], None] | None" = None, early_stop: bool = True,
-                 max_attempts: int = MAX_ATTEMPTS) -> BidEvaluation:
+                 max_attempts: int = MAX_ATTEMPTS, inference: bool = False) -> BidEvaluation:
     """Monte Carlo verdict on each bidding choice of a hand (see the module doc).
 
     ``hand``: 17 cards, or the landlord's 20 with ``bottom`` (3 cards in it).
@@ -378,7 +380,10 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
     evaluation stops earlier once the recommendation is settled at
     ``confidence`` (unless ``early_stop=False``).  ``workers`` threads
     (default: all cores) give the same result as one.  ``progress(done,
-    total)`` is called after each chunk.
+    total)`` is called after each chunk.  ``inference``: read the earlier
+    bids by the player model (:mod:`~ddz_tools.engines.playermodel`), each
+    drawn deal kept with the chance the model gives them, instead of by the
+    policy's own bid rule (a deal kept only when the rule bids exactly so).
 
     >>> ev = evaluate_bid("3445567789TJQKA2D", seat="first", samples=500, seed=1, workers=1)
     >>> ev.samples, ev.recommendation in ev.choices, 0.0 <= ev.win_prob <= 1.0
@@ -389,16 +394,17 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
     check_options(policy, samples, confidence)
     problem = bid_problem(hand, bottom, seat, before, rules)
     pol = POLICIES[policy]
+    model = load_model(rules) if inference else None
     known_wild(rules)
     cols = [COL_CHOICE + NCOL_CHOICE * c for c in range(4)]
-    run = sample(lambda start, count: run_rows(problem, pol, seed, start, count, max_attempts),
+    run = sample(lambda start, count: run_rows(problem, pol, seed, start, count, max_attempts, model),
                  samples, workers, [col + 4 for col, ok in zip(cols, problem.legal) if ok], COL_ACCEPTED,
                  COL_ATTEMPTS, confidence, early_stop, progress)
     acc = run.acc
     n_acc = run.n
     if n_acc == 0:
         raise BidError(f"no deal consistent with the earlier bids {','.join(CHOICES[b] for b in problem.before)} "
-                       f"was found in {run.drawn} draws: the {policy} policy (almost) never bids that way")
+                       f"was found in {run.drawn} draws: {reader(policy, inference)} (almost) never bids that way")
     wins = int(acc[:, COL_WON].sum())
     choices = {name: choice_result(name, acc, col, confidence) if ok else ChoiceResult(name, False)
                for name, col, ok in zip(CHOICES, cols, problem.legal)}
@@ -406,7 +412,7 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
     return BidEvaluation(
         hand=format_cards(problem.hand),
         bottom=format_cards(problem.bottom) if problem.bottom is not None else None,
-        seat=PLACES[problem.seat], before=problem.before, rules=rules, policy=policy, seed=seed,
+        seat=PLACES[problem.seat], before=problem.before, inference=inference, rules=rules, policy=policy, seed=seed,
         confidence=confidence, **run.counts(), win_prob=wins / n_acc,
         win_prob_ci=wilson_interval(wins, n_acc, confidence), choices=choices,
         recommendation=CHOICES[cols.index(run.order[0] - 4)], margin=margin, margin_ci=margin_ci)
@@ -418,7 +424,8 @@ def evaluate_bid(hand, bottom=None, seat: "int | str" = 0, before=(), samples: i
 def review_bids(rec, opts) -> "tuple[list | None, str | None]":
     """The bid evaluator's verdict on every bid of a record: (entries, None) or (None, why not).
 
-    ``opts`` gives ``bid_samples`` and ``seed`` (an
+    ``opts`` gives ``bid_samples``, ``seed`` and ``review_inference`` (the
+    earlier bids read by the player model; an
     :class:`~ddz_tools.analysis.analyze.AnalyzeOptions`).  Each entry:
     ``seat``, ``order`` (0 = first to bid), ``player``, ``bid``
     (``pass``/``1``/``2``/``3``), ``best`` (the evaluator's recommendation),
@@ -444,7 +451,7 @@ def review_bids(rec, opts) -> "tuple[list | None, str | None]":
     before: list = []
     for k, (seat, bid) in enumerate(rec.bids[:variant.seats]):
         ev = evaluate_bid(rec.hands[seat], seat=k, before=tuple(before), samples=opts.bid_samples,
-                          seed=opts.seed, workers=1, rules=rules)
+                          seed=opts.seed, workers=1, rules=rules, inference=opts.review_inference)
         out.append(review_row(ev, seat, rec.players, "bid", CHOICES[bid], order=k))
         before.append(bid)
     return out, None

@@ -30,12 +30,14 @@ from ...core.gamerules import (auction_bid, auction_start, bid_error, bottom_bon
                                show_factor)
 from ...core.kinds import WILD_MASK
 from ...core.rules import Rules
+from ...engines.playermodel import load_model
 from ...engines.policies import policy_show
 from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 from ...variants import variant_of
 from ...variants.variant import P_GAME_FLAGS, P_SPRING, P_STAGE_FLAGS
 from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, choice_result, known_wild, mix2,
-                         parse_actions, place_index, policy_work, sample, score_of, seed_key, unseen_ranks, wild_fields)
+                         parse_actions, place_index, policy_work, reader, sample, score_of, seed_key, unseen_ranks,
+                         wild_fields)
 from .sampling import (D_CALL, Q_ME, Q_NBEFORE, Q_POLICY, ROW_ACCEPTED, ROW_ATTEMPTS, call_of, double_of, draw_sample,
                        sample_work, situation)
 
@@ -255,10 +257,12 @@ def call_problem(hand, seat: "int | str" = 0, before=(), rules: "Rules | str | N
 
 
 def run_call_rows(problem: CallProblem, policy: int, seed: int, start: int, count: int,
-                  max_attempts: int = MAX_ATTEMPTS) -> np.ndarray:
-    """Per-sample rows (the ``CCOL_*`` columns) of sample indices ``start ..``."""
+                  max_attempts: int = MAX_ATTEMPTS, model=None) -> np.ndarray:
+    """Per-sample rows (the ``CCOL_*`` columns) of sample indices ``start ..``
+    (the earlier actions read by the player ``model`` when given)."""
     out = np.zeros((count, CCOLS), np.int64)
-    q = situation(D_CALL, policy, me=problem.seat, mine=problem.hand, given=problem.given, before=problem.before)
+    q = situation(D_CALL, policy, me=problem.seat, mine=problem.hand, given=problem.given, before=problem.before,
+                  model=model)
     with policy_work() as work:
         _call_chunk(problem.unseen, q, variant_of(problem.rules).params, seed_key(seed), start, count, max_attempts,
                     out, *work)
@@ -281,7 +285,8 @@ class CallEvaluation(Verdict):
 def evaluate_call(hand, seat: "int | str" = 0, before=(), samples: int = 2000, seed: int = 0,
                   workers: "int | None" = None, policy: str = "heuristic", confidence: float = 0.95,
                   rules: "Rules | str | None" = "happy", progress: "Callable[[int, int], None] | None" = None,
-                  early_stop: bool = True, max_attempts: int = MAX_ATTEMPTS) -> CallEvaluation:
+                  early_stop: bool = True, max_attempts: int = MAX_ATTEMPTS, inference: bool = False
+                  ) -> CallEvaluation:
     """Monte Carlo verdict on calling (or grabbing) or passing, under
     ``bidding=call-grab`` (Happy Dou Dizhu) or ``first-call`` (``notalon``).
 
@@ -295,8 +300,8 @@ def evaluate_call(hand, seat: "int | str" = 0, before=(), samples: int = 2000, s
     and a playout, and scored for this seat with the whole stake (0 when
     all pass and the deal is void).  Under Laizi rules the wild ranks this
     seat does not know yet are drawn for each deal (the rules' ``wild``
-    gives the known ones).  Figures and early stopping as
-    :func:`evaluate_bid`.
+    gives the known ones).  Figures, early stopping and ``inference`` (the
+    other seats' actions read by the player model) as :func:`evaluate_bid`.
 
     >>> ev = evaluate_call("3345566789TJQKA2D", "first", samples=300, seed=1, workers=1)
     >>> sorted(ev.choices), ev.recommendation in ev.choices
@@ -306,16 +311,18 @@ def evaluate_call(hand, seat: "int | str" = 0, before=(), samples: int = 2000, s
     rules = problem.rules
     check_options(policy, samples, confidence)
     pol = POLICIES[policy]
+    model = load_model(rules) if inference else None
     names = ("pass", problem.what)
     cols = [CCOL_CHOICE + NCCOL_CHOICE * c for c in range(2)]
-    run = sample(lambda start, count: run_call_rows(problem, pol, seed, start, count, max_attempts), samples,
+    run = sample(lambda start, count: run_call_rows(problem, pol, seed, start, count, max_attempts, model), samples,
                  workers, [col + 4 for col in cols], CCOL_ACCEPTED, CCOL_ATTEMPTS, confidence, early_stop, progress)
     if run.n == 0:
         raise BidError(f"no deal consistent with the auction {','.join(_CALL_NAMES[a] for a in problem.before)} "
-                       f"was found in {run.drawn} draws: the {policy} policy (almost) never acts that way")
+                       f"was found in {run.drawn} draws: {reader(policy, inference)} (almost) never acts that way")
     margin, margin_ci = run.margin(confidence)
     return CallEvaluation(
         hand=format_cards(problem.hand), seat=PLACES[problem.seat], before=problem.before, what=problem.what,
+        inference=inference,
         rules=rules, policy=policy, seed=seed, confidence=confidence, **run.counts(),
         choices={name: choice_result(name, run.acc, col, confidence) for name, col in zip(names, cols)},
         recommendation=names[cols.index(run.order[0] - 4)], margin=margin, margin_ci=margin_ci)
@@ -340,7 +347,7 @@ def review_calls(rec, opts) -> "tuple[list | None, str | None]":
         before = [a for _, a in rec.bids[:k]]
         try:
             ev = evaluate_call(rec.hands[seat], (seat - rec.first_bidder) % 3, before, samples=opts.bid_samples,
-                               seed=opts.seed, workers=1, rules=rules)
+                               seed=opts.seed, workers=1, rules=rules, inference=opts.review_inference)
         except DdzError as exc:
             notes.append(f"bid review of bids[{k}]: {exc}")
             continue

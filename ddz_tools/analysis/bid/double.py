@@ -25,12 +25,13 @@ from ...core.errors import ArgumentError, BidError, DdzError
 from ...core.gamerules import (S_DOUBLING, SHOW_FIRST_PLAY, bottom_bonus, bottom_flush, double_ok, multiplier,
                                show_factor)
 from ...core.rules import Rules
+from ...engines.playermodel import load_model
 from ...engines.policies import policy_show
 from ...engines.selfplay import R_ANTI_SPRING, R_DOUBLINGS, R_LANDLORD_WON, R_SPRING, R_SPRING_ANY, playout
 from ...variants import variant_of
 from ...variants.variant import P_SPRING, P_STAGE_FLAGS
 from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, mean_interval, mix2, place_index,
-                         policy_work, sample, score_of, seed_key, unseen_ranks, wilson_interval)
+                         policy_work, reader, sample, score_of, seed_key, unseen_ranks, wilson_interval)
 from .sampling import (D_DOUBLE, Q_BASE, Q_BEFORE, Q_BOTTOM, Q_FLUSH, Q_LEGAL, Q_ME, Q_NBEFORE, Q_POLICY, ROW_ACCEPTED,
                        ROW_ATTEMPTS, double_of, draw_sample, sample_work, situation)
 
@@ -273,11 +274,12 @@ def double_problem(hand, bottom, seat: "int | str" = "first", before=(), base: i
 
 
 def run_double_rows(problem: DoubleProblem, policy: int, seed: int, start: int, count: int,
-                    max_attempts: int = MAX_ATTEMPTS) -> np.ndarray:
-    """Per-sample rows (the ``DCOL_*`` columns) of sample indices ``start ..``."""
-    won_at = 0 if problem.me != 0 and policy == POLICIES["heuristic"] else -1
+                    max_attempts: int = MAX_ATTEMPTS, model=None) -> np.ndarray:
+    """Per-sample rows (the ``DCOL_*`` columns) of sample indices ``start ..``
+    (the auction and the earlier doubles read by the player ``model`` when given)."""
+    won_at = 0 if problem.me != 0 and (model is not None or policy == POLICIES["heuristic"]) else -1
     q = situation(D_DOUBLE, policy, me=problem.me, mine=problem.me17, bottom=problem.bottom, before=problem.before,
-                  legal=problem.legal, base=problem.base, flush=problem.flush, won_at=won_at)
+                  legal=problem.legal, base=problem.base, flush=problem.flush, won_at=won_at, model=model)
     return double_rows(problem.rules, problem.unseen, q, seed, start, count, max_attempts)
 
 
@@ -294,7 +296,8 @@ def evaluate_double(hand, bottom, seat: "int | str" = "first", before=(), base: 
                     samples: int = 2000, seed: int = 0, workers: "int | None" = None,
                     policy: str = "heuristic", confidence: float = 0.95, rules: "Rules | str | None" = "happy",
                     progress: "Callable[[int, int], None] | None" = None, early_stop: bool = True,
-                    max_attempts: int = MAX_ATTEMPTS, flush: "bool | None" = None) -> DoubleEvaluation:
+                    max_attempts: int = MAX_ATTEMPTS, flush: "bool | None" = None, inference: bool = False
+                    ) -> DoubleEvaluation:
     """Monte Carlo verdict on doubling x1, x2 or x4 (Happy Dou Dizhu's 加倍).
 
     After the auction and the shown bottom, the seats double in order: the
@@ -316,6 +319,9 @@ def evaluate_double(hand, bottom, seat: "int | str" = "first", before=(), base: 
     margin over the next best, with early stopping as :func:`evaluate_bid`.
     ``flush``: under ``bottom_bonus=table``, whether the bottom's three cards
     share a suit (needed only when that could change the bonus).
+    ``inference``: the landlord's call and the earlier doubles read by the
+    player model (:mod:`~ddz_tools.engines.playermodel`) instead of by the
+    policy's rules, as :func:`evaluate_bid` says.
 
     >>> ev = evaluate_double("3345566789TJQKA2D", "22X", seat="first", samples=300, seed=1, workers=1)
     >>> ev.recommendation in ev.choices, ev.role
@@ -325,18 +331,19 @@ def evaluate_double(hand, bottom, seat: "int | str" = "first", before=(), base: 
     rules = problem.rules
     check_options(policy, samples, confidence)
     pol = POLICIES[policy]
+    model = load_model(rules) if inference else None
     legal = problem.legal
-    run = sample(lambda start, count: run_double_rows(problem, pol, seed, start, count, max_attempts), samples,
+    run = sample(lambda start, count: run_double_rows(problem, pol, seed, start, count, max_attempts, model), samples,
                  workers, [DCOL_SCORE + c for c in range(3) if legal[c]], DCOL_ACCEPTED, DCOL_ATTEMPTS, confidence,
                  early_stop, progress)
     acc, n_acc = run.acc, run.n
     me = problem.me
     if n_acc == 0:
         what = [f"the earlier doubles {','.join(f'x{f}' for f in problem.before)}"] if problem.before else []
-        if me != 0 and policy == "heuristic":
-            what.insert(0, "a landlord whose hand the policy would call with")
-        raise BidError(f"no deal consistent with {' and '.join(what)} was found in {run.drawn} draws: the "
-                       f"{policy} policy (almost) never plays the other seats that way with these cards")
+        if me != 0 and (inference or policy == "heuristic"):
+            what.insert(0, "a landlord whose hand would call")
+        raise BidError(f"no deal consistent with {' and '.join(what)} was found in {run.drawn} draws: "
+                       f"{reader(policy, inference)} (almost) never plays the other seats that way with these cards")
     ll_won = acc[:, DCOL_WON]
     wins = int(ll_won.sum()) if me == 0 else int((ll_won == 0).sum())
     choices = {}
@@ -352,7 +359,8 @@ def evaluate_double(hand, bottom, seat: "int | str" = "first", before=(), base: 
     margin, margin_ci = run.margin(confidence)
     return DoubleEvaluation(
         hand=format_cards(problem.hand), bottom=format_cards(problem.bottom), seat=DOUBLE_SEATS[problem.place],
-        role=roles[me], base=problem.base, before=problem.before, rules=rules, policy=policy, seed=seed,
+        role=roles[me], base=problem.base, before=problem.before, inference=inference, rules=rules, policy=policy,
+        seed=seed,
         confidence=confidence, **run.counts(), win_prob=wins / n_acc,
         win_prob_ci=wilson_interval(wins, n_acc, confidence),
         landlord_show_prob=float((acc[:, DCOL_SHOW] > 1).sum()) / n_acc, others_double=others,
@@ -414,7 +422,8 @@ def review_doubles(rec, opts) -> tuple["list | None", "str | None"]:
         before = [g.doubles[(g.landlord + r) % 3] for r in (1, 2, 0)[:place]]
         try:
             ev = evaluate_double(hand, rec.bottom, DOUBLE_SEATS[place], before, g.base, samples=opts.bid_samples,
-                                 seed=opts.seed, workers=1, rules=rec.rules, flush=flush)
+                                 seed=opts.seed, workers=1, rules=rec.rules, flush=flush,
+                                 inference=opts.review_inference)
         except DdzError as exc:
             notes.append(f"double review of seat {seat}: {exc}")
             continue

@@ -81,7 +81,7 @@ __all__ = ["PLACES", "POLICIES", "CHUNK", "MIN_SAMPLES", "MAX_ATTEMPTS", "M32", 
            "deal_wild", "known_wild", "wild_fields", "score_of", "unseen_ranks", "place_index", "place_names",
            "PASS_WORDS", "parse_actions",
            "normal_z", "wilson_interval", "mean_interval", "stop_z", "settled", "run_chunks", "policy_work",
-           "check_options", "Sampled", "sample", "ChoiceResult", "choice_result", "Verdict"]
+           "check_options", "reader", "Sampled", "sample", "ChoiceResult", "choice_result", "Verdict"]
 
 #: The places in a round of the auction or of the doubles, in order (the
 #: fourth only at a four-player table): seats are named by when they act.
@@ -445,6 +445,7 @@ class Verdict:
     hand: str             # the deciding seat's cards
     seat: str             # its place (in the auction, in the doubling order, or "landlord")
     before: tuple         # the earlier actions it saw (bids, calls, or doubling factors)
+    inference: bool       # the earlier actions read by the player model (else by the policy's own rule)
 
     @property
     def expected_score(self) -> dict:
@@ -465,8 +466,8 @@ class Verdict:
 
     def run_fields(self) -> dict:
         """The settings and sample counts, as the JSON reports give them."""
-        return {"policy": self.policy, "seed": self.seed, "confidence": self.confidence, "samples": self.samples,
-                "samples_max": self.samples_max, "indices": self.indices, "drawn": self.drawn,
+        return {"policy": self.policy, "inference": self.inference, "seed": self.seed, "confidence": self.confidence,
+                "samples": self.samples, "samples_max": self.samples_max, "indices": self.indices, "drawn": self.drawn,
                 "rejected": self.rejected, "failed": self.failed, "stopped_early": self.stopped_early}
 
     def verdict_fields(self) -> dict:
@@ -578,6 +579,15 @@ def policy_work():
     finally:
         with _work_lock:
             _free_work.append(work)
+
+
+def reader(policy: str, inference: bool) -> str:
+    """Who reads the earlier actions, as an error message names it.
+
+    >>> reader("heuristic", False), reader("heuristic", True)
+    ('the heuristic policy', 'the player model')
+    """
+    return "the player model" if inference else f"the {policy} policy"
 
 
 def check_options(policy: str, samples, confidence) -> None:

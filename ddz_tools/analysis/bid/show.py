@@ -41,13 +41,14 @@ from ...core.gamerules import (
 )
 from ...core.kinds import WILD_MASK
 from ...core.rules import Rules
+from ...engines.playermodel import load_model
 from ...variants import variant_of
 from ...variants.variant import P_GAME_FLAGS, P_STAGE_FLAGS
 from .call import finish_auction, rest_of_hand
 from .double import (DCOL_ACCEPTED, DCOL_ATTEMPTS, DCOL_MULT, DCOL_SHOW, DCOL_WON, FACTORS, double_rows, flush_bit,
                      parse_factors, record_flush)
 from .montecarlo import (MAX_ATTEMPTS, PLACES, POLICIES, Verdict, check_options, known_wild, mean_interval,
-                         place_index, policy_work, sample, score_of, seed_key, unseen_ranks, wild_fields,
+                         place_index, policy_work, reader, sample, score_of, seed_key, unseen_ranks, wild_fields,
                          wilson_interval)
 from .sampling import (D_CALL, D_DOUBLE, Q_ME, Q_POLICY, Q_STAGE, ROW_ACCEPTED, ROW_ATTEMPTS, draw_sample,
                        sample_work, situation)
@@ -280,8 +281,9 @@ def _first_play_problem(packed, seat, before, bottom, base, shown, rules, flush)
 
 
 def run_show_rows(problem: ShowProblem, policy: int, seed: int, start: int, count: int,
-                  max_attempts: int = MAX_ATTEMPTS) -> np.ndarray:
-    """Per-sample rows (the ``SCOL_*`` columns) of sample indices ``start ..``.
+                  max_attempts: int = MAX_ATTEMPTS, model=None) -> np.ndarray:
+    """Per-sample rows (the ``SCOL_*`` columns) of sample indices ``start ..``
+    (the farmers' doubles read by the player ``model`` when given).
 
     During the deal: :func:`_show_chunk`.  At the first play the deal and
     its playout are the doubling evaluator's for the landlord
@@ -291,13 +293,14 @@ def run_show_rows(problem: ShowProblem, policy: int, seed: int, start: int, coun
     out = np.zeros((count, SCOLS), np.int64)
     if not problem.first_play:
         q = situation(D_CALL, policy, me=problem.seat, mine=problem.hand,
-                      rest=variant_of(rules).table.hand_cards - problem.stage, given=problem.given, stage=problem.stage)
+                      rest=variant_of(rules).table.hand_cards - problem.stage, given=problem.given, stage=problem.stage,
+                      model=model)
         with policy_work() as work:
             _show_chunk(problem.unseen, q, variant_of(rules).params, seed_key(seed), start, count, out, *work)
         return out
     f1, f2, dl = problem.doubles
     q = situation(D_DOUBLE, policy, mine=problem.hand - problem.bottom, bottom=problem.bottom, before=(f1, f2),
-                  legal=[1 if f == dl else 0 for f in FACTORS], base=problem.base, flush=problem.flush)
+                  legal=[1 if f == dl else 0 for f in FACTORS], base=problem.base, flush=problem.flush, model=model)
     rows = double_rows(rules, problem.unseen, q, seed, start, count, max_attempts)
     sf = rules.stage_flags
     doubling = DOUBLING_MODES[rules.doubling]
@@ -360,7 +363,8 @@ def evaluate_show(hand="", stage="deal", seat: "int | str | None" = None, before
                   shown=(), samples: int = 2000, seed: int = 0, workers: "int | None" = None,
                   policy: str = "heuristic", confidence: float = 0.95, rules: "Rules | str | None" = "happy",
                   progress: "Callable[[int, int], None] | None" = None, early_stop: bool = True,
-                  max_attempts: int = MAX_ATTEMPTS, flush: "bool | None" = None) -> ShowEvaluation:
+                  max_attempts: int = MAX_ATTEMPTS, flush: "bool | None" = None, inference: bool = False
+                  ) -> ShowEvaluation:
     """Monte Carlo verdict on showing the hand now or not (Happy Dou Dizhu's 明牌).
 
     ``stage`` (the record notation): ``before-deal``, ``deal:N`` (``N``
@@ -383,6 +387,8 @@ def evaluate_show(hand="", stage="deal", seat: "int | str | None" = None, before
     paired margin, with the early stopping of :func:`evaluate_bid`.  The
     policies neither read a shown hand nor play differently against it, so
     the verdict prices the multiple, not the information given away.
+    ``inference``: the farmers' doubles read by the player model, as
+    :func:`evaluate_bid` says.
 
     >>> ev = evaluate_show("3456789TJQKA2", "deal", samples=250, seed=1, workers=1)
     >>> ev.stage, ev.factor, sorted(ev.choices)
@@ -392,14 +398,15 @@ def evaluate_show(hand="", stage="deal", seat: "int | str | None" = None, before
     rules = problem.rules
     check_options(policy, samples, confidence)
     pol = POLICIES[policy]
+    model = load_model(rules) if inference else None
     score_cols = [SCOL_SCORE, SCOL_SCORE + 1]
-    run = sample(lambda start, count: run_show_rows(problem, pol, seed, start, count, max_attempts), samples,
+    run = sample(lambda start, count: run_show_rows(problem, pol, seed, start, count, max_attempts, model), samples,
                  workers, score_cols, SCOL_ACCEPTED, SCOL_ATTEMPTS, confidence, early_stop, progress)
     acc, n = run.acc, run.n
     if n == 0:
         raise BidError(f"no deal consistent with the doubles {','.join(f'x{f}' for f in problem.doubles)} was "
-                       f"found in {run.drawn} draws: the {policy} policy (almost) never doubles that way with these "
-                       f"farmers' cards")
+                       f"found in {run.drawn} draws: {reader(policy, inference)} (almost) never doubles that way with "
+                       f"these farmers' cards")
     ll = acc[:, SCOL_LANDLORD]
     has = ll >= 0
     n_ll = int(has.sum())
@@ -414,7 +421,8 @@ def evaluate_show(hand="", stage="deal", seat: "int | str | None" = None, before
         hand=format_cards(problem.hand), stage=problem.stage_text, factor=problem.factor,
         seat=PLACES[problem.seat] if deal_stage else "landlord",
         bottom=None if deal_stage else format_cards(problem.bottom), base=problem.base, before=problem.doubles,
-        shown=problem.shown, rules=rules, policy=policy, seed=seed, confidence=confidence, **run.counts(),
+        shown=problem.shown, inference=inference, rules=rules, policy=policy, seed=seed, confidence=confidence,
+        **run.counts(),
         landlord_prob=float((ll == 0).sum()) / n, void_prob=float((~has).sum()) / n,
         win_prob=me_wins / n_ll if n_ll else 0.0, win_prob_ci=wilson_interval(me_wins, n_ll, confidence),
         landlord_show_prob=float((acc[has, SCOL_LL_SHOW] > 1).sum()) / n_ll if deal_stage and n_ll else None,
@@ -503,7 +511,8 @@ def review_shows(rec, opts) -> tuple["list | None", "str | None"]:
     out = []
     for _, _, seat, stage, made, kw in moments:
         try:
-            ev = evaluate_show(stage=stage, samples=opts.bid_samples, seed=opts.seed, workers=1, **kw)
+            ev = evaluate_show(stage=stage, samples=opts.bid_samples, seed=opts.seed, workers=1,
+                               inference=opts.review_inference, **kw)
         except DdzError as exc:
             notes.append(f"show review of seat {seat} at {stage}: {exc}")
             continue

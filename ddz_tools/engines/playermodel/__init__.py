@@ -53,7 +53,8 @@ from .weights import WEIGHTS_PATH, PlayerModel, load_model, model_of, read_weigh
 
 __all__ = ["action_probs", "action_logprob", "decision_probs", "history_loglik", "load_model", "fit_model",
            "heldout", "PlayerModel", "History", "history_of", "histories", "model_of", "read_weights",
-           "write_weights", "work_arrays", "population", "FEATURE_NAMES", "NF", "SCALE", "WEIGHTS_PATH", "LAM",
+           "write_weights", "work_arrays", "population", "FEATURE_NAMES", "NF", "SCALE", "IMPOSSIBLE",
+           "DECISION_CODES", "WEIGHTS_PATH", "LAM",
            "EPS", "PRIOR", "play_features", "play_logprob", "play_logprobs", "decision_logprobs", "mix_types"]
 
 
