@@ -3,11 +3,13 @@
 Positions are taken from recorded games (heuristic self-play by default, or ``--records FILE``:
 any ``ddz-record/1`` file, for example games of RLCard's rule agent), at a quarter, half and
 three quarters of each game's plays (every stage of the play).  At each position the advisor's
-sampler draws ``--samples`` deals of the hidden cards that fit the view (the bids included), and
-the same deals are summarised three ways: with equal weights (no inference), with the weights of
-:func:`ddz_tools.analysis.advise.weigh` (inference as the advisor uses it: tempered when the
-effective sample size falls below a quarter), and with the untempered likelihoods.  Printed per
-way, as medians over positions and means:
+sampler draws ``--samples`` deals of the hidden cards that fit the view (the bids by the
+heuristic's rule), summarised four ways: with equal weights (``without`` inference); weighed by
+the other seats' doubles and plays only (``plays``: the bids left to the rule); and, as the advisor
+infers, every earlier action read by the model on deals drawn without the rule where the reader
+reads the bids itself (``inference``: the weights of :func:`ddz_tools.analysis.advise.weigh`,
+tempered when the effective sample size falls below a quarter; ``untempered``: the likelihoods
+as they are).  Printed per way, as medians over positions and means:
 
 * MAE: the mean absolute error of the expected count of each rank in each hidden hand against
   the true hand;
@@ -41,7 +43,7 @@ from ddz_tools.core.cards import NUM_RANKS, counts_of  # noqa: E402
 from ddz_tools.engines.records import game_before_play, parse_record  # noqa: E402
 from ddz_tools.engines.selfplay import simulate  # noqa: E402
 
-WAYS = ("without", "inference", "untempered")
+WAYS = ("without", "plays", "inference", "untempered")
 
 
 def true_hands(rec, move: int) -> tuple:
@@ -104,18 +106,23 @@ def main(argv=None) -> int:
             break
         view = view_from_record(rec, move)
         reader = Reader.of(view)
-        if reader is None:
+        plays = Reader.of(view, bids=False)
+        if reader is None or plays is None:
             continue
         truth = true_hands(rec, move)
         deals = draw_deals(view, 0, a.samples, a.seed)[0]
+        # Where the reader reads the bids itself, its deals are drawn without the auction rule.
+        free = deals if reader.auction(True) else draw_deals(view, 0, a.samples, a.seed, auction=False)[0]
         t0 = time.perf_counter()
-        ll = reader.loglik(deals)
-        secs.append((time.perf_counter() - t0) / len(deals))
+        ll = reader.loglik(free)
+        secs.append((time.perf_counter() - t0) / len(free))
+        ll_plays = plays.loglik(deals)
         tempered = weigh(ll) if a.min_ess is None else weigh(ll, a.min_ess)
         raw = np.exp(ll - ll.max())
         ess.append(tempered.ess)
-        for way, w in zip(WAYS, (None, tempered.weights, raw)):
-            mae, lt = score_position(view, truth, deals, w, floor)
+        plays_w = weigh(ll_plays) if a.min_ess is None else weigh(ll_plays, a.min_ess)
+        for way, d, w in zip(WAYS, (deals, deals, free, free), (None, plays_w.weights, tempered.weights, raw)):
+            mae, lt = score_position(view, truth, d, w, floor)
             figs[way]["mae"].append(mae)
             figs[way]["ll"].append(lt)
         n += 1

@@ -125,3 +125,41 @@ def test_beliefs_with_inference_on_the_same_deals(views):
     assert set(d) == {"view", "rules", "without_inference", "with_inference"}
     for a, b in zip(rep.plain.hands, rep.inferred.hands):
         assert sum(a.expected) == pytest.approx(sum(b.expected))
+
+
+@pytest.mark.parametrize("spec", ["standard", "standard,bidding=until-two-pass", "happy", "notalon"])
+def test_reader_scores_every_earlier_action_as_the_record_does(spec):
+    """The reader of a view scores the other seats' bids (or calls and
+    grabs), doubles and plays on the true hands exactly as the model scores
+    the record cut at that move (two paths: the view's, the record's)."""
+    from ddz_tools.engines.playermodel import history_loglik
+    from ddz_tools.engines.records import game_before_play, parse_record
+
+    checked = 0
+    for rec in simulate(4, "heuristic", seed=21, rules=spec):
+        parsed = parse_record(rec)
+        move = len(rec["plays"]) // 2
+        v = view_from_record(rec, move)
+        r = Reader.of(v)
+        assert r is not None and r.reads_auction and r.auction(True) is False
+        g = game_before_play(parsed)
+        for seat, text in parsed.plays[:move - 1]:
+            g.play(text, seat)
+        n = g.seats
+        truth = tuple(g.hands[(g.landlord + i) % n] for i in range(n))
+        me = (g.landlord + v.me) % n
+        cut = dict(rec, plays=rec["plays"][:move - 1])
+        want = sum(row["loglik"] for row in history_loglik(cut, [s for s in range(n) if s != me]))
+        assert r.loglik([truth])[0] == pytest.approx(want, abs=1e-5)
+        checked += 1
+    assert checked == 4
+
+
+def test_reader_leaves_the_bids_to_the_rule_where_it_cannot_tell_the_dealt_hands():
+    """A four-player farmer does not see the bottom: the landlord's cards at
+    the auction are unknown, so the bids stay the sampler's rule's."""
+    rec = next(simulate(1, "heuristic", seed=5, rules="four"))
+    v = view_from_record(rec, len(rec["plays"]) // 2)
+    r = Reader.of(v)
+    if v.bottom is None:
+        assert r is None or (not r.reads_auction and r.auction(True) is True)

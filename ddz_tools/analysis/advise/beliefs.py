@@ -125,9 +125,14 @@ def beliefs(view: View, samples: int = DEFAULT_BELIEF_SAMPLES, seed: int = 0, au
     """The beliefs about each hidden hand of ``view`` over ``samples`` deals
     drawn as the advisor draws them (:func:`~.sampling.draw_deals`, with
     ``seed`` and ``auction``), each weighted by ``weights`` (a function of
-    ``(view, deals)`` returning ``(weights, note)``; equal weights when None)."""
+    ``(view, deals)`` returning ``(weights, note)``; equal weights when None).
+    With :func:`inference_weights` reading the bids itself, the deals are
+    drawn without the sampler's auction rule, so the bids count once."""
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise ValueError(f"samples must be a positive whole number, not {samples!r}")
+    if weights is inference_weights:
+        reader = Reader.of(view)
+        auction = auction if reader is None else reader.auction(auction)
     deals = draw_deals(view, 0, samples, seed, auction)[0]
     w, note = (None, None) if weights is None else weights(view, deals)
     hands, ess = summarise(view, deals, w)
@@ -140,7 +145,7 @@ def inference_weights(view: View, deals: list) -> tuple:
     nothing to read."""
     reader = Reader.of(view)
     if reader is None:
-        return np.ones(len(deals)), "nothing to read: no play of another seat in this view"
+        return np.ones(len(deals)), "nothing to read: no action of another seat in this view"
     w = reader.loglik(deals)
     weighing = weigh(w)
     note = None if weighing.alpha == 1 else (f"the plays' likelihoods were tempered (x{weighing.alpha:.3f}) so that "

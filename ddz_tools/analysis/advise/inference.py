@@ -1,14 +1,22 @@
 """Inference: the drawn deals weighed by what the other seats did.
 
 A drawn deal of the hidden cards fits the cards gone and (with ``auction``)
-the bids; it does not yet fit *how* the others played: a farmer who let a
-lone 9 through while holding a 2, a pass over a low pair, a low lead into a
-partner.  :class:`Reader` scores each drawn deal by the log-likelihood of
-every earlier play of the other seats under the model of the players
-(:mod:`ddz_tools.engines.playermodel`, a softened heuristic in two player
-types with a floor): the seats' cards at each play are their drawn hand now
-plus what they played since.  Bids, calls, doubles and shows are left to the
-sampler's own conditioning (:mod:`.sampling`).
+the bids by the heuristic's rule; it does not yet fit *how* the others
+played: a farmer who let a lone 9 through while holding a 2, a pass over a
+low pair, a low lead into a partner.  :class:`Reader` scores each drawn deal
+by the log-likelihood of every earlier action of the other seats under the
+model of the players (:mod:`ddz_tools.engines.playermodel`, a softened
+heuristic in two player types with a floor): their bids or calls and grabs,
+their doubles, the landlord's show at his first play, and their plays.  The
+seats' cards at each play (and at a double or that show) are their drawn
+hand now plus what they played since; at a bid they are those less the
+bottom and the cards the landlord drew, plus the card drawn from a farmer.
+Where this view cannot tell a seat's cards at the auction from a drawn deal
+(a bottom or a draw it does not know), the bids are left to the sampler's
+rule (:mod:`.sampling`) and the reader scores the rest; otherwise the reader
+takes the auction over (:attr:`Reader.reads_auction`) and the deals are
+drawn without the rule, so the bids count once.  A hand shown is known, so
+its show says nothing more.
 
 :func:`infer_deals` is importance resampling: for the sample indices
 ``start .. start+count-1`` it draws :data:`POOL` times as many deals (indices
@@ -35,9 +43,12 @@ import dataclasses
 
 import numpy as np
 
+from ...core.gamerules import SHOW_FIRST_PLAY, show_factor
 from ...engines.kernels import history_loglik
-from ...engines.playermodel import SCALE, load_model, work_arrays
+from ...engines.playermodel import DECISION_CODES, SCALE, load_model, work_arrays
+from ...variants import variant_of
 from ..bid import sample_key, seed_key
+from .parse import landlord_draws
 from .sampling import draw_deals
 from .view import View
 
@@ -61,29 +72,64 @@ class Weighing:
     alpha: float
 
 
-class Reader:
-    """The plays of a history view as the model's kernel takes them: build
-    with :meth:`of`; :meth:`loglik` scores deals."""
+def _auction_rows(view: View, bids: bool = True) -> "tuple[list, tuple | None]":
+    """The rows of the auction and the doubles for the model's kernel
+    (seat, value, decision code), and what each seat's cards at the auction
+    differ from its cards at the start of the play by, or ``(doubles rows,
+    None)`` when the view cannot tell them (see the module doc) or ``bids``
+    is off."""
+    rules = view.rules
+    v = variant_of(rules)
+    seats = view.seats
+    doubles = [(s, int(f), DECISION_CODES["double"]) for s, f in enumerate(view.doubles)]
+    # The landlord's show at his first play (made by now if he has played): a show makes his hand
+    # public, so only a hand not shown says something.
+    if (v.stake.shows and show_factor(rules.stage_flags, SHOW_FIRST_PLAY, 1) != 0
+            and any(seat == seats[0] for seat, _ in view.played)):
+        doubles.append((0, int(seats[0] in view.shown), DECISION_CODES["show"]))
+    if not view.bids or not bids:
+        return doubles, None
+    if (v.table.bottom_cards and view.bottom is None) or (landlord_draws(v) and len(view.draws) < view.players - 1):
+        return doubles, None
+    offset = [0] * view.players
+    offset[0] = -(view.bottom or 0)
+    for seat, card in view.draws:
+        offset[0] -= card
+        offset[seats.index(seat)] += card
+    code = DECISION_CODES["call" if rules.bidding in ("call-grab", "first-call") else "bid"]
+    bids = [(seats.index(seat), int(value), code) for seat, value in view.bids]
+    return bids + doubles, tuple(offset)
 
-    def __init__(self, view: View, seats, values, kinds, played, mask):
+
+class Reader:
+    """The actions of a history view as the model's kernel takes them: build
+    with :meth:`of`; :meth:`loglik` scores deals.  ``reads_auction``: the
+    bids are read here (draw the deals without the sampler's auction rule)."""
+
+    def __init__(self, view: View, seats, values, kinds, played, mask, offset=None):
         self.view = view
         self.seats, self.values, self.kinds = seats, values, kinds
         self.played = played
         self.mask = mask
+        self.offset = offset
+        self.reads_auction = offset is not None
         self.model = load_model(view.rules)
         self.flags = view.rules.flags
+        self.bid_flags = view.rules.at_bidding().flags
         self.stage_flags = view.rules.stage_flags
         # Each deal's log-likelihood by its hands: late in a game the same split of the
         # unseen cards is drawn many times (the answer is a function of the hands alone).
         self._known: dict = {}
 
     @classmethod
-    def of(cls, view: View) -> "Reader | None":
+    def of(cls, view: View, bids: bool = True) -> "Reader | None":
         """The reader of ``view``, or None when it has nothing to read: not a
-        history view, or no play of another seat so far."""
+        history view, or no action of another seat so far that the reader
+        scores.  ``bids`` off leaves the bids to the sampler's rule always."""
         if view.form != "history":
             return None
-        rows, played = [], [0] * view.players
+        rows, offset = _auction_rows(view, bids)
+        played = [0] * view.players
         for seat, play in view.played:
             s = view.seats.index(seat)
             rows.append((s, int(play.cards), int(play.kind)))
@@ -92,7 +138,12 @@ class Reader:
             return None
         arr = np.array(rows, np.int64).reshape(-1, 3)
         mask = sum(1 << s for s in range(view.players) if s != view.me)
-        return cls(view, *(np.ascontiguousarray(arr[:, j]) for j in range(3)), tuple(played), mask)
+        return cls(view, *(np.ascontiguousarray(arr[:, j]) for j in range(3)), tuple(played), mask, offset)
+
+    def auction(self, auction: bool) -> bool:
+        """Whether to draw deals by the sampler's auction rule (``auction``
+        asked for it): not when this reader reads the bids itself."""
+        return auction and not self.reads_auction
 
     def loglik(self, deals) -> np.ndarray:
         """The log-likelihood (nats) of the other seats' plays on each deal
@@ -104,6 +155,7 @@ class Reader:
         out = np.zeros(n, np.int64)
         parts = np.zeros((self.model.weights.shape[0], n), np.int64)
         start = np.zeros(n, np.int64)
+        dealt = start if self.offset is None else np.zeros(n, np.int64)
         res = np.empty(len(deals))
         known = self._known
         for j, hands in enumerate(deals):
@@ -112,8 +164,10 @@ class Reader:
             if value is None:
                 for s in range(n):
                     start[s] = key[s] + self.played[s]
-                history_loglik(start, start, 0, self.flags, self.flags, self.stage_flags, self.seats, self.values,
-                               self.kinds, self.mask, self.model.weights, table, bufc, bufk, out, parts)
+                    if self.offset is not None:
+                        dealt[s] = start[s] + self.offset[s]
+                history_loglik(dealt, start, 0, self.bid_flags, self.flags, self.stage_flags, self.seats,
+                               self.values, self.kinds, self.mask, self.model.weights, table, bufc, bufk, out, parts)
                 value = known[key] = out.sum() / SCALE
             res[j] = value
         return res
@@ -164,13 +218,14 @@ def infer_deals(view: View, start: int, count: int, seed: int, auction: bool = T
     start+count-1``: :data:`POOL` deals drawn per index (as
     :func:`~.sampling.draw_deals` draws them), weighed by ``reader`` (made
     from the view when None) and ``count`` of them kept in proportion to
-    their weights.  Without anything to read, the deals of
+    their weights (drawn without the auction rule when the reader reads
+    the bids).  Without anything to read, the deals of
     :func:`~.sampling.draw_deals` and a weighing of None."""
     reader = reader or Reader.of(view)
     if reader is None:
         deals, draws, unfit = draw_deals(view, start, count, seed, auction, table)
         return deals, draws, unfit, None
-    pool, draws, unfit = draw_deals(view, start * POOL, count * POOL, seed, auction, table)
+    pool, draws, unfit = draw_deals(view, start * POOL, count * POOL, seed, reader.auction(auction), table)
     w = weigh(reader.loglik(pool))
     u = (sample_key(seed_key(seed), start, _RESAMPLE_STREAM) % (1 << 30)) / float(1 << 30)
     keep = _systematic(w.weights, count, u)
