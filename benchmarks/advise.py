@@ -274,7 +274,7 @@ def main() -> None:
     p.add_argument("--views", type=int, default=40)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--inference", action="store_true", help="weigh the deals by the other seats' plays")
+    p.add_argument("--inference", action="store_true", help="weigh the deals by the other seats' actions")
     args = ap.parse_args()
     {"speed": speed, "compare": compare}.get(args.what, strength)(args)
 

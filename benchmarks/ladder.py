@@ -18,7 +18,7 @@ lead's actions in an order that changes between processes).  ``rule``: RLCard's
 ``DouDizhuRuleAgentV1`` (its random choices draw from NumPy's generator, seeded each game).  ``heuristic``,
 ``heuristic-solo`` (the heuristic without the farmers' partnership conventions), ``advisor32``, ``advisor128`` (``advise`` at 32 / 128
 deals a decision), ``advisor32i`` and ``advisor128i`` (the same, weighing the deals by the other
-seats' earlier plays: ``advise(..., inference=True)``) and ``oracle`` (the advisor seeing every
+seats' earlier actions: ``advise(..., inference=True)``) and ``oracle`` (the advisor seeing every
 card): ``ddz_tools.agents``.
 
 The engines.  A pair with ``rule`` is played inside RLCard's own ``doudizhu`` environment

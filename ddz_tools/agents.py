@@ -174,7 +174,7 @@ def advisor_play(view: View, samples: int = 128, seed: int = 0, objective: str =
     advice.  ``objective`` ``"score"`` is passed on to ``advise`` (which
     then maximises the expected score); ``"win"``, the default, is
     ``advise``'s own default and is not passed.  ``inference`` weighs the
-    drawn deals by the other seats' earlier plays (``advise(...,
+    drawn deals by the other seats' earlier actions (``advise(...,
     inference=True)``).
 
     >>> from ddz_tools.analysis.advise import counts_view
@@ -206,7 +206,7 @@ class Player:
     view must show both other hands); ``samples`` the advisor's most deals a
     decision; ``seed`` the seed its decisions' seeds derive from;
     ``objective`` what the advisor maximises and ``inference`` whether it
-    weighs its deals by the other seats' plays (see :func:`advisor_play`).
+    weighs its deals by the other seats' actions (see :func:`advisor_play`).
     """
 
     def __init__(self, policy: str = "heuristic", samples: int = 128, seed: int = 0, objective: str = "win",

@@ -27,7 +27,7 @@ def print_advice(a) -> None:
     click.echo(tabulate(rows, headers=["play", "win", "95% interval", "E[score]", "95% interval", "solved",
                                        "played out"], tablefmt="simple", disable_numparse=True))
     if a.inference:
-        click.echo("inference: the deals weighed by the other seats' plays; smallest effective sample size of a "
+        click.echo("inference: the deals weighed by the other seats' actions; smallest effective sample size of a "
                    f"pool {a.ess:.1f}" + (f", tempered x{a.alpha:.3f}" if a.alpha < 1 else ""))
     click.echo(f"recommendation: {a.recommendation}")
 
@@ -92,7 +92,7 @@ def print_beliefs(report) -> None:
 @click.option("--auction/--no-auction", default=True, show_default=True,
               help="Draw only deals whose hidden hands would have bid as the bids say (heuristic bid rule).")
 @click.option("--inference", type=click.Choice(["on", "off"]), default="off", show_default=True,
-              help="Weigh the drawn deals by how likely the other seats' plays so far were on each (the model of "
+              help="Weigh the drawn deals by how likely the other seats' actions so far were on each (the model of "
                    "the players; views with the plays only).")
 @click.option("--beliefs", is_flag=True,
               help="Print what the drawn deals say about each hidden hand instead of advice: each rank's expected "

@@ -63,7 +63,7 @@ review_samples_option = click.option(
     help="Advisor samples per move of the hidden review (default: the advisor's own).")
 review_inference_option = click.option(
     "--review-inference", type=click.Choice(["on", "off"]), default="off", show_default=True,
-    help="The hidden review's advisor weighs its deals by the other seats' plays (ddz advise --inference), "
+    help="The hidden review's advisor weighs its deals by the other seats' actions (ddz advise --inference), "
          "and the bid review reads the earlier bids, calls and doubles by the player model (ddz bid --inference).")
 #: The solver's clock per position of a batch review (``analyze``, ``report``).
 time_limit_option = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,

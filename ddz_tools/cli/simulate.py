@@ -53,7 +53,7 @@ def _parse_policy(ctx, param, value):
 @click.option("--advisor-auction/--no-advisor-auction", default=True, show_default=True,
               help="The advisor draws only deals that fit the bids (see ddz advise --auction).")
 @click.option("--advisor-inference", type=click.Choice(["on", "off"]), default="off", show_default=True,
-              help="The advisor weighs its deals by the other seats' plays (ddz advise --inference).")
+              help="The advisor weighs its deals by the other seats' actions (ddz advise --inference).")
 @click.option("--advisor-objective", type=click.Choice(["win", "score"]), default="win", show_default=True,
               help="The advisor ranks plays by the chance to win or the expected points (see ddz advise).")
 @workers_option

@@ -93,7 +93,7 @@ class Advice:
     draws: int = 0
     unfit: int = 0
     objective: str = "win"
-    #: Whether the deals were weighed by the other seats' plays, and then the
+    #: Whether the deals were weighed by the other seats' actions, and then the
     #: smallest effective sample size of a chunk's pool and the smallest
     #: tempering it took (see :mod:`.inference`).
     inference: bool = False
@@ -181,7 +181,7 @@ def advise(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0, workers: "
     :func:`sample_deals`); ``objective``: ``win`` ranks the candidates by the
     chance to win, ``score`` by the expected points (each breaks its ties by
     the other, then by :func:`principle_key`); ``inference``: weigh the
-    deals by how likely the other seats' plays so far were on each
+    deals by how likely the other seats' actions so far were on each
     (:mod:`.inference`; a history view only); ``workers`` threads give the
     same answer as one.
 

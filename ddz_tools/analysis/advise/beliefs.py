@@ -140,7 +140,7 @@ def beliefs(view: View, samples: int = DEFAULT_BELIEF_SAMPLES, seed: int = 0, au
 
 
 def inference_weights(view: View, deals: list) -> tuple:
-    """``(weights, note)`` of ``deals`` by the other seats' plays so far
+    """``(weights, note)`` of ``deals`` by the other seats' actions so far
     (:func:`~.inference.weigh`): equal weights and a note when the view has
     nothing to read."""
     reader = Reader.of(view)
@@ -173,6 +173,6 @@ class BeliefReport:
 def read_beliefs(view: View, samples: int = DEFAULT_BELIEF_SAMPLES, seed: int = 0,
                  auction: bool = True) -> BeliefReport:
     """What the view's deals say about each hidden hand, without and with
-    inference from the other seats' plays (the same ``samples`` deals, drawn
+    inference from the other seats' actions (the same ``samples`` deals, drawn
     with ``seed``; :func:`beliefs`)."""
     return BeliefReport(beliefs(view, samples, seed, auction), beliefs(view, samples, seed, auction, inference_weights))

@@ -146,7 +146,7 @@ class Reader:
         return auction and not self.reads_auction
 
     def loglik(self, deals) -> np.ndarray:
-        """The log-likelihood (nats) of the other seats' plays on each deal
+        """The log-likelihood (nats) of the other seats' actions on each deal
         (tuples of packed hands now, in turn order).  A deal scored before,
         in this call or an earlier one, is not scored again.  Safe to call
         from several threads at once (each call has its own work arrays)."""

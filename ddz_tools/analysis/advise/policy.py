@@ -43,7 +43,7 @@ class AdvisorOptions:
     workers: int = 1
     auction: bool = True
     objective: str = "win"
-    #: Weigh the deals by the other seats' plays (:mod:`.inference`).
+    #: Weigh the deals by the other seats' actions (:mod:`.inference`).
     inference: bool = False
 
 

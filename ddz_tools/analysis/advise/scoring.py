@@ -202,7 +202,7 @@ class Plan:
     exact_cards: int
     seed: int
     auction: bool = True
-    #: Weigh the drawn deals by the other seats' plays (:mod:`.inference`): the reader, or None.
+    #: Weigh the drawn deals by the other seats' actions (:mod:`.inference`): the reader, or None.
     reader: "Reader | None" = None
 
 

@@ -393,7 +393,7 @@ def analyze_files(paths: Iterable[str], *, rules: "Rules | str | None" = None, s
     ``review`` (``open``, ``hidden`` or ``both``) reviews every move
     (:mod:`ddz_tools.analysis.review`, ``review_nodes`` solver nodes per position,
     ``review_samples`` advisor samples per move, seeded by ``seed``, and with
-    ``review_inference`` the advisor's deals weighed by the other seats' plays).
+    ``review_inference`` the advisor's deals weighed by the other seats' actions).
     ``workers`` > 1 runs chunks of games in a process pool; ``scheduler`` (a
     ``dask.distributed`` address or ``Client``) runs them on a Dask cluster.
     Either way the results are the same as a single-worker run, in the same
