@@ -4,12 +4,13 @@ Positions are taken from recorded games (heuristic self-play by default, or ``--
 any ``ddz-record/1`` file, for example games of RLCard's rule agent), at a quarter, half and
 three quarters of each game's plays (every stage of the play).  At each position the advisor's
 sampler draws ``--samples`` deals of the hidden cards that fit the view (the bids by the
-heuristic's rule), summarised four ways: with equal weights (``without`` inference); weighed by
-the other seats' doubles and plays only (``plays``: the bids left to the rule); and, as the advisor
-infers, every earlier action read by the model on deals drawn without the rule where the reader
-reads the bids itself (``inference``: the weights of :func:`ddz_tools.analysis.advise.weigh`,
-tempered when the effective sample size falls below a quarter; ``untempered``: the likelihoods
-as they are).  Printed per way, as medians over positions and means:
+heuristic's rule), summarised three ways: with equal weights (``without`` inference), and weighed
+by the other seats' actions as the advisor's reader scores them (``--bids``: who reads the bids,
+``rule``, ``model`` or ``none``, see ``ddz_tools.analysis.advise.inference``; where the model reads
+them the deals weighed are drawn without the rule): with the weights of
+:func:`ddz_tools.analysis.advise.weigh` (``inference``: tempered when the effective sample size
+falls below a quarter) and with the untempered likelihoods.  Printed per way, as medians over
+positions and means:
 
 * MAE: the mean absolute error of the expected count of each rank in each hidden hand against
   the true hand;
@@ -43,7 +44,7 @@ from ddz_tools.core.cards import NUM_RANKS, counts_of  # noqa: E402
 from ddz_tools.engines.records import game_before_play, parse_record  # noqa: E402
 from ddz_tools.engines.selfplay import simulate  # noqa: E402
 
-WAYS = ("without", "plays", "inference", "untempered")
+WAYS = ("without", "inference", "untempered")
 
 
 def true_hands(rec, move: int) -> tuple:
@@ -89,6 +90,8 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", type=int, default=1000, help="stop after this many positions")
     ap.add_argument("--min-ess", type=float, default=None,
                     help="the share of the deals below which the weights are tempered (default: the advisor's)")
+    ap.add_argument("--bids", choices=("rule", "model", "none"), default="rule",
+                    help="who reads the bids: the sampler's rule where it can (default), the model, or the rule only")
     ap.add_argument("--json", default=None, help="also write the figures to this file")
     a = ap.parse_args(argv)
     if a.records:
@@ -105,9 +108,8 @@ def main(argv=None) -> int:
         if n >= a.positions:
             break
         view = view_from_record(rec, move)
-        reader = Reader.of(view)
-        plays = Reader.of(view, bids=False)
-        if reader is None or plays is None:
+        reader = Reader.of(view, bids=a.bids)
+        if reader is None:
             continue
         truth = true_hands(rec, move)
         deals = draw_deals(view, 0, a.samples, a.seed)[0]
@@ -116,12 +118,10 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         ll = reader.loglik(free)
         secs.append((time.perf_counter() - t0) / len(free))
-        ll_plays = plays.loglik(deals)
         tempered = weigh(ll) if a.min_ess is None else weigh(ll, a.min_ess)
         raw = np.exp(ll - ll.max())
         ess.append(tempered.ess)
-        plays_w = weigh(ll_plays) if a.min_ess is None else weigh(ll_plays, a.min_ess)
-        for way, d, w in zip(WAYS, (deals, deals, free, free), (None, plays_w.weights, tempered.weights, raw)):
+        for way, d, w in zip(WAYS, (deals, free, free), (None, tempered.weights, raw)):
             mae, lt = score_position(view, truth, d, w, floor)
             figs[way]["mae"].append(mae)
             figs[way]["ll"].append(lt)

@@ -129,9 +129,10 @@ def test_beliefs_with_inference_on_the_same_deals(views):
 
 @pytest.mark.parametrize("spec", ["standard", "standard,bidding=until-two-pass", "happy", "notalon"])
 def test_reader_scores_every_earlier_action_as_the_record_does(spec):
-    """The reader of a view scores the other seats' bids (or calls and
-    grabs), doubles and plays on the true hands exactly as the model scores
-    the record cut at that move (two paths: the view's, the record's)."""
+    """The reader of a view (the model reading every bid) scores the other
+    seats' bids (or calls and grabs), doubles, the show and plays on the true
+    hands exactly as the model scores the record cut at that move (two
+    paths: the view's, the record's)."""
     from ddz_tools.engines.playermodel import history_loglik
     from ddz_tools.engines.records import game_before_play, parse_record
 
@@ -140,7 +141,11 @@ def test_reader_scores_every_earlier_action_as_the_record_does(spec):
         parsed = parse_record(rec)
         move = len(rec["plays"]) // 2
         v = view_from_record(rec, move)
-        r = Reader.of(v)
+        # By default the model reads only the bids the sampler's rule cannot: the calls and grabs.
+        default = Reader.of(v)
+        assert default.reads_auction == (spec == "happy") and default.auction(True) == (spec != "happy")
+        assert not Reader.of(v, bids="none").reads_auction
+        r = Reader.of(v, bids="model")
         assert r is not None and r.reads_auction and r.auction(True) is False
         g = game_before_play(parsed)
         for seat, text in parsed.plays[:move - 1]:
@@ -160,6 +165,8 @@ def test_reader_leaves_the_bids_to_the_rule_where_it_cannot_tell_the_dealt_hands
     the auction are unknown, so the bids stay the sampler's rule's."""
     rec = next(simulate(1, "heuristic", seed=5, rules="four"))
     v = view_from_record(rec, len(rec["plays"]) // 2)
-    r = Reader.of(v)
-    if v.bottom is None:
-        assert r is None or (not r.reads_auction and r.auction(True) is True)
+    r = Reader.of(v, bids="model")
+    assert v.bottom is None and r is not None
+    assert not r.reads_auction and r.auction(True) is True
+    with pytest.raises(ValueError, match="bids must be one of rule, model, none"):
+        Reader.of(v, bids="maybe")

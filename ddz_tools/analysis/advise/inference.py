@@ -4,18 +4,21 @@ A drawn deal of the hidden cards fits the cards gone and (with ``auction``)
 the bids by the heuristic's rule; it does not yet fit *how* the others
 played: a farmer who let a lone 9 through while holding a 2, a pass over a
 low pair, a low lead into a partner.  :class:`Reader` scores each drawn deal
-by the log-likelihood of every earlier action of the other seats under the
-model of the players (:mod:`ddz_tools.engines.playermodel`, a softened
-heuristic in two player types with a floor): their bids or calls and grabs,
-their doubles, the landlord's show at his first play, and their plays.  The
-seats' cards at each play (and at a double or that show) are their drawn
-hand now plus what they played since; at a bid they are those less the
-bottom and the cards the landlord drew, plus the card drawn from a farmer.
-Where this view cannot tell a seat's cards at the auction from a drawn deal
-(a bottom or a draw it does not know), the bids are left to the sampler's
-rule (:mod:`.sampling`) and the reader scores the rest; otherwise the reader
-takes the auction over (:attr:`Reader.reads_auction`) and the deals are
-drawn without the rule, so the bids count once.  A hand shown is known, so
+by the log-likelihood of the other seats' earlier actions under the model
+of the players (:mod:`ddz_tools.engines.playermodel`, a softened heuristic
+in two player types with a floor): their doubles, the landlord's show at
+his first play, their plays, and the bids the sampler's rule does not read
+(the calls and grabs of ``call-grab`` bidding).  The seats' cards at each
+play (and at a double or that show) are their drawn hand now plus what they
+played since; at a bid they are those less the bottom and the cards the
+landlord drew, plus the card drawn from a farmer.  ``bids`` of
+:meth:`Reader.of` says who reads the bids: ``rule`` (the default: the rule
+where it can, the model the rest), ``model`` (the model every bid whose
+seat's cards at the auction the view can tell from a drawn deal; the deals
+are then drawn without the rule, so a bid counts once:
+:attr:`Reader.reads_auction`) or ``none`` (the rule only).  Measured on
+heuristic self-play, the rule reads the heuristic's bids better than the
+model does, tempering included (docs/advise.md).  A hand shown is known, so
 its show says nothing more.
 
 :func:`infer_deals` is importance resampling: for the sample indices
@@ -52,7 +55,7 @@ from .parse import landlord_draws
 from .sampling import draw_deals
 from .view import View
 
-__all__ = ["POOL", "MIN_ESS", "Reader", "Weighing", "weigh", "infer_deals"]
+__all__ = ["POOL", "MIN_ESS", "BID_READINGS", "Reader", "Weighing", "weigh", "infer_deals"]
 
 #: Deals drawn per deal kept by :func:`infer_deals`.
 POOL = 4
@@ -72,12 +75,16 @@ class Weighing:
     alpha: float
 
 
-def _auction_rows(view: View, bids: bool = True) -> "tuple[list, tuple | None]":
+#: Who reads the bids (:meth:`Reader.of`).
+BID_READINGS = ("rule", "model", "none")
+
+
+def _auction_rows(view: View, bids: str = "rule") -> "tuple[list, tuple | None]":
     """The rows of the auction and the doubles for the model's kernel
     (seat, value, decision code), and what each seat's cards at the auction
-    differ from its cards at the start of the play by, or ``(doubles rows,
-    None)`` when the view cannot tell them (see the module doc) or ``bids``
-    is off."""
+    differ from its cards at the start of the play by; ``(doubles rows,
+    None)`` when the bids are left to the sampler's rule (``bids``, see the
+    module doc) or the view cannot tell those cards."""
     rules = view.rules
     v = variant_of(rules)
     seats = view.seats
@@ -87,7 +94,9 @@ def _auction_rows(view: View, bids: bool = True) -> "tuple[list, tuple | None]":
     if (v.stake.shows and show_factor(rules.stage_flags, SHOW_FIRST_PLAY, 1) != 0
             and any(seat == seats[0] for seat, _ in view.played)):
         doubles.append((0, int(seats[0] in view.shown), DECISION_CODES["show"]))
-    if not view.bids or not bids:
+    if bids not in BID_READINGS:
+        raise ValueError(f"bids must be one of {', '.join(BID_READINGS)}, not {bids!r}")
+    if not view.bids or bids == "none" or (bids == "rule" and rules.bidding != "call-grab"):
         return doubles, None
     if (v.table.bottom_cards and view.bottom is None) or (landlord_draws(v) and len(view.draws) < view.players - 1):
         return doubles, None
@@ -122,10 +131,11 @@ class Reader:
         self._known: dict = {}
 
     @classmethod
-    def of(cls, view: View, bids: bool = True) -> "Reader | None":
+    def of(cls, view: View, bids: str = "rule") -> "Reader | None":
         """The reader of ``view``, or None when it has nothing to read: not a
         history view, or no action of another seat so far that the reader
-        scores.  ``bids`` off leaves the bids to the sampler's rule always."""
+        scores.  ``bids``: who reads the bids, ``rule``, ``model`` or
+        ``none`` (see the module doc)."""
         if view.form != "history":
             return None
         rows, offset = _auction_rows(view, bids)
