@@ -16,7 +16,7 @@ wall seconds of each part.
 
 Usage: ``python benchmarks/compile_time.py [--part core --part play ...] [--top 25]
 [--format json] [--cache-dir DIR]``.  Numba's ``NUMBA_OPT``, ``NUMBA_LOOP_VECTORIZE`` and
-``NUMBA_SLP_VECTORIZE`` apply as usual (``DDZ_OPT`` etc. as in ``ddz_tools.core._jit``).
+``NUMBA_SLP_VECTORIZE`` apply as usual (to compare LLVM settings).
 """
 
 from __future__ import annotations
