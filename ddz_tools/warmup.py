@@ -22,8 +22,13 @@ __all__ = ["warm_up", "main"]
 
 #: The parts of the work, in order: each compiles what its tools call, and
 #: :func:`main` with ``--jobs 2`` runs the first two in two processes at once
-#: (about the same time each), then the third, which finds most of what it
-#: calls already cached by them.
+#: (about the same time each), then the third, which finds almost everything
+#: it calls already cached by them.  Both first parts need the move generator
+#: and the decomposer (each compiles them); past those, ``core`` compiles the
+#: solver while ``play`` compiles the policies and the playout, so that by the
+#: time ``core`` reaches the stake evaluators and the advisor (which call
+#: both) the policies are cached, and ``play`` ends with the player model
+#: (which calls the policies).
 PARTS = ("core", "play", "rest")
 
 
@@ -31,10 +36,10 @@ def warm_up(part: "str | None" = None) -> list[str]:
     """Run each tool once on a small input so that every kernel is compiled
     and cached; the names of the kernels still not cached afterwards.
     ``part`` (one of :data:`PARTS`) runs one part of the work only: ``core``
-    the move generator, the decomposer, the solver and the call, doubling
-    and show evaluators; ``play`` the
-    policies, self-play, records and the bid evaluator; ``rest`` the advisor,
-    batch analysis and the public kernels no tool calls from Python."""
+    the move generator, the decomposer, the solver, the call, doubling and
+    show evaluators and the advisor; ``play`` the policies, the bid
+    evaluator, self-play, records and the player model; ``rest`` batch
+    analysis and the public kernels no tool calls from Python."""
     from .core._jit import uncached
 
     if part is not None and part not in PARTS:
@@ -49,14 +54,17 @@ def warm_up(part: "str | None" = None) -> list[str]:
 
 
 def _core() -> None:
-    """The move generator, the decomposer, the solver and the stake evaluators."""
+    """The move generator, the decomposer, the solver, the stake evaluators and
+    the advisor."""
     import numpy as np
 
     from .core.cards import parse_cards
     from .engines.decompose import decompose, min_plays
     from .moves.movegen import count_batch, generate
+    from .engines.kernels import min_plays_fresh
     from .engines.position import Position
     from .engines.solver import Solver, solve
+    from .core.rules import Rules
 
     for rules in ("standard", "douzero"):
         generate("3334445556667779XD", rules=rules)
@@ -68,13 +76,26 @@ def _core() -> None:
     solve(Position.three_player("3KK", "44", "A2", to_move="landlord"), all_plays=True)
     # A few thousand positions: more than half of the first table, which then doubles.
     Solver(tt_mb=1).solve(Position.three_player("3579JKA", "468TQK2", "3579JQA", to_move="landlord"))
-    # The call and doubling evaluators (Happy Dou Dizhu) compile here, beside the solver, so
-    # that the two processes of --jobs 2 take about as long.
+    min_plays_fresh(parse_cards("3334445556667779XD"), Rules().flags)
+    # The call, doubling and show evaluators (Happy Dou Dizhu) and the advisor come after the
+    # solver, so that the policies and the playout they call are cached by ``play`` by then, and
+    # the two processes of --jobs 2 take about as long.
     from .analysis.bid import evaluate_call, evaluate_double, evaluate_show
 
     evaluate_call("3345566789TJQKA2D", "first", samples=20, seed=1, workers=1, early_stop=False, rules="happy")
     evaluate_double("3345566789TJQKA2D", "22X", samples=20, seed=1, workers=1, early_stop=False, rules="happy")
     evaluate_show("3345566789", "deal", samples=20, seed=1, workers=1, early_stop=False, rules="happy")
+    _advisor()
+
+
+def _advisor() -> None:
+    """The advisor on an open position, on counts and on a recorded game's view."""
+    from .analysis.advise import advise, counts_view, two_player_view, view_from_record
+
+    advise(two_player_view("33JJQK2", "4455A"))
+    advise(counts_view("3456789TJQKA2", "farmer1", (20, 13, 17)), samples=16, seed=1, early_stop=False)
+    # A recorded game's view knows the bids: its deals are conditioned on the auction.
+    advise(view_from_record(_games()[0], 3), samples=8, seed=1, early_stop=False)
 
 
 def _games() -> list:
@@ -87,8 +108,10 @@ def _games() -> list:
 
 
 def _play() -> None:
-    """The policies, self-play, the record validator and the bid evaluator."""
+    """The policies, the bid evaluator, self-play, the record validator and the
+    player model."""
     from .analysis.bid import evaluate_bid
+    from .engines.playermodel import action_probs, decision_probs, history_loglik
     from .engines.policies import bid_rule, choose
     from .engines.records import validate_batch
     from .engines.selfplay import deal_cards, game_seed, selfplay_stats
@@ -97,42 +120,35 @@ def _play() -> None:
     choose(["3456789TJQKA", "8", "6KKQQ"], 2, 0, prev="5", prev_seat=1, policy="random", seed=1)
     bid_rule("3456789TJQKA222XD")
     bid_rule("3456789TJQKA222XD", policy="random", seed=1)
+    # The bid evaluator compiles the playout that ``core``'s stake evaluators call.
+    evaluate_bid("3445567789TJQKA2D", samples=40, seed=1, workers=1, early_stop=False)
     records = _games()
     selfplay_stats(2, "heuristic", seed=3)
     deal_cards(game_seed(1, 0))
     validate_batch(records)
-    evaluate_bid("3445567789TJQKA2D", samples=40, seed=1, workers=1, early_stop=False)
-
-
-def _rest() -> None:
-    """The advisor, batch analysis, and the public kernels that the tools
-    call only from other kernels."""
-    import numpy as np
-
-    from .analysis.advise import advise, counts_view, two_player_view, view_from_record
-    from .analysis.analyze import analyze_files
-    from .core.cards import parse_cards
-    from .core.gamerules import AUCTION_SIZE, auction_seats, auction_start, bid_error
-    from .engines.kernels import min_plays_fresh, packed_valid, packed_valid_decks
-    from .engines.records import read_records, write_record
-    from .engines.playermodel import action_probs, decision_probs, history_loglik
-    from .core.rules import Rules
-
-    records = _games()
     history_loglik(records[0])
     action_probs(["3456789TJQKA2XD55", "69K2", "3344"], 1, 0, prev="5", prev_seat=0)
     decision_probs("bid", "3456789TJQKA222XD")
-    advise(two_player_view("33JJQK2", "4455A"))
-    advise(counts_view("3456789TJQKA2", "farmer1", (20, 13, 17)), samples=16, seed=1, early_stop=False)
-    # A recorded game's view knows the bids: its deals are conditioned on the auction.
-    advise(view_from_record(records[0], 3), samples=8, seed=1, early_stop=False)
+
+
+def _rest() -> None:
+    """Batch analysis, and the public kernels that the tools call only from
+    other kernels."""
+    import numpy as np
+
+    from .analysis.analyze import analyze_files
+    from .core.cards import parse_cards
+    from .core.gamerules import AUCTION_SIZE, auction_seats, auction_start, bid_error
+    from .engines.kernels import packed_valid, packed_valid_decks
+    from .engines.records import read_records, write_record
+
+    records = _games()
     packed_valid(parse_cards("33"))
     packed_valid_decks(parse_cards("33"), 2)
     auction = np.zeros(AUCTION_SIZE, np.int64)
     auction_start(auction, 0, 0, 0)
     auction_seats(auction, 4)
     bid_error(auction, 0, 1)
-    min_plays_fresh(parse_cards("3334445556667779XD"), Rules().flags)
     with tempfile.TemporaryDirectory(prefix="ddz-warmup-") as tmp:
         path = os.path.join(tmp, "games.jsonl")
         with open(path, "w", encoding="utf-8") as f:

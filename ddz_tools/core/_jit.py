@@ -153,9 +153,40 @@ def _run_pending() -> None:
                 _RUNNING.on = False
 
 
+def _plain_calls(dispatcher) -> None:
+    """Compile ``dispatcher`` once for plain argument types when another kernel
+    calls it with constants.
+
+    Numba types a constant argument of a call between kernels as a literal
+    (``Literal[int](0)``, not ``int64``) and compiles the callee once for each
+    such set of literals: ``free(p, 0, ...)``, ``free(p, 1, ...)`` and
+    ``free(p, seat, ...)`` were three full compiles of the same code, a third
+    of the warm-up's compile time.  The callee is first compiled for the
+    plain types (what a call from Python gets) and the call uses that
+    version; only when the plain types do not compile (code that needs the
+    constant, e.g. to index a tuple of mixed types) does it fall back to
+    Numba's literal version.  The constants still reach the code where the
+    callee is inlined."""
+    get_call_template = dispatcher.get_call_template
+
+    def _get_call_template(args, kws):
+        plain = tuple(types.unliteral(a) for a in args)
+        plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+        if plain != tuple(args) or plain_kws != kws:
+            try:
+                return get_call_template(plain, plain_kws)
+            except Exception:  # noqa: BLE001  (Numba's typing errors; the literal call reports its own)
+                pass
+        return get_call_template(args, kws)
+
+    dispatcher.get_call_template = _get_call_template
+
+
 def _register(dispatcher):
-    """Register a new kernel in :data:`KERNELS`, and make its first call run
-    the functions of :func:`before_first_kernel` first."""
+    """Register a new kernel in :data:`KERNELS`, make its first call run
+    the functions of :func:`before_first_kernel` first, and its calls from
+    other kernels use one version for plain argument types
+    (:func:`_plain_calls`)."""
     KERNELS.append(dispatcher)
     _KERNEL_IDS.add(id(dispatcher))
     compile_for_args = getattr(dispatcher, "_compile_for_args", None)
@@ -165,6 +196,7 @@ def _register(dispatcher):
             return compile_for_args(*args, **kws)
 
         dispatcher._compile_for_args = _compile_first
+        _plain_calls(dispatcher)
     return dispatcher
 
 

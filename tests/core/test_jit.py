@@ -232,6 +232,41 @@ def test_bit_scans_equal_their_python_stand_ins():
     assert _jit._low_bit_py(0b101000) == 3 and _jit._high_bit_py(0b101000) == 5
 
 
+def test_a_kernel_called_with_constants_compiles_once_for_plain_types():
+    """Calls between kernels with constant arguments share one version of the
+    callee, compiled for plain int64; a callee that needs the constant (an
+    index into a tuple of mixed types) still gets Numba's literal version."""
+    import numba
+    import numpy as np
+    from numba import types
+
+    def make(plain):
+        def add(x, k):
+            return x + k
+
+        def pick(t, i):
+            return t[i]
+
+        add, pick = numba.njit(add), numba.njit(pick)
+        if plain:
+            _jit._plain_calls(add)
+            _jit._plain_calls(pick)
+
+        @numba.njit
+        def caller(x):
+            return add(x, 0) + add(x, 1) + add(x, x) + pick((x, 2.5), 1)
+
+        return add, pick, caller
+
+    add, pick, caller = make(plain=True)
+    assert caller(np.int64(5)) == 5 + 6 + 10 + 2.5
+    assert add.signatures == [(types.int64, types.int64)]
+    assert [str(s[1]) for s in pick.signatures] == ["Literal[int](1)"]
+    literal_add, _, literal_caller = make(plain=False)
+    assert literal_caller(np.int64(5)) == caller(np.int64(5))
+    assert len(literal_add.signatures) == 3   # Numba's own: one version per constant
+
+
 def test_plain_arrays_are_typed_as_numba_types_them():
     """The array-typing shortcut gives Numba's own type for plain arrays of
     every dtype, dimension, layout and write flag, and leaves other arrays to
