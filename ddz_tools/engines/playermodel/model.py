@@ -286,8 +286,10 @@ def _find_action(n, acts_c, acts_k, cards, kind):
 
 @kernel
 def _micro(x):
-    """A log-probability (float) in micro-nats."""
-    return np.int64(np.round(x * SCALE))
+    """A log-probability (float) in micro-nats, rounded half to even as
+    ``np.round`` rounds (the builtin ``round``: NumPy's would tie a cached
+    kernel to Numba's NumPy implementations, which then load with it)."""
+    return round(x * SCALE)
 
 
 @kernel
