@@ -52,7 +52,7 @@ from ...engines.playermodel import DECISION_CODES, SCALE, load_model, work_array
 from ...variants import variant_of
 from ..bid import sample_key, seed_key
 from .parse import landlord_draws
-from .sampling import draw_deals
+from .sampling import dealt_offsets, draw_deals
 from .view import View
 
 __all__ = ["POOL", "MIN_ESS", "BID_READINGS", "Reader", "Weighing", "weigh", "infer_deals"]
@@ -100,14 +100,9 @@ def _auction_rows(view: View, bids: str = "rule") -> "tuple[list, tuple | None]"
         return doubles, None
     if (v.table.bottom_cards and view.bottom is None) or (landlord_draws(v) and len(view.draws) < view.players - 1):
         return doubles, None
-    offset = [0] * view.players
-    offset[0] = -(view.bottom or 0)
-    for seat, card in view.draws:
-        offset[0] -= card
-        offset[seats.index(seat)] += card
     code = DECISION_CODES["call" if rules.bidding in ("call-grab", "first-call") else "bid"]
     bids = [(seats.index(seat), int(value), code) for seat, value in view.bids]
-    return bids + doubles, tuple(offset)
+    return bids + doubles, dealt_offsets(view)
 
 
 class Reader:

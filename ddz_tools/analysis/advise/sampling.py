@@ -49,7 +49,7 @@ from ..bid import sample_key, seed_key, shuffle
 from .parse import landlord_draws, minus, ranks_list
 from .view import View
 
-__all__ = ["AUCTION_ATTEMPTS", "distinct_deals", "sample_deals", "draw_deals"]
+__all__ = ["AUCTION_ATTEMPTS", "dealt_offsets", "distinct_deals", "sample_deals", "draw_deals"]
 
 
 def _hidden(view: View) -> list:
@@ -104,14 +104,28 @@ def _parts(free: list, n: int, limit: int) -> list:
     return out
 
 
+def dealt_offsets(view: View) -> tuple:
+    """What each seat's cards as dealt (at the auction) differ from its
+    cards at the start of the play by, as far as ``view`` knows (packed, one
+    a seat, the landlord first): the landlord's less the bottom and the
+    cards he drew from the farmers, a farmer's plus the card drawn from it.
+    A seat's dealt cards are its hand now plus its plays plus this."""
+    offset = [0] * view.players
+    offset[0] = -(view.bottom or 0)
+    for seat, card in view.draws:
+        offset[0] -= card
+        offset[view.seats.index(seat)] += card
+    return tuple(offset)
+
+
 @dataclasses.dataclass(frozen=True)
 class _AuctionCheck:
     """The bids of the hidden seats, for :func:`_bids_fit`: ``seats[j]`` bid
     ``values[j]`` when the highest bid was ``highs[j]``; ``played[s]`` is what
-    seat ``s`` played and ``bottom`` the cards the landlord took that this
-    view knows: the bottom, or the cards he drew (a seat's cards before the
-    auction, 17, 18 or 25, are its hand now plus its plays, less those for
-    the landlord, plus ``gave[s]``, the card he drew from it, for a farmer).
+    seat ``s`` played and ``offset[s]`` what its cards before the auction
+    (17, 18 or 25) differ from those at the start of the play by, as far as
+    this view knows (:func:`dealt_offsets`): a seat's cards before the
+    auction are its hand now plus ``played[s]`` plus ``offset[s]``.
     ``draw_bottom``: the landlord's bids are checked though this seat does
     not see the bottom (a farmer under four-player rules), so each deal also
     draws which ``bottom_cards`` of the landlord's were the bottom;
@@ -125,10 +139,9 @@ class _AuctionCheck:
     values: np.ndarray
     highs: np.ndarray
     played: tuple
-    bottom: int
+    offset: tuple
     draw_bottom: bool = False
     bottom_cards: int = 0
-    gave: tuple = ()
     hidden_draws: tuple = ()
     calls: bool = False
     stage_flags: int = 0
@@ -163,17 +176,10 @@ def _auction_check(view: View) -> "_AuctionCheck | None":
     rows.sort(key=lambda r: r[0])
     ll_rows = rows[0][1] == 0
     seats_, values, highs = (np.array([r[k] for r in rows], np.int64) for k in (1, 2, 3))
-    gave = [0] * view.players
-    known = view.bottom or 0
-    hidden_draws = ()
-    if landlord_draws(v):
-        for seat, c in view.draws:
-            gave[seats.index(seat)] = c
-            known += c
-        hidden_draws = tuple(f for f in range(1, view.players) if gave[f] == 0)
-    return _AuctionCheck(seats_, values, highs, tuple(played), known, draw_bottom and ll_rows,
-                         bottom_cards, tuple(gave), hidden_draws, rules.bidding == "first-call",
-                         rules.stage_flags)
+    offset = dealt_offsets(view)
+    hidden_draws = tuple(f for f in range(1, view.players) if offset[f] == 0) if landlord_draws(v) else ()
+    return _AuctionCheck(seats_, values, highs, tuple(played), offset, draw_bottom and ll_rows,
+                         bottom_cards, hidden_draws, rules.bidding == "first-call", rules.stage_flags)
 
 
 @kernel
@@ -260,7 +266,7 @@ def draw_deals(view: View, start: int, count: int, seed: int, auction: bool = Tr
             attempt = 0
             while True:
                 for s in range(view.players):
-                    h17[s] = hands[s] + check.played[s] - (check.bottom if s == 0 else 0) + check.gave[s]
+                    h17[s] = hands[s] + check.played[s] + check.offset[s]
                 if check.draw_bottom:
                     h17[0] -= _drawn_bottom(int(h17[0]), check.bottom_cards, key)
                 if check.hidden_draws:

@@ -189,13 +189,9 @@ def _doubles_agree(q, params, hands, key, table):
 
 @kernel
 def _model_weights(q):
-    """The player model's weights a situation carries (``(types, columns)``)."""
+    """The player model's weights a situation carries (``(types, columns)``, a view of ``q``)."""
     k, cols = q[Q_TYPES], q[Q_WCOLS]
-    w = np.empty((k, cols), np.int64)
-    for t in range(k):
-        for j in range(cols):
-            w[t, j] = q[Q_SIZE + t * cols + j]
-    return w
+    return q[Q_SIZE:Q_SIZE + k * cols].reshape((k, cols))
 
 
 @kernel
@@ -252,7 +248,8 @@ def model_loglik(q, params, hands, flags, st, table):
     else:
         # The landlord won the auction on his dealt cards (bid or called rather than pass) ...
         if q[Q_WON_AT] >= 0:
-            code = _M_CALL if params[P_BIDDING] >= G.CALL_GRAB else _M_BID
+            by_calls = params[P_BIDDING] == G.CALL_GRAB or params[P_BIDDING] == G.FIRST_CALL
+            code = _M_CALL if by_calls else _M_BID
             _score(parts, 0, code, hands[0], q[Q_WON_AT], -1, flags, stage_flags, w, table, opts, lps)
         # ... and the seats before this one doubled as they did, the landlord with the bottom.
         hands[0] += q[Q_BOTTOM]
